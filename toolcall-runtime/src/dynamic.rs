@@ -1,0 +1,312 @@
+//! Tools built at run time: an IR [`Tool`] plus a closure, validated by an IR-driven
+//! decoder and rendered on demand by the same renderer the build script uses.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolcall_runtime::ir::{Param, Tool, Type};
+//! use toolcall_runtime::DynTool;
+//!
+//! let add = DynTool::new(
+//!     Tool::new("add")
+//!         .param(Param::new("a", Type::integer()))
+//!         .param(Param::new("b", Type::integer()).default(1)),
+//!     |args| Ok(json!(args["a"].as_i64().unwrap_or(0) + args["b"].as_i64().unwrap_or(0))),
+//! );
+//! assert_eq!(add.run(&json!({"a": 2.0})).unwrap(), json!(3));
+//! ```
+
+use std::fmt;
+
+use serde_json::{Map, Number, Value};
+
+use crate::call::{arguments, invoke};
+use crate::decode::{ArgError, MAX_DEPTH, check_depth, expect_object, integer_value, nesting_depth};
+use crate::error::{Reason, ToolError, summarize};
+use crate::ir::{Param, Tool, Type};
+use crate::render::{Format, render_tool};
+
+type Handler = dyn Fn(&Map<String, Value>) -> Result<Value, String> + Send + Sync;
+
+/// A tool defined at run time: its IR and the function that serves it.
+pub struct DynTool {
+    tool: Tool,
+    handler: Box<Handler>,
+}
+
+impl fmt::Debug for DynTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynTool").field("tool", &self.tool).finish_non_exhaustive()
+    }
+}
+
+impl DynTool {
+    /// A tool served by `handler`. The handler receives the validated arguments, with
+    /// integers normalised (`1.0` -> `1`), absent arguments that have a default filled in,
+    /// and explicit `null` for a non-nullable optional argument removed. `Err(text)`
+    /// becomes `ToolError::Failed(text)`.
+    pub fn new(
+        tool: Tool,
+        handler: impl Fn(&Map<String, Value>) -> Result<Value, String> + Send + Sync + 'static,
+    ) -> Self {
+        DynTool { tool, handler: Box::new(handler) }
+    }
+
+    /// The tool's IR.
+    pub fn tool(&self) -> &Tool {
+        &self.tool
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.tool.name
+    }
+
+    /// Renders this tool's definition for `format` (done on each call).
+    pub fn render(&self, format: Format, strict: bool) -> String {
+        render_tool(&self.tool, format, strict)
+    }
+
+    /// Validates `args` against the IR, then calls the handler.
+    pub fn run(&self, args: &Value) -> Result<Value, ToolError> {
+        let args = decode_arguments(&self.tool, args)?;
+        invoke(&self.tool.name, || (self.handler)(&args).map_err(ToolError::Failed))
+    }
+}
+
+/// Validates a whole arguments object against `tool`'s parameters and returns the
+/// normalised arguments (defaults filled in, explicit nulls for non-nullable optional
+/// parameters dropped).
+pub fn decode_arguments(tool: &Tool, args: &Value) -> Result<Map<String, Value>, ToolError> {
+    let known: Vec<&str> = tool.params.iter().map(|p| p.name.as_str()).collect();
+    let map = arguments(args, &known)?;
+    let mut out = Map::new();
+    for param in &tool.params {
+        let value = field(param, map.get(&param.name), 0).map_err(|e| match e.reason {
+            Reason::MissingField { field } if e.path().next().is_none() => ToolError::MissingArgument(field),
+            _ => e.into_tool_error(&param.name),
+        })?;
+        if let Some(value) = value {
+            out.insert(param.name.clone(), value);
+        }
+    }
+    Ok(out)
+}
+
+/// Validates `value` against `ty`, returning it normalised.
+pub fn validate(ty: &Type, value: &Value, depth: usize) -> Result<Value, ArgError> {
+    let wrong = |reason: fn(Value) -> Reason| Err(ArgError::new(reason(summarize(value))));
+    match ty {
+        Type::Any => {
+            if depth + nesting_depth(value, MAX_DEPTH) >= MAX_DEPTH {
+                return Err(ArgError::new(Reason::TooDeep { limit: MAX_DEPTH }));
+            }
+            Ok(value.clone())
+        }
+        Type::Null if value.is_null() => Ok(Value::Null),
+        Type::Null => wrong(|value| Reason::ExpectedNull { value }),
+        Type::Boolean if value.is_boolean() => Ok(value.clone()),
+        Type::Boolean => wrong(|value| Reason::ExpectedBoolean { value }),
+        Type::Integer { minimum, maximum, non_zero, as_string } => {
+            validate_integer(value, *minimum, *maximum, *non_zero, *as_string)
+        }
+        Type::Number { minimum, maximum } => validate_number(value, *minimum, *maximum),
+        Type::String { min_length, max_length, .. } => validate_string(value, *min_length, *max_length),
+        Type::Const(expected) => validate_enum(value, std::slice::from_ref(expected)),
+        Type::Enum(variants) => {
+            let allowed: Vec<String> = variants.iter().map(|v| v.value.clone()).collect();
+            validate_enum(value, &allowed)
+        }
+        Type::Array { items, min_items, max_items, unique } => {
+            validate_array(items, value, depth, *min_items, *max_items, *unique)
+        }
+        Type::Tuple(items) => validate_tuple(items, value, depth),
+        Type::Object(params) => validate_object(params, value, depth),
+        Type::Map(values) => validate_map(values, value, depth),
+        Type::Nullable(_) if value.is_null() => Ok(Value::Null),
+        Type::Nullable(inner) => validate(inner, value, depth),
+        Type::Described(inner, _) => validate(inner, value, depth),
+        Type::AnyOf(branches) | Type::OneOf(branches) => validate_branches(branches, value, depth),
+    }
+}
+
+fn validate_integer(
+    value: &Value,
+    minimum: Option<i64>,
+    maximum: Option<i64>,
+    non_zero: bool,
+    as_string: bool,
+) -> Result<Value, ArgError> {
+    let number = match (as_string, value) {
+        (true, Value::String(text)) => text
+            .parse::<i128>()
+            .map_err(|_| ArgError::new(Reason::ExpectedInteger { value: summarize(value) }))?,
+        _ => integer_value(value)?,
+    };
+    let (min, max) = (minimum.map_or(i128::MIN, i128::from), maximum.map_or(i128::MAX, i128::from));
+    if number < min || number > max || (non_zero && number == 0) {
+        let show = |bound: Option<i64>, word: &str| bound.map_or_else(|| word.to_owned(), |b| b.to_string());
+        return Err(ArgError::new(Reason::OutOfRange {
+            value: summarize(value),
+            min: if non_zero && minimum.is_none() {
+                "non-zero".to_owned()
+            } else {
+                show(minimum, "unbounded")
+            },
+            max: show(maximum, "unbounded"),
+        }));
+    }
+    let normalised = match (as_string, i64::try_from(number), u64::try_from(number)) {
+        (true, ..) => Value::String(number.to_string()),
+        (false, Ok(i), _) => Value::Number(Number::from(i)),
+        (false, _, Ok(u)) => Value::Number(Number::from(u)),
+        (false, Err(_), Err(_)) => value.clone(),
+    };
+    Ok(normalised)
+}
+
+fn validate_number(value: &Value, minimum: Option<f64>, maximum: Option<f64>) -> Result<Value, ArgError> {
+    let number =
+        value.as_f64().ok_or_else(|| ArgError::new(Reason::ExpectedNumber { value: summarize(value) }))?;
+    let below = minimum.is_some_and(|m| number < m);
+    let above = maximum.is_some_and(|m| number > m);
+    if below || above {
+        let show = |b: Option<f64>| b.map_or_else(|| "unbounded".to_owned(), |b| b.to_string());
+        return Err(ArgError::new(Reason::OutOfRange {
+            value: summarize(value),
+            min: show(minimum),
+            max: show(maximum),
+        }));
+    }
+    Ok(value.clone())
+}
+
+fn validate_string(
+    value: &Value,
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+) -> Result<Value, ArgError> {
+    let text =
+        value.as_str().ok_or_else(|| ArgError::new(Reason::ExpectedString { value: summarize(value) }))?;
+    let len = text.chars().count() as u64;
+    let short = min_length.is_some_and(|m| len < m);
+    let long = max_length.is_some_and(|m| len > m);
+    if short || long {
+        let expected = match (min_length, max_length) {
+            (Some(a), Some(b)) if a == b => format!("exactly {a} characters"),
+            (a, b) => format!(
+                "{} to {} characters",
+                a.unwrap_or(0),
+                b.map_or_else(|| "any number of".to_owned(), |b| b.to_string())
+            ),
+        };
+        return Err(ArgError::new(Reason::WrongLength { value: summarize(value), expected }));
+    }
+    Ok(value.clone())
+}
+
+fn validate_enum(value: &Value, allowed: &[String]) -> Result<Value, ArgError> {
+    let text =
+        value.as_str().ok_or_else(|| ArgError::new(Reason::ExpectedString { value: summarize(value) }))?;
+    if allowed.iter().any(|a| a == text) {
+        Ok(value.clone())
+    } else {
+        Err(ArgError::new(Reason::NotInEnum { value: summarize(value), allowed: allowed.to_vec() }))
+    }
+}
+
+fn array_items(value: &Value, depth: usize) -> Result<&Vec<Value>, ArgError> {
+    check_depth(depth)?;
+    value.as_array().ok_or_else(|| ArgError::new(Reason::ExpectedArray { value: summarize(value) }))
+}
+
+fn validate_array(
+    items: &Type,
+    value: &Value,
+    depth: usize,
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+    unique: bool,
+) -> Result<Value, ArgError> {
+    let list = array_items(value, depth)?;
+    let len = list.len() as u64;
+    if min_items.is_some_and(|m| len < m) || max_items.is_some_and(|m| len > m) {
+        let expected = match (min_items, max_items) {
+            (Some(a), Some(b)) if a == b => format!("exactly {a} items"),
+            (a, b) => format!(
+                "{} to {} items",
+                a.unwrap_or(0),
+                b.map_or_else(|| "any".to_owned(), |b| b.to_string())
+            ),
+        };
+        return Err(ArgError::new(Reason::WrongLength { value: summarize(value), expected }));
+    }
+    let mut out: Vec<Value> = Vec::with_capacity(list.len());
+    for (i, item) in list.iter().enumerate() {
+        let item = validate(items, item, depth + 1).map_err(|e| e.at_index(i))?;
+        if unique && out.contains(&item) {
+            return Err(ArgError::new(Reason::DuplicateItem { value: summarize(&item) }).at_index(i));
+        }
+        out.push(item);
+    }
+    Ok(Value::Array(out))
+}
+
+fn validate_tuple(items: &[Type], value: &Value, depth: usize) -> Result<Value, ArgError> {
+    let list = crate::decode::tuple_items(value, items.len(), depth)?;
+    let out = items
+        .iter()
+        .zip(list)
+        .enumerate()
+        .map(|(i, (ty, item))| validate(ty, item, depth + 1).map_err(|e| e.at_index(i)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Value::Array(out))
+}
+
+fn validate_object(params: &[Param], value: &Value, depth: usize) -> Result<Value, ArgError> {
+    let known: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    let map = expect_object(value, &known, depth)?;
+    let mut out = Map::new();
+    for param in params {
+        if let Some(value) =
+            field(param, map.get(&param.name), depth + 1).map_err(|e| e.at_key(&param.name))?
+        {
+            out.insert(param.name.clone(), value);
+        }
+    }
+    Ok(Value::Object(out))
+}
+
+/// One object property or tool parameter: `Ok(None)` when absent and optional (or an
+/// explicit null for a non-nullable optional); its default when it has one.
+fn field(param: &Param, value: Option<&Value>, depth: usize) -> Result<Option<Value>, ArgError> {
+    let treat_as_absent = value.is_none_or(|v| v.is_null() && param.optional && !param.ty.accepts_null());
+    match value {
+        _ if treat_as_absent && param.optional => Ok(param.default.clone()),
+        None => Err(ArgError::new(Reason::MissingField { field: param.name.clone() })),
+        Some(value) => validate(&param.ty, value, depth).map(Some),
+    }
+}
+
+fn validate_map(values: &Type, value: &Value, depth: usize) -> Result<Value, ArgError> {
+    check_depth(depth)?;
+    let map =
+        value.as_object().ok_or_else(|| ArgError::new(Reason::ExpectedObject { value: summarize(value) }))?;
+    let mut out = Map::new();
+    for (key, item) in map {
+        out.insert(key.clone(), validate(values, item, depth + 1).map_err(|e| e.at_key(key))?);
+    }
+    Ok(Value::Object(out))
+}
+
+fn validate_branches(branches: &[Type], value: &Value, depth: usize) -> Result<Value, ArgError> {
+    let mut first_error = None;
+    for branch in branches {
+        match validate(branch, value, depth) {
+            Ok(value) => return Ok(value),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_error.unwrap_or_else(|| ArgError::invalid("no type accepts this value")))
+}

@@ -1,0 +1,316 @@
+//! Errors a tool call can end in, written for the model to read and act on.
+//!
+//! [`ToolError`] is what [`Toolset::run`](crate::Toolset::run) returns. Its `Display` is one
+//! line naming what was wrong and where (`days: expected an integer, got "5"`); its
+//! `Serialize` form is a stable JSON object to send back as the tool result.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde::ser::SerializeMap;
+use serde_json::Value;
+
+/// Why a call did not produce a result.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolError {
+    /// No tool has this name.
+    UnknownTool {
+        /// The name that was asked for.
+        name: String,
+        /// The names that exist.
+        known: Vec<String>,
+    },
+    /// Keys the schema does not declare, all of them.
+    UnknownArguments(Vec<String>),
+    /// The arguments were not a JSON object (a summary of what arrived).
+    InvalidArguments(Value),
+    /// A required argument is absent (the first one, in declaration order).
+    MissingArgument(String),
+    /// An argument has the wrong shape or value.
+    InvalidArgument {
+        /// Path of the argument: `days`, `address.zip`, `items[3]`.
+        name: String,
+        /// What was wrong.
+        reason: Reason,
+    },
+    /// The arguments were not valid JSON text.
+    InvalidJson(String),
+    /// The tool returned an error (its `Display` text), or its result could not be encoded.
+    Failed(String),
+    /// The tool panicked; the message of the panic.
+    Panicked(String),
+}
+
+impl ToolError {
+    /// The stable snake_case name of the variant, the `error` field of the JSON form.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ToolError::UnknownTool { .. } => "unknown_tool",
+            ToolError::UnknownArguments(_) => "unknown_arguments",
+            ToolError::InvalidArguments(_) => "invalid_arguments",
+            ToolError::MissingArgument(_) => "missing_argument",
+            ToolError::InvalidArgument { .. } => "invalid_argument",
+            ToolError::InvalidJson(_) => "invalid_json",
+            ToolError::Failed(_) => "failed",
+            ToolError::Panicked(_) => "panicked",
+        }
+    }
+
+    /// Whether the model can fix this by changing its call (every variant except
+    /// `Failed` and `Panicked`, which are about the tool, not the call).
+    pub fn is_call_error(&self) -> bool {
+        !matches!(self, ToolError::Failed(_) | ToolError::Panicked(_))
+    }
+
+    /// The error as a JSON value (same as its `Serialize` form).
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolError::UnknownTool { name, known } => {
+                write!(f, "unknown tool {}; known tools: {}", quote(name), known.join(", "))
+            }
+            ToolError::UnknownArguments(names) => {
+                let names: Vec<String> = names.iter().map(|n| quote(n)).collect();
+                write!(f, "unknown arguments: {}", names.join(", "))
+            }
+            ToolError::InvalidArguments(value) => {
+                write!(f, "arguments must be a JSON object, got {}", preview(value))
+            }
+            ToolError::MissingArgument(name) => write!(f, "{name}: missing required argument"),
+            ToolError::InvalidArgument { name, reason } => write!(f, "{name}: {reason}"),
+            ToolError::InvalidJson(message) => write!(f, "arguments are not valid JSON: {message}"),
+            ToolError::Failed(message) => write!(f, "tool failed: {message}"),
+            ToolError::Panicked(message) => write!(f, "tool panicked: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+impl Serialize for ToolError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("error", self.kind())?;
+        match self {
+            ToolError::UnknownTool { name, known } => {
+                map.serialize_entry("name", name)?;
+                map.serialize_entry("known", known)?;
+            }
+            ToolError::UnknownArguments(names) => map.serialize_entry("names", names)?,
+            ToolError::InvalidArguments(value) => map.serialize_entry("value", value)?,
+            ToolError::MissingArgument(name) => map.serialize_entry("name", name)?,
+            ToolError::InvalidArgument { name, reason } => {
+                map.serialize_entry("name", name)?;
+                map.serialize_entry("reason", reason)?;
+            }
+            ToolError::InvalidJson(message) | ToolError::Failed(message) | ToolError::Panicked(message) => {
+                map.serialize_entry("detail", message)?
+            }
+        }
+        map.serialize_entry("message", &self.to_string())?;
+        map.end()
+    }
+}
+
+/// Why one argument value was rejected. Each carries a summary of the offending value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Reason {
+    /// Not a whole number (`1.5`, `"5"`).
+    ExpectedInteger {
+        /// What arrived.
+        value: Value,
+    },
+    /// Not a number.
+    ExpectedNumber {
+        /// What arrived.
+        value: Value,
+    },
+    /// Not a string.
+    ExpectedString {
+        /// What arrived.
+        value: Value,
+    },
+    /// Not `true`/`false`.
+    ExpectedBoolean {
+        /// What arrived.
+        value: Value,
+    },
+    /// Not an array.
+    ExpectedArray {
+        /// What arrived.
+        value: Value,
+    },
+    /// Not an object.
+    ExpectedObject {
+        /// What arrived.
+        value: Value,
+    },
+    /// Not `null` (for a value that can only be null).
+    ExpectedNull {
+        /// What arrived.
+        value: Value,
+    },
+    /// A number outside the type's range.
+    OutOfRange {
+        /// What arrived.
+        value: Value,
+        /// Inclusive lower bound.
+        min: String,
+        /// Inclusive upper bound.
+        max: String,
+    },
+    /// A string that is not one of the allowed values.
+    NotInEnum {
+        /// What arrived.
+        value: Value,
+        /// The allowed values.
+        allowed: Vec<String>,
+    },
+    /// A string that does not parse as the date/time it should be.
+    InvalidDate {
+        /// What arrived.
+        value: Value,
+        /// The expected format (`date`, `date-time`, `time`).
+        format: String,
+    },
+    /// A string that does not parse as the given format (uuid, uri, ip address, ...).
+    InvalidFormat {
+        /// What arrived.
+        value: Value,
+        /// The expected format.
+        format: String,
+    },
+    /// A string or array with the wrong length.
+    WrongLength {
+        /// What arrived.
+        value: Value,
+        /// What the length must be, e.g. `exactly 1 character`, `exactly 3 items`.
+        expected: String,
+    },
+    /// An item that appears twice in a set.
+    DuplicateItem {
+        /// The repeated item.
+        value: Value,
+    },
+    /// A nested object lacks a required field.
+    MissingField {
+        /// The field's name.
+        field: String,
+    },
+    /// A nested object has fields its type does not declare.
+    UnknownFields {
+        /// Every unknown field.
+        fields: Vec<String>,
+    },
+    /// The value nests deeper than the decoder allows.
+    TooDeep {
+        /// The nesting limit.
+        limit: usize,
+    },
+    /// A type's own decoder (serde or a type provider) rejected the value.
+    Invalid {
+        /// The decoder's message.
+        message: String,
+    },
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let expected = |f: &mut fmt::Formatter<'_>, what: &str, value: &Value| {
+            write!(f, "expected {what}, got {}", preview(value))
+        };
+        match self {
+            Reason::ExpectedInteger { value } => expected(f, "an integer", value),
+            Reason::ExpectedNumber { value } => expected(f, "a number", value),
+            Reason::ExpectedString { value } => expected(f, "a string", value),
+            Reason::ExpectedBoolean { value } => expected(f, "a boolean", value),
+            Reason::ExpectedArray { value } => expected(f, "an array", value),
+            Reason::ExpectedObject { value } => expected(f, "an object", value),
+            Reason::ExpectedNull { value } => expected(f, "null", value),
+            Reason::OutOfRange { value, min, max } => {
+                write!(f, "{} is out of range ({min} to {max})", preview(value))
+            }
+            Reason::NotInEnum { value, allowed } => {
+                let allowed: Vec<String> = allowed.iter().map(|a| quote(a)).collect();
+                write!(f, "{} is not one of {}", preview(value), allowed.join(", "))
+            }
+            Reason::InvalidDate { value, format } | Reason::InvalidFormat { value, format } => {
+                write!(f, "{} is not a valid {format}", preview(value))
+            }
+            Reason::WrongLength { value, expected } => {
+                write!(f, "expected {expected}, got {}", preview(value))
+            }
+            Reason::DuplicateItem { value } => write!(f, "duplicate item {}", preview(value)),
+            Reason::MissingField { field } => write!(f, "missing required field {}", quote(field)),
+            Reason::UnknownFields { fields } => {
+                let fields: Vec<String> = fields.iter().map(|n| quote(n)).collect();
+                write!(f, "unknown fields: {}", fields.join(", "))
+            }
+            Reason::TooDeep { limit } => write!(f, "value nests deeper than {limit} levels"),
+            Reason::Invalid { message } => f.write_str(message),
+        }
+    }
+}
+
+/// A JSON string literal for `text`.
+fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    crate::render::write_str(&mut out, text);
+    out
+}
+
+/// At most this many characters of a string are kept in an error.
+const MAX_STRING: usize = 120;
+/// At most this many items or entries of a container are kept in an error.
+const MAX_ITEMS: usize = 8;
+/// Containers nested deeper than this are cut in an error.
+const MAX_NESTING: usize = 3;
+
+/// A bounded copy of `value` to carry in an error: long strings are cut, big or deep
+/// containers summarised, so an error never copies (or recurses through) a huge input.
+pub fn summarize(value: &Value) -> Value {
+    summarize_at(value, 0)
+}
+
+fn summarize_at(value: &Value, depth: usize) -> Value {
+    match value {
+        Value::String(s) if s.chars().count() > MAX_STRING => {
+            let cut: String = s.chars().take(MAX_STRING).collect();
+            Value::String(format!("{cut}…"))
+        }
+        Value::Array(items) if depth >= MAX_NESTING => {
+            Value::String(format!("[array of {} items]", items.len()))
+        }
+        Value::Object(map) if depth >= MAX_NESTING => {
+            Value::String(format!("{{object with {} keys}}", map.len()))
+        }
+        Value::Array(items) => {
+            let mut kept: Vec<Value> =
+                items.iter().take(MAX_ITEMS).map(|item| summarize_at(item, depth + 1)).collect();
+            if items.len() > MAX_ITEMS {
+                kept.push(Value::String(format!("… {} more", items.len() - MAX_ITEMS)));
+            }
+            Value::Array(kept)
+        }
+        Value::Object(map) => {
+            let kept = map
+                .iter()
+                .take(MAX_ITEMS)
+                .map(|(k, v)| (k.chars().take(MAX_STRING).collect(), summarize_at(v, depth + 1)))
+                .collect();
+            Value::Object(kept)
+        }
+        scalar => scalar.clone(),
+    }
+}
+
+/// One-line text for a value in a message.
+fn preview(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "?".to_owned())
+}

@@ -1,0 +1,248 @@
+//! The tool IR: what a tool is, independent of any provider format.
+//!
+//! The build script derives this from Rust source; type providers return pieces of it;
+//! runtime-built tools construct it by hand. The [`render`](crate::render) module turns it
+//! into JSON schema text for each provider, and the [`dynamic`](crate::dynamic) decoder
+//! validates arguments against it.
+//!
+//! ```
+//! use toolcall_runtime::ir::{Param, Tool, Type};
+//!
+//! let tool = Tool::new("get_weather")
+//!     .description("Get the forecast for a city.")
+//!     .param(Param::new("city", Type::string()).description("city name"))
+//!     .param(Param::new("days", Type::integer_between(0, 255)).optional().default(3));
+//! assert_eq!(tool.params.len(), 2);
+//! ```
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The largest integer every JSON client represents exactly: 2^53 − 1.
+pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+/// The smallest integer every JSON client represents exactly: −(2^53 − 1).
+pub const MIN_SAFE_INTEGER: i64 = -MAX_SAFE_INTEGER;
+
+/// One tool: a name the model calls, a description, and its parameters in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tool {
+    /// The name the model uses to call the tool.
+    pub name: String,
+    /// What the tool does, shown to the model. Empty means none.
+    pub description: String,
+    /// Parameters in declaration order.
+    pub params: Vec<Param>,
+}
+
+impl Tool {
+    /// A tool with no description and no parameters.
+    pub fn new(name: impl Into<String>) -> Self {
+        Tool { name: name.into(), description: String::new(), params: Vec::new() }
+    }
+
+    /// Sets the description.
+    pub fn description(mut self, text: impl Into<String>) -> Self {
+        self.description = text.into();
+        self
+    }
+
+    /// Appends a parameter.
+    pub fn param(mut self, param: Param) -> Self {
+        self.params.push(param);
+        self
+    }
+
+    /// The parameters as a closed object type: the tool's input schema.
+    pub fn input_type(&self) -> Type {
+        Type::Object(self.params.clone())
+    }
+}
+
+/// A named slot: a tool parameter, or a property of an object type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Param {
+    /// The name on the wire.
+    pub name: String,
+    /// Shown to the model; empty means none.
+    pub description: String,
+    /// What values the slot accepts.
+    pub ty: Type,
+    /// Whether the slot may be left out.
+    pub optional: bool,
+    /// The value the function uses when the slot is left out, if known.
+    pub default: Option<Value>,
+}
+
+impl Param {
+    /// A required slot with no description.
+    pub fn new(name: impl Into<String>, ty: Type) -> Self {
+        Param { name: name.into(), description: String::new(), ty, optional: false, default: None }
+    }
+
+    /// Sets the description.
+    pub fn description(mut self, text: impl Into<String>) -> Self {
+        self.description = text.into();
+        self
+    }
+
+    /// Makes the slot optional.
+    pub fn optional(mut self) -> Self {
+        self.optional = true;
+        self
+    }
+
+    /// Sets the default (implies optional).
+    pub fn default(mut self, value: impl Into<Value>) -> Self {
+        self.optional = true;
+        self.default = Some(value.into());
+        self
+    }
+}
+
+/// One variant of a string enum.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EnumVariant {
+    /// The string on the wire.
+    pub value: String,
+    /// The variant's doc, if any.
+    pub description: String,
+}
+
+/// How a value is encoded on the wire and what it may hold.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "of", rename_all = "snake_case")]
+pub enum Type {
+    /// Any JSON value: `{}`.
+    Any,
+    /// Only `null`.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// A whole number within optional bounds.
+    Integer {
+        /// Inclusive lower bound.
+        minimum: Option<i64>,
+        /// Inclusive upper bound.
+        maximum: Option<i64>,
+        /// Zero is not allowed (`NonZeroI*`).
+        non_zero: bool,
+        /// Travels as a decimal string (for values past 2^53).
+        as_string: bool,
+    },
+    /// Any JSON number.
+    Number {
+        /// Inclusive lower bound.
+        minimum: Option<f64>,
+        /// Inclusive upper bound.
+        maximum: Option<f64>,
+    },
+    /// A string, optionally with a `format`, `pattern` and length limits (in characters).
+    String {
+        /// A JSON Schema `format` such as `date` or `uuid`.
+        format: Option<String>,
+        /// A regular expression the value matches.
+        pattern: Option<String>,
+        /// Minimum length in characters.
+        min_length: Option<u64>,
+        /// Maximum length in characters.
+        max_length: Option<u64>,
+    },
+    /// A homogeneous array.
+    Array {
+        /// Type of every item.
+        items: Box<Type>,
+        /// Minimum number of items.
+        min_items: Option<u64>,
+        /// Maximum number of items.
+        max_items: Option<u64>,
+        /// Items must be distinct.
+        unique: bool,
+    },
+    /// A fixed-length array whose items have their own types.
+    Tuple(Vec<Type>),
+    /// A closed object: the listed properties, in order, and nothing else.
+    Object(Vec<Param>),
+    /// An open object whose values all have one type (a map).
+    Map(Box<Type>),
+    /// One of a fixed set of strings.
+    Enum(Vec<EnumVariant>),
+    /// The value is the given type or `null`.
+    Nullable(Box<Type>),
+    /// At least one of the branches matches.
+    AnyOf(Vec<Type>),
+    /// Exactly one of the branches matches.
+    OneOf(Vec<Type>),
+    /// The exact string given (a serde tag).
+    Const(String),
+    /// Another type with a description attached (used inside unions and arrays).
+    Described(Box<Type>, String),
+}
+
+impl Type {
+    /// A plain string.
+    pub fn string() -> Self {
+        Type::String { format: None, pattern: None, min_length: None, max_length: None }
+    }
+
+    /// A string with a `format` such as `date-time`.
+    pub fn string_format(format: &str) -> Self {
+        Type::String { format: Some(format.to_owned()), pattern: None, min_length: None, max_length: None }
+    }
+
+    /// A string matching `pattern`.
+    pub fn string_pattern(pattern: &str) -> Self {
+        Type::String { format: None, pattern: Some(pattern.to_owned()), min_length: None, max_length: None }
+    }
+
+    /// An integer with no bounds.
+    pub fn integer() -> Self {
+        Type::Integer { minimum: None, maximum: None, non_zero: false, as_string: false }
+    }
+
+    /// An integer within `min..=max`.
+    pub fn integer_between(min: i64, max: i64) -> Self {
+        Type::Integer { minimum: Some(min), maximum: Some(max), non_zero: false, as_string: false }
+    }
+
+    /// Any number.
+    pub fn number() -> Self {
+        Type::Number { minimum: None, maximum: None }
+    }
+
+    /// An array of `items`.
+    pub fn array(items: Type) -> Self {
+        Type::Array { items: Box::new(items), min_items: None, max_items: None, unique: false }
+    }
+
+    /// A string enum of the given values, without per-variant docs.
+    pub fn enumeration<S: Into<String>>(values: impl IntoIterator<Item = S>) -> Self {
+        let variants = values
+            .into_iter()
+            .map(|value| EnumVariant { value: value.into(), description: String::new() })
+            .collect();
+        Type::Enum(variants)
+    }
+
+    /// `self` or `null`. Already-nullable types are returned unchanged.
+    pub fn nullable(self) -> Self {
+        if self.accepts_null() { self } else { Type::Nullable(Box::new(self)) }
+    }
+
+    /// Whether `null` is a valid value of this type.
+    pub fn accepts_null(&self) -> bool {
+        match self {
+            Type::Any | Type::Null | Type::Nullable(_) => true,
+            Type::AnyOf(branches) | Type::OneOf(branches) => branches.iter().any(Type::accepts_null),
+            Type::Described(inner, _) => inner.accepts_null(),
+            _ => false,
+        }
+    }
+
+    /// The type with any [`Type::Described`] wrappers removed.
+    pub fn undescribed(&self) -> &Type {
+        match self {
+            Type::Described(inner, _) => inner.undescribed(),
+            other => other,
+        }
+    }
+}

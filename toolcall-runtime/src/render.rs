@@ -1,0 +1,659 @@
+//! IR -> JSON schema text, for every provider format, from one renderer.
+//!
+//! A [`Format`] and a `strict` flag pick a [`Settings`] value: plain data saying which
+//! keywords the target accepts and what happens to the rest (dropped, or moved into the
+//! description so the model still sees the constraint). The renderer walks the IR once and
+//! writes JSON text directly, so key order is fixed: properties in declaration order, every
+//! other key in the order this module writes them. Same IR in, same bytes out.
+//!
+//! ```
+//! use toolcall_runtime::ir::{Param, Tool, Type};
+//! use toolcall_runtime::render::{render_tool, Format};
+//!
+//! let tool = Tool::new("echo").param(Param::new("text", Type::string()));
+//! let json = render_tool(&tool, Format::Anthropic, false);
+//! assert!(json.starts_with(r#"{"name":"echo","input_schema":"#));
+//! ```
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::ir::{EnumVariant, MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Tool, Type};
+
+/// A provider's tool-definition format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// OpenAI Chat Completions: `{"type":"function","function":{..,"parameters":..}}`.
+    OpenAi,
+    /// Anthropic Messages: `{"name",..,"input_schema":..}`.
+    Anthropic,
+    /// Model Context Protocol: `{"name",..,"inputSchema":..}`.
+    Mcp,
+}
+
+impl Format {
+    /// Every format, in a fixed order.
+    pub const ALL: [Format; 3] = [Format::OpenAi, Format::Anthropic, Format::Mcp];
+
+    /// The lower-case name used on command lines (`openai`, `anthropic`, `mcp`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::OpenAi => "openai",
+            Format::Anthropic => "anthropic",
+            Format::Mcp => "mcp",
+        }
+    }
+
+    /// Parses `openai`, `anthropic` or `mcp`.
+    pub fn parse(text: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.as_str() == text)
+    }
+
+    /// Index of this format in [`Format::ALL`]; used to lay out precomputed tables.
+    pub const fn index(self) -> usize {
+        match self {
+            Format::OpenAi => 0,
+            Format::Anthropic => 1,
+            Format::Mcp => 2,
+        }
+    }
+}
+
+/// The `format` values OpenAI strict mode accepts.
+pub const OPENAI_STRICT_FORMATS: &[&str] =
+    &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+/// The `format` values Anthropic strict mode accepts.
+pub const ANTHROPIC_STRICT_FORMATS: &[&str] =
+    &["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"];
+
+/// What a target accepts, as data. One renderer reads it; nothing is copied per provider.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The tool-definition envelope.
+    pub format: Format,
+    /// Write `"strict": true` on the tool.
+    pub strict_flag: bool,
+    /// Every property is listed in `required`; optional ones are widened to nullable.
+    pub all_required: bool,
+    /// Open objects (maps) are closed too (`additionalProperties: false`).
+    pub close_maps: bool,
+    /// `default` is written.
+    pub defaults: bool,
+    /// The `format` values kept in the schema; `None` keeps all.
+    pub formats: Option<&'static [&'static str]>,
+    /// `minimum`/`maximum` are kept (else moved into the description).
+    pub numeric_limits: bool,
+    /// `minLength`/`maxLength` are kept (else moved into the description).
+    pub length_limits: bool,
+    /// `minItems`/`maxItems` are kept; when false only `minItems` of 0 or 1 stays.
+    pub item_limits: bool,
+    /// `uniqueItems` is kept (else moved into the description).
+    pub unique_items: bool,
+    /// Tuples use `prefixItems` (else only their length is kept).
+    pub prefix_items: bool,
+    /// `oneOf` is kept (else written as `anyOf`).
+    pub one_of: bool,
+}
+
+impl Settings {
+    /// The settings for `format`, strict or not.
+    pub const fn new(format: Format, strict: bool) -> Settings {
+        let lax = Settings {
+            format,
+            strict_flag: false,
+            all_required: false,
+            close_maps: false,
+            defaults: true,
+            formats: None,
+            numeric_limits: true,
+            length_limits: true,
+            item_limits: true,
+            unique_items: true,
+            prefix_items: true,
+            one_of: true,
+        };
+        if !strict {
+            return lax;
+        }
+        match format {
+            Format::OpenAi | Format::Mcp => Settings {
+                strict_flag: matches!(format, Format::OpenAi),
+                all_required: true,
+                close_maps: true,
+                defaults: false,
+                formats: Some(OPENAI_STRICT_FORMATS),
+                length_limits: false,
+                unique_items: false,
+                prefix_items: false,
+                one_of: false,
+                ..lax
+            },
+            Format::Anthropic => Settings {
+                strict_flag: true,
+                close_maps: true,
+                formats: Some(ANTHROPIC_STRICT_FORMATS),
+                numeric_limits: false,
+                length_limits: false,
+                item_limits: false,
+                unique_items: false,
+                prefix_items: false,
+                one_of: false,
+                ..lax
+            },
+        }
+    }
+}
+
+/// Renders one tool definition in `format`.
+pub fn render_tool(tool: &Tool, format: Format, strict: bool) -> String {
+    let mut out = String::with_capacity(256);
+    Renderer::new(Settings::new(format, strict), &mut out).tool(tool);
+    out
+}
+
+/// Renders a JSON array of tool definitions in `format`.
+pub fn render_tools<'a>(tools: impl IntoIterator<Item = &'a Tool>, format: Format, strict: bool) -> String {
+    let mut out = String::with_capacity(1024);
+    out.push('[');
+    let mut renderer = Renderer::new(Settings::new(format, strict), &mut out);
+    for (i, tool) in tools.into_iter().enumerate() {
+        if i > 0 {
+            renderer.out.push(',');
+        }
+        renderer.tool(tool);
+    }
+    out.push(']');
+    out
+}
+
+/// Renders only the input schema of `tool` (the `parameters` object).
+pub fn render_input_schema(tool: &Tool, format: Format, strict: bool) -> String {
+    let mut out = String::with_capacity(256);
+    Renderer::new(Settings::new(format, strict), &mut out).object(&tool.params, &[]);
+    out
+}
+
+/// Renders a type alone as a schema (no tool envelope).
+pub fn render_type(ty: &Type, format: Format, strict: bool) -> String {
+    let mut out = String::with_capacity(64);
+    Renderer::new(Settings::new(format, strict), &mut out).schema(ty, "", None);
+    out
+}
+
+/// Writes a JSON object key by key, handling commas.
+struct Obj<'o> {
+    out: &'o mut String,
+    first: bool,
+}
+
+impl<'o> Obj<'o> {
+    fn open(out: &'o mut String) -> Self {
+        out.push('{');
+        Obj { out, first: true }
+    }
+
+    fn key(&mut self, key: &str) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        write_str(self.out, key);
+        self.out.push(':');
+        self.out
+    }
+
+    fn str(&mut self, key: &str, value: &str) {
+        write_str(self.key(key), value);
+    }
+
+    fn raw(&mut self, key: &str, value: &str) {
+        self.key(key).push_str(value);
+    }
+
+    fn int(&mut self, key: &str, value: i64) {
+        let _ = write!(self.key(key), "{value}");
+    }
+
+    fn close(self) {
+        self.out.push('}');
+    }
+}
+
+/// Writes `text` as a JSON string literal.
+pub(crate) fn write_str(out: &mut String, text: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, byte) in text.bytes().enumerate() {
+        let escape = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&text[start..i]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{byte:04x}");
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&text[start..]);
+    out.push('"');
+}
+
+fn write_value(out: &mut String, value: &Value) {
+    // Serializing a `Value` to a `String` cannot fail.
+    out.push_str(&serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned()));
+}
+
+fn write_f64(out: &mut String, value: f64) {
+    match serde_json::Number::from_f64(value) {
+        Some(n) => {
+            let _ = write!(out, "{n}");
+        }
+        None => out.push_str("null"),
+    }
+}
+
+/// Constraints a target cannot express, gathered for the description.
+#[derive(Default)]
+struct Notes(Vec<String>);
+
+impl Notes {
+    fn push(&mut self, note: String) {
+        self.0.push(note);
+    }
+
+    fn description(&self, base: &str) -> Option<String> {
+        match (base.is_empty(), self.0.is_empty()) {
+            (true, true) => None,
+            (false, true) => Some(base.to_owned()),
+            (true, false) => Some(self.0.join("; ")),
+            (false, false) => Some(format!("{base} ({})", self.0.join("; "))),
+        }
+    }
+}
+
+/// The one schema renderer.
+struct Renderer<'o> {
+    settings: Settings,
+    out: &'o mut String,
+}
+
+impl<'o> Renderer<'o> {
+    fn new(settings: Settings, out: &'o mut String) -> Self {
+        Renderer { settings, out }
+    }
+
+    fn tool(&mut self, tool: &Tool) {
+        let (outer, schema_key) = match self.settings.format {
+            Format::OpenAi => {
+                self.out.push_str(r#"{"type":"function","function":"#);
+                (true, "parameters")
+            }
+            Format::Anthropic => (false, "input_schema"),
+            Format::Mcp => (false, "inputSchema"),
+        };
+        let mut obj = Obj::open(self.out);
+        obj.str("name", &tool.name);
+        if !tool.description.is_empty() {
+            obj.str("description", &tool.description);
+        }
+        obj.key(schema_key);
+        obj.out.push_str(&{
+            let mut schema = String::with_capacity(128);
+            Renderer::new(self.settings, &mut schema).object(&tool.params, &[]);
+            schema
+        });
+        if self.settings.strict_flag {
+            obj.raw("strict", "true");
+        }
+        obj.close();
+        if outer {
+            self.out.push('}');
+        }
+    }
+
+    /// Writes the schema of `ty`, with `description` (and any moved constraints) attached.
+    fn schema(&mut self, ty: &Type, description: &str, default: Option<&Value>) {
+        match ty {
+            Type::Described(inner, text) => {
+                let text = if description.is_empty() { text } else { description };
+                self.schema(inner, text, default)
+            }
+            Type::Object(params) => self.object_with(params, description, default),
+            Type::Nullable(inner) => self.nullable(inner, description, default),
+            _ => self.simple(ty, None, description, default),
+        }
+    }
+
+    /// `inner` or null: a type array where `inner` is a single plain type, else `anyOf`.
+    fn nullable(&mut self, inner: &Type, description: &str, default: Option<&Value>) {
+        if let Some(name) = plain_type_name(inner.undescribed()) {
+            let description = match inner {
+                Type::Described(_, text) if description.is_empty() => text.as_str(),
+                _ => description,
+            };
+            let both = format!(r#"["{name}","null"]"#);
+            return self.simple(inner.undescribed(), Some(&both), description, default);
+        }
+        let mut obj = Obj::open(self.out);
+        if !description.is_empty() {
+            obj.str("description", description);
+        }
+        let out = obj.key("anyOf");
+        out.push('[');
+        Renderer::new(self.settings, out).schema(inner, "", None);
+        out.push_str(r#",{"type":"null"}]"#);
+        write_default(self.settings, &mut obj, default);
+        obj.close();
+    }
+
+    /// Every non-object, non-nullable type. `type_name` overrides the `type` keyword.
+    fn simple(&mut self, ty: &Type, type_name: Option<&str>, description: &str, default: Option<&Value>) {
+        let mut notes = Notes::default();
+        let mut body = String::with_capacity(32);
+        let name = self.body(ty, &mut body, &mut notes);
+        let mut obj = Obj::open(self.out);
+        if let Some(name) = type_name.or(name) {
+            if name.starts_with('[') {
+                obj.raw("type", name);
+            } else {
+                obj.str("type", name);
+            }
+        }
+        if let Some(text) = notes.description(description) {
+            obj.str("description", &text);
+        }
+        if !body.is_empty() {
+            if !obj.first {
+                obj.out.push(',');
+            }
+            obj.first = false;
+            obj.out.push_str(&body);
+        }
+        write_default(self.settings, &mut obj, default);
+        obj.close();
+    }
+
+    /// Writes the keywords of `ty` after `type` and `description` into `body`, as
+    /// comma-separated `"key":value` pairs; returns the `type` name.
+    fn body(&self, ty: &Type, body: &mut String, notes: &mut Notes) -> Option<&'static str> {
+        let mut obj = Obj { out: body, first: true };
+        let s = self.settings;
+        match ty {
+            Type::Any => None,
+            Type::Null => Some("null"),
+            Type::Boolean => Some("boolean"),
+            Type::Integer { as_string: true, minimum, .. } => {
+                let pattern = if minimum.is_some_and(|m| m >= 0) { "^[0-9]+$" } else { "^-?[0-9]+$" };
+                obj.str("pattern", pattern);
+                notes.push("an integer written as a decimal string".to_owned());
+                Some("string")
+            }
+            Type::Integer { minimum, maximum, non_zero, .. } => {
+                let clamp = |v: i64| v.clamp(MIN_SAFE_INTEGER, MAX_SAFE_INTEGER);
+                let (min, max) = (minimum.map(clamp), maximum.map(clamp));
+                if s.numeric_limits {
+                    min.into_iter().for_each(|v| obj.int("minimum", v));
+                    max.into_iter().for_each(|v| obj.int("maximum", v));
+                } else {
+                    limit_notes(notes, min.map(|v| v.to_string()), max.map(|v| v.to_string()));
+                }
+                if *non_zero {
+                    notes.push("must not be 0".to_owned());
+                }
+                Some("integer")
+            }
+            Type::Number { minimum, maximum } => {
+                if s.numeric_limits {
+                    if let Some(v) = minimum {
+                        write_f64(obj.key("minimum"), *v);
+                    }
+                    if let Some(v) = maximum {
+                        write_f64(obj.key("maximum"), *v);
+                    }
+                } else {
+                    limit_notes(notes, minimum.map(|v| v.to_string()), maximum.map(|v| v.to_string()));
+                }
+                Some("number")
+            }
+            Type::String { format, pattern, min_length, max_length } => {
+                self.string_keywords(&mut obj, notes, format, pattern, *min_length, *max_length);
+                Some("string")
+            }
+            Type::Const(value) => {
+                let out = obj.key("enum");
+                out.push('[');
+                write_str(out, value);
+                out.push(']');
+                Some("string")
+            }
+            Type::Enum(variants) => {
+                enum_keyword(&mut obj, variants, notes);
+                Some("string")
+            }
+            Type::Array { items, min_items, max_items, unique } => {
+                let out = obj.key("items");
+                Renderer::new(s, out).schema(items, "", None);
+                self.item_limits(&mut obj, notes, *min_items, *max_items);
+                if *unique && s.unique_items {
+                    obj.raw("uniqueItems", "true");
+                } else if *unique {
+                    notes.push("items must be unique".to_owned());
+                }
+                Some("array")
+            }
+            Type::Tuple(items) => {
+                self.tuple(&mut obj, notes, items);
+                Some("array")
+            }
+            Type::Map(values) => {
+                let out = obj.key("additionalProperties");
+                if s.close_maps {
+                    out.push_str("false");
+                } else {
+                    Renderer::new(s, out).schema(values, "", None);
+                }
+                Some("object")
+            }
+            Type::AnyOf(branches) => {
+                self.branches(&mut obj, "anyOf", branches);
+                None
+            }
+            Type::OneOf(branches) => {
+                let key = if s.one_of { "oneOf" } else { "anyOf" };
+                self.branches(&mut obj, key, branches);
+                None
+            }
+            // Handled by `schema`; kept total for safety.
+            Type::Object(_) | Type::Nullable(_) | Type::Described(..) => None,
+        }
+    }
+
+    fn string_keywords(
+        &self,
+        obj: &mut Obj<'_>,
+        notes: &mut Notes,
+        format: &Option<String>,
+        pattern: &Option<String>,
+        min_length: Option<u64>,
+        max_length: Option<u64>,
+    ) {
+        if let Some(format) = format {
+            match self.settings.formats {
+                Some(allowed) if !allowed.contains(&format.as_str()) => {
+                    notes.push(format!("format: {format}"))
+                }
+                _ => obj.str("format", format),
+            }
+        }
+        if let Some(pattern) = pattern {
+            obj.str("pattern", pattern);
+        }
+        if self.settings.length_limits {
+            min_length.into_iter().for_each(|v| obj.int("minLength", v as i64));
+            max_length.into_iter().for_each(|v| obj.int("maxLength", v as i64));
+        } else {
+            let (min, max) = (min_length.map(|v| v.to_string()), max_length.map(|v| v.to_string()));
+            match (min, max) {
+                (Some(a), Some(b)) if a == b => notes.push(format!("exactly {a} characters")),
+                (min, max) => {
+                    min.into_iter().for_each(|v| notes.push(format!("at least {v} characters")));
+                    max.into_iter().for_each(|v| notes.push(format!("at most {v} characters")));
+                }
+            }
+        }
+    }
+
+    fn item_limits(&self, obj: &mut Obj<'_>, notes: &mut Notes, min: Option<u64>, max: Option<u64>) {
+        if self.settings.item_limits {
+            min.into_iter().for_each(|v| obj.int("minItems", v as i64));
+            max.into_iter().for_each(|v| obj.int("maxItems", v as i64));
+            return;
+        }
+        match min {
+            Some(v @ (0 | 1)) => obj.int("minItems", v as i64),
+            Some(v) => notes.push(format!("at least {v} items")),
+            None => {}
+        }
+        max.into_iter().for_each(|v| notes.push(format!("at most {v} items")));
+    }
+
+    fn tuple(&self, obj: &mut Obj<'_>, notes: &mut Notes, items: &[Type]) {
+        let len = items.len() as u64;
+        if self.settings.prefix_items {
+            let out = obj.key("prefixItems");
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                Renderer::new(self.settings, out).schema(item, "", None);
+            }
+            out.push(']');
+        } else {
+            let shapes: Vec<&str> = items.iter().map(|t| shape_name(t.undescribed())).collect();
+            notes.push(format!("exactly {len} items: [{}]", shapes.join(", ")));
+        }
+        self.item_limits(obj, notes, Some(len), Some(len));
+    }
+
+    fn branches(&self, obj: &mut Obj<'_>, key: &str, branches: &[Type]) {
+        let out = obj.key(key);
+        out.push('[');
+        for (i, branch) in branches.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            Renderer::new(self.settings, out).schema(branch, "", None);
+        }
+        out.push(']');
+    }
+
+    /// The tool's root object (no description, no default).
+    fn object(&mut self, params: &[Param], _path: &[&str]) {
+        self.object_with(params, "", None);
+    }
+
+    /// A closed object: properties in order, `required`, `additionalProperties: false`.
+    fn object_with(&mut self, params: &[Param], description: &str, default: Option<&Value>) {
+        let s = self.settings;
+        let mut obj = Obj::open(self.out);
+        obj.str("type", "object");
+        if !description.is_empty() {
+            obj.str("description", description);
+        }
+        let out = obj.key("properties");
+        out.push('{');
+        for (i, param) in params.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_str(out, &param.name);
+            out.push(':');
+            let widen = s.all_required && param.optional;
+            let ty = if widen { param.ty.clone().nullable() } else { param.ty.clone() };
+            Renderer::new(s, out).schema(&ty, &param.description, param.default.as_ref());
+        }
+        out.push('}');
+        let out = obj.key("required");
+        out.push('[');
+        let required = params.iter().filter(|p| s.all_required || !p.optional);
+        for (i, param) in required.enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_str(out, &param.name);
+        }
+        out.push(']');
+        obj.raw("additionalProperties", "false");
+        write_default(self.settings, &mut obj, default);
+        obj.close();
+    }
+}
+
+fn write_default(settings: Settings, obj: &mut Obj<'_>, default: Option<&Value>) {
+    if let (true, Some(value)) = (settings.defaults, default) {
+        write_value(obj.key("default"), value);
+    }
+}
+
+fn enum_keyword(obj: &mut Obj<'_>, variants: &[EnumVariant], notes: &mut Notes) {
+    let out = obj.key("enum");
+    out.push('[');
+    for (i, variant) in variants.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(out, &variant.value);
+    }
+    out.push(']');
+    let documented: Vec<String> = variants
+        .iter()
+        .filter(|v| !v.description.is_empty())
+        .map(|v| format!("{}: {}", v.value, v.description))
+        .collect();
+    if !documented.is_empty() {
+        notes.push(documented.join("; "));
+    }
+}
+
+fn limit_notes(notes: &mut Notes, min: Option<String>, max: Option<String>) {
+    match (min, max) {
+        (Some(a), Some(b)) => notes.push(format!("between {a} and {b}")),
+        (Some(a), None) => notes.push(format!("at least {a}")),
+        (None, Some(b)) => notes.push(format!("at most {b}")),
+        (None, None) => {}
+    }
+}
+
+/// The JSON type name when `ty` renders as a single `"type"` with no `enum`, else `None`.
+fn plain_type_name(ty: &Type) -> Option<&'static str> {
+    match ty {
+        Type::Boolean => Some("boolean"),
+        Type::Integer { as_string: false, .. } => Some("integer"),
+        Type::Integer { as_string: true, .. } | Type::String { .. } => Some("string"),
+        Type::Number { .. } => Some("number"),
+        Type::Array { .. } | Type::Tuple(_) => Some("array"),
+        Type::Map(_) => Some("object"),
+        _ => None,
+    }
+}
+
+/// A short human name for a type, used in descriptions.
+fn shape_name(ty: &Type) -> &'static str {
+    match ty {
+        Type::Object(_) | Type::Map(_) => "object",
+        Type::Enum(_) | Type::Const(_) => "string",
+        Type::Nullable(_) => "nullable",
+        Type::Any | Type::AnyOf(_) | Type::OneOf(_) | Type::Described(..) => "any",
+        Type::Null => "null",
+        other => plain_type_name(other).unwrap_or("any"),
+    }
+}
