@@ -1,1 +1,230 @@
-//! Build-script helper for toolcall (work in progress).
+//! # toolcall-build
+//!
+//! Reads the plain Rust functions in `src/tools/**/*.rs` with syn and writes
+//! `$OUT_DIR/tools.rs`: JSON schema constants for OpenAI, Anthropic and MCP (strict and
+//! not) and a `match` dispatcher that decodes a model's arguments and calls the function.
+//!
+//! ```no_run
+//! // build.rs: `fn main() { .. }`
+//! toolcall_build::Builder::new().compile();
+//! ```
+//! ```text
+//! // src/main.rs
+//! mod tools;
+//! mod toolset {
+//!     include!(concat!(env!("OUT_DIR"), "/tools.rs"));
+//! }
+//! ```
+//!
+//! The stages, one module each: [`parse`] (syn -> raw facts), `lower` (facts -> IR and
+//! decoding facts, using [`types`] to map Rust types), `check` (rules across tools),
+//! `codegen` (tokens -> prettyplease text). Diagnostics are collected throughout and
+//! reported together with their file:line.
+
+mod check;
+mod codegen;
+pub mod diagnostics;
+mod lower;
+pub mod model;
+pub mod parse;
+mod provider;
+pub mod types;
+
+use std::path::{Path, PathBuf};
+
+pub use check::is_provider_safe;
+pub use diagnostics::{Diagnostic, Level};
+pub use provider::{ProvidedType, TypeProvider};
+
+use diagnostics::Diagnostics;
+use model::ToolModule;
+
+/// One tool file handed to the generator: its path relative to the crate, its module
+/// path relative to the tools dir, and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    /// The file as diagnostics name it (`src/tools/weather.rs`).
+    pub path: PathBuf,
+    /// Its path relative to the tools directory (`weather.rs`).
+    pub relative: PathBuf,
+    /// Its contents.
+    pub text: String,
+}
+
+/// The result of [`Builder::generate`]: the code and every diagnostic.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The text of `tools.rs` (formatted, with an `@generated` header).
+    pub code: String,
+    /// Warnings and errors, sorted by file and line.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The lowered tool modules (for tools such as `cargo toolcall export`).
+    pub modules: Vec<ToolModule>,
+}
+
+impl Generated {
+    /// Whether any diagnostic is an error (the build must fail).
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.level == Level::Error)
+    }
+}
+
+/// Why generation could not even start.
+#[derive(Debug)]
+pub enum BuildError {
+    /// The tools directory or a file in it could not be read.
+    Io(PathBuf, std::io::Error),
+    /// The module root is not a Rust path.
+    ModuleRoot(String),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Io(path, error) => write!(f, "cannot read {}: {error}", path.display()),
+            BuildError::ModuleRoot(root) => write!(f, "module root `{root}` is not a Rust path"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Configures and runs the generator. See the crate docs for the usual `build.rs`.
+pub struct Builder {
+    crate_dir: PathBuf,
+    tools_dir: PathBuf,
+    module_root: String,
+    providers: Vec<Box<dyn TypeProvider>>,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder::new()
+    }
+}
+
+impl Builder {
+    /// Defaults: tools in `src/tools`, declared as module `crate::tools`.
+    pub fn new() -> Self {
+        let crate_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
+        Builder {
+            crate_dir,
+            tools_dir: PathBuf::from("src/tools"),
+            module_root: "crate::tools".to_owned(),
+            providers: Vec::new(),
+        }
+    }
+
+    /// The crate directory the tools dir is relative to (default: `CARGO_MANIFEST_DIR`).
+    pub fn crate_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.crate_dir = dir.into();
+        self
+    }
+
+    /// The tools directory, relative to the crate (default `src/tools`).
+    pub fn tools_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.tools_dir = dir.into();
+        self
+    }
+
+    /// The Rust path of the module the tools directory declares (default `crate::tools`).
+    pub fn module_root(mut self, root: impl Into<String>) -> Self {
+        self.module_root = root.into();
+        self
+    }
+
+    /// Adds a type provider, asked about types the built-in mappings do not know.
+    pub fn type_provider(mut self, provider: impl TypeProvider + 'static) -> Self {
+        self.providers.push(Box::new(provider));
+        self
+    }
+
+    /// Reads every `.rs` file under the tools directory, sorted by path.
+    pub fn read_sources(&self) -> Result<Vec<SourceFile>, BuildError> {
+        let dir = self.crate_dir.join(&self.tools_dir);
+        let mut files = Vec::new();
+        for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
+            let entry = entry.map_err(|e| BuildError::Io(dir.clone(), e.into()))?;
+            if !entry.file_type().is_file() || entry.path().extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let relative = entry.path().strip_prefix(&dir).unwrap_or(entry.path()).to_owned();
+            let text = std::fs::read_to_string(entry.path())
+                .map_err(|e| BuildError::Io(entry.path().to_owned(), e))?;
+            files.push(SourceFile { path: self.tools_dir.join(&relative), relative, text });
+        }
+        Ok(files)
+    }
+
+    /// Reads the tools directory and generates the code, touching nothing.
+    /// A `build.rs` may `unwrap` this; [`Builder::compile`] reports errors itself.
+    pub fn generate(&self) -> Result<Generated, BuildError> {
+        let sources = self.read_sources()?;
+        self.generate_from(sources)
+    }
+
+    /// Generates from sources given in any order (they are sorted first).
+    pub fn generate_from(&self, mut sources: Vec<SourceFile>) -> Result<Generated, BuildError> {
+        let root: syn::Path = syn::parse_str(&self.module_root)
+            .map_err(|_| BuildError::ModuleRoot(self.module_root.clone()))?;
+        sources.sort_by(|a, b| a.relative.cmp(&b.relative));
+        let mut diags = Diagnostics::default();
+        let mut modules: Vec<ToolModule> = Vec::with_capacity(sources.len());
+        for source in &sources {
+            let module = parse::module_path(&source.relative);
+            if let Some(parsed) = parse::parse_file(&source.path, module, &source.text, &mut diags) {
+                let lowered = lower::lower_file(&parsed, &self.providers, &mut diags);
+                // A `mod.rs` that only declares submodules is not a tool module.
+                if !(lowered.tools.is_empty() && source.relative.ends_with("mod.rs")) {
+                    modules.push(lowered);
+                }
+            }
+        }
+        check::check(&modules, &mut diags);
+        let code = codegen::generate_file(&modules, &root);
+        Ok(Generated { code, diagnostics: diags.into_sorted(), modules })
+    }
+
+    /// Generates `$OUT_DIR/tools.rs` (rewritten only when its content changed), prints
+    /// `cargo:rerun-if-changed` for `build.rs`, the tools dir and every file in it, and
+    /// every diagnostic as `cargo:warning`. On errors, prints a summary and exits the
+    /// build script with status 1 (no panic backtrace).
+    pub fn compile(&self) {
+        if let Err(message) = self.try_compile() {
+            eprintln!("error: toolcall-build: {message}");
+            std::process::exit(1);
+        }
+    }
+
+    fn try_compile(&self) -> Result<(), String> {
+        let out_dir = std::env::var_os("OUT_DIR")
+            .map(PathBuf::from)
+            .ok_or("OUT_DIR is not set; call compile() from build.rs")?;
+        let sources = self.read_sources().map_err(|e| e.to_string())?;
+        println!("cargo:rerun-if-changed=build.rs");
+        println!("cargo:rerun-if-changed={}", self.tools_dir.display());
+        for source in &sources {
+            println!("cargo:rerun-if-changed={}", source.path.display());
+        }
+        let generated = self.generate_from(sources).map_err(|e| e.to_string())?;
+        for diagnostic in &generated.diagnostics {
+            println!("cargo:warning={diagnostic}");
+        }
+        let errors: Vec<&Diagnostic> =
+            generated.diagnostics.iter().filter(|d| d.level == Level::Error).collect();
+        if !errors.is_empty() {
+            let list: Vec<String> = errors.iter().map(|d| format!("  {d}")).collect();
+            return Err(format!("{} error(s) in tool files:\n{}", errors.len(), list.join("\n")));
+        }
+        write_if_changed(&out_dir.join("tools.rs"), &generated.code)
+            .map_err(|e| format!("cannot write tools.rs: {e}"))
+    }
+}
+
+/// Writes `text` to `path` unless the file already holds exactly that.
+fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    std::fs::write(path, text)
+}

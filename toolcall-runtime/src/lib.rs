@@ -34,6 +34,7 @@ pub mod ir;
 pub mod params;
 pub mod registry;
 pub mod render;
+pub mod slot;
 pub mod toolset;
 
 pub use call::Runner;

@@ -58,7 +58,7 @@ impl Toolset {
 
     /// The tool definitions for `format` as a JSON array, precomputed.
     ///
-    /// ```ignore
+    /// ```text
     /// let body = toolset::ALL.emit(Format::OpenAi, true); // &'static str
     /// ```
     pub fn emit(&self, format: Format, strict: bool) -> &'static str {

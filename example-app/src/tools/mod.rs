@@ -1,0 +1,2 @@
+//! The example's tools: each file is a tool module.
+pub mod weather;

@@ -1,0 +1,275 @@
+//! `FromArg` impls for local structs and enums, following their serde representation.
+//!
+//! Field types are never named: each field is decoded through `toolcall_runtime::slot`
+//! and its type is inferred from the struct literal. Generic types get a generic impl
+//! with a `FromArg` bound on each type parameter.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::dispatch::slot_expr;
+use crate::model::{Decode, Field, LocalImpl, Payload, Shape, Tagging, Variant};
+
+/// The `impl FromArg` of one local type, declared under `module_path`.
+pub fn local_impl(local: &LocalImpl, module_path: &TokenStream) -> TokenStream {
+    let ident = &local.ident;
+    let mut generics = local.generics.clone();
+    for param in generics.type_params_mut() {
+        param.bounds.push(syn::parse_quote!(::toolcall_runtime::FromArg<'toolcall>));
+    }
+    let (_, type_generics, where_clause) = local.generics.split_for_impl();
+    let impl_params = generics.params.iter();
+    let body = shape_body(&local.shape, &ident.to_string());
+    let accepts_null = matches!(local.shape, Shape::Unit).then(|| {
+        quote!(
+            const ACCEPTS_NULL: bool = true;
+        )
+    });
+    quote! {
+        impl<'toolcall, #(#impl_params),*> ::toolcall_runtime::FromArg<'toolcall> for #module_path::#ident #type_generics #where_clause {
+            #accepts_null
+            fn from_arg(
+                value: &'toolcall ::toolcall_runtime::serde_json::Value,
+                depth: usize,
+            ) -> ::core::result::Result<Self, ::toolcall_runtime::ArgError> {
+                #body
+            }
+        }
+    }
+}
+
+fn shape_body(shape: &Shape, type_name: &str) -> TokenStream {
+    match shape {
+        Shape::Struct(fields) => {
+            let build = struct_literal(quote!(Self), fields, &quote!(value));
+            quote!(::core::result::Result::Ok(#build))
+        }
+        Shape::Newtype(decode) => {
+            let expr = nested(decode, &quote!(value), &quote!(depth));
+            quote!(::core::result::Result::Ok(Self(#expr)))
+        }
+        Shape::TupleStruct(decodes) => {
+            let build = tuple_literal(quote!(Self), decodes, &quote!(value));
+            quote!(::core::result::Result::Ok(#build))
+        }
+        Shape::Unit => quote! {
+            let _ = depth;
+            ::toolcall_runtime::slot::unit(value)?;
+            ::core::result::Result::Ok(Self)
+        },
+        Shape::Enum { tagging, variants } => enum_body(tagging, variants, type_name),
+    }
+}
+
+/// Decodes a payload that is always present (`Some(value)`), mapping errors inward.
+fn nested(decode: &Decode, value: &TokenStream, depth: &TokenStream) -> TokenStream {
+    let expr = slot_expr(decode, &quote!(::core::option::Option::Some(#value)), depth);
+    quote!(#expr.map_err(|e| match e {
+        ::toolcall_runtime::slot::SlotError::Invalid(e) => e,
+        missing => missing.field("value"),
+    })?)
+}
+
+/// `Path { a: .., b: .. }` decoded from the object in `value`.
+fn struct_literal(path: TokenStream, fields: &[Field], value: &TokenStream) -> TokenStream {
+    let known: Vec<&String> = fields.iter().filter(|f| f.decode.is_some()).map(|f| &f.wire).collect();
+    let inits = fields.iter().map(|field| {
+        let ident = &field.ident;
+        let Some(decode) = &field.decode else {
+            return quote!(#ident: ::core::default::Default::default());
+        };
+        let wire = &field.wire;
+        let expr = if field.default {
+            let inner = slot_expr(decode, &quote!(present), &quote!(depth + 1));
+            quote!(::toolcall_runtime::slot::defaulted(object.get(#wire), |present| #inner))
+        } else {
+            slot_expr(decode, &quote!(object.get(#wire)), &quote!(depth + 1))
+        };
+        quote!(#ident: #expr.map_err(|e| e.field(#wire))?)
+    });
+    quote!({
+        let object = ::toolcall_runtime::slot::object(#value, &[#(#known),*], depth)?;
+        #path { #(#inits),* }
+    })
+}
+
+/// `Path(a, b)` decoded from the array in `value`.
+fn tuple_literal(path: TokenStream, decodes: &[Decode], value: &TokenStream) -> TokenStream {
+    let len = decodes.len();
+    let items = decodes.iter().enumerate().map(|(i, decode)| {
+        let expr = slot_expr(decode, &quote!(items.get(#i)), &quote!(depth + 1));
+        quote!(#expr.map_err(|e| e.item(#i))?)
+    });
+    quote!({
+        let items = ::toolcall_runtime::slot::tuple(#value, #len, depth)?;
+        #path(#(#items),*)
+    })
+}
+
+/// Builds variant `ident` from its payload in `payload` (a `&Value`).
+fn variant_value(variant: &Variant, payload: &TokenStream) -> TokenStream {
+    let ident = &variant.ident;
+    let wire = &variant.wire;
+    match &variant.payload {
+        Payload::Unit => quote!(Self::#ident),
+        Payload::Newtype(decode) => {
+            let expr = slot_expr(decode, &quote!(::core::option::Option::Some(#payload)), &quote!(depth + 1));
+            quote!(Self::#ident(#expr.map_err(|e| e.field(#wire))?))
+        }
+        Payload::Tuple(decodes) => {
+            let build = tuple_literal(quote!(Self::#ident), decodes, payload);
+            quote!((|| -> ::core::result::Result<Self, ::toolcall_runtime::ArgError> { ::core::result::Result::Ok(#build) })().map_err(|e| e.at_key(#wire))?)
+        }
+        Payload::Struct(fields) => {
+            let build = struct_literal(quote!(Self::#ident), fields, payload);
+            quote!((|| -> ::core::result::Result<Self, ::toolcall_runtime::ArgError> { ::core::result::Result::Ok(#build) })().map_err(|e| e.at_key(#wire))?)
+        }
+    }
+}
+
+fn enum_body(tagging: &Tagging, variants: &[Variant], type_name: &str) -> TokenStream {
+    match tagging {
+        Tagging::External => external_body(variants),
+        Tagging::Internal(tag) => internal_body(tag, variants),
+        Tagging::Adjacent(tag, content) => adjacent_body(tag, content, variants),
+        Tagging::Untagged => untagged_body(variants, type_name),
+    }
+}
+
+fn unreachable_arm() -> TokenStream {
+    quote!(_ => ::core::result::Result::Err(::toolcall_runtime::ArgError::invalid("unknown variant")),)
+}
+
+fn external_body(variants: &[Variant]) -> TokenStream {
+    let units = variants.iter().filter(|v| matches!(v.payload, Payload::Unit)).map(|v| &v.wire);
+    let datas = variants.iter().filter(|v| !matches!(v.payload, Payload::Unit)).map(|v| &v.wire);
+    let arms = variants.iter().map(|v| {
+        let wire = &v.wire;
+        let build = variant_value(v, &quote!(payload));
+        quote!(#wire => ::core::result::Result::Ok(#build),)
+    });
+    let fallback = unreachable_arm();
+    quote! {
+        let (name, payload) = ::toolcall_runtime::slot::external(value, &[#(#units),*], &[#(#datas),*], depth)?;
+        let _ = payload;
+        match name {
+            #(#arms)*
+            #fallback
+        }
+    }
+}
+
+fn internal_body(tag: &str, variants: &[Variant]) -> TokenStream {
+    let names = variants.iter().map(|v| &v.wire);
+    let arms = variants.iter().map(|v| {
+        let wire = &v.wire;
+        let build = match &v.payload {
+            Payload::Struct(fields) => {
+                let mut fields = fields.clone();
+                let ident = &v.ident;
+                let literal = struct_literal_with_tag(quote!(Self::#ident), &mut fields, tag);
+                quote!(#literal)
+            }
+            _ => {
+                let ident = &v.ident;
+                quote!({
+                    ::toolcall_runtime::slot::object(value, &[#tag], depth)?;
+                    Self::#ident
+                })
+            }
+        };
+        quote!(#wire => ::core::result::Result::Ok(#build),)
+    });
+    let fallback = unreachable_arm();
+    quote! {
+        let (name, _) = ::toolcall_runtime::slot::internal(value, #tag, &[#(#names),*], depth)?;
+        match name {
+            #(#arms)*
+            #fallback
+        }
+    }
+}
+
+/// A struct variant of an internally tagged enum: its fields plus the tag key.
+fn struct_literal_with_tag(path: TokenStream, fields: &mut [Field], tag: &str) -> TokenStream {
+    let mut known: Vec<&String> = fields.iter().filter(|f| f.decode.is_some()).map(|f| &f.wire).collect();
+    let tag = tag.to_owned();
+    known.push(&tag);
+    let inits = fields.iter().map(|field| {
+        let ident = &field.ident;
+        let Some(decode) = &field.decode else {
+            return quote!(#ident: ::core::default::Default::default());
+        };
+        let wire = &field.wire;
+        let expr = slot_expr(decode, &quote!(object.get(#wire)), &quote!(depth + 1));
+        quote!(#ident: #expr.map_err(|e| e.field(#wire))?)
+    });
+    quote!({
+        let object = ::toolcall_runtime::slot::object(value, &[#(#known),*], depth)?;
+        #path { #(#inits),* }
+    })
+}
+
+fn adjacent_body(tag: &str, content: &str, variants: &[Variant]) -> TokenStream {
+    let names = variants.iter().map(|v| &v.wire);
+    let arms = variants.iter().map(|v| {
+        let wire = &v.wire;
+        let build = match &v.payload {
+            Payload::Unit => {
+                let ident = &v.ident;
+                quote!(Self::#ident)
+            }
+            _ => {
+                let inner = variant_value(v, &quote!(payload));
+                quote!({
+                    let payload = content.ok_or_else(|| ::toolcall_runtime::ArgError::new(
+                        ::toolcall_runtime::Reason::MissingField { field: #content.to_owned() },
+                    ))?;
+                    #inner
+                })
+            }
+        };
+        quote!(#wire => ::core::result::Result::Ok(#build),)
+    });
+    let fallback = unreachable_arm();
+    quote! {
+        let (name, content) = ::toolcall_runtime::slot::adjacent(value, #tag, #content, &[#(#names),*], depth)?;
+        let _ = content;
+        match name {
+            #(#arms)*
+            #fallback
+        }
+    }
+}
+
+fn untagged_body(variants: &[Variant], type_name: &str) -> TokenStream {
+    let attempts = variants.iter().map(|v| {
+        let build = match &v.payload {
+            Payload::Unit => {
+                let ident = &v.ident;
+                quote!({
+                    ::toolcall_runtime::slot::unit(value)?;
+                    Self::#ident
+                })
+            }
+            _ => variant_value(v, &quote!(value)),
+        };
+        let attempt = format_ident!("attempt");
+        quote! {
+            let #attempt = (|| -> ::core::result::Result<Self, ::toolcall_runtime::ArgError> {
+                ::core::result::Result::Ok(#build)
+            })();
+            match #attempt {
+                ::core::result::Result::Ok(found) => return ::core::result::Result::Ok(found),
+                ::core::result::Result::Err(error) => {
+                    first.get_or_insert(error);
+                }
+            }
+        }
+    });
+    quote! {
+        let mut first: ::core::option::Option<::toolcall_runtime::ArgError> = ::core::option::Option::None;
+        #(#attempts)*
+        ::core::result::Result::Err(::toolcall_runtime::slot::no_variant(value, #type_name, first))
+    }
+}

@@ -1,0 +1,86 @@
+//! Diagnostics: warnings and errors with their source location, accumulated across every
+//! stage and reported together (the way serde_derive's `Ctxt` does), never a panic.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use proc_macro2::Span;
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// The build goes on; the tool may be skipped or changed.
+    Warning,
+    /// The build fails once every diagnostic has been printed.
+    Error,
+}
+
+/// One message about a place in a tool file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Warning or error.
+    pub level: Level,
+    /// The file, as the build names it (relative to the crate, e.g. `src/tools/weather.rs`).
+    pub file: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong and what to do about it.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    /// `path:line:col: message`, the form editors and `cargo:warning` understand.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.level {
+            Level::Warning => "",
+            Level::Error => "error: ",
+        };
+        let file = self.file.display().to_string().replace('\\', "/");
+        write!(f, "{file}:{}:{}: {level}{}", self.line, self.column, self.message)
+    }
+}
+
+/// Diagnostics gathered while generating.
+#[derive(Clone, Debug, Default)]
+pub struct Diagnostics {
+    list: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// Records a warning at `span` in `file`.
+    pub fn warn(&mut self, file: &Path, span: Span, message: impl Into<String>) {
+        self.push(Level::Warning, file, span, message.into());
+    }
+
+    /// Records an error at `span` in `file`.
+    pub fn error(&mut self, file: &Path, span: Span, message: impl Into<String>) {
+        self.push(Level::Error, file, span, message.into());
+    }
+
+    /// Records a diagnostic at an explicit line and column.
+    pub fn at(&mut self, level: Level, file: &Path, line: usize, column: usize, message: impl Into<String>) {
+        let message = message.into();
+        self.list.push(Diagnostic { level, file: file.to_owned(), line, column, message });
+    }
+
+    fn push(&mut self, level: Level, file: &Path, span: Span, message: String) {
+        let start = span.start();
+        self.at(level, file, start.line.max(1), start.column + 1, message);
+    }
+
+    /// Whether any error was recorded.
+    pub fn has_errors(&self) -> bool {
+        self.list.iter().any(|d| d.level == Level::Error)
+    }
+
+    /// Everything recorded, sorted by file, line and column (deterministic output).
+    pub fn into_sorted(mut self) -> Vec<Diagnostic> {
+        self.list.sort_by(|a, b| {
+            (&a.file, a.line, a.column, &a.message).cmp(&(&b.file, b.line, b.column, &b.message))
+        });
+        self.list.dedup();
+        self.list
+    }
+}

@@ -1,0 +1,306 @@
+//! Lowering: parsed files -> the model (IR tools plus decoding facts).
+//!
+//! This is where the rules of "Writing tools" meet: which functions are tools, how each
+//! parameter is named, described, typed and defaulted, and which overrides apply.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+use syn::spanned::Spanned;
+use toolcall_runtime::ir::{Param, Tool, Type};
+
+use crate::diagnostics::Diagnostics;
+use crate::model::{Decode, ParamDecode, ToolDef, ToolModule};
+use crate::parse::defaults::{DefaultFact, leading_defaults};
+use crate::parse::docs::{Docs, doc_text, parse_docs};
+use crate::parse::overrides::{CONST_NAME, Override, read_overrides};
+use crate::parse::{ParsedFile, signature};
+use crate::provider::TypeProvider;
+use crate::types::{Mapped, TypeMapper};
+
+/// Lowers one parsed file into a tool module.
+pub fn lower_file(
+    parsed: &ParsedFile,
+    providers: &[Box<dyn TypeProvider>],
+    diags: &mut Diagnostics,
+) -> ToolModule {
+    let overrides = file_overrides(parsed, diags);
+    let mut impls = BTreeMap::new();
+    let mut tools = Vec::new();
+    {
+        let mut mapper = TypeMapper::new(parsed, providers, diags, &mut impls);
+        for item in &parsed.ast.items {
+            let syn::Item::Fn(function) = item else { continue };
+            if signature::is_candidate(function)
+                && let Some(tool) = lower_fn(function, parsed, &overrides, &mut mapper)
+            {
+                tools.push(tool);
+            }
+        }
+    }
+    check_override_targets(parsed, &overrides, &tools, diags);
+    ToolModule {
+        path: parsed.module.clone(),
+        file: parsed.file.clone(),
+        tools,
+        impls: impls.into_values().collect(),
+        overrides_const: overrides_visible(parsed),
+    }
+}
+
+fn file_overrides(parsed: &ParsedFile, diags: &mut Diagnostics) -> Vec<Override> {
+    let Some(item) = parsed.consts.get(CONST_NAME) else { return Vec::new() };
+    if !overrides_visible(parsed) {
+        diags.warn(
+            &parsed.file,
+            item.ident.span(),
+            format!(
+                "make `{CONST_NAME}` `pub(crate)` so generated code references it and the compiler checks it"
+            ),
+        );
+    }
+    read_overrides(item, &parsed.file, diags)
+}
+
+fn overrides_visible(parsed: &ParsedFile) -> bool {
+    parsed.consts.get(CONST_NAME).is_some_and(|c| !matches!(c.vis, syn::Visibility::Inherited))
+}
+
+/// Overrides naming a function that is not a tool, or a parameter it does not have, warn.
+fn check_override_targets(
+    parsed: &ParsedFile,
+    overrides: &[Override],
+    tools: &[ToolDef],
+    diags: &mut Diagnostics,
+) {
+    for entry in overrides {
+        let message = match tools.iter().find(|t| t.ir.name == entry.function) {
+            None => format!("`{CONST_NAME}` names `{}`, which is not a tool in this file", entry.function),
+            Some(tool) if !tool.ir.params.iter().any(|p| p.name == entry.param) => {
+                format!("`{CONST_NAME}`: tool `{}` has no parameter `{}`", entry.function, entry.param)
+            }
+            Some(_) => continue,
+        };
+        diags.warn(&parsed.file, entry.span, message);
+    }
+}
+
+/// Lowers one candidate function; `None` (with a warning) when it cannot be served.
+fn lower_fn(
+    function: &syn::ItemFn,
+    parsed: &ParsedFile,
+    overrides: &[Override],
+    mapper: &mut TypeMapper<'_>,
+) -> Option<ToolDef> {
+    let name = signature::tool_name(function);
+    let skip = |mapper: &mut TypeMapper<'_>, span: proc_macro2::Span, why: String| {
+        mapper.warn_at(span, format!("`{name}` is not a tool: {why}"));
+        None
+    };
+    if let Some(why) = signature::unsupported_reason(&function.sig) {
+        return skip(mapper, function.sig.ident.span(), why);
+    }
+    let docs = parse_docs(&doc_text(&function.attrs));
+    let defaults = leading_defaults(&function.block, &parsed.consts);
+    let names = param_names(function, &docs, mapper);
+    let mut tool = Tool::new(&name).description(docs.description.clone());
+    let mut decodes = Vec::new();
+    for (input, (wire, binding)) in typed_inputs(function).zip(names) {
+        let mapped = match mapper.slot(&input.ty, input.ty.span()) {
+            Ok(mapped) => mapped,
+            Err(why) => return skip(mapper, input.ty.span(), format!("parameter `{wire}`: {why}")),
+        };
+        let entry = overrides.iter().find(|o| o.function == name && o.param == wire);
+        let (param, decode) =
+            lower_param(&wire, mapped, &docs, entry, binding.and_then(|b| defaults.get(&b)), mapper, input);
+        tool.params.push(param);
+        decodes.push(ParamDecode { name: wire, decode });
+    }
+    Some(ToolDef {
+        ir: tool,
+        ident: function.sig.ident.clone(),
+        span: function.sig.ident.span(),
+        params: decodes,
+        returns: signature::returns(&function.sig),
+    })
+}
+
+fn typed_inputs(function: &syn::ItemFn) -> impl Iterator<Item = &syn::PatType> {
+    function.sig.inputs.iter().filter_map(|input| match input {
+        syn::FnArg::Typed(typed) => Some(typed),
+        syn::FnArg::Receiver(_) => None,
+    })
+}
+
+/// Wire names and binding names of every parameter. Unnamed patterns take the name of
+/// the `# Arguments` bullet at their position, else `argN`, with a warning; a repeated
+/// name becomes `name_2`, with a warning.
+fn param_names(
+    function: &syn::ItemFn,
+    docs: &Docs,
+    mapper: &mut TypeMapper<'_>,
+) -> Vec<(String, Option<String>)> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for (index, input) in typed_inputs(function).enumerate() {
+        let binding = signature::binding_name(&input.pat);
+        let wire = match (&binding, docs.params.get(index)) {
+            (Some(name), _) => name.clone(),
+            (None, Some(bullet)) => {
+                mapper.warn_at(
+                    input.pat.span(),
+                    format!(
+                        "unnamed parameter {} takes the name `{}` from its `# Arguments` bullet",
+                        index + 1,
+                        bullet.name
+                    ),
+                );
+                bullet.name.clone()
+            }
+            (None, None) => {
+                let name = format!("arg{}", index + 1);
+                mapper.warn_at(input.pat.span(), format!("unnamed parameter {} is called `{name}`; bind it to a name or document it in `# Arguments`", index + 1));
+                name
+            }
+        };
+        let wire = unique_name(wire, &mut seen, |old, new| {
+            mapper
+                .warn_at(input.pat.span(), format!("duplicate parameter name `{old}` is exposed as `{new}`"));
+        });
+        out.push((wire, binding));
+    }
+    out
+}
+
+fn unique_name(name: String, seen: &mut BTreeSet<String>, mut warn: impl FnMut(&str, &str)) -> String {
+    if seen.insert(name.clone()) {
+        return name;
+    }
+    let fresh = (2..).map(|n| format!("{name}_{n}")).find(|n| !seen.contains(n)).unwrap_or_default();
+    warn(&name, &fresh);
+    seen.insert(fresh.clone());
+    fresh
+}
+
+/// Builds one parameter: description precedence override > bullet > type doc; default
+/// from the body; the string-integer wire when overridden.
+fn lower_param(
+    wire: &str,
+    mapped: Mapped,
+    docs: &Docs,
+    entry: Option<&Override>,
+    default: Option<&DefaultFact>,
+    mapper: &mut TypeMapper<'_>,
+    input: &syn::PatType,
+) -> (Param, Decode) {
+    let bullet = docs.params.iter().find(|p| p.name == wire).map(|p| p.text.clone());
+    let description = match (entry.and_then(|e| e.description.clone()), bullet) {
+        (Some(text), _) => text,
+        (None, Some(text)) if !text.is_empty() => text,
+        _ => mapped.type_doc.clone(),
+    };
+    let mut ty = mapped.ty;
+    let mut decode = mapped.decode;
+    if entry.is_some_and(|e| e.string_integer) {
+        match (&mut ty, mapped.integer) {
+            (Type::Integer { as_string, .. }, true) => {
+                *as_string = true;
+                decode = Decode::StringInteger { optional: mapped.optional };
+            }
+            _ => mapper.warn_at(
+                input.ty.span(),
+                format!("`string_integer` applies to integer parameters; `{wire}` is not one"),
+            ),
+        }
+    }
+    let mut param = Param::new(wire, ty).description(description);
+    param.optional = mapped.optional;
+    if mapped.optional {
+        param.default = default.and_then(|fact| default_value(fact, &param.ty, wire, mapper, input));
+    }
+    (param, decode)
+}
+
+/// The JSON default for `fact`, checked against the parameter's value domain.
+fn default_value(
+    fact: &DefaultFact,
+    ty: &Type,
+    wire: &str,
+    mapper: &mut TypeMapper<'_>,
+    input: &syn::PatType,
+) -> Option<Value> {
+    let value = match fact {
+        DefaultFact::Value(value) => value.clone(),
+        DefaultFact::TypeDefault => type_default(ty)?,
+        DefaultFact::Unknown => return None,
+    };
+    if fits(&value, ty) {
+        Some(value)
+    } else {
+        mapper.warn_at(
+            input.ty.span(),
+            format!(
+                "default {value} of `{wire}` is not a valid value of its type; it is not sent to the model"
+            ),
+        );
+        None
+    }
+}
+
+/// `Default::default()` of primitives and strings, as JSON.
+fn type_default(ty: &Type) -> Option<Value> {
+    match ty {
+        Type::Integer { as_string: true, .. } => Some(Value::from("0")),
+        Type::Integer { .. } => Some(Value::from(0)),
+        Type::Number { .. } => Some(Value::from(0.0)),
+        Type::Boolean => Some(Value::Bool(false)),
+        Type::String { min_length: None, .. } => Some(Value::from("")),
+        _ => None,
+    }
+}
+
+/// Whether a default belongs to the type's value domain.
+fn fits(value: &Value, ty: &Type) -> bool {
+    match (ty, value) {
+        (Type::Integer { as_string: true, .. }, Value::String(_)) => true,
+        (Type::Integer { minimum, maximum, .. }, Value::Number(n)) => {
+            n.as_i64().is_some_and(|i| minimum.is_none_or(|m| i >= m) && maximum.is_none_or(|m| i <= m))
+                || (n.as_u64().is_some() && maximum.is_none())
+        }
+        (Type::Number { .. }, Value::Number(_)) => true,
+        (Type::Boolean, Value::Bool(_)) => true,
+        (Type::String { min_length, max_length, .. }, Value::String(s)) => {
+            let len = s.chars().count() as u64;
+            min_length.is_none_or(|m| len >= m) && max_length.is_none_or(|m| len <= m)
+        }
+        (Type::Enum(variants), Value::String(s)) => variants.iter().any(|v| &v.value == s),
+        (Type::Nullable(inner), value) => value.is_null() || fits(value, inner),
+        (Type::Described(inner, _), value) => fits(value, inner),
+        (Type::Any, _) => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unique_names_get_suffixes() {
+        let mut seen = BTreeSet::new();
+        let mut warned = Vec::new();
+        let a = unique_name("city".into(), &mut seen, |o, n| warned.push(format!("{o}->{n}")));
+        let b = unique_name("city".into(), &mut seen, |o, n| warned.push(format!("{o}->{n}")));
+        assert_eq!((a.as_str(), b.as_str()), ("city", "city_2"));
+        assert_eq!(warned, vec!["city->city_2"]);
+    }
+
+    #[test]
+    fn defaults_outside_the_domain_do_not_fit() {
+        assert!(fits(&Value::from(3), &Type::integer_between(0, 255)));
+        assert!(!fits(&Value::from(300), &Type::integer_between(0, 255)));
+        assert!(!fits(&Value::from("x"), &Type::integer()));
+        assert!(fits(&Value::from("red"), &Type::enumeration(["red", "green"])));
+        assert!(!fits(&Value::from("blue"), &Type::enumeration(["red", "green"])));
+    }
+}

@@ -1,0 +1,165 @@
+//! The build-side model: what the parse stage found, in the shape codegen needs.
+//!
+//! Each tool carries its provider-neutral [`ir::Tool`] (what the renderer reads) next to
+//! the Rust facts the dispatcher needs: the function path, how each parameter is decoded,
+//! and whether the function returns a `Result`.
+
+use std::path::PathBuf;
+
+use proc_macro2::Span;
+use toolcall_runtime::ir;
+
+/// One tool file: `src/tools/billing/invoices.rs` is module `["billing", "invoices"]`.
+#[derive(Clone, Debug)]
+pub struct ToolModule {
+    /// Module path below the tools root; empty for the root `mod.rs`.
+    pub path: Vec<String>,
+    /// The file, relative to the crate.
+    pub file: PathBuf,
+    /// The tools, in declaration order.
+    pub tools: Vec<ToolDef>,
+    /// Local types that need a generated `FromArg` impl.
+    pub impls: Vec<LocalImpl>,
+    /// Whether the file declares a visible `TOOL_PARAMS` const for generated code to check.
+    pub overrides_const: bool,
+}
+
+/// One tool function.
+#[derive(Clone, Debug)]
+pub struct ToolDef {
+    /// What the schemas are rendered from.
+    pub ir: ir::Tool,
+    /// The function's identifier.
+    pub ident: syn::Ident,
+    /// Where the function is declared.
+    pub span: Span,
+    /// How each parameter is decoded, in the order of `ir.params`.
+    pub params: Vec<ParamDecode>,
+    /// What the function returns.
+    pub returns: Returns,
+}
+
+/// How a tool function's return value becomes JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Returns {
+    /// Nothing (`()`): the result is `null`.
+    Unit,
+    /// A plain `T: Serialize`.
+    Value,
+    /// `Result<T, E>`: `Err(e)` becomes `ToolError::Failed(e.to_string())`.
+    Result,
+}
+
+/// How one parameter (or struct field) is decoded from JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decode {
+    /// Through `FromArg` (std types and local types with generated impls).
+    FromArg,
+    /// An integer that travels as a decimal string; `optional` when the type is `Option<_>`.
+    StringInteger {
+        /// The Rust type is `Option<integer>`.
+        optional: bool,
+    },
+    /// Through `serde::Deserialize` (foreign types); `optional` when the type is `Option<_>`.
+    Deserialize {
+        /// The Rust type is `Option<_>`.
+        optional: bool,
+    },
+    /// Through a type provider's decode function (a path), `optional` as above.
+    Provider {
+        /// Path of `fn(&Value) -> Result<T, E: Display>`.
+        function: String,
+        /// The Rust type is `Option<_>`.
+        optional: bool,
+    },
+}
+
+/// A parameter's wire name and decoding.
+#[derive(Clone, Debug)]
+pub struct ParamDecode {
+    /// The name on the wire.
+    pub name: String,
+    /// How it is decoded.
+    pub decode: Decode,
+}
+
+/// A local struct or enum that needs `impl FromArg`.
+#[derive(Clone, Debug)]
+pub struct LocalImpl {
+    /// The type's identifier.
+    pub ident: syn::Ident,
+    /// Its generics (type parameters get a `FromArg` bound).
+    pub generics: syn::Generics,
+    /// Its shape on the wire.
+    pub shape: Shape,
+}
+
+/// The wire shape of a local type, as serde (de)serializes it.
+#[derive(Clone, Debug)]
+pub enum Shape {
+    /// A struct with named fields: a closed JSON object.
+    Struct(Vec<Field>),
+    /// A tuple struct with one field: the field's value (serde's newtype).
+    Newtype(Decode),
+    /// A tuple struct with several fields: a JSON array.
+    TupleStruct(Vec<Decode>),
+    /// A unit struct: `null`.
+    Unit,
+    /// An enum.
+    Enum {
+        /// How the variant is told apart.
+        tagging: Tagging,
+        /// The variants, in declaration order (skipped ones removed).
+        variants: Vec<Variant>,
+    },
+}
+
+/// One struct field (or struct-variant field).
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// The Rust identifier.
+    pub ident: syn::Ident,
+    /// The name on the wire.
+    pub wire: String,
+    /// How it is decoded; `None` for `#[serde(skip)]` fields (`Default::default()`).
+    pub decode: Option<Decode>,
+    /// `#[serde(default)]`: absent means `Default::default()`.
+    pub default: bool,
+}
+
+/// serde's enum representations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tagging {
+    /// `{"Variant": payload}` or `"Variant"` for unit variants (serde's default).
+    External,
+    /// `#[serde(tag = "type")]`: `{"type": "Variant", ..fields}`.
+    Internal(String),
+    /// `#[serde(tag = "t", content = "c")]`: `{"t": "Variant", "c": payload}`.
+    Adjacent(String, String),
+    /// `#[serde(untagged)]`: the first variant that decodes.
+    Untagged,
+}
+
+/// One enum variant.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// The Rust identifier.
+    pub ident: syn::Ident,
+    /// The name on the wire.
+    pub wire: String,
+    /// Its payload.
+    pub payload: Payload,
+}
+
+/// An enum variant's payload.
+#[derive(Clone, Debug)]
+pub enum Payload {
+    /// No data.
+    Unit,
+    /// One unnamed field.
+    Newtype(Decode),
+    /// Several unnamed fields (a JSON array).
+    Tuple(Vec<Decode>),
+    /// Named fields (a JSON object).
+    Struct(Vec<Field>),
+}

@@ -1,0 +1,173 @@
+//! Parse stage: tool files -> raw facts (functions, local types, consts, imports).
+//!
+//! Takes the text of every `.rs` file under the tools directory and gives a [`ParsedFile`]
+//! per file: the syn tree plus the lookups later stages need. Nothing here decides what a
+//! tool is; that happens in [`crate::lower`].
+
+pub mod defaults;
+pub mod docs;
+pub mod overrides;
+pub mod signature;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::diagnostics::Diagnostics;
+
+/// A local item a parameter type can name.
+#[derive(Clone, Debug)]
+pub enum LocalItem {
+    /// `struct`.
+    Struct(syn::ItemStruct),
+    /// `enum`.
+    Enum(syn::ItemEnum),
+    /// `type` alias.
+    Alias(syn::ItemType),
+}
+
+impl LocalItem {
+    /// The item's attributes.
+    pub fn attrs(&self) -> &[syn::Attribute] {
+        match self {
+            LocalItem::Struct(item) => &item.attrs,
+            LocalItem::Enum(item) => &item.attrs,
+            LocalItem::Alias(item) => &item.attrs,
+        }
+    }
+
+    /// The item's generics.
+    pub fn generics(&self) -> &syn::Generics {
+        match self {
+            LocalItem::Struct(item) => &item.generics,
+            LocalItem::Enum(item) => &item.generics,
+            LocalItem::Alias(item) => &item.generics,
+        }
+    }
+}
+
+/// One tool file after parsing.
+#[derive(Clone, Debug)]
+pub struct ParsedFile {
+    /// The file as the build names it (relative to the crate).
+    pub file: PathBuf,
+    /// Module path below the tools root.
+    pub module: Vec<String>,
+    /// The syn tree.
+    pub ast: syn::File,
+    /// Structs, enums and aliases by name.
+    pub locals: BTreeMap<String, LocalItem>,
+    /// `const` items by name.
+    pub consts: BTreeMap<String, syn::ItemConst>,
+    /// Imported names: `NaiveDate` -> `chrono::NaiveDate`.
+    pub imports: BTreeMap<String, String>,
+}
+
+/// The module path for a file relative to the tools dir: `billing/invoices.rs` ->
+/// `["billing", "invoices"]`, `billing/mod.rs` -> `["billing"]`, `mod.rs` -> `[]`.
+pub fn module_path(relative: &Path) -> Vec<String> {
+    let mut parts: Vec<String> =
+        relative.iter().map(|p| p.to_string_lossy().trim_end_matches(".rs").to_owned()).collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// Parses one file. A syntax error is reported at its line and the file is skipped.
+pub fn parse_file(
+    file: &Path,
+    module: Vec<String>,
+    text: &str,
+    diags: &mut Diagnostics,
+) -> Option<ParsedFile> {
+    let ast = match syn::parse_file(text) {
+        Ok(ast) => ast,
+        Err(error) => {
+            diags.error(file, error.span(), format!("cannot parse this tool file: {error}"));
+            return None;
+        }
+    };
+    let mut parsed = ParsedFile {
+        file: file.to_owned(),
+        module,
+        locals: BTreeMap::new(),
+        consts: BTreeMap::new(),
+        imports: BTreeMap::new(),
+        ast,
+    };
+    collect_items(&mut parsed);
+    Some(parsed)
+}
+
+fn collect_items(parsed: &mut ParsedFile) {
+    for item in &parsed.ast.items {
+        match item {
+            syn::Item::Struct(s) => {
+                parsed.locals.insert(s.ident.to_string(), LocalItem::Struct(s.clone()));
+            }
+            syn::Item::Enum(e) => {
+                parsed.locals.insert(e.ident.to_string(), LocalItem::Enum(e.clone()));
+            }
+            syn::Item::Type(t) => {
+                parsed.locals.insert(t.ident.to_string(), LocalItem::Alias(t.clone()));
+            }
+            syn::Item::Const(c) => {
+                parsed.consts.insert(c.ident.to_string(), c.clone());
+            }
+            syn::Item::Use(u) => collect_imports(&u.tree, String::new(), &mut parsed.imports),
+            _ => {}
+        }
+    }
+}
+
+/// Records every name a `use` tree brings into scope with its full path.
+fn collect_imports(tree: &syn::UseTree, prefix: String, out: &mut BTreeMap<String, String>) {
+    let join = |name: &str| if prefix.is_empty() { name.to_owned() } else { format!("{prefix}::{name}") };
+    match tree {
+        syn::UseTree::Path(path) => collect_imports(&path.tree, join(&path.ident.to_string()), out),
+        syn::UseTree::Name(name) => {
+            out.insert(name.ident.to_string(), join(&name.ident.to_string()));
+        }
+        syn::UseTree::Rename(rename) => {
+            out.insert(rename.rename.to_string(), join(&rename.ident.to_string()));
+        }
+        syn::UseTree::Group(group) => {
+            for item in &group.items {
+                collect_imports(item, prefix.clone(), out);
+            }
+        }
+        syn::UseTree::Glob(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn module_paths_mirror_the_file_tree() {
+        assert_eq!(module_path(Path::new("weather.rs")), vec!["weather"]);
+        assert_eq!(module_path(Path::new("billing/invoices.rs")), vec!["billing", "invoices"]);
+        assert_eq!(module_path(Path::new("billing/mod.rs")), vec!["billing"]);
+        assert!(module_path(Path::new("mod.rs")).is_empty());
+    }
+
+    #[test]
+    fn imports_are_resolved_to_full_paths() {
+        let mut diags = Diagnostics::default();
+        let text = "use chrono::{NaiveDate, DateTime as Dt}; use crate::money::Money;";
+        let parsed = parse_file(Path::new("t.rs"), vec![], text, &mut diags).unwrap();
+        assert_eq!(parsed.imports["NaiveDate"], "chrono::NaiveDate");
+        assert_eq!(parsed.imports["Dt"], "chrono::DateTime");
+        assert_eq!(parsed.imports["Money"], "crate::money::Money");
+    }
+
+    #[test]
+    fn a_syntax_error_is_an_error_with_its_line() {
+        let mut diags = Diagnostics::default();
+        assert!(parse_file(Path::new("bad.rs"), vec![], "pub fn f( {", &mut diags).is_none());
+        let all = diags.into_sorted();
+        assert_eq!(all.len(), 1);
+        assert!(all[0].to_string().starts_with("bad.rs:1:"), "{}", all[0]);
+    }
+}

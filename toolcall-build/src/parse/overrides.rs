@@ -1,0 +1,147 @@
+//! Per-parameter overrides: the `TOOL_PARAMS` const of a tool file.
+//!
+//! ```text
+//! pub(crate) const TOOL_PARAMS: &[ToolParam] = &[
+//!     ToolParam::new("transfer", "user_id").string_integer().description("Snowflake id"),
+//! ];
+//! ```
+//! The compiler type-checks the const (generated code references it); this module reads
+//! the same syntax. Anything it cannot read is a warning with its location.
+
+use std::path::Path;
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+use crate::diagnostics::Diagnostics;
+
+/// The name of the const a tool file declares overrides in.
+pub const CONST_NAME: &str = "TOOL_PARAMS";
+
+/// One override, as written.
+#[derive(Clone, Debug)]
+pub struct Override {
+    /// The function it applies to.
+    pub function: String,
+    /// The parameter it applies to.
+    pub param: String,
+    /// `Some("")` clears the description; `None` leaves it.
+    pub description: Option<String>,
+    /// `.string_integer()` was called.
+    pub string_integer: bool,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// Reads the overrides from the `TOOL_PARAMS` const; duplicates warn (the first wins).
+pub fn read_overrides(item: &syn::ItemConst, file: &Path, diags: &mut Diagnostics) -> Vec<Override> {
+    let Some(elements) = array_elements(&item.expr) else {
+        diags.warn(
+            file,
+            item.expr.span(),
+            format!("`{CONST_NAME}` must be `&[ToolParam::new(..)..]`; it is ignored"),
+        );
+        return Vec::new();
+    };
+    let mut out: Vec<Override> = Vec::new();
+    for element in elements {
+        let Some(entry) = read_entry(element, file, diags) else { continue };
+        if out.iter().any(|o| o.function == entry.function && o.param == entry.param) {
+            let message = format!(
+                "duplicate override for `{}` of `{}`; only the first is used",
+                entry.param, entry.function
+            );
+            diags.warn(file, entry.span, message);
+            continue;
+        }
+        out.push(entry);
+    }
+    out
+}
+
+fn array_elements(expr: &syn::Expr) -> Option<Vec<&syn::Expr>> {
+    match expr {
+        syn::Expr::Reference(reference) => array_elements(&reference.expr),
+        syn::Expr::Array(array) => Some(array.elems.iter().collect()),
+        _ => None,
+    }
+}
+
+/// Reads `ToolParam::new("f", "p").method(..)..`.
+fn read_entry(expr: &syn::Expr, file: &Path, diags: &mut Diagnostics) -> Option<Override> {
+    let mut calls = Vec::new();
+    let mut current = expr;
+    while let syn::Expr::MethodCall(call) = current {
+        calls.push(call);
+        current = &call.receiver;
+    }
+    let (function, param) = constructor_args(current).or_else(|| {
+        diags.warn(
+            file,
+            expr.span(),
+            "expected `ToolParam::new(\"function\", \"param\")` with string literals; ignored",
+        );
+        None
+    })?;
+    let mut entry = Override { function, param, description: None, string_integer: false, span: expr.span() };
+    for call in calls.into_iter().rev() {
+        apply_method(&mut entry, call, file, diags);
+    }
+    Some(entry)
+}
+
+fn constructor_args(expr: &syn::Expr) -> Option<(String, String)> {
+    let syn::Expr::Call(call) = expr else { return None };
+    let syn::Expr::Path(func) = call.func.as_ref() else { return None };
+    if func.path.segments.last()?.ident != "new" || call.args.len() != 2 {
+        return None;
+    }
+    let mut args = call.args.iter().map(string_literal);
+    Some((args.next()??, args.next()??))
+}
+
+fn string_literal(expr: &syn::Expr) -> Option<String> {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+        _ => None,
+    }
+}
+
+fn apply_method(entry: &mut Override, call: &syn::ExprMethodCall, file: &Path, diags: &mut Diagnostics) {
+    match (call.method.to_string().as_str(), call.args.len()) {
+        ("string_integer", 0) => entry.string_integer = true,
+        ("description", 1) => match call.args.first().and_then(string_literal) {
+            Some(text) => entry.description = Some(text),
+            None => diags.warn(file, call.span(), "`description` needs a string literal; ignored"),
+        },
+        (other, _) => {
+            diags.warn(file, call.method.span(), format!("unknown ToolParam method `{other}`; ignored"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_entries_and_warns_on_duplicates_and_unknown_methods() {
+        let item: syn::ItemConst = syn::parse_quote! {
+            pub(crate) const TOOL_PARAMS: &[ToolParam] = &[
+                ToolParam::new("transfer", "user_id").string_integer().description("Snowflake id"),
+                ToolParam::new("transfer", "note").description(""),
+                ToolParam::new("transfer", "user_id"),
+                ToolParam::new("transfer", "x").shout(),
+            ];
+        };
+        let mut diags = Diagnostics::default();
+        let got = read_overrides(&item, Path::new("t.rs"), &mut diags);
+        assert_eq!(got.len(), 3);
+        assert!(got[0].string_integer);
+        assert_eq!(got[0].description.as_deref(), Some("Snowflake id"));
+        assert_eq!(got[1].description.as_deref(), Some(""));
+        let messages: Vec<String> = diags.into_sorted().into_iter().map(|d| d.message).collect();
+        assert!(messages.iter().any(|m| m.contains("duplicate override for `user_id`")), "{messages:?}");
+        assert!(messages.iter().any(|m| m.contains("unknown ToolParam method `shout`")), "{messages:?}");
+    }
+}

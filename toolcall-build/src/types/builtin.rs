@@ -1,0 +1,191 @@
+//! Built-in mappings: std, `serde_json`, chrono, uuid, url, time, jiff and `std::net`.
+//! These are tried before local types and providers and cannot be replaced.
+
+use toolcall_runtime::ir::{MAX_SAFE_INTEGER, Type};
+
+use super::{Strategy, TypeMapper, container_strategy, generic_args};
+
+/// `T` when `ty` is `Option<T>`.
+pub fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => match args.args.first() {
+            Some(syn::GenericArgument::Type(inner)) => Some(inner),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `ty` is a primitive integer type (for the string-integer wire).
+pub fn is_integer(ty: &syn::Type) -> bool {
+    let syn::Type::Path(p) = ty else { return false };
+    p.path.get_ident().is_some_and(|i| integer_bounds(&i.to_string()).is_some())
+}
+
+/// Bounds of an integer type name, clamped to what JSON clients represent exactly.
+fn integer_bounds(name: &str) -> Option<(Option<i64>, Option<i64>)> {
+    let bounds = match name {
+        "i8" => (Some(i8::MIN.into()), Some(i8::MAX.into())),
+        "i16" => (Some(i16::MIN.into()), Some(i16::MAX.into())),
+        "i32" => (Some(i32::MIN.into()), Some(i32::MAX.into())),
+        "u8" => (Some(0), Some(u8::MAX.into())),
+        "u16" => (Some(0), Some(u16::MAX.into())),
+        "u32" => (Some(0), Some(u32::MAX.into())),
+        "i64" | "isize" | "i128" => (None, None),
+        "u64" | "usize" | "u128" => (Some(0), None),
+        _ => return None,
+    };
+    Some(bounds)
+}
+
+fn integer(min: Option<i64>, max: Option<i64>, non_zero: bool) -> Type {
+    Type::Integer { minimum: min, maximum: max.map(|m| m.min(MAX_SAFE_INTEGER)), non_zero, as_string: false }
+}
+
+fn string_with(format: &str) -> Type {
+    Type::string_format(format)
+}
+
+impl TypeMapper<'_> {
+    /// The built-in mapping for `path`, if there is one.
+    pub(super) fn builtin(&mut self, path: &syn::Path) -> Result<Option<(Type, Strategy)>, String> {
+        let Some(last) = path.segments.last() else { return Ok(None) };
+        let name = last.ident.to_string();
+        if self.parsed.locals.contains_key(&name) && path.segments.len() == 1 {
+            return Ok(None);
+        }
+        let args = generic_args(last);
+        let resolved = self.resolved(path);
+        if let Some(found) = scalar(&name, &resolved) {
+            return Ok(Some(found));
+        }
+        self.generic(&name, &resolved, &args)
+    }
+
+    /// Containers and wrappers: their mapping depends on their type arguments.
+    fn generic(
+        &mut self,
+        name: &str,
+        resolved: &str,
+        args: &[syn::Type],
+    ) -> Result<Option<(Type, Strategy)>, String> {
+        let first = args.first();
+        let found = match (name, first) {
+            ("Vec" | "VecDeque", Some(item)) => {
+                let (items, strategy) = self.map_nested(item)?;
+                (Type::array(items), container_strategy(strategy))
+            }
+            ("HashSet" | "BTreeSet", Some(item)) => {
+                let (items, strategy) = self.map_nested(item)?;
+                let ty =
+                    Type::Array { items: Box::new(items), min_items: None, max_items: None, unique: true };
+                (ty, container_strategy(strategy))
+            }
+            ("HashMap" | "BTreeMap", Some(key)) => {
+                self.map_key(key)?;
+                let value = args.get(1).ok_or("a map needs a value type")?;
+                let (values, strategy) = self.map_nested(value)?;
+                (Type::Map(Box::new(values)), container_strategy(strategy))
+            }
+            ("Map", None) if resolved.starts_with("serde_json") => {
+                (Type::Map(Box::new(Type::Any)), Strategy::FromArg)
+            }
+            ("Value", None) if resolved.starts_with("serde_json") => {
+                self.warn("`serde_json::Value` has no type at all: the model sees `{}`".to_owned());
+                (Type::Any, Strategy::FromArg)
+            }
+            ("Box", Some(syn::Type::Slice(slice))) => {
+                let (items, strategy) = self.map_nested(&slice.elem)?;
+                (Type::array(items), container_strategy(strategy))
+            }
+            ("Box" | "Rc" | "Arc", Some(inner)) if is_str(inner) => {
+                (Type::string(), boxed_str_strategy(name))
+            }
+            ("Box" | "Rc" | "Arc", Some(inner)) => {
+                let (ty, strategy) = self.map_nested(inner)?;
+                (ty, container_strategy(strategy))
+            }
+            ("Cow", _) if args.iter().any(is_str) => (Type::string(), Strategy::FromArg),
+            ("Option", Some(inner)) => {
+                let (ty, strategy) = self.map_nested(inner)?;
+                (ty.nullable(), container_strategy(strategy))
+            }
+            ("DateTime", _) if resolved.contains("chrono") || !resolved.contains("::") => {
+                (string_with("date-time"), Strategy::FromArg)
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(found))
+    }
+
+    /// Map keys must be strings on the wire.
+    fn map_key(&mut self, key: &syn::Type) -> Result<(), String> {
+        let is_string = match key {
+            syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "String"),
+            _ => false,
+        };
+        if is_string {
+            Ok(())
+        } else {
+            Err("map keys must be `String` (JSON object keys are strings)".to_owned())
+        }
+    }
+}
+
+/// `Rc<str>`/`Arc<str>` have no `FromArg`; serde handles them.
+fn boxed_str_strategy(name: &str) -> Strategy {
+    if name == "Box" { Strategy::FromArg } else { Strategy::Deserialize }
+}
+
+fn is_str(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.path.is_ident("str"))
+}
+
+/// Types with no type arguments, by name (and resolved path where names are ambiguous).
+fn scalar(name: &str, resolved: &str) -> Option<(Type, Strategy)> {
+    if let Some((min, max)) = integer_bounds(name) {
+        let strategy = if name.ends_with("128") { Strategy::Deserialize } else { Strategy::FromArg };
+        return Some((integer(min, max, false), strategy));
+    }
+    if let Some(inner) = name.strip_prefix("NonZero") {
+        let (min, max) = integer_bounds(&inner.to_lowercase())?;
+        let unsigned = inner.starts_with('U');
+        let ty = if unsigned { integer(Some(1), max, false) } else { integer(min, max, true) };
+        return Some((ty, Strategy::FromArg));
+    }
+    let from_arg = |ty: Type| Some((ty, Strategy::FromArg));
+    let serde = |ty: Type| Some((ty, Strategy::Deserialize));
+    match name {
+        "bool" => from_arg(Type::Boolean),
+        "f32" | "f64" => from_arg(Type::number()),
+        "char" => {
+            from_arg(Type::String { format: None, pattern: None, min_length: Some(1), max_length: Some(1) })
+        }
+        "String" | "PathBuf" => from_arg(Type::string()),
+        "IpAddr" => from_arg(Type::AnyOf(vec![string_with("ipv4"), string_with("ipv6")])),
+        "Ipv4Addr" => from_arg(string_with("ipv4")),
+        "Ipv6Addr" => from_arg(string_with("ipv6")),
+        "NaiveDate" => from_arg(string_with("date")),
+        "NaiveTime" => from_arg(string_with("time")),
+        "NaiveDateTime" => from_arg(string_with("date-time")),
+        "Uuid" => from_arg(string_with("uuid")),
+        "Url" => serde(string_with("uri")),
+        "Date" if resolved.starts_with("time::") || resolved.starts_with("jiff::") => {
+            serde(string_with("date"))
+        }
+        "Time" if resolved.starts_with("time::") || resolved.starts_with("jiff::") => {
+            serde(string_with("time"))
+        }
+        "OffsetDateTime" | "PrimitiveDateTime" | "UtcDateTime" if resolved.starts_with("time::") => {
+            serde(string_with("date-time"))
+        }
+        "Timestamp" | "Zoned" if resolved.starts_with("jiff::") => serde(string_with("date-time")),
+        "DateTime" if resolved.starts_with("jiff::") => serde(string_with("date-time")),
+        _ => None,
+    }
+}

@@ -1,0 +1,287 @@
+//! The one type mapper: Rust types (as syn sees them) -> IR types + how to decode them.
+//!
+//! Built-in mappings (std, chrono, uuid, ...) come first and cannot be replaced; then
+//! local structs, enums and aliases of the same file (inlined, generics instantiated,
+//! recursion stopped at the first re-entry, a budget of [`INLINE_BUDGET`] inlinings); then
+//! type providers; anything else becomes `{}` with a warning and is decoded with serde.
+
+mod builtin;
+mod local;
+pub mod serde_attrs;
+
+use std::collections::BTreeMap;
+
+use proc_macro2::Span;
+use toolcall_runtime::ir::Type;
+
+use crate::diagnostics::Diagnostics;
+use crate::model::{Decode, LocalImpl};
+use crate::parse::{LocalItem, ParsedFile};
+use crate::provider::TypeProvider;
+
+/// How many local types one parameter may inline before the rest becomes `{}`.
+pub const INLINE_BUDGET: usize = 100;
+
+/// How a mapped type is decoded, before `Option` handling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// `FromArg` (std types, local types with generated impls).
+    FromArg,
+    /// `serde::Deserialize`.
+    Deserialize,
+    /// A provider's decode function.
+    Provider(String),
+}
+
+/// A parameter's or field's type, mapped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mapped {
+    /// The schema type (without the optional wrapper).
+    pub ty: Type,
+    /// How it is decoded.
+    pub decode: Decode,
+    /// Written as `Option<T>`: the slot may be absent.
+    pub optional: bool,
+    /// The doc of the local type used directly (typedoc fallback); "" when none.
+    pub type_doc: String,
+    /// The integer type under `Option`, when it is one (for the string-integer wire).
+    pub integer: bool,
+}
+
+/// Maps the types of one file. Holds the lookups and collects the `FromArg` impls the
+/// local types need.
+pub struct TypeMapper<'a> {
+    parsed: &'a ParsedFile,
+    providers: &'a [Box<dyn TypeProvider>],
+    diags: &'a mut Diagnostics,
+    impls: &'a mut BTreeMap<String, LocalImpl>,
+    budget: usize,
+    stack: Vec<String>,
+    /// Generic parameters treated as "any `FromArg` type" (building generic impls).
+    placeholders: Vec<String>,
+    /// Where warnings point.
+    span: Span,
+}
+
+impl<'a> TypeMapper<'a> {
+    /// A mapper for `parsed`, recording impls into `impls`.
+    pub fn new(
+        parsed: &'a ParsedFile,
+        providers: &'a [Box<dyn TypeProvider>],
+        diags: &'a mut Diagnostics,
+        impls: &'a mut BTreeMap<String, LocalImpl>,
+    ) -> Self {
+        TypeMapper {
+            parsed,
+            providers,
+            diags,
+            impls,
+            budget: INLINE_BUDGET,
+            stack: Vec::new(),
+            placeholders: Vec::new(),
+            span: Span::call_site(),
+        }
+    }
+
+    /// Records a warning at `span` in this file.
+    pub fn warn_at(&mut self, span: Span, message: String) {
+        let file = self.parsed.file.clone();
+        self.diags.warn(&file, span, message);
+    }
+
+    fn warn(&mut self, message: String) {
+        let (file, span) = (self.parsed.file.clone(), self.span);
+        self.diags.warn(&file, span, message);
+    }
+
+    /// Maps a parameter type; warnings point at `span`. Each call has its own budget.
+    pub fn slot(&mut self, ty: &syn::Type, span: Span) -> Result<Mapped, String> {
+        self.span = span;
+        self.budget = INLINE_BUDGET;
+        self.map_slot(ty)
+    }
+
+    /// Maps a slot (parameter or field): `Option<T>` makes it optional, and
+    /// `Option<Option<T>>` optional and nullable.
+    fn map_slot(&mut self, ty: &syn::Type) -> Result<Mapped, String> {
+        let (inner, optional) = match builtin::option_inner(ty) {
+            Some(inner) => (inner, true),
+            None => (ty, false),
+        };
+        let type_doc = self.type_doc(inner);
+        let integer = builtin::is_integer(inner);
+        let (ir, strategy) = self.map(inner)?;
+        let decode = match strategy {
+            Strategy::FromArg => Decode::FromArg,
+            Strategy::Deserialize => Decode::Deserialize { optional },
+            Strategy::Provider(function) => Decode::Provider { function, optional },
+        };
+        Ok(Mapped { ty: ir, decode, optional, type_doc, integer })
+    }
+
+    /// Maps any type to its schema and decoding strategy.
+    fn map(&mut self, ty: &syn::Type) -> Result<(Type, Strategy), String> {
+        match ty {
+            syn::Type::Paren(p) => self.map(&p.elem),
+            syn::Type::Group(g) => self.map(&g.elem),
+            syn::Type::Reference(r) => self.reference(r),
+            syn::Type::Tuple(t) if t.elems.is_empty() => Err("`()` carries no value".to_owned()),
+            syn::Type::Tuple(t) => self.tuple(t.elems.iter()),
+            syn::Type::Array(a) => self.array(a),
+            syn::Type::Path(p) if p.qself.is_none() => self.path(&p.path),
+            other => Err(format!("type `{}` has no JSON mapping", quote::quote!(#other))),
+        }
+    }
+
+    fn reference(&mut self, r: &syn::TypeReference) -> Result<(Type, Strategy), String> {
+        if r.mutability.is_none()
+            && let syn::Type::Path(p) = r.elem.as_ref()
+        {
+            let last = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+            if last == "str" {
+                return Ok((Type::string(), Strategy::FromArg));
+            }
+            if last == "Value" && self.is_serde_json(&p.path) {
+                return Ok((Type::Any, Strategy::FromArg));
+            }
+        }
+        Err("borrowed parameters other than `&str` and `&serde_json::Value` are not supported; take it by value".to_owned())
+    }
+
+    fn tuple<'t>(&mut self, elems: impl Iterator<Item = &'t syn::Type>) -> Result<(Type, Strategy), String> {
+        let mut items = Vec::new();
+        let mut all_from_arg = true;
+        for elem in elems {
+            let (ty, strategy) = self.map_nested(elem)?;
+            all_from_arg &= strategy == Strategy::FromArg;
+            items.push(ty);
+        }
+        let strategy =
+            if all_from_arg && items.len() <= 8 { Strategy::FromArg } else { Strategy::Deserialize };
+        Ok((Type::Tuple(items), strategy))
+    }
+
+    fn array(&mut self, a: &syn::TypeArray) -> Result<(Type, Strategy), String> {
+        let (items, strategy) = self.map_nested(&a.elem)?;
+        let len = match &a.len {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => n.base10_parse::<u64>().ok(),
+            _ => None,
+        };
+        let ty = Type::Array { items: Box::new(items), min_items: len, max_items: len, unique: false };
+        Ok((ty, container_strategy(strategy)))
+    }
+
+    /// Maps a type nested in a container: `Option<T>` there means nullable.
+    fn map_nested(&mut self, ty: &syn::Type) -> Result<(Type, Strategy), String> {
+        match builtin::option_inner(ty) {
+            Some(inner) => {
+                let (ty, strategy) = self.map(inner)?;
+                Ok((ty.nullable(), strategy))
+            }
+            None => self.map(ty),
+        }
+    }
+
+    fn path(&mut self, path: &syn::Path) -> Result<(Type, Strategy), String> {
+        let Some(last) = path.segments.last() else { return Err("empty type path".to_owned()) };
+        let name = last.ident.to_string();
+        if path.segments.len() == 1 && self.placeholders.contains(&name) {
+            return Ok((Type::Any, Strategy::FromArg));
+        }
+        if let Some(found) = self.builtin(path)? {
+            return Ok(found);
+        }
+        if let Some(item) = self.local_item(path) {
+            return self.local(&name, item, generic_args(last));
+        }
+        self.provided(path)
+    }
+
+    /// A local item named by `path` (`Address`, `self::Address`).
+    fn local_item(&self, path: &syn::Path) -> Option<LocalItem> {
+        let simple =
+            path.segments.len() == 1 || (path.segments.len() == 2 && path.segments[0].ident == "self");
+        let name = path.segments.last()?.ident.to_string();
+        simple.then(|| self.parsed.locals.get(&name).cloned()).flatten()
+    }
+
+    /// The path with the file's imports applied to its first segment.
+    fn resolved(&self, path: &syn::Path) -> String {
+        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        match names.first().and_then(|first| self.parsed.imports.get(first)) {
+            Some(full) => {
+                std::iter::once(full.clone()).chain(names[1..].iter().cloned()).collect::<Vec<_>>().join("::")
+            }
+            None => names.join("::"),
+        }
+    }
+
+    fn is_serde_json(&self, path: &syn::Path) -> bool {
+        self.resolved(path).starts_with("serde_json::")
+    }
+
+    fn provided(&mut self, path: &syn::Path) -> Result<(Type, Strategy), String> {
+        let resolved = self.resolved(path);
+        let args = match path.segments.last() {
+            Some(last) => generic_args(last),
+            None => Vec::new(),
+        };
+        let mut mapped_args = Vec::with_capacity(args.len());
+        for arg in &args {
+            mapped_args.push(self.map_nested(arg)?.0);
+        }
+        for provider in self.providers {
+            if let Some(found) = provider.resolve(&resolved, &mapped_args) {
+                let strategy = found.decode.map_or(Strategy::Deserialize, Strategy::Provider);
+                return Ok((found.ty, strategy));
+            }
+        }
+        self.warn(format!(
+            "type `{resolved}` has no schema mapping: the model sees `{{}}` and it is decoded with \
+             serde::Deserialize; add a type provider to describe it"
+        ));
+        Ok((Type::Any, Strategy::Deserialize))
+    }
+
+    /// The doc of the local type a slot names directly, following alias chains to the
+    /// nearest documented type.
+    fn type_doc(&self, ty: &syn::Type) -> String {
+        let mut current = ty.clone();
+        for _ in 0..INLINE_BUDGET {
+            let syn::Type::Path(p) = &current else { return String::new() };
+            let Some(item) = self.local_item(&p.path) else { return String::new() };
+            let docs = crate::parse::docs::parse_docs(&crate::parse::docs::doc_text(item.attrs()));
+            if !docs.description.is_empty() {
+                return docs.description;
+            }
+            match item {
+                LocalItem::Alias(alias) => current = (*alias.ty).clone(),
+                _ => return String::new(),
+            }
+        }
+        String::new()
+    }
+}
+
+/// Containers of `FromArg` types are `FromArg`; anything else goes through serde.
+fn container_strategy(inner: Strategy) -> Strategy {
+    match inner {
+        Strategy::FromArg => Strategy::FromArg,
+        _ => Strategy::Deserialize,
+    }
+}
+
+/// The generic type arguments of a path segment, in order.
+fn generic_args(segment: &syn::PathSegment) -> Vec<syn::Type> {
+    match &segment.arguments {
+        syn::PathArguments::AngleBracketed(args) => args
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                syn::GenericArgument::Type(t) => Some(t.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}

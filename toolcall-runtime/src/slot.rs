@@ -1,0 +1,230 @@
+//! Slots: one parameter of a call or one field of an object, which may be absent.
+//!
+//! Generated code decodes every parameter and field through these functions, whatever
+//! the decoding method (`FromArg`, serde, a type provider's function, the string-integer
+//! wire), and turns a [`SlotError`] into the right error for where it happened:
+//! [`SlotError::param`] at the top level, [`SlotError::field`] inside an object.
+
+use std::fmt::Display;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::decode::{ArgError, FromArg, StringInteger, deserialize_arg, expect_object, tuple_items};
+use crate::error::{Reason, ToolError, summarize};
+
+/// Why a slot could not be filled.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SlotError {
+    /// Absent, and required.
+    Missing,
+    /// Present, and invalid.
+    Invalid(ArgError),
+}
+
+impl SlotError {
+    /// The error for parameter `name` of a call.
+    pub fn param(self, name: &str) -> ToolError {
+        match self {
+            SlotError::Missing => ToolError::MissingArgument(name.to_owned()),
+            SlotError::Invalid(error) => error.into_tool_error(name),
+        }
+    }
+
+    /// The error for field `key` of an object.
+    pub fn field(self, key: &str) -> ArgError {
+        match self {
+            SlotError::Missing => ArgError::new(Reason::MissingField { field: key.to_owned() }),
+            SlotError::Invalid(error) => error.at_key(key),
+        }
+    }
+
+    /// The error for item `index` of an array.
+    pub fn item(self, index: usize) -> ArgError {
+        match self {
+            SlotError::Missing => ArgError::new(Reason::MissingField { field: index.to_string() }),
+            SlotError::Invalid(error) => error.at_index(index),
+        }
+    }
+}
+
+impl From<ArgError> for SlotError {
+    fn from(error: ArgError) -> Self {
+        SlotError::Invalid(error)
+    }
+}
+
+/// Decodes with `FromArg`; absence uses [`FromArg::absent`] (so `Option` slots are optional).
+pub fn from_arg<'a, T: FromArg<'a>>(value: Option<&'a Value>, depth: usize) -> Result<T, SlotError> {
+    match value {
+        Some(value) => T::from_arg(value, depth).map_err(SlotError::Invalid),
+        None => T::absent().ok_or(SlotError::Missing),
+    }
+}
+
+/// `None` for an absent or `null` slot, else `Some(decode(value))`.
+fn optional<'a, T>(
+    value: Option<&'a Value>,
+    decode: impl FnOnce(&'a Value) -> Result<T, ArgError>,
+) -> Result<Option<T>, SlotError> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => decode(value).map(Some).map_err(SlotError::Invalid),
+    }
+}
+
+fn required<'a, T>(
+    value: Option<&'a Value>,
+    decode: impl FnOnce(&'a Value) -> Result<T, ArgError>,
+) -> Result<T, SlotError> {
+    decode(value.ok_or(SlotError::Missing)?).map_err(SlotError::Invalid)
+}
+
+/// Decodes a required slot with `serde::Deserialize`.
+pub fn serde<T: DeserializeOwned>(value: Option<&Value>, depth: usize) -> Result<T, SlotError> {
+    required(value, |v| deserialize_arg(v, depth))
+}
+
+/// Decodes an `Option<T>` slot with `serde::Deserialize` (absent or `null` is `None`).
+pub fn serde_opt<T: DeserializeOwned>(value: Option<&Value>, depth: usize) -> Result<Option<T>, SlotError> {
+    optional(value, |v| deserialize_arg(v, depth))
+}
+
+fn provider_error(error: impl Display) -> ArgError {
+    ArgError::invalid(error)
+}
+
+/// Decodes a required slot with a type provider's function.
+pub fn provided<T, E: Display>(
+    value: Option<&Value>,
+    _depth: usize,
+    decode: impl FnOnce(&Value) -> Result<T, E>,
+) -> Result<T, SlotError> {
+    required(value, |v| decode(v).map_err(provider_error))
+}
+
+/// Decodes an `Option<T>` slot with a type provider's function.
+pub fn provided_opt<T, E: Display>(
+    value: Option<&Value>,
+    _depth: usize,
+    decode: impl FnOnce(&Value) -> Result<T, E>,
+) -> Result<Option<T>, SlotError> {
+    optional(value, |v| decode(v).map_err(provider_error))
+}
+
+/// Decodes a required integer that travels as a decimal string.
+pub fn string_integer<'a, T>(value: Option<&'a Value>, depth: usize) -> Result<T, SlotError>
+where
+    T: FromArg<'a> + std::str::FromStr + TryFrom<i128>,
+{
+    required(value, |v| StringInteger::<T>::from_arg(v, depth).map(|s| s.0))
+}
+
+/// Decodes an `Option<integer>` that travels as a decimal string.
+pub fn string_integer_opt<'a, T>(value: Option<&'a Value>, depth: usize) -> Result<Option<T>, SlotError>
+where
+    T: FromArg<'a> + std::str::FromStr + TryFrom<i128>,
+{
+    optional(value, |v| StringInteger::<T>::from_arg(v, depth).map(|s| s.0))
+}
+
+/// `#[serde(default)]`: an absent slot is `T::default()`, a present one is decoded.
+pub fn defaulted<'a, T: Default>(
+    value: Option<&'a Value>,
+    decode: impl FnOnce(Option<&'a Value>) -> Result<T, SlotError>,
+) -> Result<T, SlotError> {
+    match value {
+        None => Ok(T::default()),
+        some => decode(some),
+    }
+}
+
+/// The object of a struct (or struct variant) with exactly the `known` keys allowed.
+pub fn object<'a>(
+    value: &'a Value,
+    known: &[&str],
+    depth: usize,
+) -> Result<&'a Map<String, Value>, ArgError> {
+    expect_object(value, known, depth)
+}
+
+/// The items of a tuple struct or tuple variant.
+pub fn tuple(value: &Value, len: usize, depth: usize) -> Result<&[Value], ArgError> {
+    tuple_items(value, len, depth)
+}
+
+/// A unit struct or untagged unit variant: only `null`.
+pub fn unit(value: &Value) -> Result<(), ArgError> {
+    if value.is_null() {
+        Ok(())
+    } else {
+        Err(ArgError::new(Reason::ExpectedNull { value: summarize(value) }))
+    }
+}
+
+fn not_a_variant(value: &Value, names: &[&str]) -> ArgError {
+    let allowed = names.iter().map(|n| (*n).to_owned()).collect();
+    ArgError::new(Reason::NotInEnum { value: summarize(value), allowed })
+}
+
+/// serde's external tagging: `"Unit"` or `{"Variant": payload}`. Returns the variant
+/// name and its payload (the string itself for unit variants).
+pub fn external<'a>(
+    value: &'a Value,
+    units: &[&str],
+    datas: &[&str],
+    depth: usize,
+) -> Result<(&'a str, &'a Value), ArgError> {
+    crate::decode::check_depth(depth)?;
+    let all: Vec<&str> = units.iter().chain(datas).copied().collect();
+    match value {
+        Value::String(name) if units.contains(&name.as_str()) => Ok((name, value)),
+        Value::Object(map) if map.len() == 1 => match map.iter().next() {
+            Some((name, payload)) if datas.contains(&name.as_str()) => Ok((name, payload)),
+            Some((name, _)) => Err(not_a_variant(&Value::String(name.clone()), &all)),
+            None => Err(not_a_variant(value, &all)),
+        },
+        _ => Err(not_a_variant(value, &all)),
+    }
+}
+
+/// serde's internal tagging: `{"<tag>": "Variant", ..fields}`. Returns the variant name
+/// and the object (fields are checked by the variant's own decoder).
+pub fn internal<'a>(
+    value: &'a Value,
+    tag: &str,
+    names: &[&str],
+    depth: usize,
+) -> Result<(&'a str, &'a Map<String, Value>), ArgError> {
+    crate::decode::check_depth(depth)?;
+    let map =
+        value.as_object().ok_or_else(|| ArgError::new(Reason::ExpectedObject { value: summarize(value) }))?;
+    let name = match map.get(tag) {
+        Some(Value::String(name)) if names.contains(&name.as_str()) => name.as_str(),
+        Some(other) => return Err(not_a_variant(other, names).at_key(tag)),
+        None => return Err(ArgError::new(Reason::MissingField { field: tag.to_owned() })),
+    };
+    Ok((name, map))
+}
+
+/// serde's adjacent tagging: `{"<tag>": "Variant", "<content>": payload}`.
+pub fn adjacent<'a>(
+    value: &'a Value,
+    tag: &str,
+    content: &str,
+    names: &[&str],
+    depth: usize,
+) -> Result<(&'a str, Option<&'a Value>), ArgError> {
+    let (name, map) = internal(value, tag, names, depth)?;
+    let extra: Vec<String> = map.keys().filter(|k| *k != tag && *k != content).cloned().collect();
+    if !extra.is_empty() {
+        return Err(ArgError::new(Reason::UnknownFields { fields: extra }));
+    }
+    Ok((name, map.get(content)))
+}
+
+/// The error when no variant of an untagged enum matches.
+pub fn no_variant(value: &Value, type_name: &str, first: Option<ArgError>) -> ArgError {
+    let detail = first.map(|e| format!(" (first variant: {e})")).unwrap_or_default();
+    ArgError::invalid(format!("{} matches no variant of {type_name}{detail}", summarize(value)))
+}
