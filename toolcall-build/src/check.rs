@@ -1,12 +1,14 @@
 //! Check stage: rules across tools and modules, run on the lowered model.
 //!
-//! Duplicate tool names (an error naming both places), provider-safe names, and what
-//! strict mode cannot express (open objects, untyped values, tuples), each with its
-//! file:line.
+//! Duplicate tool names (an error naming both places), provider-safe names, what strict
+//! mode cannot express (open objects, untyped values, tuples), and the providers'
+//! documented limits (provider-rules §2, §3), each with its file:line. Provider limits are
+//! warnings naming the provider: every format is generated, and a crate may only use some.
 
 use std::collections::BTreeMap;
 
-use toolcall_runtime::ir::Type;
+use toolcall_runtime::ir::{MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Type};
+use toolcall_runtime::render::OPENAI_STRICT_FORMATS;
 
 use crate::diagnostics::Diagnostics;
 use crate::model::{ToolDef, ToolModule};
@@ -24,8 +26,10 @@ pub fn check(modules: &[ToolModule], diags: &mut Diagnostics) {
         for tool in &module.tools {
             check_name(module, tool, diags);
             check_strict(module, tool, diags);
+            check_limits(module, tool, diags);
         }
     }
+    check_crate_limits(modules, diags);
 }
 
 fn check_duplicates(modules: &[ToolModule], diags: &mut Diagnostics) {
@@ -100,6 +104,185 @@ fn strict_losses(ty: &Type, out: &mut Vec<&'static str>, depth: usize) {
     }
 }
 
+/// OpenAI: at most this many functions per request.
+const OPENAI_MAX_TOOLS: usize = 128;
+/// OpenAI: maximum description length (observed API error).
+const OPENAI_MAX_DESCRIPTION: usize = 1024;
+/// OpenAI strict: total object properties.
+const OPENAI_MAX_PROPERTIES: usize = 5000;
+/// OpenAI strict: levels of object nesting.
+const OPENAI_MAX_NESTING: usize = 10;
+/// OpenAI strict: enum values across all enums of a schema.
+const OPENAI_MAX_ENUM_VALUES: usize = 1000;
+/// OpenAI strict: characters of property names, enum and const values.
+const OPENAI_MAX_STRING_CHARS: usize = 120_000;
+/// OpenAI strict: an enum above this many values ...
+const OPENAI_LARGE_ENUM: usize = 250;
+/// ... may hold at most this many characters.
+const OPENAI_LARGE_ENUM_CHARS: usize = 15_000;
+/// Anthropic strict, per request: strict tools, optional parameters, union parameters.
+const ANTHROPIC_STRICT_LIMITS: (usize, usize, usize) = (20, 24, 16);
+
+/// Sizes of one tool's input schema, counted over the IR.
+#[derive(Default, Debug, PartialEq, Eq)]
+struct Measure {
+    properties: usize,
+    nesting: usize,
+    enum_values: usize,
+    string_chars: usize,
+    /// (values, characters) of every enum with more than 250 values.
+    large_enums: Vec<(usize, usize)>,
+    /// `format` values OpenAI strict does not accept.
+    formats: Vec<String>,
+    /// Integer bounds outside ±(2^53−1).
+    unsafe_bounds: bool,
+    optional: usize,
+    unions: usize,
+}
+
+impl Measure {
+    fn of_params(params: &[Param]) -> Measure {
+        let mut m = Measure::default();
+        m.object(params, 1);
+        m.optional = params.iter().filter(|p| p.optional).count();
+        m.unions = params.iter().filter(|p| p.optional || is_union(&p.ty)).count();
+        m
+    }
+
+    fn object(&mut self, params: &[Param], level: usize) {
+        self.nesting = self.nesting.max(level);
+        self.properties += params.len();
+        for param in params {
+            self.string_chars += param.name.chars().count();
+            self.walk(&param.ty, level);
+        }
+    }
+
+    fn walk(&mut self, ty: &Type, level: usize) {
+        if level > 64 {
+            return;
+        }
+        match ty {
+            Type::Object(params) => self.object(params, level + 1),
+            Type::Enum(variants) => {
+                let chars: usize = variants.iter().map(|v| v.value.chars().count()).sum();
+                self.enum_values += variants.len();
+                self.string_chars += chars;
+                if variants.len() > OPENAI_LARGE_ENUM {
+                    self.large_enums.push((variants.len(), chars));
+                }
+            }
+            Type::Const(value) => self.string_chars += value.chars().count(),
+            Type::String { format: Some(format), .. }
+                if !OPENAI_STRICT_FORMATS.contains(&format.as_str()) =>
+            {
+                self.formats.push(format.clone());
+            }
+            Type::Integer { minimum, maximum, .. } => {
+                let outside =
+                    |v: &Option<i64>| v.is_some_and(|v| !(MIN_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&v));
+                self.unsafe_bounds |= outside(minimum) || outside(maximum);
+            }
+            Type::Array { items, .. }
+            | Type::Map(items)
+            | Type::Nullable(items)
+            | Type::Described(items, _) => self.walk(items, level),
+            Type::Tuple(items) | Type::AnyOf(items) | Type::OneOf(items) => {
+                items.iter().for_each(|t| self.walk(t, level))
+            }
+            _ => {}
+        }
+    }
+}
+
+fn is_union(ty: &Type) -> bool {
+    matches!(ty.undescribed(), Type::AnyOf(_) | Type::OneOf(_) | Type::Nullable(_))
+}
+
+/// The provider limits that apply to one tool.
+fn limit_messages(tool: &ToolDef) -> Vec<String> {
+    let m = Measure::of_params(&tool.ir.params);
+    let mut out = Vec::new();
+    let mut push = |cond: bool, text: String| {
+        if cond {
+            out.push(text);
+        }
+    };
+    let chars = tool.ir.description.chars().count();
+    push(
+        chars > OPENAI_MAX_DESCRIPTION,
+        format!("description is {chars} characters; OpenAI rejects more than {OPENAI_MAX_DESCRIPTION}"),
+    );
+    push(
+        m.properties > OPENAI_MAX_PROPERTIES,
+        format!("{} object properties; OpenAI strict allows {OPENAI_MAX_PROPERTIES}", m.properties),
+    );
+    push(
+        m.nesting > OPENAI_MAX_NESTING,
+        format!("{} levels of object nesting; OpenAI strict allows {OPENAI_MAX_NESTING}", m.nesting),
+    );
+    push(
+        m.enum_values > OPENAI_MAX_ENUM_VALUES,
+        format!("{} enum values; OpenAI strict allows {OPENAI_MAX_ENUM_VALUES}", m.enum_values),
+    );
+    push(
+        m.string_chars > OPENAI_MAX_STRING_CHARS,
+        format!(
+            "{} characters of property names and enum values; OpenAI strict allows {OPENAI_MAX_STRING_CHARS}",
+            m.string_chars
+        ),
+    );
+    for (values, chars) in &m.large_enums {
+        push(
+            *chars > OPENAI_LARGE_ENUM_CHARS,
+            format!(
+                "an enum of {values} values holds {chars} characters; OpenAI strict allows {OPENAI_LARGE_ENUM_CHARS} for enums over {OPENAI_LARGE_ENUM} values"
+            ),
+        );
+    }
+    for format in &m.formats {
+        push(
+            true,
+            format!(
+                "format `{format}` is not accepted by OpenAI strict; it is moved into the description there"
+            ),
+        );
+    }
+    push(m.unsafe_bounds, "integer bounds outside ±(2^53−1) are clamped in every schema (JSON clients lose precision past them)".to_owned());
+    out
+}
+
+fn check_limits(module: &ToolModule, tool: &ToolDef, diags: &mut Diagnostics) {
+    for message in limit_messages(tool) {
+        diags.warn(&module.file, tool.span, format!("`{}`: {message}", tool.ir.name));
+    }
+}
+
+/// Limits over the whole crate (one request sending `ALL`).
+fn check_crate_limits(modules: &[ToolModule], diags: &mut Diagnostics) {
+    let tools: Vec<(&ToolModule, &ToolDef)> =
+        modules.iter().flat_map(|m| m.tools.iter().map(move |t| (m, t))).collect();
+    let Some((module, first)) = tools.first() else { return };
+    let mut say = |text: String| diags.warn(&module.file, first.span, text);
+    if tools.len() > OPENAI_MAX_TOOLS {
+        say(format!(
+            "the crate has {} tools; OpenAI accepts at most {OPENAI_MAX_TOOLS} per request: send a subset",
+            tools.len()
+        ));
+    }
+    let (max_tools, max_optional, max_unions) = ANTHROPIC_STRICT_LIMITS;
+    let measures: Vec<Measure> = tools.iter().map(|(_, t)| Measure::of_params(&t.ir.params)).collect();
+    let optional: usize = measures.iter().map(|m| m.optional).sum();
+    let unions: usize = measures.iter().map(|m| m.unions).sum();
+    if tools.len() > max_tools || optional > max_optional || unions > max_unions {
+        say(format!(
+            "Anthropic strict allows {max_tools} strict tools, {max_optional} optional and {max_unions} union parameters per request; \
+             `ALL` has {}, {optional} and {unions}: send a subset with strict",
+            tools.len()
+        ));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,5 +296,78 @@ mod tests {
         assert!(!is_provider_safe(""));
         assert!(!is_provider_safe(&"x".repeat(65)));
         assert!(is_provider_safe(&"x".repeat(64)));
+    }
+
+    fn tool(params: Vec<Param>) -> ToolDef {
+        ToolDef {
+            ir: toolcall_runtime::ir::Tool { name: "t".into(), description: String::new(), params },
+            ident: quote::format_ident!("t"),
+            span: proc_macro2::Span::call_site(),
+            params: Vec::new(),
+            returns: crate::model::Returns::Value,
+        }
+    }
+
+    fn nested(levels: usize) -> Type {
+        (0..levels).fold(Type::string(), |inner, _| Type::Object(vec![Param::new("x", inner)]))
+    }
+
+    #[test]
+    fn nesting_past_ten_levels_is_reported() {
+        let deep = limit_messages(&tool(vec![Param::new("a", nested(11))]));
+        assert!(deep.iter().any(|m| m.contains("12 levels of object nesting")), "{deep:?}");
+        let ok = limit_messages(&tool(vec![Param::new("a", nested(9))]));
+        assert!(ok.is_empty(), "{ok:?}");
+    }
+
+    #[test]
+    fn enum_counts_and_formats_are_reported() {
+        let values: Vec<String> = (0..1001).map(|i| format!("v{i}")).collect();
+        let messages = limit_messages(&tool(vec![
+            Param::new("e", Type::enumeration(values)),
+            Param::new("u", Type::string_format("uri")),
+        ]));
+        assert!(messages.iter().any(|m| m.contains("1001 enum values")), "{messages:?}");
+        assert!(messages.iter().any(|m| m.contains("format `uri`")), "{messages:?}");
+    }
+
+    #[test]
+    fn long_descriptions_and_unsafe_bounds_are_reported() {
+        let mut t = tool(vec![Param::new("n", Type::integer_between(i64::MIN, 0))]);
+        t.ir.description = "x".repeat(1025);
+        let messages = limit_messages(&t);
+        assert!(messages.iter().any(|m| m.contains("1025 characters")), "{messages:?}");
+        assert!(messages.iter().any(|m| m.contains("clamped")), "{messages:?}");
+    }
+
+    #[test]
+    fn a_dotted_name_warns_and_a_duplicate_is_an_error_naming_both_places() {
+        let module = |name: &str, tool_name: &str| ToolModule {
+            path: vec![name.to_owned()],
+            file: std::path::PathBuf::from(format!("src/tools/{name}.rs")),
+            tools: vec![{
+                let mut t = tool(Vec::new());
+                t.ir.name = tool_name.to_owned();
+                t
+            }],
+            impls: Vec::new(),
+            overrides_const: false,
+        };
+        let mut diags = Diagnostics::default();
+        check(&[module("a", "get.weather"), module("b", "get.weather")], &mut diags);
+        let all = diags.into_sorted();
+        let text: Vec<String> = all.iter().map(ToString::to_string).collect();
+        assert!(
+            text.iter()
+                .any(|d| d.starts_with("src/tools/a.rs:") && d.contains("`get.weather` does not match")),
+            "{text:?}"
+        );
+        let duplicate = all.iter().find(|d| d.level == crate::diagnostics::Level::Error).expect("an error");
+        assert_eq!(duplicate.file, std::path::PathBuf::from("src/tools/b.rs"));
+        assert!(
+            duplicate.message.contains("defined twice: here and at src/tools/a.rs:"),
+            "{}",
+            duplicate.message
+        );
     }
 }

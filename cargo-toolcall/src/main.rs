@@ -1,0 +1,155 @@
+//! `cargo toolcall export`: writes a crate's tool definitions from its source, without
+//! compiling it, with the same parser and renderer as the build script.
+//!
+//! The output is stable enough to commit: one JSON array, two-space indent, object keys
+//! sorted except inside `properties`, modules sorted, declaration order within a module,
+//! a trailing newline.
+
+mod args;
+mod json;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use toolcall_build::{Builder, Diagnostic, Level, is_provider_safe};
+use toolcall_runtime::render::render_tools;
+
+use args::{Command, ExportArgs};
+
+fn main() -> ExitCode {
+    match args::parse(std::env::args().skip(1)) {
+        Ok(Command::Help) => {
+            print!("{}", args::HELP);
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Export(export)) => run_export(&export),
+        Err(message) => {
+            eprintln!("error: {message}\n\n{}", args::HELP);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_export(args: &ExportArgs) -> ExitCode {
+    match export(args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the export; `Err` is a message for stderr (exit 1).
+fn export(args: &ExportArgs) -> Result<ExitCode, String> {
+    let text = exported_text(args)?;
+    if let Some(path) = &args.check {
+        return check_file(path, &text);
+    }
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?
+        }
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The crate directory from `--manifest-path` or `--path` (default: the current one).
+fn crate_dir(args: &ExportArgs) -> Result<PathBuf, String> {
+    let dir = match (&args.manifest_path, &args.path) {
+        (Some(manifest), _) => manifest.parent().map(Path::to_owned).unwrap_or_default(),
+        (None, Some(path)) => path.clone(),
+        (None, None) => PathBuf::from("."),
+    };
+    let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+    if !dir.is_dir() {
+        return Err(format!("{}: no such directory", dir.display()));
+    }
+    if !dir.join("src/tools").is_dir() {
+        return Err(format!(
+            "{}: no src/tools directory; toolcall reads tools from src/tools/**/*.rs",
+            dir.display()
+        ));
+    }
+    Ok(dir)
+}
+
+/// Generates, reports diagnostics, refuses unsafe names, and lays the array out.
+fn exported_text(args: &ExportArgs) -> Result<String, String> {
+    let dir = crate_dir(args)?;
+    // Diagnostics name files as the user typed the crate path (`example-app/src/tools/..`).
+    let builder = Builder::new().crate_dir("").tools_dir(dir.join("src/tools"));
+    let generated = builder.generate().map_err(|e| e.to_string())?;
+    report(&generated.diagnostics);
+    if generated.has_errors() {
+        return Err("the tool files have errors (listed above); nothing was written".to_owned());
+    }
+    let mut modules: Vec<&toolcall_build::model::ToolModule> = generated
+        .modules
+        .iter()
+        .filter(|m| args.modules.is_empty() || args.modules.contains(&m.path.join("::")))
+        .collect();
+    modules.sort_by_key(|m| m.path.join("::"));
+    unknown_modules(args, &generated.modules)?;
+    refuse_unsafe_names(&modules)?;
+    let tools = modules.iter().flat_map(|m| m.tools.iter().map(|t| &t.ir));
+    let rendered = render_tools(tools, args.format, args.strict);
+    let ordered =
+        json::parse(&rendered).map_err(|e| format!("internal error: rendered JSON does not parse: {e}"))?;
+    Ok(json::to_stable_string(&ordered))
+}
+
+fn unknown_modules(args: &ExportArgs, modules: &[toolcall_build::model::ToolModule]) -> Result<(), String> {
+    let known: Vec<String> = modules.iter().map(|m| m.path.join("::")).collect();
+    match args.modules.iter().find(|m| !known.contains(m)) {
+        Some(missing) => Err(format!("no tool module `{missing}`; modules: {}", known.join(", "))),
+        None => Ok(()),
+    }
+}
+
+/// Prints the build's warnings on stderr, plus the note that providers do not run here.
+fn report(diagnostics: &[Diagnostic]) {
+    for diagnostic in diagnostics {
+        let level = if diagnostic.level == Level::Error { "" } else { "warning: " };
+        eprintln!("{level}{diagnostic}");
+    }
+    if diagnostics.iter().any(|d| d.message.contains("has no schema mapping")) {
+        eprintln!(
+            "note: type providers run only in build.rs; export writes their types as {{}} (see --help)"
+        );
+    }
+}
+
+fn refuse_unsafe_names(modules: &[&toolcall_build::model::ToolModule]) -> Result<(), String> {
+    let bad: Vec<String> = modules
+        .iter()
+        .flat_map(|m| m.tools.iter().map(move |t| (m, t)))
+        .filter(|(_, t)| !is_provider_safe(&t.ir.name))
+        .map(|(m, t)| {
+            let start = t.span.start();
+            format!(
+                "{}:{}:{}: tool name `{}` does not match ^[a-zA-Z0-9_-]{{1,64}}$",
+                m.file.display(),
+                start.line,
+                start.column + 1,
+                t.ir.name
+            )
+        })
+        .collect();
+    if bad.is_empty() { Ok(()) } else { Err(format!("refusing to export:\n{}", bad.join("\n"))) }
+}
+
+/// `--check FILE`: exit 1 with a unified diff when FILE differs from `text`.
+fn check_file(path: &Path, text: &str) -> Result<ExitCode, String> {
+    let current =
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if current == text {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let diff = similar::TextDiff::from_lines(current.as_str(), text);
+    let name = path.display().to_string();
+    print!("{}", diff.unified_diff().context_radius(3).header(&name, &format!("{name} (export now)")));
+    eprintln!("{name} is out of date: run `cargo toolcall export` to regenerate it");
+    Ok(ExitCode::FAILURE)
+}
