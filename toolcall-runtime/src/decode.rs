@@ -245,8 +245,13 @@ macro_rules! integer_from_arg {
     ($($ty:ty),*) => {$(
         impl<'a> FromArg<'a> for $ty {
             fn from_arg(value: &'a Value, _depth: usize) -> Result<Self, ArgError> {
-                let wide = integer_value(value)?;
-                <$ty>::try_from(wide).map_err(|_| out_of_range(value, <$ty>::MIN, <$ty>::MAX))
+                let range = || out_of_range(value, <$ty>::MIN, <$ty>::MAX);
+                let wide = integer_value(value).map_err(|e| match e.reason {
+                    // Name this type's range, not `integer_value`'s internal one.
+                    Reason::OutOfRange { .. } => range(),
+                    _ => e,
+                })?;
+                <$ty>::try_from(wide).map_err(|_| range())
             }
         }
     )*};
@@ -348,6 +353,13 @@ formatted_from_arg!(
     std::net::Ipv6Addr => "ipv6"
 );
 
+/// Whether `text` is a decimal integer as the `string_integer` wire writes it: an optional
+/// `-`, then one or more ASCII digits (the schema's `pattern`).
+pub(crate) fn is_decimal_integer(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// A big integer that travels as a decimal string (the `string_integer` wire).
 ///
 /// `StringInteger<u64>` accepts `"18446744073709551615"` and, leniently, a JSON number
@@ -362,9 +374,7 @@ where
     fn from_arg(value: &'a Value, depth: usize) -> Result<Self, ArgError> {
         match value {
             Value::String(text) => {
-                let digits = text.strip_prefix('-').unwrap_or(text);
-                let well_formed = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-                if !well_formed {
+                if !is_decimal_integer(text) {
                     return Err(expected(Reason::ExpectedInteger { value: summarize(value) }));
                 }
                 text.parse::<T>().map(StringInteger).map_err(|_| {

@@ -20,7 +20,9 @@ use std::fmt;
 use serde_json::{Map, Number, Value};
 
 use crate::call::{arguments, invoke};
-use crate::decode::{ArgError, MAX_DEPTH, check_depth, expect_object, integer_value, nesting_depth};
+use crate::decode::{
+    ArgError, MAX_DEPTH, check_depth, expect_object, integer_value, is_decimal_integer, nesting_depth,
+};
 use crate::error::{Reason, ToolError, summarize};
 use crate::ir::{Param, Tool, Type};
 use crate::render::{Format, render_tool};
@@ -81,8 +83,9 @@ pub fn decode_arguments(tool: &Tool, args: &Value) -> Result<Map<String, Value>,
     let map = arguments(args, &known)?;
     let mut out = Map::new();
     for param in &tool.params {
-        let value = field(param, map.get(&param.name), 0).map_err(|e| match e.reason {
-            Reason::MissingField { field } if e.path().next().is_none() => ToolError::MissingArgument(field),
+        let slot = map.get(&param.name);
+        let value = field(param, slot, 0).map_err(|e| match (slot, &e.reason) {
+            (None, Reason::MissingField { .. }) => ToolError::MissingArgument(param.name.clone()),
             _ => e.into_tool_error(&param.name),
         })?;
         if let Some(value) = value {
@@ -136,16 +139,9 @@ fn validate_integer(
     non_zero: bool,
     as_string: bool,
 ) -> Result<Value, ArgError> {
-    let number = match (as_string, value) {
-        (true, Value::String(text)) => text
-            .parse::<i128>()
-            .map_err(|_| ArgError::new(Reason::ExpectedInteger { value: summarize(value) }))?,
-        _ => integer_value(value)?,
-    };
-    let (min, max) = (minimum.map_or(i128::MIN, i128::from), maximum.map_or(i128::MAX, i128::from));
-    if number < min || number > max || (non_zero && number == 0) {
+    let out_of_range = || {
         let show = |bound: Option<i64>, word: &str| bound.map_or_else(|| word.to_owned(), |b| b.to_string());
-        return Err(ArgError::new(Reason::OutOfRange {
+        ArgError::new(Reason::OutOfRange {
             value: summarize(value),
             min: if non_zero && minimum.is_none() {
                 "non-zero".to_owned()
@@ -153,7 +149,23 @@ fn validate_integer(
                 show(minimum, "unbounded")
             },
             max: show(maximum, "unbounded"),
-        }));
+        })
+    };
+    let number = match (as_string, value) {
+        (true, Value::String(text)) => {
+            if !is_decimal_integer(text) {
+                return Err(ArgError::new(Reason::ExpectedInteger { value: summarize(value) }));
+            }
+            text.parse::<i128>().map_err(|_| out_of_range())?
+        }
+        _ => integer_value(value).map_err(|e| match e.reason {
+            Reason::OutOfRange { .. } => out_of_range(),
+            _ => e,
+        })?,
+    };
+    let (min, max) = (minimum.map_or(i128::MIN, i128::from), maximum.map_or(i128::MAX, i128::from));
+    if number < min || number > max || (non_zero && number == 0) {
+        return Err(out_of_range());
     }
     let normalised = match (as_string, i64::try_from(number), u64::try_from(number)) {
         (true, ..) => Value::String(number.to_string()),
@@ -267,9 +279,11 @@ fn validate_object(params: &[Param], value: &Value, depth: usize) -> Result<Valu
     let map = expect_object(value, &known, depth)?;
     let mut out = Map::new();
     for param in params {
-        if let Some(value) =
-            field(param, map.get(&param.name), depth + 1).map_err(|e| e.at_key(&param.name))?
-        {
+        let slot = map.get(&param.name);
+        // An absent field is reported at this object's path, as `decode_field` does.
+        let value = field(param, slot, depth + 1)
+            .map_err(|e| if slot.is_some() { e.at_key(&param.name) } else { e })?;
+        if let Some(value) = value {
             out.insert(param.name.clone(), value);
         }
     }

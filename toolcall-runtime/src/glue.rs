@@ -24,7 +24,8 @@ use crate::error::ToolError;
 pub fn content(result: &Result<Value, ToolError>) -> String {
     match result {
         Ok(value) => value.to_string(),
-        Err(error) => error.to_value().to_string(),
+        // Serialized directly, not through a `Value`, to keep the field order (`error` first).
+        Err(error) => serde_json::to_string(error).unwrap_or_else(|_| error.to_value().to_string()),
     }
 }
 

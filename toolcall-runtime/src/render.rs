@@ -454,11 +454,13 @@ impl<'o> Renderer<'o> {
                 Some("array")
             }
             Type::Map(values) => {
-                let out = obj.key("additionalProperties");
                 if s.close_maps {
-                    out.push_str("false");
+                    // OpenAI strict rejects an object schema without `properties` and `required`.
+                    obj.raw("properties", "{}");
+                    obj.raw("required", "[]");
+                    obj.raw("additionalProperties", "false");
                 } else {
-                    Renderer::new(s, out).schema(values, "", None);
+                    Renderer::new(s, obj.key("additionalProperties")).schema(values, "", None);
                 }
                 Some("object")
             }
@@ -540,6 +542,21 @@ impl<'o> Renderer<'o> {
         } else {
             let shapes: Vec<&str> = items.iter().map(|t| shape_name(t.undescribed())).collect();
             notes.push(format!("exactly {len} items: [{}]", shapes.join(", ")));
+            // OpenAI strict rejects an array schema without `items`: the items' one schema,
+            // or `anyOf` of their distinct schemas.
+            let mut schemas: Vec<String> = Vec::with_capacity(items.len());
+            for item in items {
+                let mut schema = String::with_capacity(32);
+                Renderer::new(self.settings, &mut schema).schema(item, "", None);
+                if !schemas.contains(&schema) {
+                    schemas.push(schema);
+                }
+            }
+            match schemas.as_slice() {
+                [] => {}
+                [one] => obj.raw("items", one),
+                many => obj.raw("items", &format!(r#"{{"anyOf":[{}]}}"#, many.join(","))),
+            }
         }
         self.item_limits(obj, notes, Some(len), Some(len));
     }

@@ -1,0 +1,230 @@
+//! `ToolError` and `Reason`: the one-line `Display` a model reads and the JSON object sent
+//! back as the tool result, for every variant, snapshotted. Errors come from real calls
+//! where one can produce them, so the snapshots show what a caller actually gets.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{pretty, snapshot};
+use serde_json::{Value, json};
+use toolcall_runtime::call::parse_arguments;
+use toolcall_runtime::decode::decode_arg;
+use toolcall_runtime::ir::{Param, Tool, Type};
+use toolcall_runtime::{DynTool, Reason, ToolError};
+
+/// `display: ...` then the pretty JSON, as one snapshot text.
+fn describe(error: &ToolError) -> String {
+    let json = serde_json::to_string(error).unwrap();
+    format!("display: {error}\njson:\n{}", pretty(&json))
+}
+
+/// Checks the invariants of the JSON form, then snapshots `error` as `error__<name>`.
+fn check_and_snapshot(name: &str, error: &ToolError) {
+    let value = serde_json::to_value(error).unwrap();
+    assert_eq!(value["error"], error.kind(), "`error` is the variant's kind");
+    assert_eq!(value["message"], error.to_string(), "`message` is the Display line");
+    assert_eq!(error.to_value(), value);
+    assert!(!error.to_string().contains('\n'), "Display is one line: {error}");
+    snapshot(&format!("error__{name}"), &format!("ToolError::{name}"), &describe(error));
+}
+
+fn weather() -> DynTool {
+    DynTool::new(
+        Tool::new("get_weather")
+            .param(Param::new("city", Type::string()))
+            .param(Param::new("days", Type::integer_between(0, 255)).default(3)),
+        |args| {
+            if args["city"] == "Atlantis" {
+                panic!("no weather under the sea");
+            }
+            if args["city"] == "Nowhere" {
+                return Err("city not found: Nowhere".to_owned());
+            }
+            Ok(json!({"city": args["city"], "days": args["days"], "temp": 21.5}))
+        },
+    )
+}
+
+#[test]
+fn days_expected_an_integer_display_line() {
+    let error = ToolError::InvalidArgument {
+        name: "days".into(),
+        reason: Reason::ExpectedInteger { value: json!("5") },
+    };
+    assert_eq!(error.to_string(), r#"days: expected an integer, got "5""#);
+    assert_eq!(weather().run(&json!({"city": "Oslo", "days": "5"})).unwrap_err(), error);
+}
+
+#[test]
+fn unknown_tool() {
+    let registry = {
+        let mut r = toolcall_runtime::Registry::new();
+        r.add_tool(weather()).unwrap();
+        r.add_tool(DynTool::new(Tool::new("echo"), |_| Ok(json!(null)))).unwrap();
+        r
+    };
+    let error = registry.run("get_wether", &json!({})).unwrap_err();
+    assert_eq!(
+        error,
+        ToolError::UnknownTool {
+            name: "get_wether".into(),
+            known: vec!["get_weather".into(), "echo".into()]
+        }
+    );
+    assert!(error.is_call_error());
+    check_and_snapshot("unknown_tool", &error);
+}
+
+#[test]
+fn unknown_arguments() {
+    let error = weather().run(&json!({"city": "Oslo", "c": 1, "units": "metric"})).unwrap_err();
+    assert_eq!(error, ToolError::UnknownArguments(vec!["c".into(), "units".into()]));
+    assert!(error.is_call_error());
+    check_and_snapshot("unknown_arguments", &error);
+}
+
+#[test]
+fn invalid_arguments() {
+    let error = weather().run(&json!([1, 2])).unwrap_err();
+    assert_eq!(error, ToolError::InvalidArguments(json!([1, 2])));
+    assert!(error.is_call_error());
+    check_and_snapshot("invalid_arguments", &error);
+}
+
+#[test]
+fn missing_argument() {
+    let error = weather().run(&json!({"days": 5})).unwrap_err();
+    assert_eq!(error, ToolError::MissingArgument("city".into()));
+    assert!(error.is_call_error());
+    check_and_snapshot("missing_argument", &error);
+}
+
+#[test]
+fn invalid_argument() {
+    let error = weather().run(&json!({"city": "Oslo", "days": "5"})).unwrap_err();
+    assert!(error.is_call_error());
+    check_and_snapshot("invalid_argument", &error);
+}
+
+#[test]
+fn invalid_json() {
+    let error = parse_arguments(br#"{"city": "Oslo""#).unwrap_err();
+    assert!(matches!(error, ToolError::InvalidJson(_)));
+    assert!(error.is_call_error());
+    check_and_snapshot("invalid_json", &error);
+}
+
+#[test]
+fn failed() {
+    let error = weather().run(&json!({"city": "Nowhere"})).unwrap_err();
+    assert_eq!(error, ToolError::Failed("city not found: Nowhere".into()));
+    assert!(!error.is_call_error(), "a failure is about the tool, not the call");
+    check_and_snapshot("failed", &error);
+}
+
+#[test]
+fn panicked() {
+    let error = weather().run(&json!({"city": "Atlantis"})).unwrap_err();
+    assert_eq!(error, ToolError::Panicked("no weather under the sea".into()));
+    assert!(!error.is_call_error());
+    check_and_snapshot("panicked", &error);
+}
+
+#[test]
+fn kinds_are_stable_snake_case_names() {
+    let all = [
+        ToolError::UnknownTool { name: "a".into(), known: vec![] },
+        ToolError::UnknownArguments(vec![]),
+        ToolError::InvalidArguments(Value::Null),
+        ToolError::MissingArgument("a".into()),
+        ToolError::InvalidArgument { name: "a".into(), reason: Reason::TooDeep { limit: 1 } },
+        ToolError::InvalidJson(String::new()),
+        ToolError::Failed(String::new()),
+        ToolError::Panicked(String::new()),
+    ];
+    let kinds: Vec<&str> = all.iter().map(ToolError::kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            "unknown_tool",
+            "unknown_arguments",
+            "invalid_arguments",
+            "missing_argument",
+            "invalid_argument",
+            "invalid_json",
+            "failed",
+            "panicked"
+        ]
+    );
+    let boxed: Box<dyn std::error::Error> = Box::new(all[3].clone());
+    assert_eq!(boxed.to_string(), "a: missing required argument");
+}
+
+#[test]
+fn strings_in_messages_are_json_quoted() {
+    let error = ToolError::UnknownArguments(vec!["a\"b".into(), "line\nbreak".into()]);
+    assert_eq!(error.to_string(), r#"unknown arguments: "a\"b", "line\nbreak""#);
+    let error = ToolError::UnknownTool { name: "x\"y".into(), known: vec!["a".into(), "b".into()] };
+    assert_eq!(error.to_string(), r#"unknown tool "x\"y"; known tools: a, b"#);
+}
+
+/// Every `Reason`, as the `InvalidArgument` it travels in.
+#[test]
+fn every_reason() {
+    let from = |value: Value, decode: fn(&Value) -> ToolError| decode(&value);
+    let reasons: Vec<ToolError> = vec![
+        from(json!(1.5), |v| decode_arg::<u8>(v, "days").unwrap_err()),
+        from(json!("1.5"), |v| decode_arg::<f64>(v, "ratio").unwrap_err()),
+        from(json!(5), |v| decode_arg::<String>(v, "city").unwrap_err()),
+        from(json!("yes"), |v| decode_arg::<bool>(v, "verbose").unwrap_err()),
+        from(json!({"a": 1}), |v| decode_arg::<Vec<u8>>(v, "items").unwrap_err()),
+        from(json!([1]), |v| decode_arg::<std::collections::HashMap<String, u8>>(v, "labels").unwrap_err()),
+        from(json!(0), |v| {
+            toolcall_runtime::dynamic::validate(&Type::Null, v, 0).unwrap_err().into_tool_error("nothing")
+        }),
+        from(json!(256), |v| decode_arg::<u8>(v, "level").unwrap_err()),
+        from(json!("blue"), |v| {
+            let ty = Type::enumeration(["red", "green"]);
+            toolcall_runtime::dynamic::validate(&ty, v, 0).unwrap_err().into_tool_error("color")
+        }),
+        ToolError::InvalidArgument {
+            name: "day".into(),
+            reason: Reason::InvalidDate { value: json!("2023-02-29"), format: "date".into() },
+        },
+        from(json!("999.1.1.1"), |v| decode_arg::<std::net::IpAddr>(v, "ip").unwrap_err()),
+        from(json!("ab"), |v| decode_arg::<char>(v, "letter").unwrap_err()),
+        from(json!(["a", "a"]), |v| decode_arg::<std::collections::BTreeSet<String>>(v, "tags").unwrap_err()),
+        from(json!({"street": "Main"}), |v| {
+            let ty =
+                Type::Object(vec![Param::new("street", Type::string()), Param::new("zip", Type::string())]);
+            toolcall_runtime::dynamic::validate(&ty, v, 0).unwrap_err().into_tool_error("address")
+        }),
+        from(json!({"street": "Main", "zip": "1", "city": "X"}), |v| {
+            let ty =
+                Type::Object(vec![Param::new("street", Type::string()), Param::new("zip", Type::string())]);
+            toolcall_runtime::dynamic::validate(&ty, v, 0).unwrap_err().into_tool_error("address")
+        }),
+        ToolError::InvalidArgument { name: "payload".into(), reason: Reason::TooDeep { limit: 128 } },
+        from(json!({"units": "5"}), |v| {
+            #[derive(serde::Deserialize, Debug)]
+            #[allow(dead_code)]
+            struct Money {
+                units: i64,
+            }
+            toolcall_runtime::decode::deserialize_arg::<Money>(v, 0).unwrap_err().into_tool_error("price")
+        }),
+    ];
+    let mut kinds = Vec::new();
+    let mut text = String::new();
+    for error in &reasons {
+        let ToolError::InvalidArgument { reason, .. } = error else { panic!("{error:?}") };
+        kinds.push(serde_json::to_value(reason).unwrap()["kind"].as_str().unwrap().to_owned());
+        text.push_str(&describe(error));
+        text.push_str("\n\n");
+    }
+    let mut unique = kinds.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 17, "every Reason variant once: {kinds:?}");
+    snapshot("error__reasons", "every Reason variant inside InvalidArgument", &text);
+}
