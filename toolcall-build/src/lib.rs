@@ -94,7 +94,7 @@ pub struct Builder {
     crate_dir: PathBuf,
     tools_dir: PathBuf,
     module_root: String,
-    providers: Vec<Box<dyn TypeProvider>>,
+    providers: Vec<Box<dyn TypeProvider + Send + Sync>>,
 }
 
 impl Default for Builder {
@@ -134,7 +134,7 @@ impl Builder {
     }
 
     /// Adds a type provider, asked about types the built-in mappings do not know.
-    pub fn type_provider(mut self, provider: impl TypeProvider + 'static) -> Self {
+    pub fn type_provider(mut self, provider: impl TypeProvider + Send + Sync + 'static) -> Self {
         self.providers.push(Box::new(provider));
         self
     }
@@ -190,7 +190,18 @@ impl Builder {
     /// every diagnostic as `cargo:warning`. On errors, prints a summary and exits the
     /// build script with status 1 (no panic backtrace).
     pub fn compile(&self) {
-        if let Err(message) = self.try_compile() {
+        // syn parses recursively; a large stack keeps hostile files on the diagnostic path.
+        let outcome = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(scope, || self.try_compile())
+                .map_err(|e| format!("cannot start the generator thread: {e}"))?
+                .join()
+                .unwrap_or_else(|_| {
+                    Err("the generator panicked; please report this as a toolcall bug".to_owned())
+                })
+        });
+        if let Err(message) = outcome {
             eprintln!("error: toolcall-build: {message}");
             std::process::exit(1);
         }

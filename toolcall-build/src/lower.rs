@@ -21,7 +21,7 @@ use crate::types::{Mapped, TypeMapper};
 /// Lowers one parsed file into a tool module.
 pub fn lower_file(
     parsed: &ParsedFile,
-    providers: &[Box<dyn TypeProvider>],
+    providers: &[Box<dyn TypeProvider + Send + Sync>],
     diags: &mut Diagnostics,
 ) -> ToolModule {
     let overrides = file_overrides(parsed, diags);

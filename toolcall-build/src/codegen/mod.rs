@@ -30,7 +30,7 @@ pub fn generate_file(modules: &[ToolModule], root: &syn::Path) -> String {
         tree.insert(&module.path, module);
     }
     let body = tree.tokens(root, &[]);
-    let all = all_toolset(modules, root);
+    let all = all_toolset(modules);
     let file: syn::File = match syn::parse2(quote!(#body #all)) {
         Ok(file) => file,
         // Unreachable for tokens built here; keep the build failing with a message.
@@ -57,7 +57,7 @@ impl<'m> Node<'m> {
     fn tokens(&self, root: &syn::Path, path: &[String]) -> TokenStream {
         let own = self.module.map(|m| module_items(m, root)).unwrap_or_default();
         let children = self.children.iter().map(|(name, child)| {
-            let ident = format_ident!("{}", name);
+            let ident = crate::parse::module_ident(name);
             let mut child_path = path.to_vec();
             child_path.push(name.clone());
             let inner = child.tokens(root, &child_path);
@@ -75,7 +75,7 @@ impl<'m> Node<'m> {
 
 /// `crate::tools::billing::invoices` for a module path.
 fn module_path_tokens(root: &syn::Path, path: &[String]) -> TokenStream {
-    let segments = path.iter().map(|s| format_ident!("{}", s));
+    let segments = path.iter().map(|s| crate::parse::module_ident(s));
     quote!(#root #(:: #segments)*)
 }
 
@@ -112,7 +112,7 @@ fn module_items(module: &ToolModule, root: &syn::Path) -> TokenStream {
 }
 
 /// `ALL`: every tool of every module.
-fn all_toolset(modules: &[ToolModule], root: &syn::Path) -> TokenStream {
+fn all_toolset(modules: &[ToolModule]) -> TokenStream {
     let tools: Vec<(&ToolModule, &ToolDef)> =
         modules.iter().flat_map(|m| m.tools.iter().map(move |t| (m, t))).collect();
     let defs: Vec<&ToolDef> = tools.iter().map(|(_, t)| *t).collect();
@@ -124,7 +124,6 @@ fn all_toolset(modules: &[ToolModule], root: &syn::Path) -> TokenStream {
         &defs,
         true,
     );
-    let _ = root;
     let dispatcher = dispatch::dispatcher(
         &defs,
         |tool| {
@@ -133,7 +132,7 @@ fn all_toolset(modules: &[ToolModule], root: &syn::Path) -> TokenStream {
                 .find(|(_, t)| std::ptr::eq(*t, tool))
                 .map(|(m, _)| m.path.clone())
                 .unwrap_or_default();
-            let segments = module.iter().map(|s| format_ident!("{}", s));
+            let segments = module.iter().map(|s| crate::parse::module_ident(s));
             let call = dispatch::call_ident(tool);
             quote!(self #(:: #segments)* :: #call)
         },

@@ -12,7 +12,7 @@ pub mod signature;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostics, Level};
 
 /// A local item a parameter type can name.
 #[derive(Clone, Debug)]
@@ -73,6 +73,46 @@ pub fn module_path(relative: &Path) -> Vec<String> {
     parts
 }
 
+/// Brackets nested deeper than this are refused before syn sees the file: syn parses
+/// recursively, and hostile input must end in a diagnostic, not a stack overflow.
+pub const MAX_BRACKET_DEPTH: usize = 256;
+
+/// The deepest nesting of `(`, `[` and `{` in `text` (an over-estimate: brackets inside
+/// strings and comments count too), with the 1-based line where it is first exceeded.
+fn bracket_depth(text: &str) -> (usize, usize) {
+    let (mut depth, mut deepest, mut line, mut at) = (0usize, 0usize, 1usize, 1usize);
+    for byte in text.bytes() {
+        match byte {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > deepest {
+                    deepest = depth;
+                    at = line;
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' => line += 1,
+            _ => {}
+        }
+    }
+    (deepest, at)
+}
+
+/// A module path segment as an identifier: `type` becomes `r#type`; names that are not
+/// identifiers (`my-tools`, `2fa`) give `None`.
+pub fn module_ident(segment: &str) -> Option<syn::Ident> {
+    if let Ok(ident) = syn::parse_str::<syn::Ident>(segment) {
+        return Some(ident);
+    }
+    let raw = format!("r#{segment}");
+    match syn::parse_str::<syn::Ident>(&raw) {
+        Ok(_) if !matches!(segment, "self" | "super" | "crate" | "Self" | "_") => {
+            Some(syn::Ident::new_raw(segment, proc_macro2::Span::call_site()))
+        }
+        _ => None,
+    }
+}
+
 /// Parses one file. A syntax error is reported at its line and the file is skipped.
 pub fn parse_file(
     file: &Path,
@@ -80,6 +120,24 @@ pub fn parse_file(
     text: &str,
     diags: &mut Diagnostics,
 ) -> Option<ParsedFile> {
+    if let Some(bad) = module.iter().find(|segment| module_ident(segment).is_none()) {
+        diags.at(
+            Level::Warning,
+            file,
+            1,
+            1,
+            format!("`{bad}` is not a Rust module name; this file is skipped"),
+        );
+        return None;
+    }
+    let (depth, line) = bracket_depth(text);
+    if depth > MAX_BRACKET_DEPTH {
+        let message = format!(
+            "brackets nest {depth} deep; toolcall reads at most {MAX_BRACKET_DEPTH} levels, so this file is skipped"
+        );
+        diags.at(Level::Error, file, line, 1, message);
+        return None;
+    }
     let ast = match syn::parse_file(text) {
         Ok(ast) => ast,
         Err(error) => {
@@ -169,5 +227,34 @@ mod tests {
         let all = diags.into_sorted();
         assert_eq!(all.len(), 1);
         assert!(all[0].to_string().starts_with("bad.rs:1:"), "{}", all[0]);
+    }
+
+    #[test]
+    fn module_names_become_identifiers() {
+        assert_eq!(module_ident("weather").unwrap().to_string(), "weather");
+        assert_eq!(module_ident("type").unwrap().to_string(), "r#type");
+        assert!(module_ident("my-tools").is_none());
+        assert!(module_ident("self").is_none());
+        assert!(module_ident("2fa").is_none());
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_before_parsing() {
+        let mut diags = Diagnostics::default();
+        let text = format!("pub fn f() {{ let x = {}1{}; }}", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(parse_file(Path::new("deep.rs"), vec![], &text, &mut diags).is_none());
+        let all = diags.into_sorted();
+        assert!(all[0].message.contains("brackets nest"), "{}", all[0]);
+        assert!(all[0].level == Level::Error);
+    }
+
+    #[test]
+    fn files_that_are_not_modules_are_skipped_with_a_warning() {
+        let mut diags = Diagnostics::default();
+        assert!(
+            parse_file(Path::new("my-tools.rs"), vec!["my-tools".into()], "pub fn f() {}", &mut diags)
+                .is_none()
+        );
+        assert!(diags.into_sorted()[0].message.contains("not a Rust module name"));
     }
 }

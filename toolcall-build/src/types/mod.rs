@@ -52,7 +52,7 @@ pub struct Mapped {
 /// local types need.
 pub struct TypeMapper<'a> {
     parsed: &'a ParsedFile,
-    providers: &'a [Box<dyn TypeProvider>],
+    providers: &'a [Box<dyn TypeProvider + Send + Sync>],
     diags: &'a mut Diagnostics,
     impls: &'a mut BTreeMap<String, LocalImpl>,
     budget: usize,
@@ -67,7 +67,7 @@ impl<'a> TypeMapper<'a> {
     /// A mapper for `parsed`, recording impls into `impls`.
     pub fn new(
         parsed: &'a ParsedFile,
-        providers: &'a [Box<dyn TypeProvider>],
+        providers: &'a [Box<dyn TypeProvider + Send + Sync>],
         diags: &'a mut Diagnostics,
         impls: &'a mut BTreeMap<String, LocalImpl>,
     ) -> Self {
