@@ -504,7 +504,7 @@ impl<'o> Renderer<'o> {
         } else {
             let (min, max) = (min_length.map(|v| v.to_string()), max_length.map(|v| v.to_string()));
             match (min, max) {
-                (Some(a), Some(b)) if a == b => notes.push(format!("exactly {a} characters")),
+                (Some(a), Some(b)) if a == b => notes.push(format!("exactly {a} {}", plural(&a, "character"))),
                 (min, max) => {
                     min.into_iter().for_each(|v| notes.push(format!("at least {v} characters")));
                     max.into_iter().for_each(|v| notes.push(format!("at most {v} characters")));
@@ -541,7 +541,7 @@ impl<'o> Renderer<'o> {
             out.push(']');
         } else {
             let shapes: Vec<&str> = items.iter().map(|t| shape_name(t.undescribed())).collect();
-            notes.push(format!("exactly {len} items: [{}]", shapes.join(", ")));
+            notes.push(format!("exactly {len} {}: [{}]", plural(&len.to_string(), "item"), shapes.join(", ")));
             // OpenAI strict rejects an array schema without `items`: the items' one schema,
             // or `anyOf` of their distinct schemas.
             let mut schemas: Vec<String> = Vec::with_capacity(items.len());
@@ -558,7 +558,12 @@ impl<'o> Renderer<'o> {
                 many => obj.raw("items", &format!(r#"{{"anyOf":[{}]}}"#, many.join(","))),
             }
         }
-        self.item_limits(obj, notes, Some(len), Some(len));
+        if self.settings.item_limits {
+            self.item_limits(obj, notes, Some(len), Some(len));
+        } else if len <= 1 {
+            // The note above already says "exactly N items"; only a 0/1 minimum is kept.
+            obj.int("minItems", len as i64);
+        }
     }
 
     fn branches(&self, obj: &mut Obj<'_>, key: &str, branches: &[Type]) {
@@ -639,6 +644,11 @@ fn enum_keyword(obj: &mut Obj<'_>, variants: &[EnumVariant], notes: &mut Notes) 
     if !documented.is_empty() {
         notes.push(documented.join("; "));
     }
+}
+
+/// `word` or `words` for the count written in `count`.
+fn plural(count: &str, word: &str) -> String {
+    if count == "1" { word.to_owned() } else { format!("{word}s") }
 }
 
 fn limit_notes(notes: &mut Notes, min: Option<String>, max: Option<String>) {
