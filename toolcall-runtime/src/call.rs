@@ -45,6 +45,20 @@ pub fn arguments<'a>(args: &'a Value, known: &[&str]) -> Result<&'a Map<String, 
     Err(ToolError::UnknownArguments(unknown))
 }
 
+/// FNV-1a hash of a tool name. Generated dispatchers match on `(name_hash(name), name)`,
+/// so finding a tool among 1,000 costs an integer switch and one string comparison.
+pub const fn name_hash(name: &str) -> u64 {
+    let bytes = name.as_bytes();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        hash ^= bytes[i] as u64;
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
+    }
+    hash
+}
+
 /// Encodes a tool's plain return value.
 pub fn encode<T: Serialize>(value: T) -> Result<Value, ToolError> {
     serde_json::to_value(value)

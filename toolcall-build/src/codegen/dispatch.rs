@@ -15,7 +15,8 @@ pub fn call_ident(tool: &ToolDef) -> syn::Ident {
     format_ident!("__call_{}", tool.ident.to_string().trim_start_matches("r#"))
 }
 
-/// `fn <ident>(name, args) -> Option<Result<..>>`: a `match` over tool names.
+/// `fn <ident>(name, args) -> Option<Result<..>>`: a `match` over (name hash, name), so
+/// dispatch cost barely grows with the number of tools.
 pub fn dispatcher(
     tools: &[&ToolDef],
     target: impl Fn(&ToolDef) -> TokenStream,
@@ -33,15 +34,17 @@ pub fn dispatcher(
     }
     let arms = tools.iter().map(|tool| {
         let name = &tool.ir.name;
+        let hash = proc_macro2::Literal::u64_suffixed(toolcall_runtime::call::name_hash(name));
         let call = target(tool);
-        quote!(#name => #call(args),)
+        quote!((#hash, #name) => #call(args),)
     });
     quote! {
         fn #ident(
             name: &str,
             args: &::toolcall_runtime::serde_json::Value,
         ) -> ::core::option::Option<::core::result::Result<::toolcall_runtime::serde_json::Value, ::toolcall_runtime::ToolError>> {
-            ::core::option::Option::Some(match name {
+            // An integer switch on the name's hash, then one string comparison.
+            ::core::option::Option::Some(match (::toolcall_runtime::call::name_hash(name), name) {
                 #(#arms)*
                 _ => return ::core::option::Option::None,
             })
