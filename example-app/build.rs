@@ -1,4 +1,23 @@
-//! Generates the toolset from `src/tools`.
+//! Generates the toolset from `src/tools`, with a type provider for `crate::money::Money`.
+
+use toolcall_build::{ProvidedType, TypeProvider};
+use toolcall_runtime::ir::Type;
+
+/// `crate::money::Money` travels as a decimal string with exactly two places ("12.50")
+/// and is decoded by `Money::from_wire`, which turns a bad string into a message the
+/// model can act on.
+struct MoneyProvider;
+
+impl TypeProvider for MoneyProvider {
+    fn resolve(&self, path: &str, args: &[Type]) -> Option<ProvidedType> {
+        let is_money = path == "crate::money::Money" || path == "money::Money";
+        (is_money && args.is_empty()).then(|| {
+            ProvidedType::new(Type::string_pattern(r"^-?\d+\.\d{2}$"))
+                .decode_with("crate::money::Money::from_wire")
+        })
+    }
+}
+
 fn main() {
-    toolcall_build::Builder::new().compile();
+    toolcall_build::Builder::new().type_provider(MoneyProvider).compile();
 }

@@ -1,14 +1,8 @@
-//! The example app.
+//! `example-app`: a demo of the seed's tools, a schema exporter and a one-shot caller.
+//! See [`example_app::cli`] for the commands.
 
-mod tools;
-mod toolset {
-    include!(concat!(env!("OUT_DIR"), "/tools.rs"));
-}
+use std::process::ExitCode;
 
-use toolcall_runtime::Format;
-
-fn main() {
-    println!("{}", toolset::ALL.emit(Format::OpenAi, true));
-    println!("{:?}", toolset::ALL.run_json("get_weather", r#"{"city":"Oslo"}"#));
-    println!("{:?}", toolset::weather::TOOLS.run_json("get_weather", r#"{"city":"Oslo","days":1.5}"#));
+fn main() -> ExitCode {
+    example_app::cli::main(std::env::args_os().skip(1))
 }

@@ -1,2 +1,8 @@
-//! The example's tools: each file is a tool module.
+//! The example's tools. Every file here is a tool module: the build script reads it and
+//! generates its toolset (`toolset::<file>::TOOLS`), so each is declared `pub mod`.
+
+pub mod bank;
+pub mod calendar;
+pub mod math;
+pub mod orders;
 pub mod weather;

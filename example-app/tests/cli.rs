@@ -1,0 +1,186 @@
+//! The command line, run as a process: `call` through the generated dispatcher with its
+//! exit codes, `schema` for every format, usage errors, and the demo.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::ffi::OsStr;
+use std::process::{Command, Output};
+
+use example_app::toolset;
+use serde_json::{Value, json};
+use toolcall_runtime::Format;
+
+fn example_app<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_example-app")).args(args).output().expect("run example-app")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Runs `call NAME ARGS`, expecting a tool error: returns the JSON object on stdout and
+/// the message on stderr.
+fn call_error(name: &str, args: &str) -> (Value, String) {
+    let output = example_app(&["call", name, args]);
+    assert_eq!(output.status.code(), Some(1), "{name} {args}: {output:?}");
+    let error: Value = serde_json::from_str(&stdout(&output)).expect("the error object on stdout");
+    (error, stderr(&output))
+}
+
+#[test]
+fn call_prints_the_result_and_exits_0() {
+    let output = example_app(&["call", "get_weather", r#"{"city":"Oslo"}"#]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let result: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(result, json!({"city": "Oslo", "days": 3, "temp": 21.5}));
+    assert_eq!(stdout(&output), "{\"city\":\"Oslo\",\"days\":3,\"temp\":21.5}\n");
+    assert!(output.stderr.is_empty());
+}
+
+#[test]
+fn call_with_a_fraction_names_days_and_wants_an_integer() {
+    let (error, message) = call_error("get_weather", r#"{"city":"Oslo","days":1.5}"#);
+    assert!(message.contains("days") && message.contains("expected an integer"), "{message}");
+    assert_eq!(error["error"], json!("invalid_argument"));
+    assert_eq!(error["name"], json!("days"));
+    assert_eq!(error["reason"], json!({"kind": "expected_integer", "value": 1.5}));
+}
+
+#[test]
+fn call_reports_every_row_of_the_contract() {
+    let rows = [
+        ("get_weather", r#"{}"#, "missing_argument", "city: missing required argument"),
+        ("get_weather", r#"{"days":5}"#, "missing_argument", "city: missing"),
+        (
+            "get_weather",
+            r#"{"city":"Oslo","days":"5"}"#,
+            "invalid_argument",
+            r#"days: expected an integer, got "5""#,
+        ),
+        ("get_weather", r#"{"city":"Oslo","c":1}"#, "unknown_arguments", r#"unknown arguments: "c""#),
+        ("get_weather", "[1,2]", "invalid_arguments", "must be a JSON object"),
+        ("get_weather", r#""x""#, "invalid_arguments", "must be a JSON object"),
+        ("get_weather", "3", "invalid_arguments", "must be a JSON object"),
+        ("get_weather", r#"{"city":"#, "invalid_json", "not valid JSON"),
+        ("get_weather", r#"{"city":"\ud800"}"#, "invalid_json", "not valid JSON"),
+        ("get_wether", "{}", "unknown_tool", "known tools: transfer, price"),
+        ("divide", r#"{"a":1,"b":0}"#, "failed", "b must not be zero"),
+        ("explode", "{}", "panicked", "explode always panics"),
+        (
+            "check_address",
+            r#"{"address":{"street":"x","zip":"1"}}"#,
+            "invalid_argument",
+            "address.zip: expected an integer",
+        ),
+        (
+            "price",
+            r#"{"amount":"12.5"}"#,
+            "invalid_argument",
+            "amount: \"12.5\" is not an amount with two decimals",
+        ),
+    ];
+    for (name, args, kind, message) in rows {
+        let (error, stderr) = call_error(name, args);
+        assert_eq!(error["error"], json!(kind), "{name} {args}: {error}");
+        assert!(stderr.contains(message), "{name} {args}: {stderr}");
+        assert_eq!(error["message"].as_str().map(|m| stderr.contains(m)), Some(true), "{stderr}");
+    }
+}
+
+#[test]
+fn call_null_for_days_applies_the_default() {
+    let output = example_app(&["call", "get_weather", r#"{"city":"Oslo","days":null}"#]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(serde_json::from_str::<Value>(&stdout(&output)).unwrap()["days"], json!(3));
+}
+
+#[cfg(unix)]
+#[test]
+fn call_with_bytes_that_are_not_utf8_is_invalid_json() {
+    use std::os::unix::ffi::OsStrExt;
+    let args = [OsStr::new("call"), OsStr::new("get_weather"), OsStr::from_bytes(b"{\"city\":\"Osl\xff\"}")];
+    let output = example_app(&args);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let error: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(error["error"], json!("invalid_json"));
+}
+
+#[test]
+fn schema_prints_every_format_and_exits_0() {
+    for format in Format::ALL {
+        for strict in [false, true] {
+            let mut args = vec!["schema", "--format", format.as_str()];
+            if strict {
+                args.push("--strict");
+            }
+            let output = example_app(&args);
+            assert_eq!(output.status.code(), Some(0), "{args:?}: {output:?}");
+            assert_eq!(stdout(&output), format!("{}\n", toolset::ALL.emit(format, strict)), "{args:?}");
+        }
+    }
+    let default = example_app(&["schema"]);
+    assert_eq!(stdout(&default), format!("{}\n", toolset::ALL.emit(Format::OpenAi, false)));
+}
+
+#[test]
+fn bad_command_lines_print_usage_to_stderr_and_exit_2() {
+    let lines: [&[&str]; 6] = [
+        &["schema", "--format", "gemini"],
+        &["schema", "--format"],
+        &["schema", "--pretty"],
+        &["call", "get_weather"],
+        &["call", "get_weather", "{}", "extra"],
+        &["serve"],
+    ];
+    for args in lines {
+        let output = example_app(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let stderr = stderr(&output);
+        assert!(stderr.starts_with("error: ") && stderr.contains("usage:"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn help_prints_usage_to_stdout() {
+    let output = example_app(&["--help"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout(&output).contains("example-app call NAME JSON"));
+}
+
+/// The JSON after `prefix` on each line of the demo that starts with it.
+fn answers(demo: &str, prefix: &str) -> Vec<Value> {
+    demo.lines()
+        .filter_map(|line| line.strip_prefix(prefix))
+        .map(|json| serde_json::from_str(json.trim()).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_demo_answers_the_seeds_calls_for_both_providers() {
+    let output = example_app::<&str>(&[]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let demo = stdout(&output);
+    assert!(demo.contains(&example_app::cli::json::pretty(toolset::ALL.emit(Format::OpenAi, true))));
+    for format in ["openai", "anthropic", "mcp"] {
+        assert_eq!(
+            demo.lines().filter(|l| l.starts_with(format) && l.ends_with(" bytes")).count(),
+            2,
+            "{format}"
+        );
+    }
+    let openai = answers(&demo, "OpenAI:");
+    let ids: Vec<&Value> = openai.iter().map(|m| &m["tool_call_id"]).collect();
+    assert_eq!(ids, [&json!("call_1"), &json!("call_2"), &json!("call_3")]);
+    assert!(openai.iter().all(|m| m["role"] == json!("tool")));
+    assert_eq!(openai[0]["content"], json!(r#"{"city":"Oslo","days":5,"temp":21.5}"#));
+    let anthropic = answers(&demo, "Anthropic:");
+    let errors: Vec<&Value> = anthropic.iter().map(|b| &b["is_error"]).collect();
+    assert_eq!(errors, [&Value::Null, &json!(true), &json!(true)]);
+    assert_eq!(anthropic[1]["content"], json!(r#"days: expected an integer, got "5""#));
+    assert_eq!(anthropic[2]["content"], json!(r#"unknown arguments: "c""#));
+}
