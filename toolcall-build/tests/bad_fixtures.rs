@@ -1,0 +1,147 @@
+//! Bad tool definitions, one folder per rule under `tests/bad/`, fed through
+//! `generate_from` (never compiled). Their diagnostics are snapshotted, and the key ones
+//! asserted here: the file:line:col prefix and the words of the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{bad_sources, diagnostic_lines, snapshot_settings};
+use toolcall_build::{Builder, Generated, Level};
+
+fn generate(rule: &str) -> Generated {
+    let generated = Builder::new().generate_from(bad_sources(rule)).expect("generates");
+    snapshot_settings(|| insta::assert_snapshot!(format!("bad__{rule}"), diagnostic_lines(&generated)));
+    generated
+}
+
+/// The diagnostic lines containing every one of `words`.
+fn lines_with(generated: &Generated, words: &[&str]) -> Vec<String> {
+    generated
+        .diagnostics
+        .iter()
+        .map(ToString::to_string)
+        .filter(|line| words.iter().all(|w| line.contains(w)))
+        .collect()
+}
+
+fn tool_names(generated: &Generated) -> Vec<String> {
+    generated.modules.iter().flat_map(|m| m.tools.iter().map(|t| t.ir.name.clone())).collect()
+}
+
+#[test]
+fn a_syntax_error_is_an_error_at_its_line() {
+    let generated = generate("syntax");
+    assert!(generated.has_errors());
+    let errors: Vec<_> = generated.diagnostics.iter().filter(|d| d.level == Level::Error).collect();
+    assert_eq!(errors.len(), 1);
+    let line = errors[0].to_string();
+    assert!(line.starts_with("src/tools/broken.rs:4:"), "{line}");
+    assert!(line.contains("error: cannot parse this tool file"), "{line}");
+    assert!(tool_names(&generated).is_empty());
+}
+
+#[test]
+fn a_duplicate_tool_name_is_an_error_naming_both_places() {
+    let generated = generate("duplicate_name");
+    assert!(generated.has_errors());
+    let found = lines_with(&generated, &["tool name `lookup` is defined twice"]);
+    assert_eq!(found.len(), 1, "{}", diagnostic_lines(&generated));
+    assert!(found[0].starts_with("src/tools/b.rs:4:8: error: "), "{}", found[0]);
+    assert!(found[0].contains("src/tools/a.rs:4:8"), "{}", found[0]);
+}
+
+#[test]
+fn tool_names_outside_the_provider_pattern_warn() {
+    let generated = generate("tool_name");
+    assert!(!generated.has_errors());
+    let pattern = "does not match ^[a-zA-Z0-9_-]{1,64}$";
+    let non_ascii = lines_with(&generated, &["tool name `naïve_lookup`", pattern]);
+    assert_eq!(non_ascii.len(), 1, "{}", diagnostic_lines(&generated));
+    assert!(non_ascii[0].starts_with("src/tools/names.rs:4:8: "), "{}", non_ascii[0]);
+    let long = lines_with(&generated, &[&format!("tool name `{}`", "x".repeat(65)), pattern]);
+    assert_eq!(long.len(), 1, "{}", diagnostic_lines(&generated));
+    assert!(lines_with(&generated, &[&"y".repeat(64)]).is_empty());
+    // Warned, not dropped: export refuses them, the dispatcher still has them.
+    assert_eq!(tool_names(&generated).len(), 3);
+}
+
+#[test]
+fn overrides_naming_nothing_warn() {
+    let generated = generate("overrides");
+    assert!(!generated.has_errors());
+    let expect = [
+        "duplicate override for `user_id` of `transfer`",
+        "`TOOL_PARAMS` names `transfr`, which is not a tool in this file",
+        "`TOOL_PARAMS`: tool `transfer` has no parameter `userid`",
+        "unknown ToolParam method `shout`",
+        "`TOOL_PARAMS` names `helper`, which is not a tool in this file",
+        "make `TOOL_PARAMS` `pub(crate)`",
+    ];
+    for words in expect {
+        let found = lines_with(&generated, &[words]);
+        assert_eq!(found.len(), 1, "`{words}`:\n{}", diagnostic_lines(&generated));
+        assert!(found[0].starts_with("src/tools/"), "{}", found[0]);
+    }
+    let duplicate = &lines_with(&generated, &["duplicate override"])[0];
+    assert!(duplicate.starts_with("src/tools/overrides.rs:7:5: "), "{duplicate}");
+    // The first override wins; a private const is still read.
+    let transfer = &generated.modules[0].tools[0].ir;
+    assert_eq!(transfer.params[0].description, "first");
+    let echo = &generated.modules[1].tools[0].ir;
+    assert_eq!(echo.params[0].description, "Said back");
+    assert!(!generated.modules[1].overrides_const, "a private const cannot be referenced");
+}
+
+#[test]
+fn string_integer_on_a_non_integer_warns() {
+    let generated = generate("string_integer");
+    for name in ["name", "ratio", "ids"] {
+        let found =
+            lines_with(&generated, &[&format!("`string_integer` applies to integer parameters; `{name}`")]);
+        assert_eq!(found.len(), 1, "{name}:\n{}", diagnostic_lines(&generated));
+        assert!(found[0].starts_with("src/tools/not_integer.rs:12:"), "{}", found[0]);
+    }
+}
+
+#[test]
+fn defaults_outside_the_domain_are_not_sent() {
+    let generated = generate("default_domain");
+    for (name, value) in [("level", "300"), ("count", "-1"), ("letter", "\"ab\""), ("name", "5")] {
+        let found = lines_with(&generated, &[&format!("default {value} of `{name}` is not a valid value")]);
+        assert_eq!(found.len(), 1, "{name}:\n{}", diagnostic_lines(&generated));
+        assert!(found[0].starts_with("src/tools/defaults.rs:4:"), "{}", found[0]);
+    }
+    let paint = &generated.modules[0].tools[0].ir;
+    assert!(paint.params.iter().all(|p| p.default.is_none() && p.optional));
+}
+
+#[test]
+fn an_exhausted_inlining_budget_warns_and_becomes_any() {
+    // Generation must finish promptly; run it on a thread so a blow-up fails, not hangs.
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let generated = Builder::new().generate_from(bad_sources("inline_budget")).expect("generates");
+        let _ = send.send((diagnostic_lines(&generated), tool_names(&generated)));
+    });
+    let (lines, names) = receive
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("generating a chain of 105 local types took over 20 s");
+    snapshot_settings(|| insta::assert_snapshot!("bad__inline_budget", lines));
+    let found: Vec<&str> =
+        lines.lines().filter(|l| l.contains("inlining budget of 100 local types exhausted")).collect();
+    assert_eq!(found.len(), 1, "{lines}");
+    assert!(found[0].starts_with("src/tools/chain.rs:"), "{}", found[0]);
+    assert!(found[0].contains("`Link100`"), "{}", found[0]);
+    assert_eq!(names, vec!["walk"]);
+}
+
+#[test]
+fn a_private_type_without_deserialize_skips_the_tool() {
+    let generated = generate("private_type");
+    let hidden = lines_with(&generated, &["`reveal` is not a tool", "`Hidden`", "private", "Deserialize"]);
+    assert_eq!(hidden.len(), 1, "{}", diagnostic_lines(&generated));
+    assert!(hidden[0].starts_with("src/tools/private.rs:13:23: "), "{}", hidden[0]);
+    let sealed = lines_with(&generated, &["`unseal` is not a tool", "`Sealed`", "field is private"]);
+    assert_eq!(sealed.len(), 1, "{}", diagnostic_lines(&generated));
+    assert_eq!(tool_names(&generated), vec!["fine"]);
+}

@@ -1,0 +1,77 @@
+//! Same source in, same bytes out: whatever order the files arrive in, wherever the crate
+//! is checked out, and with nothing of the environment in the output.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{FIXTURES, diagnostic_lines, fixture_sources};
+use toolcall_build::{Builder, SourceFile};
+
+/// Five orders: as read, reversed, rotated, and two fixed shuffles.
+fn orders(sources: &[SourceFile]) -> Vec<Vec<SourceFile>> {
+    let n = sources.len();
+    let mut reversed = sources.to_vec();
+    reversed.reverse();
+    let mut rotated = sources.to_vec();
+    rotated.rotate_left(n / 2);
+    let shuffle = |step: usize| -> Vec<SourceFile> {
+        // `step` is coprime with n (checked below), so this visits every file once.
+        (0..n).map(|i| sources[(i * step + 3) % n].clone()).collect()
+    };
+    let steps: Vec<usize> = (5..).filter(|s| gcd(*s, n) == 1).take(2).collect();
+    vec![sources.to_vec(), reversed, rotated, shuffle(steps[0]), shuffle(steps[1])]
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+#[test]
+fn any_file_order_gives_identical_bytes() {
+    let sources = fixture_sources();
+    let runs: Vec<(String, String)> = orders(&sources)
+        .into_iter()
+        .map(|order| {
+            assert_eq!(order.len(), sources.len());
+            let generated = Builder::new().generate_from(order).unwrap();
+            let diagnostics = diagnostic_lines(&generated);
+            (generated.code, diagnostics)
+        })
+        .collect();
+    assert_ne!(orders(&sources)[0][0].path, orders(&sources)[1][0].path, "orders differ");
+    for (code, diagnostics) in &runs[1..] {
+        assert!(code == &runs[0].0, "generated code depends on file order");
+        assert_eq!(diagnostics, &runs[0].1);
+    }
+}
+
+#[test]
+fn the_checkout_path_and_environment_do_not_leak() {
+    let generated = Builder::new().crate_dir(FIXTURES).generate().unwrap();
+    let checkout = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let checkout = checkout.canonicalize().unwrap();
+    let text = format!("{}{}", generated.code, diagnostic_lines(&generated));
+    for leak in [checkout.to_string_lossy().into_owned(), env!("CARGO_MANIFEST_DIR").to_owned()] {
+        assert!(!text.contains(&leak), "output contains {leak}");
+    }
+    if let Ok(home) = std::env::var("HOME") {
+        assert!(home.len() < 2 || !text.contains(&home), "output contains $HOME");
+    }
+    assert!(!text.contains("target/debug"));
+}
+
+#[test]
+fn a_copy_elsewhere_generates_the_same_bytes() {
+    let here = Builder::new().crate_dir(FIXTURES).generate().unwrap();
+    let copy = std::env::temp_dir().join(format!("toolcall-fixtures-copy-{}", std::process::id()));
+    for source in fixture_sources() {
+        let target = copy.join(&source.path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(&target, &source.text).unwrap();
+    }
+    let there = Builder::new().crate_dir(&copy).generate();
+    std::fs::remove_dir_all(&copy).unwrap();
+    let there = there.unwrap();
+    assert!(here.code == there.code, "generated code depends on the checkout path");
+    assert_eq!(diagnostic_lines(&here), diagnostic_lines(&there));
+}

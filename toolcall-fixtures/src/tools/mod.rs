@@ -1,0 +1,13 @@
+//! The fixture tool modules, one per rule.
+
+pub mod billing;
+pub mod defaults;
+pub mod docs;
+pub mod foreign;
+pub mod local_types;
+pub mod names;
+pub mod overrides;
+pub mod results;
+pub mod skipped;
+pub mod std_types;
+pub mod weather;

@@ -1,0 +1,188 @@
+//! The dispatch contract of DESIGN.md, every row, against the generated code of the
+//! fixture tools (compiled for real in this crate).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use serde_json::{Value, json};
+use toolcall_fixtures::toolset;
+use toolcall_runtime::{Reason, ToolError};
+
+fn run(name: &str, args: Value) -> Result<Value, ToolError> {
+    toolset::ALL.run(name, &args)
+}
+
+#[test]
+fn ok_applies_the_functions_default() {
+    let out = run("get_weather", json!({"city": "Oslo"})).unwrap();
+    assert_eq!(out, json!({"city": "Oslo", "days": 3, "temp": 21.5}));
+    let out = toolset::weather::TOOLS.run("get_weather", &json!({"city": "Oslo", "days": 5})).unwrap();
+    assert_eq!(out["days"], 5);
+}
+
+#[test]
+fn missing_argument_is_the_first_in_declaration_order() {
+    for args in [json!({}), json!({"days": 5})] {
+        assert_eq!(run("get_weather", args), Err(ToolError::MissingArgument("city".into())));
+    }
+    assert_eq!(run("divide", json!({})), Err(ToolError::MissingArgument("a".into())));
+    assert_eq!(run("divide", json!({"b": 1})), Err(ToolError::MissingArgument("a".into())));
+    assert_eq!(run("divide", json!({"a": 1})), Err(ToolError::MissingArgument("b".into())));
+}
+
+#[test]
+fn a_fraction_or_a_string_is_not_an_integer() {
+    for bad in [json!(1.5), json!("5")] {
+        let err = run("get_weather", json!({"city": "Oslo", "days": bad.clone()})).unwrap_err();
+        let expected = ToolError::InvalidArgument {
+            name: "days".into(),
+            reason: Reason::ExpectedInteger { value: bad },
+        };
+        assert_eq!(err, expected);
+    }
+    let err = run("get_weather", json!({"city": "Oslo", "days": "5"})).unwrap_err();
+    assert_eq!(err.to_string(), r#"days: expected an integer, got "5""#);
+    assert_eq!(err.to_value()["error"], "invalid_argument");
+    assert_eq!(err.to_value()["name"], "days");
+}
+
+#[test]
+fn unknown_arguments_are_all_listed() {
+    let err = run("get_weather", json!({"city": "Oslo", "c": 1, "zz": 2, "a": 3})).unwrap_err();
+    let ToolError::UnknownArguments(mut names) = err else { panic!("{err:?}") };
+    names.sort();
+    assert_eq!(names, vec!["a", "c", "zz"]);
+    // A tool with no parameters rejects any key too.
+    assert_eq!(run("ping", json!({"x": 1})), Err(ToolError::UnknownArguments(vec!["x".into()])));
+}
+
+#[test]
+fn arguments_that_are_not_an_object() {
+    for args in [json!([1, 2]), json!("x"), json!(3), json!(null)] {
+        assert_eq!(run("get_weather", args.clone()), Err(ToolError::InvalidArguments(args)));
+    }
+}
+
+#[test]
+fn invalid_json_text_bytes_and_surrogates() {
+    let all = &toolset::ALL;
+    for text in ["{", r#"{"city": }"#, "", r#"{"city":"\ud800"}"#] {
+        let err = all.run_json("get_weather", text).unwrap_err();
+        assert!(matches!(err, ToolError::InvalidJson(_)), "{text}: {err:?}");
+    }
+    let err = all.run_bytes("get_weather", b"{\"city\":\"\xff\"}").unwrap_err();
+    assert!(matches!(err, ToolError::InvalidJson(_)), "{err:?}");
+    assert_eq!(all.run_json("get_weather", r#"{"city":"Oslo"}"#).unwrap()["days"], 3);
+    assert_eq!(all.run_bytes("get_weather", br#"{"city":"Oslo"}"#).unwrap()["city"], "Oslo");
+}
+
+#[test]
+fn explicit_null_means_absent() {
+    let out = run("get_weather", json!({"city": "Oslo", "days": null})).unwrap();
+    assert_eq!(out["days"], 3);
+    // Null for a required parameter is not absence: it is the wrong type.
+    let err = run("get_weather", json!({"city": null})).unwrap_err();
+    assert_eq!(
+        err,
+        ToolError::InvalidArgument {
+            name: "city".into(),
+            reason: Reason::ExpectedString { value: Value::Null }
+        }
+    );
+}
+
+#[test]
+fn unknown_tool_lists_the_known_names() {
+    let err = run("get_wether", json!({})).unwrap_err();
+    let ToolError::UnknownTool { name, known } = err else { panic!("{err:?}") };
+    assert_eq!(name, "get_wether");
+    let all: Vec<String> = toolset::ALL.names().map(str::to_owned).collect();
+    assert_eq!(known, all);
+    assert!(known.contains(&"get_weather".to_owned()));
+    // A module toolset knows only its own tools.
+    let err = toolset::weather::TOOLS.run("divide", &json!({"a": 1, "b": 1})).unwrap_err();
+    assert_eq!(err, ToolError::UnknownTool { name: "divide".into(), known: vec!["get_weather".into()] });
+}
+
+#[test]
+fn a_panic_is_caught_and_the_next_call_works() {
+    let err = run("explode", json!({"message": "now"})).unwrap_err();
+    assert_eq!(err, ToolError::Panicked("boom: now".into()));
+    assert!(!err.is_call_error());
+    assert_eq!(run("divide", json!({"a": 7, "b": 2})), Ok(json!(3)));
+    let err = run("explode", json!({"message": "again"})).unwrap_err();
+    assert_eq!(err, ToolError::Panicked("boom: again".into()));
+}
+
+#[test]
+fn an_err_becomes_failed_with_its_display() {
+    assert_eq!(run("divide", json!({"a": 1, "b": 0})), Err(ToolError::Failed("division by zero".into())));
+    let err = run("read_size", json!({"path": "/x"})).unwrap_err();
+    assert_eq!(err, ToolError::Failed("/x: not found".into()));
+    assert_eq!(err.to_value()["error"], "failed");
+}
+
+#[test]
+fn unit_returns_are_null() {
+    assert_eq!(run("log_line", json!({"message": "hi"})), Ok(Value::Null));
+    assert_eq!(run("ping", json!({})), Ok(Value::Null));
+}
+
+#[test]
+fn a_result_that_cannot_be_encoded_is_an_error_not_a_panic() {
+    let err = run("unencodable", json!({})).unwrap_err();
+    let ToolError::Failed(message) = &err else { panic!("{err:?}") };
+    assert!(message.contains("could not be encoded"), "{message}");
+}
+
+#[test]
+fn nested_failures_name_their_path() {
+    let err = run("ship", json!({"address": {"street": "Main 1", "zip": "x"}, "express": true})).unwrap_err();
+    assert_eq!(
+        err,
+        ToolError::InvalidArgument {
+            name: "address.zip".into(),
+            reason: Reason::ExpectedInteger { value: json!("x") }
+        }
+    );
+    assert_eq!(err.to_string(), r#"address.zip: expected an integer, got "x""#);
+    let ok = json!({"street": "a", "zip": 1});
+    let items = json!([ok, ok, ok, {"street": "b", "zip": -1}]);
+    let err = run("ship_many", json!({"items": items})).unwrap_err();
+    let ToolError::InvalidArgument { name, reason } = err else { panic!("{err:?}") };
+    assert_eq!(name, "items[3].zip");
+    assert!(matches!(reason, Reason::OutOfRange { .. }), "{reason:?}");
+    let err = run("ship_many", json!({"items": [ok, {"street": "b"}]})).unwrap_err();
+    assert_eq!(
+        err,
+        ToolError::InvalidArgument {
+            name: "items[1]".into(),
+            reason: Reason::MissingField { field: "zip".into() }
+        }
+    );
+    let err =
+        run("ship", json!({"address": {"street": "a", "zip": 1, "floor": 2}, "express": false})).unwrap_err();
+    assert_eq!(
+        err,
+        ToolError::InvalidArgument {
+            name: "address".into(),
+            reason: Reason::UnknownFields { fields: vec!["floor".into()] }
+        }
+    );
+}
+
+#[test]
+fn nested_modules_have_their_own_toolset() {
+    let invoices = &toolset::billing::invoices::TOOLS;
+    assert_eq!(invoices.names().collect::<Vec<_>>(), vec!["get_invoice"]);
+    assert_eq!(invoices.describe()[0].module, "billing::invoices");
+    assert_eq!(invoices.run("get_invoice", &json!({"number": 42})), Ok(json!("INV-00042")));
+    assert_eq!(toolset::ALL.run("get_invoice", &json!({"number": 7})), Ok(json!("INV-00007")));
+}
+
+#[test]
+fn errors_serialize_for_the_model() {
+    let err = run("get_weather", json!({})).unwrap_err();
+    assert_eq!(
+        err.to_value(),
+        json!({"error": "missing_argument", "name": "city", "message": "city: missing required argument"})
+    );
+}
