@@ -67,14 +67,15 @@ fn check_name(module: &ToolModule, tool: &ToolDef, diags: &mut Diagnostics) {
 }
 
 fn check_strict(module: &ToolModule, tool: &ToolDef, diags: &mut Diagnostics) {
-    for param in &tool.ir.params {
+    for (index, param) in tool.ir.params.iter().enumerate() {
+        let span = tool.params.get(index).map_or(tool.span, |p| p.span);
         let mut found = Vec::new();
         strict_losses(&param.ty, &mut found, 0);
         found.sort_unstable();
         found.dedup();
         for loss in found {
             let message = format!("`{}` parameter `{}`: {loss}", tool.ir.name, param.name);
-            diags.warn(&module.file, tool.span, message);
+            diags.warn(&module.file, span, message);
         }
     }
 }
@@ -90,7 +91,7 @@ fn strict_losses(ty: &Type, out: &mut Vec<&'static str>, depth: usize) {
         }
         Type::Any => out.push("untyped value `{}`: strict mode cannot constrain it"),
         Type::Tuple(items) => {
-            out.push("tuple: strict mode drops prefixItems and keeps only the length");
+            out.push("tuple: strict mode drops prefixItems, so item order is only in the description");
             items.iter().for_each(|t| strict_losses(t, out, depth + 1));
         }
         Type::Array { items, .. } | Type::Nullable(items) | Type::Described(items, _) => {
@@ -266,7 +267,7 @@ fn check_crate_limits(modules: &[ToolModule], diags: &mut Diagnostics) {
     let mut say = |text: String| diags.warn(&module.file, first.span, text);
     if tools.len() > OPENAI_MAX_TOOLS {
         say(format!(
-            "the crate has {} tools; OpenAI accepts at most {OPENAI_MAX_TOOLS} per request: send a subset",
+            "the crate's `ALL` (reported at its first tool) has {} tools; OpenAI accepts at most {OPENAI_MAX_TOOLS} per request: send a subset",
             tools.len()
         ));
     }
@@ -277,7 +278,7 @@ fn check_crate_limits(modules: &[ToolModule], diags: &mut Diagnostics) {
     if tools.len() > max_tools || optional > max_optional || unions > max_unions {
         say(format!(
             "Anthropic strict allows {max_tools} strict tools, {max_optional} optional and {max_unions} union parameters per request; \
-             `ALL` has {}, {optional} and {unions}: send a subset with strict",
+             the crate's `ALL` (reported at its first tool) has {}, {optional} and {unions}: send a subset with strict",
             tools.len()
         ));
     }

@@ -114,7 +114,7 @@ fn lower_fn(
         let (param, decode) =
             lower_param(&wire, mapped, &docs, entry, binding.and_then(|b| defaults.get(&b)), mapper, input);
         tool.params.push(param);
-        decodes.push(ParamDecode { name: wire, decode });
+        decodes.push(ParamDecode { name: wire, span: input.span(), decode });
     }
     Some(ToolDef {
         ir: tool,

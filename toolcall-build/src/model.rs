@@ -79,6 +79,8 @@ pub enum Decode {
 pub struct ParamDecode {
     /// The name on the wire.
     pub name: String,
+    /// Where the parameter is declared.
+    pub span: Span,
     /// How it is decoded.
     pub decode: Decode,
 }

@@ -138,7 +138,7 @@ fn an_exhausted_inlining_budget_warns_and_becomes_any() {
 #[test]
 fn a_private_type_without_deserialize_skips_the_tool() {
     let generated = generate("private_type");
-    let hidden = lines_with(&generated, &["`reveal` is not a tool", "`Hidden`", "private", "Deserialize"]);
+    let hidden = lines_with(&generated, &["`reveal` is not a tool", "`Hidden` is private", "pub(crate)"]);
     assert_eq!(hidden.len(), 1, "{}", diagnostic_lines(&generated));
     assert!(hidden[0].starts_with("src/tools/private.rs:13:23: "), "{}", hidden[0]);
     let sealed = lines_with(&generated, &["`unseal` is not a tool", "`Sealed`", "field is private"]);

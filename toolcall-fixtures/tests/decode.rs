@@ -391,3 +391,17 @@ fn tools_that_are_not_tools_cannot_be_called() {
     }
     assert_eq!(run("visible_tool", json!({"n": 1})), Ok(json!(3)));
 }
+
+#[test]
+fn shared_strings_decode_into_rc_and_arc() {
+    assert_eq!(run("shared_strings", json!({"counted": "a", "shared": "b"})), Ok(json!("ab")));
+    let (path, reason) = invalid("shared_strings", json!({"counted": 1, "shared": "b"}));
+    assert_eq!(path, "counted");
+    assert!(matches!(reason, Reason::ExpectedString { .. }));
+}
+
+#[test]
+fn a_tool_with_a_private_type_is_skipped() {
+    assert!(!toolset::ALL.contains("reveal"));
+    assert!(!toolset::ALL.emit(toolcall_runtime::Format::Mcp, false).contains("reveal"));
+}

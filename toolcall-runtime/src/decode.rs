@@ -241,8 +241,26 @@ fn out_of_range(value: &Value, min: impl fmt::Display, max: impl fmt::Display) -
     expected(Reason::OutOfRange { value: summarize(value), min: min.to_string(), max: max.to_string() })
 }
 
+/// A primitive integer type, with its bounds for error messages.
+pub trait Integer: std::str::FromStr {
+    /// The smallest value, written out.
+    fn min_text() -> String;
+    /// The largest value, written out.
+    fn max_text() -> String;
+}
+
 macro_rules! integer_from_arg {
     ($($ty:ty),*) => {$(
+        impl Integer for $ty {
+            fn min_text() -> String {
+                <$ty>::MIN.to_string()
+            }
+
+            fn max_text() -> String {
+                <$ty>::MAX.to_string()
+            }
+        }
+
         impl<'a> FromArg<'a> for $ty {
             fn from_arg(value: &'a Value, _depth: usize) -> Result<Self, ArgError> {
                 let range = || out_of_range(value, <$ty>::MIN, <$ty>::MAX);
@@ -311,6 +329,18 @@ impl<'a> FromArg<'a> for Box<str> {
     }
 }
 
+impl<'a> FromArg<'a> for Rc<str> {
+    fn from_arg(value: &'a Value, depth: usize) -> Result<Self, ArgError> {
+        <&str>::from_arg(value, depth).map(Rc::from)
+    }
+}
+
+impl<'a> FromArg<'a> for Arc<str> {
+    fn from_arg(value: &'a Value, depth: usize) -> Result<Self, ArgError> {
+        <&str>::from_arg(value, depth).map(Arc::from)
+    }
+}
+
 impl<'a> FromArg<'a> for PathBuf {
     fn from_arg(value: &'a Value, depth: usize) -> Result<Self, ArgError> {
         <&str>::from_arg(value, depth).map(PathBuf::from)
@@ -369,7 +399,7 @@ pub struct StringInteger<T>(pub T);
 
 impl<'a, T> FromArg<'a> for StringInteger<T>
 where
-    T: FromArg<'a> + std::str::FromStr + TryFrom<i128>,
+    T: FromArg<'a> + Integer,
 {
     fn from_arg(value: &'a Value, depth: usize) -> Result<Self, ArgError> {
         match value {
@@ -380,8 +410,8 @@ where
                 text.parse::<T>().map(StringInteger).map_err(|_| {
                     expected(Reason::OutOfRange {
                         value: summarize(value),
-                        min: "the type's minimum".to_owned(),
-                        max: "the type's maximum".to_owned(),
+                        min: T::min_text(),
+                        max: T::max_text(),
                     })
                 })
             }

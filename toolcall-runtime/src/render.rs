@@ -348,7 +348,18 @@ impl<'o> Renderer<'o> {
         }
         let out = obj.key("anyOf");
         out.push('[');
-        Renderer::new(self.settings, out).schema(inner, "", None);
+        match inner.undescribed() {
+            // A union gains a null branch rather than nesting inside another `anyOf`.
+            Type::AnyOf(branches) | Type::OneOf(branches) => {
+                for (i, branch) in branches.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    Renderer::new(self.settings, out).schema(branch, "", None);
+                }
+            }
+            _ => Renderer::new(self.settings, out).schema(inner, "", None),
+        }
         out.push_str(r#",{"type":"null"}]"#);
         write_default(self.settings, &mut obj, default);
         obj.close();
@@ -504,7 +515,9 @@ impl<'o> Renderer<'o> {
         } else {
             let (min, max) = (min_length.map(|v| v.to_string()), max_length.map(|v| v.to_string()));
             match (min, max) {
-                (Some(a), Some(b)) if a == b => notes.push(format!("exactly {a} {}", plural(&a, "character"))),
+                (Some(a), Some(b)) if a == b => {
+                    notes.push(format!("exactly {a} {}", plural(&a, "character")))
+                }
                 (min, max) => {
                     min.into_iter().for_each(|v| notes.push(format!("at least {v} characters")));
                     max.into_iter().for_each(|v| notes.push(format!("at most {v} characters")));
@@ -541,7 +554,11 @@ impl<'o> Renderer<'o> {
             out.push(']');
         } else {
             let shapes: Vec<&str> = items.iter().map(|t| shape_name(t.undescribed())).collect();
-            notes.push(format!("exactly {len} {}: [{}]", plural(&len.to_string(), "item"), shapes.join(", ")));
+            notes.push(format!(
+                "exactly {len} {}: [{}]",
+                plural(&len.to_string(), "item"),
+                shapes.join(", ")
+            ));
             // OpenAI strict rejects an array schema without `items`: the items' one schema,
             // or `anyOf` of their distinct schemas.
             let mut schemas: Vec<String> = Vec::with_capacity(items.len());
@@ -639,7 +656,7 @@ fn enum_keyword(obj: &mut Obj<'_>, variants: &[EnumVariant], notes: &mut Notes) 
     let documented: Vec<String> = variants
         .iter()
         .filter(|v| !v.description.is_empty())
-        .map(|v| format!("{}: {}", v.value, v.description))
+        .map(|v| format!("{}: {}", v.value, v.description.trim_end_matches('.')))
         .collect();
     if !documented.is_empty() {
         notes.push(documented.join("; "));

@@ -10,7 +10,7 @@ use std::fmt::Display;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::decode::{ArgError, FromArg, StringInteger, deserialize_arg, expect_object, tuple_items};
+use crate::decode::{ArgError, FromArg, Integer, StringInteger, deserialize_arg, expect_object, tuple_items};
 use crate::error::{Reason, ToolError, summarize};
 
 /// Why a slot could not be filled.
@@ -115,7 +115,7 @@ pub fn provided_opt<T, E: Display>(
 /// Decodes a required integer that travels as a decimal string.
 pub fn string_integer<'a, T>(value: Option<&'a Value>, depth: usize) -> Result<T, SlotError>
 where
-    T: FromArg<'a> + std::str::FromStr + TryFrom<i128>,
+    T: FromArg<'a> + Integer,
 {
     required(value, |v| StringInteger::<T>::from_arg(v, depth).map(|s| s.0))
 }
@@ -123,7 +123,7 @@ where
 /// Decodes an `Option<integer>` that travels as a decimal string.
 pub fn string_integer_opt<'a, T>(value: Option<&'a Value>, depth: usize) -> Result<Option<T>, SlotError>
 where
-    T: FromArg<'a> + std::str::FromStr + TryFrom<i128>,
+    T: FromArg<'a> + Integer,
 {
     optional(value, |v| StringInteger::<T>::from_arg(v, depth).map(|s| s.0))
 }

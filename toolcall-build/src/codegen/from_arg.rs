@@ -41,7 +41,7 @@ pub fn local_impl(local: &LocalImpl, module_path: &TokenStream) -> TokenStream {
 fn shape_body(shape: &Shape, type_name: &str) -> TokenStream {
     match shape {
         Shape::Struct(fields) => {
-            let build = struct_literal(quote!(Self), fields, &quote!(value));
+            let build = struct_literal(quote!(Self), fields, &quote!(value), None, None);
             quote!(::core::result::Result::Ok(#build))
         }
         Shape::Newtype(decode) => {
@@ -49,7 +49,7 @@ fn shape_body(shape: &Shape, type_name: &str) -> TokenStream {
             quote!(::core::result::Result::Ok(Self(#expr)))
         }
         Shape::TupleStruct(decodes) => {
-            let build = tuple_literal(quote!(Self), decodes, &quote!(value));
+            let build = tuple_literal(quote!(Self), decodes, &quote!(value), None);
             quote!(::core::result::Result::Ok(#build))
         }
         Shape::Unit => quote! {
@@ -70,9 +70,27 @@ fn nested(decode: &Decode, value: &TokenStream, depth: &TokenStream) -> TokenStr
     })?)
 }
 
-/// `Path { a: .., b: .. }` decoded from the object in `value`.
-fn struct_literal(path: TokenStream, fields: &[Field], value: &TokenStream) -> TokenStream {
-    let known: Vec<&String> = fields.iter().filter(|f| f.decode.is_some()).map(|f| &f.wire).collect();
+/// Where a payload sits, for error paths: a variant's key (`{"Circle": {..}}`), or nothing.
+type Context<'c> = Option<&'c str>;
+
+/// Appends the context key to an error expression (`Result<_, ArgError>`).
+fn in_context(expr: TokenStream, context: Context<'_>) -> TokenStream {
+    match context {
+        Some(key) => quote!(#expr.map_err(|e| e.at_key(#key))),
+        None => expr,
+    }
+}
+
+/// `Path { a: .., b: .. }` decoded from the object in `value`. `tag` is an extra key the
+/// object may hold (an internally tagged enum's tag).
+fn struct_literal(
+    path: TokenStream,
+    fields: &[Field],
+    value: &TokenStream,
+    tag: Option<&str>,
+    context: Context<'_>,
+) -> TokenStream {
+    let known = fields.iter().filter(|f| f.decode.is_some()).map(|f| f.wire.as_str()).chain(tag);
     let inits = fields.iter().map(|field| {
         let ident = &field.ident;
         let Some(decode) = &field.decode else {
@@ -85,45 +103,56 @@ fn struct_literal(path: TokenStream, fields: &[Field], value: &TokenStream) -> T
         } else {
             slot_expr(decode, &quote!(object.get(#wire)), &quote!(depth + 1))
         };
-        quote!(#ident: #expr.map_err(|e| e.field(#wire))?)
+        let expr = in_context(quote!(#expr.map_err(|e| e.field(#wire))), context);
+        quote!(#ident: #expr?)
     });
+    let object = in_context(quote!(::toolcall_runtime::slot::object(#value, &[#(#known),*], depth)), context);
     quote!({
-        let object = ::toolcall_runtime::slot::object(#value, &[#(#known),*], depth)?;
+        let object = #object?;
         #path { #(#inits),* }
     })
 }
 
 /// `Path(a, b)` decoded from the array in `value`.
-fn tuple_literal(path: TokenStream, decodes: &[Decode], value: &TokenStream) -> TokenStream {
+fn tuple_literal(
+    path: TokenStream,
+    decodes: &[Decode],
+    value: &TokenStream,
+    context: Context<'_>,
+) -> TokenStream {
     let len = decodes.len();
     let items = decodes.iter().enumerate().map(|(i, decode)| {
-        let expr = slot_expr(decode, &quote!(items.get(#i)), &quote!(depth + 1));
-        quote!(#expr.map_err(|e| e.item(#i))?)
+        let item = if i == 0 { quote!(items.first()) } else { quote!(items.get(#i)) };
+        let expr = slot_expr(decode, &item, &quote!(depth + 1));
+        let expr = in_context(quote!(#expr.map_err(|e| e.item(#i))), context);
+        quote!(#expr?)
     });
+    let tuple = in_context(quote!(::toolcall_runtime::slot::tuple(#value, #len, depth)), context);
     quote!({
-        let items = ::toolcall_runtime::slot::tuple(#value, #len, depth)?;
+        let items = #tuple?;
         #path(#(#items),*)
     })
 }
 
-/// Builds variant `ident` from its payload in `payload` (a `&Value`).
-fn variant_value(variant: &Variant, payload: &TokenStream) -> TokenStream {
+/// Builds a variant from its payload in `payload` (a `&Value`); errors name `context`.
+fn variant_value(variant: &Variant, payload: &TokenStream, context: Context<'_>) -> TokenStream {
     let ident = &variant.ident;
-    let wire = &variant.wire;
     match &variant.payload {
         Payload::Unit => quote!(Self::#ident),
-        Payload::Newtype(decode) => {
-            let expr = slot_expr(decode, &quote!(::core::option::Option::Some(#payload)), &quote!(depth + 1));
-            quote!(Self::#ident(#expr.map_err(|e| e.field(#wire))?))
-        }
-        Payload::Tuple(decodes) => {
-            let build = tuple_literal(quote!(Self::#ident), decodes, payload);
-            quote!((|| -> ::core::result::Result<Self, ::toolcall_runtime::ArgError> { ::core::result::Result::Ok(#build) })().map_err(|e| e.at_key(#wire))?)
-        }
-        Payload::Struct(fields) => {
-            let build = struct_literal(quote!(Self::#ident), fields, payload);
-            quote!((|| -> ::core::result::Result<Self, ::toolcall_runtime::ArgError> { ::core::result::Result::Ok(#build) })().map_err(|e| e.at_key(#wire))?)
-        }
+        Payload::Newtype(decode) => match context {
+            Some(key) => {
+                let expr =
+                    slot_expr(decode, &quote!(::core::option::Option::Some(#payload)), &quote!(depth + 1));
+                quote!(Self::#ident(#expr.map_err(|e| e.field(#key))?))
+            }
+            // Untagged: the payload is the value itself, so errors keep their path.
+            None => {
+                let expr = nested(decode, payload, &quote!(depth + 1));
+                quote!(Self::#ident(#expr))
+            }
+        },
+        Payload::Tuple(decodes) => tuple_literal(quote!(Self::#ident), decodes, payload, context),
+        Payload::Struct(fields) => struct_literal(quote!(Self::#ident), fields, payload, None, context),
     }
 }
 
@@ -145,7 +174,7 @@ fn external_body(variants: &[Variant]) -> TokenStream {
     let datas = variants.iter().filter(|v| !matches!(v.payload, Payload::Unit)).map(|v| &v.wire);
     let arms = variants.iter().map(|v| {
         let wire = &v.wire;
-        let build = variant_value(v, &quote!(payload));
+        let build = variant_value(v, &quote!(payload), Some(wire));
         quote!(#wire => ::core::result::Result::Ok(#build),)
     });
     let fallback = unreachable_arm();
@@ -165,10 +194,8 @@ fn internal_body(tag: &str, variants: &[Variant]) -> TokenStream {
         let wire = &v.wire;
         let build = match &v.payload {
             Payload::Struct(fields) => {
-                let mut fields = fields.clone();
                 let ident = &v.ident;
-                let literal = struct_literal_with_tag(quote!(Self::#ident), &mut fields, tag);
-                quote!(#literal)
+                struct_literal(quote!(Self::#ident), fields, &quote!(value), Some(tag), None)
             }
             _ => {
                 let ident = &v.ident;
@@ -190,26 +217,6 @@ fn internal_body(tag: &str, variants: &[Variant]) -> TokenStream {
     }
 }
 
-/// A struct variant of an internally tagged enum: its fields plus the tag key.
-fn struct_literal_with_tag(path: TokenStream, fields: &mut [Field], tag: &str) -> TokenStream {
-    let mut known: Vec<&String> = fields.iter().filter(|f| f.decode.is_some()).map(|f| &f.wire).collect();
-    let tag = tag.to_owned();
-    known.push(&tag);
-    let inits = fields.iter().map(|field| {
-        let ident = &field.ident;
-        let Some(decode) = &field.decode else {
-            return quote!(#ident: ::core::default::Default::default());
-        };
-        let wire = &field.wire;
-        let expr = slot_expr(decode, &quote!(object.get(#wire)), &quote!(depth + 1));
-        quote!(#ident: #expr.map_err(|e| e.field(#wire))?)
-    });
-    quote!({
-        let object = ::toolcall_runtime::slot::object(value, &[#(#known),*], depth)?;
-        #path { #(#inits),* }
-    })
-}
-
 fn adjacent_body(tag: &str, content: &str, variants: &[Variant]) -> TokenStream {
     let names = variants.iter().map(|v| &v.wire);
     let arms = variants.iter().map(|v| {
@@ -220,7 +227,7 @@ fn adjacent_body(tag: &str, content: &str, variants: &[Variant]) -> TokenStream 
                 quote!(Self::#ident)
             }
             _ => {
-                let inner = variant_value(v, &quote!(payload));
+                let inner = variant_value(v, &quote!(payload), Some(content));
                 quote!({
                     let payload = content.ok_or_else(|| ::toolcall_runtime::ArgError::new(
                         ::toolcall_runtime::Reason::MissingField { field: #content.to_owned() },
@@ -252,7 +259,7 @@ fn untagged_body(variants: &[Variant], type_name: &str) -> TokenStream {
                     Self::#ident
                 })
             }
-            _ => variant_value(v, &quote!(value)),
+            _ => variant_value(v, &quote!(value), None),
         };
         let attempt = format_ident!("attempt");
         quote! {

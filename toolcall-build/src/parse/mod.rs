@@ -141,7 +141,11 @@ pub fn parse_file(
     let ast = match syn::parse_file(text) {
         Ok(ast) => ast,
         Err(error) => {
-            diags.error(file, error.span(), format!("cannot parse this tool file: {error}"));
+            diags.error(
+                file,
+                error.span(),
+                format!("cannot parse this tool file: {}", explain_parse_error(&error)),
+            );
             return None;
         }
     };
@@ -155,6 +159,16 @@ pub fn parse_file(
     };
     collect_items(&mut parsed);
     Some(parsed)
+}
+
+/// syn's message, made actionable where the lexer's own is not.
+fn explain_parse_error(error: &syn::Error) -> String {
+    let message = error.to_string();
+    if message.contains("cannot parse string into token stream") {
+        "unbalanced delimiters or an invalid token (an unclosed `(`, `[`, `{`, string or comment?)".to_owned()
+    } else {
+        message
+    }
 }
 
 fn collect_items(parsed: &mut ParsedFile) {

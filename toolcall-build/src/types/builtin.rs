@@ -92,7 +92,7 @@ impl TypeMapper<'_> {
                 let (values, strategy) = self.map_nested(value)?;
                 (Type::Map(Box::new(values)), container_strategy(strategy))
             }
-            ("Map", None) if resolved.starts_with("serde_json") => {
+            ("Map", _) if resolved.starts_with("serde_json") => {
                 (Type::Map(Box::new(Type::Any)), Strategy::FromArg)
             }
             ("Value", None) if resolved.starts_with("serde_json") => {
@@ -103,9 +103,7 @@ impl TypeMapper<'_> {
                 let (items, strategy) = self.map_nested(&slice.elem)?;
                 (Type::array(items), container_strategy(strategy))
             }
-            ("Box" | "Rc" | "Arc", Some(inner)) if is_str(inner) => {
-                (Type::string(), boxed_str_strategy(name))
-            }
+            ("Box" | "Rc" | "Arc", Some(inner)) if is_str(inner) => (Type::string(), Strategy::FromArg),
             ("Box" | "Rc" | "Arc", Some(inner)) => {
                 let (ty, strategy) = self.map_nested(inner)?;
                 (ty, container_strategy(strategy))
@@ -135,11 +133,6 @@ impl TypeMapper<'_> {
             Err("map keys must be `String` (JSON object keys are strings)".to_owned())
         }
     }
-}
-
-/// `Rc<str>`/`Arc<str>` have no `FromArg`; serde handles them.
-fn boxed_str_strategy(name: &str) -> Strategy {
-    if name == "Box" { Strategy::FromArg } else { Strategy::Deserialize }
 }
 
 fn is_str(ty: &syn::Type) -> bool {

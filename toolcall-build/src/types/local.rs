@@ -65,37 +65,65 @@ impl TypeMapper<'_> {
         item: LocalItem,
         args: Vec<syn::Type>,
     ) -> Result<(Type, Strategy), String> {
-        if self.stack.iter().any(|s| s == name) {
-            // Recursion stops at the first re-entry: that reference accepts anything.
-            return Ok((Type::Any, self.reentry_strategy(name, &item)));
+        let env = generic_env(item.generics(), &args);
+        if let LocalItem::Alias(alias) = &item {
+            // Aliases cannot recurse (rustc rejects it); expanding one costs no budget.
+            return self.map(&substituted(&alias.ty, &env));
+        }
+        if self.decode_only || self.stack.iter().any(|s| s == name) {
+            // Decoding needs only the strategy; a recursive reference stops here and
+            // accepts anything in the schema.
+            return Ok((Type::Any, self.local_strategy(name, &item)?));
         }
         if self.budget == 0 {
             self.warn(format!(
                 "inlining budget of {} local types exhausted at `{name}`: the rest is `{{}}`",
                 super::INLINE_BUDGET
             ));
-            return Ok((Type::Any, self.reentry_strategy(name, &item)));
+            return Ok((Type::Any, self.local_strategy(name, &item)?));
         }
         self.budget -= 1;
-        let env = generic_env(item.generics(), &args);
         self.stack.push(name.to_owned());
-        let result = match &item {
-            LocalItem::Alias(alias) => self.map(&substituted(&alias.ty, &env)),
-            LocalItem::Struct(s) => self.local_struct(s, &env),
-            LocalItem::Enum(e) => self.local_enum(e, &env),
+        let schema = match &item {
+            LocalItem::Struct(s) => self.struct_schema(s, &env),
+            LocalItem::Enum(e) => self.enum_schema(e, &env),
+            LocalItem::Alias(_) => Ok(Type::Any),
         };
         self.stack.pop();
+        Ok((schema?, self.local_strategy(name, &item)?))
+    }
+
+    /// How a local struct or enum is decoded, computed once per type (memoized): its
+    /// generated `FromArg` impl when it can have one, else serde when it derives
+    /// `Deserialize`. The impl is recorded for codegen.
+    fn local_strategy(&mut self, name: &str, item: &LocalItem) -> Result<Strategy, String> {
+        if let Some(known) = self.strategies.get(name) {
+            return known.clone();
+        }
+        if self.in_progress.iter().any(|n| n == name) {
+            // A cycle: assume the impl that is being built.
+            return Ok(Strategy::FromArg);
+        }
+        self.in_progress.push(name.to_owned());
+        let shape = self.shape_of(item);
+        self.in_progress.pop();
+        let result = self.finish_local(name, item, shape);
+        self.strategies.insert(name.to_owned(), result.clone());
         result
     }
 
-    /// What a recursive reference decodes with: the type's own generated impl when it
-    /// can have one, else serde.
-    fn reentry_strategy(&self, name: &str, item: &LocalItem) -> Strategy {
-        match item {
-            LocalItem::Alias(_) => Strategy::Deserialize,
-            _ if self.impls.contains_key(name) || self.impl_possible(item).is_ok() => Strategy::FromArg,
-            _ => Strategy::Deserialize,
-        }
+    /// The wire shape of a struct or enum, from its generic declaration (type
+    /// parameters stand for "any `FromArg` type"), without touching the schema.
+    fn shape_of(&mut self, item: &LocalItem) -> Result<Shape, String> {
+        let params = item.generics().type_params().map(|p| p.ident.to_string()).collect();
+        let saved = std::mem::replace(&mut self.placeholders, params);
+        let shape = match item {
+            LocalItem::Struct(s) => self.fields_shape(&s.fields, &serde_attrs::container(&s.attrs)),
+            LocalItem::Enum(e) => self.enum_shape(e),
+            LocalItem::Alias(_) => Err("aliases are expanded".to_owned()),
+        };
+        self.placeholders = saved;
+        shape
     }
 
     /// Why no `FromArg` impl can be generated for `item`, if none can.
@@ -129,19 +157,34 @@ impl TypeMapper<'_> {
         Ok(())
     }
 
-    /// Decides the strategy for a local struct/enum and records its impl.
+    /// Decides the strategy for a local struct/enum and records its impl. A private type
+    /// is an error whatever it derives: generated code calls the tool from outside its
+    /// module, where the type cannot be named, not even by inference.
     fn finish_local(
         &mut self,
-        ident: &syn::Ident,
-        item: LocalItem,
+        name: &str,
+        item: &LocalItem,
         shape: Result<Shape, String>,
     ) -> Result<Strategy, String> {
-        let name = ident.to_string();
-        let possible = self.impl_possible(&item).and(shape.clone().map(|_| ()));
+        let (ident, vis) = match item {
+            LocalItem::Struct(s) => (&s.ident, &s.vis),
+            LocalItem::Enum(e) => (&e.ident, &e.vis),
+            LocalItem::Alias(a) => (&a.ident, &a.vis),
+        };
+        if !is_crate_visible(vis) {
+            return Err(format!(
+                "local type `{name}` is private; generated code calls tools from outside their module, so make it `pub` or `pub(crate)`"
+            ));
+        }
+        let possible = self.impl_possible(item).and(shape.clone().map(|_| ()));
         match (possible, shape) {
             (Ok(()), Ok(shape)) => {
                 let generics = item.generics().clone();
-                self.impls.entry(name).or_insert(LocalImpl { ident: ident.clone(), generics, shape });
+                self.impls.entry(name.to_owned()).or_insert(LocalImpl {
+                    ident: ident.clone(),
+                    generics,
+                    shape,
+                });
                 Ok(Strategy::FromArg)
             }
             _ if serde_attrs::derives_deserialize(item.attrs()) => Ok(Strategy::Deserialize),
@@ -151,13 +194,14 @@ impl TypeMapper<'_> {
         }
     }
 
-    fn local_struct(
+    /// The schema of a local struct with generic arguments `env`.
+    fn struct_schema(
         &mut self,
         s: &syn::ItemStruct,
         env: &BTreeMap<String, syn::Type>,
-    ) -> Result<(Type, Strategy), String> {
+    ) -> Result<Type, String> {
         let container = serde_attrs::container(&s.attrs);
-        let ty = match &s.fields {
+        Ok(match &s.fields {
             syn::Fields::Named(named) => Type::Object(self.object_params(named, &container, env)?),
             syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
                 self.map_nested(&substituted(&unnamed.unnamed[0].ty, env))?.0
@@ -167,10 +211,7 @@ impl TypeMapper<'_> {
                 self.tuple(types.iter())?.0
             }
             syn::Fields::Unit => Type::Null,
-        };
-        let shape = self.struct_shape(&s.fields, &s.generics, &container);
-        let strategy = self.finish_local(&s.ident, LocalItem::Struct(s.clone()), shape)?;
-        Ok((ty, strategy))
+        })
     }
 
     /// The properties of a struct with named fields (or a struct variant).
@@ -194,23 +235,6 @@ impl TypeMapper<'_> {
             params.push(param);
         }
         Ok(params)
-    }
-
-    /// How the generated impl decodes a struct: computed on the generic declaration, with
-    /// type parameters standing for "any `FromArg` type".
-    fn struct_shape(
-        &mut self,
-        fields: &syn::Fields,
-        generics: &syn::Generics,
-        container: &ContainerAttrs,
-    ) -> Result<Shape, String> {
-        let saved = std::mem::replace(
-            &mut self.placeholders,
-            generics.type_params().map(|p| p.ident.to_string()).collect(),
-        );
-        let shape = self.fields_shape(fields, container);
-        self.placeholders = saved;
-        shape
     }
 
     fn fields_shape(&mut self, fields: &syn::Fields, container: &ContainerAttrs) -> Result<Shape, String> {
@@ -245,65 +269,43 @@ impl TypeMapper<'_> {
         Ok(out)
     }
 
-    /// How a field type is decoded, without touching the schema, the budget or warnings.
+    /// How a field type is decoded, without building its schema or printing warnings.
     fn decode_of(&mut self, ty: &syn::Type) -> Result<Decode, String> {
-        let (budget, span) = (self.budget, self.span);
-        let mut quiet = crate::diagnostics::Diagnostics::default();
-        let diags = std::mem::replace(self.diags, std::mem::take(&mut quiet));
-        self.budget = super::INLINE_BUDGET;
+        let span = self.span;
+        let quiet = std::mem::take(self.diags);
+        let mode = std::mem::replace(&mut self.decode_only, true);
         let result = self.map_slot(ty).map(|m| m.decode);
-        *self.diags = diags;
-        self.budget = budget;
+        self.decode_only = mode;
+        *self.diags = quiet;
         self.span = span;
         result
     }
 
-    fn local_enum(
-        &mut self,
-        e: &syn::ItemEnum,
-        env: &BTreeMap<String, syn::Type>,
-    ) -> Result<(Type, Strategy), String> {
+    /// The schema of a local enum with generic arguments `env`, per its serde tagging.
+    fn enum_schema(&mut self, e: &syn::ItemEnum, env: &BTreeMap<String, syn::Type>) -> Result<Type, String> {
+        let container = serde_attrs::container(&e.attrs);
+        let mut schemas = Vec::new();
+        for variant in e.variants.iter().filter(|v| !serde_attrs::member(&v.attrs).skip) {
+            let attrs = serde_attrs::member(&variant.attrs);
+            let payload_ty = self.payload_type(&variant.fields, &attrs, env)?;
+            schemas.push((variant_wire(variant, &container), docs_of(&variant.attrs), payload_ty));
+        }
+        Ok(enum_schema(&tagging(&container), schemas))
+    }
+
+    /// How the generated impl tells an enum's variants apart and decodes their payloads.
+    fn enum_shape(&mut self, e: &syn::ItemEnum) -> Result<Shape, String> {
         let container = serde_attrs::container(&e.attrs);
         let tagging = tagging(&container);
         let mut variants = Vec::new();
-        let mut schemas = Vec::new();
-        let saved = std::mem::replace(
-            &mut self.placeholders,
-            e.generics.type_params().map(|p| p.ident.to_string()).collect(),
-        );
-        let shapes: Result<Vec<Payload>, String> = e
-            .variants
-            .iter()
-            .filter(|v| !serde_attrs::member(&v.attrs).skip)
-            .map(|v| self.payload_shape(&v.fields, &serde_attrs::member(&v.attrs)))
-            .collect();
-        self.placeholders = saved;
-        let shapes = shapes.and_then(|payloads| internal_payloads_ok(&tagging, payloads));
         for variant in e.variants.iter().filter(|v| !serde_attrs::member(&v.attrs).skip) {
-            let attrs = serde_attrs::member(&variant.attrs);
-            let wire = match (&attrs.rename, &container.rename_all) {
-                (Some(rename), _) => rename.clone(),
-                (None, Some(rule)) => serde_attrs::rename_variant(&variant.ident.to_string(), rule),
-                (None, None) => variant.ident.to_string(),
-            };
-            let payload_ty = self.payload_type(&variant.fields, &attrs, env)?;
-            schemas.push((wire.clone(), docs_of(&variant.attrs), payload_ty));
-            variants.push(wire);
+            let payload = self.payload_shape(&variant.fields, &serde_attrs::member(&variant.attrs))?;
+            let wire = variant_wire(variant, &container);
+            variants.push(Variant { ident: variant.ident.clone(), wire, payload });
         }
-        let ty = enum_schema(&tagging, schemas);
-        let shape = shapes.map(|payloads| Shape::Enum {
-            tagging: tagging.clone(),
-            variants: e
-                .variants
-                .iter()
-                .filter(|v| !serde_attrs::member(&v.attrs).skip)
-                .zip(payloads)
-                .zip(variants)
-                .map(|((v, payload), wire)| Variant { ident: v.ident.clone(), wire, payload })
-                .collect(),
-        });
-        let strategy = self.finish_local(&e.ident, LocalItem::Enum(e.clone()), shape)?;
-        Ok((ty, strategy))
+        let payloads: Vec<Payload> = variants.iter().map(|v| v.payload.clone()).collect();
+        internal_payloads_ok(&tagging, payloads)?;
+        Ok(Shape::Enum { tagging, variants })
     }
 
     /// A variant payload's schema: `None` for unit variants.
@@ -344,6 +346,15 @@ impl TypeMapper<'_> {
                 unnamed.unnamed.iter().map(|f| self.decode_of(&f.ty)).collect::<Result<_, _>>()?,
             ),
         })
+    }
+}
+
+/// The wire name of a variant under the container's `rename_all`.
+fn variant_wire(variant: &syn::Variant, container: &ContainerAttrs) -> String {
+    match (serde_attrs::member(&variant.attrs).rename, &container.rename_all) {
+        (Some(rename), _) => rename,
+        (None, Some(rule)) => serde_attrs::rename_variant(&variant.ident.to_string(), rule),
+        (None, None) => variant.ident.to_string(),
     }
 }
 

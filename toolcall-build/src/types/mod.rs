@@ -59,6 +59,12 @@ pub struct TypeMapper<'a> {
     stack: Vec<String>,
     /// Generic parameters treated as "any `FromArg` type" (building generic impls).
     placeholders: Vec<String>,
+    /// Only the decoding strategy is wanted: local types are not expanded.
+    decode_only: bool,
+    /// Strategy of each local struct/enum, computed once.
+    strategies: BTreeMap<String, Result<Strategy, String>>,
+    /// Local types whose strategy is being computed (cycle guard).
+    in_progress: Vec<String>,
     /// Where warnings point.
     span: Span,
 }
@@ -79,6 +85,9 @@ impl<'a> TypeMapper<'a> {
             budget: INLINE_BUDGET,
             stack: Vec::new(),
             placeholders: Vec::new(),
+            decode_only: false,
+            strategies: BTreeMap::new(),
+            in_progress: Vec::new(),
             span: Span::call_site(),
         }
     }

@@ -1,4 +1,5 @@
-//! Put aside: the generated code fails with "type `Secret` is private".
+//! A private local type: the tool is skipped with a warning naming the type (generated code
+//! calls tools from outside their module, where the type cannot be named).
 
 use serde::Deserialize;
 

@@ -1,4 +1,4 @@
-//! Put aside: `Arc<str>: DeserializeOwned` is not satisfied (serde's `rc` feature is off).
+//! `Rc<str>` and `Arc<str>` parameters decode without copying through serde.
 
 use std::rc::Rc;
 use std::sync::Arc;
