@@ -1,0 +1,376 @@
+//! The schema is the contract: property tests over every fixture tool.
+//!
+//! * Values generated from each parameter's IR type (valid by construction) are accepted
+//!   by the generated dispatcher.
+//! * Arbitrary JSON near the schema (wrong types, extra and missing keys, nulls, huge
+//!   numbers, floats with zero fraction, deep nesting, odd Unicode) is accepted by the
+//!   generated decoders exactly when the IR-driven generic decoder
+//!   (`toolcall_runtime::dynamic::decode_arguments`) accepts it.
+//! * `run_bytes` returns on any bytes, for every tool.
+//!
+//! Parameters whose IR cannot say everything the Rust type checks are listed once, in
+//! [`EXCEPTIONS`], with the reason; the test derives the list and compares it, so a new
+//! exception is a reviewed change.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use serde_json::{Number, Value, json};
+use toolcall_fixtures::toolset;
+use toolcall_runtime::ToolError;
+use toolcall_runtime::dynamic::decode_arguments;
+use toolcall_runtime::ir::{Param, Tool, Type};
+
+/// Why a parameter's IR is not the whole contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Gap {
+    /// A `format` (date, uuid, ip address) the IR validator does not parse.
+    Format,
+    /// `{}`: a recursive re-entry or a foreign type the generated code decodes fully, or
+    /// `serde_json::Value` (which agrees, but the IR cannot tell it from the other two).
+    Untyped,
+    /// `f32`: the IR says "number", the Rust type also bounds it to ±3.4e38.
+    NarrowFloat,
+    /// An unbounded string integer (`u64`): the IR has no bound past 2^63.
+    WideStringInteger,
+}
+
+/// Every parameter the agreement test leaves out, with its reason. Derived by
+/// [`gaps`]; the test asserts the derived list equals this one.
+const EXCEPTIONS: &[(&str, &str, Gap)] = &[
+    ("count_nodes", "tree", Gap::Untyped),
+    ("ip", "address", Gap::Format),
+    ("maps", "raw", Gap::Untyped),
+    ("numbers", "a", Gap::NarrowFloat),
+    ("transfer", "memo_id", Gap::WideStringInteger),
+    ("transfer", "user_id", Gap::WideStringInteger),
+    ("untyped", "borrowed", Gap::Untyped),
+    ("untyped", "value", Gap::Untyped),
+    ("wait", "retry", Gap::Untyped),
+    ("wait", "timeout", Gap::Untyped),
+];
+
+/// f32 parameters, by (tool, param): the IR cannot tell them from f64.
+const F32_PARAMS: &[(&str, &str)] = &[("numbers", "a")];
+
+fn tools() -> &'static [Tool] {
+    static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
+    TOOLS.get_or_init(|| {
+        let generated = toolcall_build::Builder::new()
+            .crate_dir(env!("CARGO_MANIFEST_DIR"))
+            .generate()
+            .expect("the fixture crate generates");
+        generated.modules.iter().flat_map(|m| m.tools.iter().map(|t| t.ir.clone())).collect()
+    })
+}
+
+fn gap_of(tool: &str, param: &Param) -> Option<Gap> {
+    if F32_PARAMS.contains(&(tool, param.name.as_str())) {
+        return Some(Gap::NarrowFloat);
+    }
+    type_gap(&param.ty)
+}
+
+fn type_gap(ty: &Type) -> Option<Gap> {
+    match ty {
+        Type::Any => Some(Gap::Untyped),
+        Type::String { format: Some(_), .. } => Some(Gap::Format),
+        Type::Integer { as_string: true, maximum: None, .. } => Some(Gap::WideStringInteger),
+        Type::Array { items, .. } | Type::Map(items) | Type::Nullable(items) | Type::Described(items, _) => {
+            type_gap(items)
+        }
+        Type::Tuple(items) | Type::AnyOf(items) | Type::OneOf(items) => items.iter().find_map(type_gap),
+        Type::Object(params) => params.iter().find_map(|p| type_gap(&p.ty)),
+        _ => None,
+    }
+}
+
+/// Every (tool, param, gap) of the fixture crate, sorted.
+fn gaps() -> Vec<(String, String, Gap)> {
+    let mut out: Vec<(String, String, Gap)> = tools()
+        .iter()
+        .flat_map(|t| t.params.iter().filter_map(|p| gap_of(&t.name, p).map(|g| (t.name.clone(), p.name.clone(), g))))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn the_exception_list_is_complete_and_reviewed() {
+    let expected: Vec<(String, String, Gap)> =
+        EXCEPTIONS.iter().map(|(t, p, g)| ((*t).to_owned(), (*p).to_owned(), *g)).collect();
+    assert_eq!(gaps(), expected);
+}
+
+fn is_excepted(tool: &str, param: &str) -> bool {
+    EXCEPTIONS.iter().any(|(t, p, _)| *t == tool && *p == param)
+}
+
+/// Tools that run for real for valid input but end in `Failed`/`Panicked` on purpose.
+fn is_argument_error(result: &Result<Value, ToolError>) -> bool {
+    matches!(result, Err(e) if e.is_call_error())
+}
+
+// ---------------------------------------------------------------------------------------
+// Valid values from the IR
+
+fn valid(ty: &Type, depth: u32) -> BoxedStrategy<Value> {
+    match ty {
+        Type::Any | Type::Null => Just(Value::Null).boxed(),
+        Type::Boolean => any::<bool>().prop_map(Value::Bool).boxed(),
+        Type::Integer { minimum, maximum, non_zero, as_string } => {
+            let lo = minimum.unwrap_or(i64::MIN / 2).max(-(1 << 53));
+            let hi = maximum.unwrap_or(i64::MAX / 2).min(1 << 53);
+            let (non_zero, as_string) = (*non_zero, *as_string);
+            (lo..=hi)
+                .prop_filter("non-zero", move |v| !non_zero || *v != 0)
+                .prop_map(move |v| if as_string { Value::String(v.to_string()) } else { json!(v) })
+                .boxed()
+        }
+        Type::Number { .. } => (-1.0e6f64..1.0e6).prop_map(|f| json!(f)).boxed(),
+        Type::String { min_length, max_length, .. } => {
+            let lo = min_length.unwrap_or(0) as usize;
+            let hi = max_length.map_or(lo + 8, |m| m as usize);
+            proptest::collection::vec(any::<char>(), lo..=hi)
+                .prop_map(|chars| Value::String(chars.into_iter().collect()))
+                .boxed()
+        }
+        Type::Const(value) => Just(Value::String(value.clone())).boxed(),
+        Type::Enum(variants) => {
+            let values: Vec<Value> = variants.iter().map(|v| Value::String(v.value.clone())).collect();
+            proptest::sample::select(values).boxed()
+        }
+        Type::Array { items, min_items, max_items, unique } => {
+            let lo = min_items.unwrap_or(0) as usize;
+            let hi = max_items.map_or(lo + 3, |m| m as usize);
+            let unique = *unique;
+            proptest::collection::vec(valid(items, depth + 1), lo..=hi)
+                .prop_filter("unique", move |items| !unique || all_distinct(items))
+                .prop_map(Value::Array)
+                .boxed()
+        }
+        Type::Tuple(items) => {
+            let parts: Vec<BoxedStrategy<Value>> = items.iter().map(|t| valid(t, depth + 1)).collect();
+            parts.prop_map(Value::Array).boxed()
+        }
+        Type::Object(params) => valid_object(params, depth + 1),
+        Type::Map(values) => proptest::collection::btree_map("[a-z]{1,6}", valid(values, depth + 1), 0..3)
+            .prop_map(|m| Value::Object(m.into_iter().collect()))
+            .boxed(),
+        Type::Nullable(inner) => prop_oneof![Just(Value::Null), valid(inner, depth)].boxed(),
+        Type::Described(inner, _) => valid(inner, depth),
+        Type::AnyOf(branches) | Type::OneOf(branches) => {
+            let options: Vec<BoxedStrategy<Value>> = branches.iter().map(|b| valid(b, depth)).collect();
+            proptest::strategy::Union::new(options).boxed()
+        }
+    }
+}
+
+fn all_distinct(items: &[Value]) -> bool {
+    items.iter().enumerate().all(|(i, a)| items[..i].iter().all(|b| a != b))
+}
+
+/// An object with every required property and a random subset of the optional ones.
+fn valid_object(params: &[Param], depth: u32) -> BoxedStrategy<Value> {
+    let slots: Vec<BoxedStrategy<Option<(String, Value)>>> = params
+        .iter()
+        .map(|p| {
+            let name = p.name.clone();
+            let value = valid(&p.ty, depth).prop_map(move |v| Some((name.clone(), v)));
+            if p.optional { prop_oneof![Just(None), value].boxed() } else { value.boxed() }
+        })
+        .collect();
+    slots.prop_map(|pairs| Value::Object(pairs.into_iter().flatten().collect())).boxed()
+}
+
+/// Valid arguments for `tool`, excepted parameters included (they get values the IR
+/// cannot vouch for, so tools with exceptions are left out of this property).
+fn valid_args(tool: &Tool) -> BoxedStrategy<Value> {
+    valid_object(&tool.params, 0)
+}
+
+fn faithful_tools() -> Vec<&'static Tool> {
+    tools().iter().filter(|t| t.params.iter().all(|p| !is_excepted(&t.name, &p.name))).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// JSON near the schema
+
+fn odd_string() -> BoxedStrategy<String> {
+    prop_oneof![
+        "[a-z]{0,6}",
+        Just(String::new()),
+        Just("\u{202e}\u{0}\u{ffff}日本é".to_owned()),
+        Just("18446744073709551616".to_owned()),
+        Just("-1".to_owned()),
+        Just("1.5".to_owned()),
+        any::<String>(),
+    ]
+    .boxed()
+}
+
+fn odd_number() -> BoxedStrategy<Value> {
+    prop_oneof![
+        any::<i64>().prop_map(|v| json!(v)),
+        any::<u64>().prop_map(|v| json!(v)),
+        (-300i64..300).prop_map(|v| json!(v)),
+        (-300i64..300).prop_map(|v| json!(v as f64)),
+        any::<f64>().prop_filter_map("finite", |f| Number::from_f64(f).map(Value::Number)),
+        Just(json!(1.0e300)),
+        Just(json!(0.5)),
+    ]
+    .boxed()
+}
+
+fn near_json() -> BoxedStrategy<Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        odd_number(),
+        odd_string().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 24, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::btree_map(odd_string(), inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+    .boxed()
+}
+
+/// A mutation of valid arguments: a parameter replaced by arbitrary JSON, dropped, or an
+/// unknown key added.
+fn near_args(tool: &'static Tool) -> BoxedStrategy<Value> {
+    let names: Vec<String> = tool.params.iter().map(|p| p.name.clone()).collect();
+    let count = names.len().max(1);
+    (valid_args(tool), 0..count, near_json(), 0..4u8)
+        .prop_map(move |(base, index, noise, how)| {
+            let Value::Object(mut map) = base else { return base };
+            let key = names.get(index).cloned().unwrap_or_else(|| "extra".to_owned());
+            match how {
+                0 => {
+                    map.insert(key, noise);
+                }
+                1 => {
+                    map.remove(&key);
+                }
+                2 => {
+                    map.insert(format!("{key}_unknown"), noise);
+                }
+                _ => {
+                    map.insert(key, Value::Null);
+                }
+            }
+            Value::Object(map)
+        })
+        .boxed()
+}
+
+fn pick_tool() -> BoxedStrategy<&'static Tool> {
+    proptest::sample::select(faithful_tools()).boxed()
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+}
+
+/// Cases per property; CI runs this bounded number, `PROPTEST_CASES` raises it locally.
+const CASES: u32 = 512;
+
+proptest! {
+    #![proptest_config(config(CASES))]
+
+    #[test]
+    fn values_valid_by_construction_are_accepted(
+        (tool, args) in pick_tool().prop_flat_map(|t| (Just(t), valid_args(t)))
+    ) {
+        let result = toolset::ALL.run(&tool.name, &args);
+        prop_assert!(!is_argument_error(&result), "{} rejected {args}: {result:?}", tool.name);
+        prop_assert!(decode_arguments(tool, &args).is_ok(), "IR decoder rejected {args}");
+    }
+
+    #[test]
+    fn generated_and_ir_decoders_agree_near_the_schema(
+        (tool, args) in pick_tool().prop_flat_map(|t| (Just(t), near_args(t)))
+    ) {
+        let generated = toolset::ALL.run(&tool.name, &args);
+        let generic = decode_arguments(tool, &args);
+        prop_assert_eq!(
+            !is_argument_error(&generated),
+            generic.is_ok(),
+            "{} on {}: generated {:?}, IR {:?}", tool.name, args, generated, generic
+        );
+        if let (Err(a), Err(b)) = (&generated, &generic) {
+            // Both name the same kind of problem (the first argument, in declaration order).
+            prop_assert_eq!(a.kind(), b.kind(), "{} on {}", tool.name, args);
+        }
+    }
+
+    #[test]
+    fn run_bytes_returns_on_any_bytes(
+        index in 0..64usize,
+        bytes in proptest::collection::vec(any::<u8>(), 0..256),
+    ) {
+        let names: Vec<&str> = toolset::ALL.names().collect();
+        let name = names.get(index % (names.len() + 1)).copied().unwrap_or("no_such_tool");
+        let _ = toolset::ALL.run_bytes(name, &bytes);
+    }
+
+    #[test]
+    fn run_returns_on_any_json_for_every_tool(index in 0..64usize, args in near_json()) {
+        let names: Vec<&str> = toolset::ALL.names().collect();
+        let name = names[index % names.len()];
+        let _ = toolset::ALL.run(name, &args);
+    }
+}
+
+#[test]
+fn huge_inputs_return_errors_not_crashes() {
+    let names: Vec<&str> = toolset::ALL.names().collect();
+    let big = "x".repeat(10 << 20);
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let mut built = Value::Null;
+    for _ in 0..100_000 {
+        built = Value::Array(vec![built]);
+    }
+    // Not `json!`: it would serialize `built` recursively.
+    let deep_value = Value::Object(std::iter::once(("value".to_owned(), built)).collect());
+    for name in names {
+        let _ = toolset::ALL.run(name, &json!({"city": big}));
+        assert!(matches!(toolset::ALL.run_json(name, &deep), Err(ToolError::InvalidJson(_))));
+        assert!(toolset::ALL.run_bytes(name, b"{\"a\":\"\\ud800\"}").is_err());
+        assert!(toolset::ALL.run_bytes(name, &[b'"', 0xff, b'"']).is_err());
+        let _ = toolset::ALL.run(name, &deep_value);
+    }
+    dismantle(deep_value);
+}
+
+/// Drops a deep value without recursion.
+fn dismantle(value: Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn a_panicking_tool_leaves_the_toolset_working() {
+    let panicked = toolset::ALL.run("explode", &json!({"message": "on purpose"}));
+    assert!(matches!(panicked, Err(ToolError::Panicked(_))), "{panicked:?}");
+    let names: BTreeMap<&str, ()> = toolset::ALL.names().map(|n| (n, ())).collect();
+    assert!(names.contains_key("get_weather"));
+    assert_eq!(
+        toolset::ALL.run("get_weather", &json!({"city": "Oslo"})),
+        Ok(json!({"city": "Oslo", "days": 3, "temp": 21.5}))
+    );
+    let big = "y".repeat(10 << 20);
+    let echoed = toolset::ALL.run("get_weather", &json!({"city": big})).unwrap();
+    assert_eq!(echoed["city"].as_str().map(str::len), Some(10 << 20));
+}
