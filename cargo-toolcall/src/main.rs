@@ -6,7 +6,6 @@
 //! a trailing newline.
 
 mod args;
-mod json;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -95,9 +94,8 @@ fn exported_text(args: &ExportArgs) -> Result<String, String> {
     refuse_unsafe_names(&modules)?;
     let tools = modules.iter().flat_map(|m| m.tools.iter().map(|t| &t.ir));
     let rendered = render_tools(tools, args.format, args.strict);
-    let ordered =
-        json::parse(&rendered).map_err(|e| format!("internal error: rendered JSON does not parse: {e}"))?;
-    Ok(json::to_stable_string(&ordered))
+    toolcall_runtime::json::stable(&rendered)
+        .map_err(|e| format!("internal error: rendered JSON does not parse: {e}"))
 }
 
 fn unknown_modules(args: &ExportArgs, modules: &[toolcall_build::model::ToolModule]) -> Result<(), String> {

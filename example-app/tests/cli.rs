@@ -165,7 +165,7 @@ fn the_demo_answers_the_seeds_calls_for_both_providers() {
     let output = example_app::<&str>(&[]);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let demo = stdout(&output);
-    assert!(demo.contains(&example_app::cli::json::pretty(toolset::ALL.emit(Format::OpenAi, true))));
+    assert!(demo.contains(&toolcall_runtime::json::pretty(toolset::ALL.emit(Format::OpenAi, true))));
     for format in ["openai", "anthropic", "mcp"] {
         assert_eq!(
             demo.lines().filter(|l| l.starts_with(format) && l.ends_with(" bytes")).count(),

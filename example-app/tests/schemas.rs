@@ -2,9 +2,9 @@
 //! A changed snapshot is a changed decision about what models see; review it
 //! (`cargo insta review`) before accepting it.
 
-use example_app::cli::json::pretty;
 use example_app::toolset;
 use toolcall_runtime::Format;
+use toolcall_runtime::json::pretty;
 
 fn snapshot_name(format: Format, strict: bool) -> String {
     format!("{}_{}", format.as_str(), if strict { "strict" } else { "lax" })

@@ -31,6 +31,7 @@ pub mod dynamic;
 pub mod error;
 pub mod glue;
 pub mod ir;
+pub mod json;
 pub mod params;
 pub mod registry;
 pub mod render;

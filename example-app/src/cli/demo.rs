@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 use toolcall_runtime::Format;
 use toolcall_runtime::glue::{answer_anthropic, answer_openai};
 
-use super::json::pretty;
 use crate::toolset;
+use toolcall_runtime::json::pretty;
 
 /// The seed's sample calls: the arguments a model sent to `get_weather`.
 const CALLS: [&str; 3] = [

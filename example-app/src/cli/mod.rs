@@ -6,7 +6,6 @@
 //! bad command line (the usage on stderr).
 
 mod demo;
-pub mod json;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

@@ -86,60 +86,7 @@ pub fn snapshot(name: &str, description: &str, text: &str) {
 /// Panics if `json` is not valid JSON, or if the result does not parse back to the same value.
 pub fn pretty(json: &str) -> String {
     let parsed: Value = serde_json::from_str(json).expect("pretty: input is not valid JSON");
-    let chars: Vec<char> = json.chars().collect();
-    let mut out = String::with_capacity(json.len() * 2);
-    let (mut indent, mut in_string, mut escaped, mut i) = (0usize, false, false, 0usize);
-    let newline = |out: &mut String, indent: usize| {
-        out.push('\n');
-        out.extend(std::iter::repeat_n("  ", indent));
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        i += 1;
-        if in_string {
-            out.push(c);
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => {
-                in_string = true;
-                out.push(c);
-            }
-            '{' | '[' => {
-                let close = if c == '{' { '}' } else { ']' };
-                let mut j = i;
-                while j < chars.len() && chars[j].is_whitespace() {
-                    j += 1;
-                }
-                out.push(c);
-                if chars.get(j) == Some(&close) {
-                    out.push(close);
-                    i = j + 1;
-                } else {
-                    indent += 1;
-                    newline(&mut out, indent);
-                }
-            }
-            '}' | ']' => {
-                indent -= 1;
-                newline(&mut out, indent);
-                out.push(c);
-            }
-            ',' => {
-                out.push(',');
-                newline(&mut out, indent);
-            }
-            ':' => out.push_str(": "),
-            c if c.is_whitespace() => {}
-            c => out.push(c),
-        }
-    }
+    let out = toolcall_runtime::json::pretty(json);
     let back: Value = serde_json::from_str(&out).expect("pretty: output is not valid JSON");
     assert_eq!(back, parsed, "pretty printing changed the value");
     out
