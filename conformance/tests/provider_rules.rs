@@ -1,0 +1,135 @@
+//! The providers' rules over every emitted definition: OpenAI strict's subset (§2, §8),
+//! Anthropic strict's lists (§3, §8), integer bounds within ±(2^53−1) in every format
+//! (§7), and the tool-name rule of each format (§0).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use conformance::corpus::{self, Source, variants};
+use conformance::rules::Violation;
+use conformance::rules::{
+    anthropic_counts, anthropic_strict_violations, common_violations, input_schema, openai_strict_violations,
+};
+use conformance::{definitions, known};
+use toolcall_runtime::Format;
+
+/// Splits OpenAI strict violations into unexpected ones and known issues (printed).
+fn without_known(source: &Source, violations: Vec<Violation>) -> Vec<String> {
+    let mut unexpected = Vec::new();
+    for violation in violations {
+        let tool = source.tools.iter().find(|t| t.name == violation.tool);
+        match tool.and_then(|t| known::openai_strict(t, &violation)) {
+            Some(issue) => println!("KNOWN ISSUE {}: {}: {violation}", issue.id, source.name),
+            None => unexpected.push(format!("{}: {violation}", source.name)),
+        }
+    }
+    unexpected
+}
+
+fn report(what: &str, examined: usize, failures: &[String]) {
+    println!("{what}: {examined} definitions examined");
+    assert!(examined > 0, "{what}: nothing examined");
+    assert!(failures.is_empty(), "{what}: {} violations:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn openai_strict_output_stays_inside_the_strict_subset() {
+    let (mut examined, mut failures) = (0, Vec::new());
+    for source in corpus::sources() {
+        let value = source.render_value(Format::OpenAi, true);
+        let defs = definitions(&value);
+        examined += defs.len();
+        failures.extend(without_known(&source, openai_strict_violations(defs)));
+    }
+    report("openai_strict_output_stays_inside_the_strict_subset", examined, &failures);
+}
+
+#[test]
+fn openai_non_strict_output_has_the_chat_completions_shape() {
+    let (mut examined, mut failures) = (0, Vec::new());
+    for source in corpus::sources() {
+        let value = source.render_value(Format::OpenAi, false);
+        for def in definitions(&value) {
+            examined += 1;
+            let function = def.get("function");
+            let ok = def.get("type").and_then(|t| t.as_str()) == Some("function")
+                && function.and_then(|f| f.get("parameters")).is_some_and(|p| p.is_object())
+                && function.and_then(|f| f.get("strict")).is_none_or(|s| s == false);
+            if !ok {
+                failures.push(format!("{}: {def}", source.name));
+            }
+        }
+    }
+    report("openai_non_strict_output_has_the_chat_completions_shape", examined, &failures);
+}
+
+#[test]
+fn anthropic_strict_output_follows_anthropics_lists() {
+    let (mut examined, mut failures) = (0, Vec::new());
+    for source in corpus::sources() {
+        let value = source.render_value(Format::Anthropic, true);
+        let defs = definitions(&value);
+        examined += defs.len();
+        failures
+            .extend(anthropic_strict_violations(defs).into_iter().map(|v| format!("{}: {v}", source.name)));
+        let (optional, unions) = defs
+            .iter()
+            .filter_map(|d| input_schema(d, Format::Anthropic))
+            .map(anthropic_counts)
+            .fold((0, 0), |(o, u), (o2, u2)| (o + o2, u + u2));
+        println!(
+            "{}: sending every tool strict to Anthropic in one request: {} tools, {optional} optional and {unions} union properties (limits 20, 24, 16)",
+            source.name,
+            defs.len()
+        );
+    }
+    report("anthropic_strict_output_follows_anthropics_lists", examined, &failures);
+}
+
+#[test]
+fn anthropic_non_strict_output_has_the_messages_shape() {
+    let (mut examined, mut failures) = (0, Vec::new());
+    for source in corpus::sources() {
+        let value = source.render_value(Format::Anthropic, false);
+        for def in definitions(&value) {
+            examined += 1;
+            let keys: Vec<&String> = def.as_object().into_iter().flat_map(|m| m.keys()).collect();
+            let known = keys.iter().all(|k| ["name", "description", "input_schema"].contains(&k.as_str()));
+            let object = def.pointer("/input_schema/type").and_then(|t| t.as_str()) == Some("object");
+            if !known || !object {
+                failures.push(format!("{}: {def}", source.name));
+            }
+        }
+    }
+    report("anthropic_non_strict_output_has_the_messages_shape", examined, &failures);
+}
+
+#[test]
+fn every_format_keeps_names_required_lists_formats_and_integer_bounds_sound() {
+    let (mut examined, mut failures) = (0, Vec::new());
+    for source in corpus::sources() {
+        for (format, strict) in variants() {
+            let value = source.render_value(format, strict);
+            let defs = definitions(&value);
+            examined += defs.len();
+            failures.extend(
+                common_violations(defs, format)
+                    .into_iter()
+                    .map(|v| format!("{} {} strict={strict}: {v}", source.name, format.as_str())),
+            );
+        }
+    }
+    report("every_format_keeps_names_required_lists_formats_and_integer_bounds_sound", examined, &failures);
+}
+
+#[test]
+fn the_hand_built_tools_reach_the_clamped_integer_bounds() {
+    // The `scalars` tool has i64::MIN..i64::MAX bounds in its IR: the output must carry the
+    // clamped ±(2^53−1), which is what the check above relies on.
+    let source = corpus::hand_built();
+    for (format, strict) in variants() {
+        let text = source.render(format, strict);
+        assert!(!text.contains("9223372036854775807") && !text.contains("-9223372036854775808"), "{text}");
+    }
+    let lax = source.render(Format::Mcp, false);
+    assert!(lax.contains("-9007199254740991") && lax.contains("9007199254740991"), "{lax}");
+}
