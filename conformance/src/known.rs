@@ -7,7 +7,6 @@
 //! kind from another cause is not hidden.
 
 use serde_json::Value;
-use toolcall_runtime::ToolError;
 use toolcall_runtime::ir::{Param, Tool, Type};
 
 use crate::rules::Violation;
@@ -30,25 +29,8 @@ pub const UNTYPED_IN_OPENAI_STRICT: KnownIssue = KnownIssue {
               HTTP 400 \"schema must have a 'type' key\" for the whole request",
 };
 
-/// A struct field with `#[serde(default)]` (optional in the IR, not an `Option`) rejects an
-/// explicit `null`, although strict schemas widen it to `["T","null"]` (so a strict model
-/// sends `null` for "absent") and DESIGN.md says an explicit null means absent.
-pub const DEFAULT_FIELD_NULL: KnownIssue = KnownIssue {
-    id: "default-field-null",
-    summary: "a `#[serde(default)]` field's decoder rejects `null`, which the strict schemas allow \
-              and which means \"absent\"",
-};
-
-/// `chrono::NaiveTime` maps to `format: "time"`, whose JSON Schema (RFC 3339 `full-time`)
-/// requires an offset (`09:30:00Z`); `NaiveTime`'s parser rejects any offset, so no value
-/// both the schema and the decoder accept exists.
-pub const NAIVE_TIME_FORMAT: KnownIssue = KnownIssue {
-    id: "naive-time-format",
-    summary: "`NaiveTime` is `format: time`, which requires an offset its decoder rejects",
-};
-
 /// Every known issue.
-pub const ALL: [KnownIssue; 3] = [UNTYPED_IN_OPENAI_STRICT, DEFAULT_FIELD_NULL, NAIVE_TIME_FORMAT];
+pub const ALL: [KnownIssue; 1] = [UNTYPED_IN_OPENAI_STRICT];
 
 /// The IR type a JSON pointer into a rendered input schema describes, if it can be told:
 /// `/properties/a/items/anyOf/0` walks parameter `a`, its items, the first branch.
@@ -141,15 +123,6 @@ pub fn value_at_argument<'v>(args: &'v Value, path: &str) -> Option<&'v Value> {
         }
     }
     Some(current)
-}
-
-/// The known issue a dispatcher's argument error on a schema-valid sample is, if any.
-pub fn dispatch(tool: &Tool, args: &Value, error: &ToolError) -> Option<KnownIssue> {
-    let ToolError::InvalidArgument { name, .. } = error else { return None };
-    let param = param_at_argument(tool, name)?;
-    let null = value_at_argument(args, name).is_some_and(Value::is_null);
-    let nested = name.contains('.');
-    (null && nested && param.optional && !param.ty.accepts_null()).then_some(DEFAULT_FIELD_NULL)
 }
 
 /// `ty` without `Described` and `Nullable` wrappers.

@@ -1,7 +1,7 @@
-//! Build-time checks and generator fixes that do NOT exist yet: each test states the
-//! diagnostic (or output) expected once `toolcall-build` implements it. These fail until
-//! then; the rest of the suite tolerates the same findings as named known issues
-//! (`conformance::known`). Run with `cargo test -p conformance --test build_checks`.
+//! Build-time checks and generator fixes found by this suite: each test states the
+//! diagnostic (or output) `toolcall-build` gives for a rule a provider would enforce at
+//! request time (lookarounds, unknown formats, unsatisfiable bounds, duplicate wire
+//! names, untyped values in OpenAI strict, NaiveTime, `#[serde(default)]` with null).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use toolcall_runtime::ir::{MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Type};
 use toolcall_runtime::render::OPENAI_STRICT_FORMATS;
 
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostics, Level};
 use crate::model::{ToolDef, ToolModule};
 
 /// Whether `name` matches `^[a-zA-Z0-9_-]{1,64}$`, the rule of OpenAI and Anthropic.
@@ -26,6 +26,7 @@ pub fn check(modules: &[ToolModule], diags: &mut Diagnostics) {
         for tool in &module.tools {
             check_name(module, tool, diags);
             check_strict(module, tool, diags);
+            check_values(module, tool, diags);
             check_limits(module, tool, diags);
         }
     }
@@ -66,6 +67,112 @@ fn check_name(module: &ToolModule, tool: &ToolDef, diags: &mut Diagnostics) {
     }
 }
 
+/// JSON Schema 2020-12's defined `format` values; anything else is non-standard.
+const STANDARD_FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// What is wrong with the values a type admits, whatever the format: a warning or an error.
+fn value_problems(ty: &Type, out: &mut Vec<(Level, String)>, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    match ty {
+        Type::String { format, pattern, min_length, max_length } => {
+            if let Some(format) = format.as_deref().filter(|f| !STANDARD_FORMATS.contains(f)) {
+                out.push((Level::Warning, format!("format `{format}` is not a JSON Schema format; validators and grammar engines such as llguidance reject it")));
+            }
+            if let Some(pattern) = pattern {
+                pattern_problems(pattern, out);
+            }
+            if let (Some(min), Some(max)) = (min_length, max_length)
+                && min > max
+            {
+                out.push((
+                    Level::Error,
+                    format!("minLength {min} and maxLength {max}: no string satisfies both"),
+                ));
+            }
+        }
+        Type::Integer { minimum: Some(min), maximum: Some(max), .. } if min > max => {
+            out.push((Level::Error, format!("minimum {min} and maximum {max}: no integer satisfies both")));
+        }
+        Type::Number { minimum: Some(min), maximum: Some(max) } if min > max => {
+            out.push((Level::Error, format!("minimum {min} and maximum {max}: no number satisfies both")));
+        }
+        Type::Array { items, min_items, max_items, .. } => {
+            if let (Some(min), Some(max)) = (min_items, max_items)
+                && min > max
+            {
+                out.push((
+                    Level::Error,
+                    format!("minItems {min} and maxItems {max}: no array satisfies both"),
+                ));
+            }
+            value_problems(items, out, depth + 1);
+        }
+        Type::Map(items) | Type::Nullable(items) | Type::Described(items, _) => {
+            value_problems(items, out, depth + 1)
+        }
+        Type::Tuple(items) | Type::AnyOf(items) | Type::OneOf(items) => {
+            items.iter().for_each(|t| value_problems(t, out, depth + 1))
+        }
+        Type::Object(params) => params.iter().for_each(|p| value_problems(&p.ty, out, depth + 1)),
+        _ => {}
+    }
+}
+
+/// Lookarounds and backreferences: Anthropic strict and llguidance reject them.
+fn pattern_problems(pattern: &str, out: &mut Vec<(Level, String)>) {
+    let lookaround = ["(?=", "(?!", "(?<=", "(?<!"].iter().any(|l| pattern.contains(l));
+    let backreference =
+        pattern.as_bytes().windows(2).any(|w| w[0] == b'\\' && w[1].is_ascii_digit() && w[1] != b'0');
+    if lookaround {
+        out.push((Level::Warning, format!("pattern `{pattern}` uses a lookahead or lookbehind, which Anthropic strict and llguidance reject")));
+    }
+    if backreference {
+        out.push((
+            Level::Warning,
+            format!("pattern `{pattern}` uses a backreference, which Anthropic strict and llguidance reject"),
+        ));
+    }
+}
+
+fn check_values(module: &ToolModule, tool: &ToolDef, diags: &mut Diagnostics) {
+    for (index, param) in tool.ir.params.iter().enumerate() {
+        let span = tool.params.get(index).map_or(tool.span, |p| p.span);
+        let mut found = Vec::new();
+        value_problems(&param.ty, &mut found, 0);
+        found.sort();
+        found.dedup();
+        for (level, problem) in found {
+            let message = format!("`{}` parameter `{}`: {problem}", tool.ir.name, param.name);
+            match level {
+                Level::Warning => diags.warn(&module.file, span, message),
+                Level::Error => diags.error(&module.file, span, message),
+            }
+        }
+    }
+}
+
 fn check_strict(module: &ToolModule, tool: &ToolDef, diags: &mut Diagnostics) {
     for (index, param) in tool.ir.params.iter().enumerate() {
         let span = tool.params.get(index).map_or(tool.span, |p| p.span);
@@ -89,7 +196,9 @@ fn strict_losses(ty: &Type, out: &mut Vec<&'static str>, depth: usize) {
         Type::Map(_) => {
             out.push("open object: strict mode closes every object, so the model can only send {}")
         }
-        Type::Any => out.push("untyped value `{}`: strict mode cannot constrain it"),
+        Type::Any => out.push(
+            "untyped value `{}`: OpenAI strict rejects a schema without a type (give it a type, or do not send this tool with OpenAI strict); other strict modes cannot constrain it",
+        ),
         Type::Tuple(items) => {
             out.push("tuple: strict mode drops prefixItems, so item order is only in the description");
             items.iter().for_each(|t| strict_losses(t, out, depth + 1));
@@ -146,7 +255,8 @@ impl Measure {
         let mut m = Measure::default();
         m.object(params, 1);
         m.optional = params.iter().filter(|p| p.optional).count();
-        m.unions = params.iter().filter(|p| p.optional || is_union(&p.ty)).count();
+        // Anthropic strict keeps optional properties as they are (no nullable widening).
+        m.unions = params.iter().filter(|p| is_union(&p.ty)).count();
         m
     }
 

@@ -91,7 +91,9 @@ fn type_gap(ty: &Type) -> Option<Gap> {
 fn gaps() -> Vec<(String, String, Gap)> {
     let mut out: Vec<(String, String, Gap)> = tools()
         .iter()
-        .flat_map(|t| t.params.iter().filter_map(|p| gap_of(&t.name, p).map(|g| (t.name.clone(), p.name.clone(), g))))
+        .flat_map(|t| {
+            t.params.iter().filter_map(|p| gap_of(&t.name, p).map(|g| (t.name.clone(), p.name.clone(), g)))
+        })
         .collect();
     out.sort();
     out

@@ -128,13 +128,16 @@ where
     optional(value, |v| StringInteger::<T>::from_arg(v, depth).map(|s| s.0))
 }
 
-/// `#[serde(default)]`: an absent slot is `T::default()`, a present one is decoded.
+/// `#[serde(default)]`: an absent slot is `T::default()`, a present one is decoded. An
+/// explicit `null` means absent too, as strict schemas widen such fields to nullable (for
+/// `Option` and `Value`, the default is what `null` would decode to anyway).
 pub fn defaulted<'a, T: Default>(
     value: Option<&'a Value>,
     decode: impl FnOnce(Option<&'a Value>) -> Result<T, SlotError>,
 ) -> Result<T, SlotError> {
     match value {
         None => Ok(T::default()),
+        Some(Value::Null) => Ok(T::default()),
         some => decode(some),
     }
 }

@@ -47,6 +47,9 @@ fn integer(min: Option<i64>, max: Option<i64>, non_zero: bool) -> Type {
     Type::Integer { minimum: min, maximum: max.map(|m| m.min(MAX_SAFE_INTEGER)), non_zero, as_string: false }
 }
 
+/// What `chrono::NaiveTime` parses: `HH:MM:SS` with optional fractional seconds.
+const NAIVE_TIME_PATTERN: &str = r"^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?$";
+
 fn string_with(format: &str) -> Type {
     Type::string_format(format)
 }
@@ -164,7 +167,13 @@ fn scalar(name: &str, resolved: &str) -> Option<(Type, Strategy)> {
         "Ipv4Addr" => from_arg(string_with("ipv4")),
         "Ipv6Addr" => from_arg(string_with("ipv6")),
         "NaiveDate" => from_arg(string_with("date")),
-        "NaiveTime" => from_arg(string_with("time")),
+        // JSON Schema's `time` requires an offset; a `NaiveTime` has none.
+        "NaiveTime" => from_arg(Type::String {
+            format: None,
+            pattern: Some(NAIVE_TIME_PATTERN.to_owned()),
+            min_length: None,
+            max_length: None,
+        }),
         "NaiveDateTime" => from_arg(string_with("date-time")),
         "Uuid" => from_arg(string_with("uuid")),
         "Url" => serde(string_with("uri")),

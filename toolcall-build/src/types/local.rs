@@ -194,6 +194,19 @@ impl TypeMapper<'_> {
         }
     }
 
+    /// Two fields (or variants) with one wire name: serde would accept only one of them,
+    /// and the schema would hold a duplicate key. An error at the type.
+    fn check_unique<'n>(&mut self, ident: &syn::Ident, what: &str, names: impl Iterator<Item = &'n str>) {
+        let mut seen = std::collections::BTreeSet::new();
+        let repeated: std::collections::BTreeSet<&str> = names.filter(|n| !seen.insert(*n)).collect();
+        for name in repeated {
+            let message = format!(
+                "`{ident}`: the {what} name `{name}` is used twice on the wire; rename one (serde would only ever see one)"
+            );
+            self.error_at(ident.span(), message);
+        }
+    }
+
     /// The schema of a local struct with generic arguments `env`.
     fn struct_schema(
         &mut self,
@@ -202,7 +215,12 @@ impl TypeMapper<'_> {
     ) -> Result<Type, String> {
         let container = serde_attrs::container(&s.attrs);
         Ok(match &s.fields {
-            syn::Fields::Named(named) => Type::Object(self.object_params(named, &container, env)?),
+            syn::Fields::Named(named) => {
+                let params = self.object_params(named, &container, env)?;
+                let names = params.iter().map(|p| p.name.as_str());
+                self.check_unique(&s.ident, "field", names);
+                Type::Object(params)
+            }
             syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
                 self.map_nested(&substituted(&unnamed.unnamed[0].ty, env))?.0
             }
@@ -290,6 +308,8 @@ impl TypeMapper<'_> {
             let payload_ty = self.payload_type(&variant.fields, &attrs, env)?;
             schemas.push((variant_wire(variant, &container), docs_of(&variant.attrs), payload_ty));
         }
+        let wires: Vec<&str> = schemas.iter().map(|(wire, _, _)| wire.as_str()).collect();
+        self.check_unique(&e.ident, "variant", wires.into_iter());
         Ok(enum_schema(&tagging(&container), schemas))
     }
 

@@ -92,6 +92,12 @@ impl<'a> TypeMapper<'a> {
         }
     }
 
+    /// Records an error at `span` in this file.
+    pub fn error_at(&mut self, span: Span, message: String) {
+        let file = self.parsed.file.clone();
+        self.diags.error(&file, span, message);
+    }
+
     /// Records a warning at `span` in this file.
     pub fn warn_at(&mut self, span: Span, message: String) {
         let file = self.parsed.file.clone();
