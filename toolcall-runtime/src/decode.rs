@@ -174,6 +174,10 @@ pub fn expect_object<'a>(
     check_depth(depth)?;
     let map =
         value.as_object().ok_or_else(|| expected(Reason::ExpectedObject { value: summarize(value) }))?;
+    // Common case first: every key known, nothing collected.
+    if map.len() <= known.len() && map.keys().all(|k| known.contains(&k.as_str())) {
+        return Ok(map);
+    }
     let unknown: Vec<String> = map.keys().filter(|k| !known.contains(&k.as_str())).cloned().collect();
     if unknown.is_empty() { Ok(map) } else { Err(ArgError::new(Reason::UnknownFields { fields: unknown })) }
 }
@@ -264,6 +268,10 @@ macro_rules! integer_from_arg {
         impl<'a> FromArg<'a> for $ty {
             fn from_arg(value: &'a Value, _depth: usize) -> Result<Self, ArgError> {
                 let range = || out_of_range(value, <$ty>::MIN, <$ty>::MAX);
+                // Fast path: an integer that fits `i64` (almost every argument).
+                if let Some(i) = value.as_i64() {
+                    return <$ty>::try_from(i).map_err(|_| range());
+                }
                 let wide = integer_value(value).map_err(|e| match e.reason {
                     // Name this type's range, not `integer_value`'s internal one.
                     Reason::OutOfRange { .. } => range(),

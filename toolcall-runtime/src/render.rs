@@ -222,6 +222,14 @@ impl<'o> Obj<'o> {
 
 /// Writes `text` as a JSON string literal.
 pub(crate) fn write_str(out: &mut String, text: &str) {
+    // Fast path: most text (keys, names, plain descriptions) needs no escaping.
+    if !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        out.reserve(text.len() + 2);
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     out.push('"');
     let mut start = 0;
     for (i, byte) in text.bytes().enumerate() {
