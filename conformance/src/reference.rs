@@ -12,9 +12,13 @@ use serde_json::Value;
 /// The MCP protocol versions whose schema files the tests read, oldest first.
 pub const MCP_VERSIONS: [&str; 3] = ["2025-06-18", "2025-11-25", "2026-07-28"];
 
-/// Where the reference files are: `<workspace>/../shared/reference`.
+/// Where the reference files are: `$TOOLCALL_REFERENCE_DIR` when set (`.ci/run` sets it
+/// for a checkout that does not sit beside `shared/`), else `<workspace>/../shared/reference`.
 pub fn reference_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/reference"))
+    match std::env::var_os("TOOLCALL_REFERENCE_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/reference")),
+    }
 }
 
 /// Whether a missing reference file must fail the test (`TOOLCALL_REQUIRE_REFERENCE=1`).
