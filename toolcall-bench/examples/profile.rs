@@ -1,0 +1,110 @@
+//! A driver for profilers: runs one benchmarked operation `N` times, with nothing else in
+//! the loop, so `valgrind --tool=callgrind` (or `perf`) sees only that operation.
+//!
+//! ```text
+//! cargo build --release -p toolcall-bench --example profile
+//! valgrind --tool=callgrind target/release/examples/profile run_json_add 100000
+//! ```
+//!
+//! Cases: `run_<tool>`, `run_json_<tool>`, `serde_run_<tool>`, `serde_run_json_<tool>`,
+//! `proposed_run_<tool>`, `proposed_run_json_<tool>`
+//! (tool = `add`, `get_weather`, `create_order`), `parse_<tool>` (the arguments text to a
+//! `serde_json::Value` only), `render`, `dispatch_10`, `dispatch_1000`, `generate_20`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a profiling driver fails loudly")]
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde_json::Value;
+use toolcall_bench::{baseline, big_toolset, proposed, small_toolset, synth, toolset};
+use toolcall_build::{Builder, SourceFile};
+use toolcall_runtime::Format;
+use toolcall_runtime::ir::{Param, Tool, Type};
+
+fn args_for(tool: &str) -> &'static str {
+    match tool {
+        "add" => r#"{"a":2,"b":40}"#,
+        "get_weather" => r#"{"city":"Oslo"}"#,
+        _ => {
+            r#"{"order":{"customer":"Ada Lovelace","address":{"street":"Storgata 1","city":"Oslo","zip":"0155","country":"NO"},"items":[{"sku":"A-100","quantity":2,"unit_cents":1250},{"sku":"B-7","quantity":1,"unit_cents":499}],"note":"leave at the door"}}"#
+        }
+    }
+}
+
+fn weather_tool() -> Tool {
+    Tool::new("get_weather")
+        .description("Get the forecast for a city.")
+        .param(Param::new("city", Type::string()).description("city name, e.g. \"Oslo\""))
+        .param(
+            Param::new("days", Type::integer_between(0, i64::from(u32::MAX)))
+                .description("how many days ahead (1-7)")
+                .default(3),
+        )
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().collect();
+    let (Some(case), Some(n)) = (argv.get(1), argv.get(2).and_then(|n| n.parse::<usize>().ok())) else {
+        eprintln!("usage: profile <case> <iterations>");
+        return ExitCode::FAILURE;
+    };
+    let tool =
+        ["add", "get_weather", "create_order"].into_iter().find(|t| case.ends_with(t)).unwrap_or("add");
+    let text = args_for(tool);
+    let value: Value = serde_json::from_str(text).unwrap();
+    let case = case.as_str();
+    match case {
+        c if c.starts_with("serde_run_json_") => {
+            (0..n).for_each(|_| drop(black_box(baseline::run_json(black_box(tool), black_box(text)))));
+        }
+        c if c.starts_with("serde_run_") => {
+            (0..n).for_each(|_| drop(black_box(baseline::run(black_box(tool), black_box(&value)))));
+        }
+        c if c.starts_with("proposed_run_json_") => {
+            (0..n).for_each(|_| drop(black_box(proposed::run_json(black_box(tool), black_box(text)))));
+        }
+        c if c.starts_with("proposed_run_") => {
+            (0..n).for_each(|_| drop(black_box(proposed::run(black_box(tool), black_box(&value)))));
+        }
+        c if c.starts_with("run_json_") => {
+            (0..n).for_each(|_| drop(black_box(toolset::ALL.run_json(black_box(tool), black_box(text)))));
+        }
+        c if c.starts_with("run_") => {
+            (0..n).for_each(|_| drop(black_box(toolset::ALL.run(black_box(tool), black_box(&value)))));
+        }
+        c if c.starts_with("parse_") => {
+            (0..n).for_each(|_| drop(black_box(serde_json::from_str::<Value>(black_box(text)))));
+        }
+        "render" => {
+            let tool = weather_tool();
+            (0..n).for_each(|_| {
+                black_box(toolcall_runtime::render::render_tool(black_box(&tool), Format::OpenAi, true));
+            });
+        }
+        "dispatch_10" | "dispatch_1000" => {
+            let set = if case == "dispatch_10" { &small_toolset::ALL } else { &big_toolset::ALL };
+            let name = synth::last_tool_name(set.len());
+            let args: Value = serde_json::from_str(synth::PROBE_ARGS).unwrap();
+            (0..n).for_each(|_| drop(black_box(set.run(black_box(&name), black_box(&args)))));
+        }
+        "generate_20" => {
+            let sources: Vec<SourceFile> = synth::sources(20, 2)
+                .into_iter()
+                .map(|(file, text)| SourceFile {
+                    path: PathBuf::from("src/tools").join(&file),
+                    relative: PathBuf::from(file),
+                    text,
+                })
+                .collect();
+            let builder = Builder::new();
+            (0..n).for_each(|_| drop(black_box(builder.generate_from(sources.clone()))));
+        }
+        _ => {
+            eprintln!("unknown case `{case}`");
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}

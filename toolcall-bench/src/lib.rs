@@ -1,0 +1,55 @@
+//! # toolcall-bench
+//!
+//! Benchmarks for toolcall (`cargo bench -p toolcall-bench`; `toolcall-bench/report.py`
+//! runs them and writes `BENCHMARKS.md`). This library holds what the benchmarks call:
+//!
+//! - [`tools`]: three real tools, and [`toolset`], generated from them by the build script;
+//! - [`big`]/[`big_toolset`]: 1,000 synthetic tools over 10 modules, and their toolset;
+//! - [`small`]/[`small_toolset`]: 10 synthetic tools, and their toolset;
+//! - [`baseline`]: the same three tools dispatched by hand with `#[derive(Deserialize)]`;
+//! - [`proposed`]: hand-written prototypes of the dispatcher changes the report proposes;
+//! - [`synth`]: the synthetic source generator (shared with the build script).
+
+pub mod baseline;
+pub mod proposed;
+pub mod synth;
+pub mod tools;
+
+/// The toolset generated from [`tools`].
+pub mod toolset {
+    include!(concat!(env!("OUT_DIR"), "/tools.rs"));
+}
+
+/// Declares `pub mod` blocks holding synthetic tool files written to `OUT_DIR`.
+macro_rules! synthetic_modules {
+    ($dir:literal: $($module:ident),+) => {$(
+        #[doc = concat!("Synthetic tools `", $dir, "/", stringify!($module), ".rs`.")]
+        pub mod $module {
+            include!(concat!(env!("OUT_DIR"), "/", $dir, "/", stringify!($module), ".rs"));
+        }
+    )+};
+}
+
+/// 1,000 synthetic tool functions, 100 per module.
+pub mod big {
+    synthetic_modules!("big_tools": m00, m01, m02, m03, m04, m05, m06, m07, m08, m09);
+}
+
+/// The toolset generated from [`big`].
+#[allow(
+    clippy::large_const_arrays,
+    reason = "the generator emits `const __ALL_INFO: [ToolInfo; 1000]`; reported in BENCHMARKS.md"
+)]
+pub mod big_toolset {
+    include!(concat!(env!("OUT_DIR"), "/big_toolset.rs"));
+}
+
+/// 10 synthetic tool functions.
+pub mod small {
+    synthetic_modules!("small_tools": m00);
+}
+
+/// The toolset generated from [`small`].
+pub mod small_toolset {
+    include!(concat!(env!("OUT_DIR"), "/small_toolset.rs"));
+}
