@@ -36,10 +36,6 @@ pub mod big {
 }
 
 /// The toolset generated from [`big`].
-#[allow(
-    clippy::large_const_arrays,
-    reason = "the generator emits `const __ALL_INFO: [ToolInfo; 1000]`; reported in BENCHMARKS.md"
-)]
 pub mod big_toolset {
     include!(concat!(env!("OUT_DIR"), "/big_toolset.rs"));
 }

@@ -179,7 +179,7 @@ fn toolset_with_infos(
         #[allow(dead_code)]
         pub static #ident: ::toolcall_runtime::Toolset =
             ::toolcall_runtime::Toolset::new(&#info_ident, &#schemas_ident, #dispatch_ident);
-        const #info_ident: [::toolcall_runtime::ToolInfo; #count] = [#infos];
+        static #info_ident: [::toolcall_runtime::ToolInfo; #count] = [#infos];
         const #schemas_ident: ::toolcall_runtime::toolset::SchemaTable = [#(#rows),*];
     }
 }
