@@ -118,26 +118,12 @@ fn value_problems(ty: &Type, out: &mut Vec<(Level, String)>, depth: usize) {
         Type::Number { minimum: Some(min), maximum: Some(max) } if min > max => {
             out.push((Level::Error, format!("minimum {min} and maximum {max}: no number satisfies both")));
         }
-        Type::Array { items, min_items, max_items, .. } => {
-            if let (Some(min), Some(max)) = (min_items, max_items)
-                && min > max
-            {
-                out.push((
-                    Level::Error,
-                    format!("minItems {min} and maxItems {max}: no array satisfies both"),
-                ));
-            }
-            value_problems(items, out, depth + 1);
+        Type::Array { min_items: Some(min), max_items: Some(max), .. } if min > max => {
+            out.push((Level::Error, format!("minItems {min} and maxItems {max}: no array satisfies both")));
         }
-        Type::Map(items) | Type::Nullable(items) | Type::Described(items, _) => {
-            value_problems(items, out, depth + 1)
-        }
-        Type::Tuple(items) | Type::AnyOf(items) | Type::OneOf(items) => {
-            items.iter().for_each(|t| value_problems(t, out, depth + 1))
-        }
-        Type::Object(params) => params.iter().for_each(|p| value_problems(&p.ty, out, depth + 1)),
         _ => {}
     }
+    ty.children().into_iter().for_each(|child| value_problems(child, out, depth + 1));
 }
 
 /// Lookarounds and backreferences: Anthropic strict and llguidance reject them.
@@ -194,24 +180,19 @@ fn strict_losses(ty: &Type, out: &mut Vec<&'static str>, depth: usize) {
     }
     match ty {
         Type::Map(_) => {
-            out.push("open object: strict mode closes every object, so the model can only send {}")
+            // Its values cannot be sent at all; nothing below it matters in strict mode.
+            out.push("open object: strict mode closes every object, so the model can only send {}");
+            return;
         }
         Type::Any => out.push(
             "untyped value `{}`: OpenAI strict rejects a schema without a type (give it a type, or do not send this tool with OpenAI strict); other strict modes cannot constrain it",
         ),
-        Type::Tuple(items) => {
-            out.push("tuple: strict mode drops prefixItems, so item order is only in the description");
-            items.iter().for_each(|t| strict_losses(t, out, depth + 1));
-        }
-        Type::Array { items, .. } | Type::Nullable(items) | Type::Described(items, _) => {
-            strict_losses(items, out, depth + 1)
-        }
-        Type::Object(params) => params.iter().for_each(|p| strict_losses(&p.ty, out, depth + 1)),
-        Type::AnyOf(branches) | Type::OneOf(branches) => {
-            branches.iter().for_each(|t| strict_losses(t, out, depth + 1))
+        Type::Tuple(_) => {
+            out.push("tuple: strict mode drops prefixItems, so item order is only in the description")
         }
         _ => {}
     }
+    ty.children().into_iter().for_each(|child| strict_losses(child, out, depth + 1));
 }
 
 /// OpenAI: at most this many functions per request.
@@ -274,7 +255,7 @@ impl Measure {
             return;
         }
         match ty {
-            Type::Object(params) => self.object(params, level + 1),
+            Type::Object(params) => return self.object(params, level + 1),
             Type::Enum(variants) => {
                 let chars: usize = variants.iter().map(|v| v.value.chars().count()).sum();
                 self.enum_values += variants.len();
@@ -294,15 +275,9 @@ impl Measure {
                     |v: &Option<i64>| v.is_some_and(|v| !(MIN_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&v));
                 self.unsafe_bounds |= outside(minimum) || outside(maximum);
             }
-            Type::Array { items, .. }
-            | Type::Map(items)
-            | Type::Nullable(items)
-            | Type::Described(items, _) => self.walk(items, level),
-            Type::Tuple(items) | Type::AnyOf(items) | Type::OneOf(items) => {
-                items.iter().for_each(|t| self.walk(t, level))
-            }
             _ => {}
         }
+        ty.children().into_iter().for_each(|child| self.walk(child, level));
     }
 }
 

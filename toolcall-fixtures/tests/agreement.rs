@@ -78,12 +78,7 @@ fn type_gap(ty: &Type) -> Option<Gap> {
         Type::Any => Some(Gap::Untyped),
         Type::String { format: Some(_), .. } => Some(Gap::Format),
         Type::Integer { as_string: true, maximum: None, .. } => Some(Gap::WideStringInteger),
-        Type::Array { items, .. } | Type::Map(items) | Type::Nullable(items) | Type::Described(items, _) => {
-            type_gap(items)
-        }
-        Type::Tuple(items) | Type::AnyOf(items) | Type::OneOf(items) => items.iter().find_map(type_gap),
-        Type::Object(params) => params.iter().find_map(|p| type_gap(&p.ty)),
-        _ => None,
+        _ => ty.children().into_iter().find_map(type_gap),
     }
 }
 

@@ -238,6 +238,29 @@ impl Type {
         }
     }
 
+    /// The types directly inside this one: items, tuple elements, property types, map
+    /// values, union branches, the wrapped type. Walkers over the IR recurse through this.
+    pub fn children(&self) -> Vec<&Type> {
+        match self {
+            Type::Array { items, .. }
+            | Type::Map(items)
+            | Type::Nullable(items)
+            | Type::Described(items, _) => {
+                vec![items.as_ref()]
+            }
+            Type::Tuple(items) | Type::AnyOf(items) | Type::OneOf(items) => items.iter().collect(),
+            Type::Object(params) => params.iter().map(|p| &p.ty).collect(),
+            Type::Any
+            | Type::Null
+            | Type::Boolean
+            | Type::Integer { .. }
+            | Type::Number { .. }
+            | Type::String { .. }
+            | Type::Enum(_)
+            | Type::Const(_) => Vec::new(),
+        }
+    }
+
     /// The type with any [`Type::Described`] wrappers removed.
     pub fn undescribed(&self) -> &Type {
         match self {
