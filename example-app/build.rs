@@ -19,5 +19,5 @@ impl TypeProvider for MoneyProvider {
 }
 
 fn main() {
-    toolcall_build::Builder::new().type_provider(MoneyProvider).compile();
+    toolcall_build::Builder::new().context("crate::App").type_provider(MoneyProvider).compile();
 }

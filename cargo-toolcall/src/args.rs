@@ -18,6 +18,7 @@ OPTIONS:
     --check <FILE>                    exit 1 with a diff when FILE is not what export writes now
     --path <DIR>                      the crate directory (default: the current one)
     --manifest-path <PATH>            the crate's Cargo.toml
+    --context <TYPE>                  the context type build.rs declares (e.g. crate::App)
     -h, --help                        this text
 
 MODULE names (e.g. `weather`, `billing::invoices`) restrict the output to those modules.
@@ -54,6 +55,8 @@ pub struct ExportArgs {
     pub path: Option<PathBuf>,
     /// Crate manifest.
     pub manifest_path: Option<PathBuf>,
+    /// The context type the crate's build script declares with `Builder::context`.
+    pub context: Option<String>,
     /// Modules to keep (all when empty).
     pub modules: Vec<String>,
 }
@@ -77,6 +80,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         check: None,
         path: None,
         manifest_path: None,
+        context: None,
         modules: Vec::new(),
     };
     while let Some(arg) = args.next() {
@@ -93,6 +97,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--check" => out.check = Some(PathBuf::from(value("--check")?)),
             "--path" => out.path = Some(PathBuf::from(value("--path")?)),
             "--manifest-path" => out.manifest_path = Some(PathBuf::from(value("--manifest-path")?)),
+            "--context" => out.context = Some(value("--context")?),
             flag if flag.starts_with('-') => return Err(format!("unknown option `{flag}`")),
             module => out.modules.push(module.to_owned()),
         }
@@ -111,7 +116,7 @@ mod tests {
     #[test]
     fn parses_every_option() {
         let Ok(Command::Export(args)) = parse_words(
-            "toolcall export --format mcp --strict --out a.json --path app weather billing::invoices",
+            "toolcall export --format mcp --strict --out a.json --path app --context crate::App weather billing::invoices",
         ) else {
             panic!("expected export");
         };
@@ -119,6 +124,7 @@ mod tests {
         assert!(args.strict);
         assert_eq!(args.out, Some(PathBuf::from("a.json")));
         assert_eq!(args.path, Some(PathBuf::from("app")));
+        assert_eq!(args.context.as_deref(), Some("crate::App"));
         assert_eq!(args.modules, vec!["weather", "billing::invoices"]);
     }
 

@@ -78,7 +78,10 @@ fn crate_dir(args: &ExportArgs) -> Result<PathBuf, String> {
 fn exported_text(args: &ExportArgs) -> Result<String, String> {
     let dir = crate_dir(args)?;
     // Diagnostics name files as the user typed the crate path (`example-app/src/tools/..`).
-    let builder = Builder::new().crate_dir("").tools_dir(dir.join("src/tools"));
+    let mut builder = Builder::new().crate_dir("").tools_dir(dir.join("src/tools"));
+    if let Some(context) = &args.context {
+        builder = builder.context(context);
+    }
     let generated = builder.generate().map_err(|e| e.to_string())?;
     report(&generated.diagnostics);
     if generated.has_errors() {

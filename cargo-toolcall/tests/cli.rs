@@ -50,7 +50,7 @@ fn golden_output_for_example_app_in_every_format() {
     };
     for format in ["openai", "anthropic", "mcp"] {
         for strict in [false, true] {
-            let mut args = vec!["--format", format, "--path", "example-app"];
+            let mut args = vec!["--format", format, "--path", "example-app", "--context", "crate::App"];
             if strict {
                 args.push("--strict");
             }
@@ -151,4 +151,22 @@ fn unknown_module_names_are_an_error() {
     let output = export(&["--path", "example-app", "nowhere"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("no tool module `nowhere`"));
+}
+
+#[test]
+fn the_context_type_is_given_as_build_rs_declares_it() {
+    let with = export(&["--format", "mcp", "--path", "example-app", "--context", "crate::App"]);
+    assert!(with.status.success(), "{}", stderr(&with));
+    assert!(stdout(&with).contains(r#""name": "list_notes""#), "{}", stdout(&with));
+    assert!(!stdout(&with).contains(r#""app""#), "the context is never a parameter");
+    // Without it, a `&App` parameter is a borrowed type like any other: skipped, and the
+    // warning says how to declare the context.
+    let without = export(&["--format", "mcp", "--path", "example-app"]);
+    assert!(without.status.success(), "{}", stderr(&without));
+    assert!(!stdout(&without).contains("list_notes"));
+    assert!(stderr(&without).contains("`list_notes` is not a tool"), "{}", stderr(&without));
+    assert!(stderr(&without).contains(r#".context("crate::App")"#), "{}", stderr(&without));
+    let bad = export(&["--path", "example-app", "--context", "not a path"]);
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("context type `not a path`"), "{}", stderr(&bad));
 }

@@ -12,19 +12,23 @@
 //! crates ship.
 
 use std::collections::BTreeSet;
+use std::future::Future;
 use std::path::PathBuf;
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
 
 use serde_json::Value;
 use toolcall_build::model::Decode;
 use toolcall_build::{Builder, Generated, Level, ProvidedType, TypeProvider};
 use toolcall_runtime::ir::{EnumVariant, Param, Tool, Type};
 use toolcall_runtime::render::{Format, render_tools};
-use toolcall_runtime::{DynTool, Registry, ToolError, Toolset};
+use toolcall_runtime::{DynTool, Registry, ToolError, ToolInfo};
 
 /// Where a source's tools are served.
 pub enum Dispatch {
-    /// A compiled toolset (`ALL` of a crate).
-    Static(&'static Toolset),
+    /// A compiled toolset (`ALL` of a crate), called through `Toolset::call` with the
+    /// crate's context, so sync and async tools alike are checked.
+    Static(fn(&str, &Value) -> Result<Value, ToolError>),
     /// Runtime-built tools.
     Dynamic(Registry),
 }
@@ -33,10 +37,40 @@ impl Dispatch {
     /// Calls tool `name` with `args`.
     pub fn run(&self, name: &str, args: &Value) -> Result<Value, ToolError> {
         match self {
-            Dispatch::Static(set) => set.run(name, args),
+            Dispatch::Static(call) => call(name, args),
             Dispatch::Dynamic(registry) => registry.run(name, args),
         }
     }
+}
+
+/// example-app's context for every conformance call: a seeded store without latency.
+static EXAMPLE_APP: LazyLock<example_app::App> = LazyLock::new(|| {
+    let store = Arc::new(example_app::app::Store::seeded(Duration::ZERO));
+    example_app::App::for_user(&store, example_app::app::User { id: 1, name: "Ada".to_owned() })
+});
+
+fn call_example_app(name: &str, args: &Value) -> Result<Value, ToolError> {
+    block_on(example_app::toolset::ALL.call(&EXAMPLE_APP, name, args))
+}
+
+fn call_fixtures(name: &str, args: &Value) -> Result<Value, ToolError> {
+    block_on(toolcall_fixtures::toolset::ALL.call(&(), name, args))
+}
+
+/// Runs a future to completion on this thread: a small executor for the async tools,
+/// which wait only on timers and on futures that wake themselves.
+///
+/// # Panics
+///
+/// When no tokio runtime can be built for the timers.
+pub fn block_on<F: Future>(future: F) -> F::Output {
+    thread_local! {
+        static RUNTIME: tokio::runtime::Runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap_or_else(|e| panic!("cannot build a tokio runtime: {e}"));
+    }
+    RUNTIME.with(|runtime| runtime.block_on(future))
 }
 
 /// A named set of tools.
@@ -111,7 +145,11 @@ fn generate(builder: Builder, what: &str) -> Generated {
     generated
 }
 
-fn from_generated(name: &'static str, generated: &Generated, set: &'static Toolset) -> Source {
+fn from_generated(
+    name: &'static str,
+    generated: &Generated,
+    call: fn(&str, &Value) -> Result<Value, ToolError>,
+) -> Source {
     let defs = generated.modules.iter().flat_map(|m| &m.tools);
     let mut opaque = BTreeSet::new();
     let mut tools = Vec::new();
@@ -125,7 +163,7 @@ fn from_generated(name: &'static str, generated: &Generated, set: &'static Tools
         tools.push(def.ir.clone());
     }
     let warnings = generated.diagnostics.iter().map(ToString::to_string).collect();
-    Source { name, tools, dispatch: Dispatch::Static(set), opaque, warnings }
+    Source { name, tools, dispatch: Dispatch::Static(call), opaque, warnings }
 }
 
 fn is_untyped(ty: &Type) -> bool {
@@ -138,24 +176,31 @@ fn is_untyped(ty: &Type) -> bool {
 
 /// `example-app`'s tools.
 pub fn example_app() -> Source {
-    let builder = Builder::new().crate_dir(workspace_dir().join("example-app")).type_provider(MoneyProvider);
-    from_generated("example-app", &generate(builder, "example-app"), &example_app::toolset::ALL)
+    let builder = Builder::new()
+        .crate_dir(workspace_dir().join("example-app"))
+        .context("crate::App")
+        .type_provider(MoneyProvider);
+    from_generated("example-app", &generate(builder, "example-app"), call_example_app)
 }
 
 /// `toolcall-fixtures`' tools.
 pub fn fixtures() -> Source {
     let builder = Builder::new().crate_dir(workspace_dir().join("toolcall-fixtures"));
-    from_generated(
-        "toolcall-fixtures",
-        &generate(builder, "toolcall-fixtures"),
-        &toolcall_fixtures::toolset::ALL,
-    )
+    from_generated("toolcall-fixtures", &generate(builder, "toolcall-fixtures"), call_fixtures)
 }
 
 /// The compiled crates' toolsets, for comparing with the in-process rendering.
-pub fn compiled() -> [(&'static str, &'static Toolset); 2] {
-    [("example-app", &example_app::toolset::ALL), ("toolcall-fixtures", &toolcall_fixtures::toolset::ALL)]
+pub fn compiled() -> [(&'static str, &'static [ToolInfo], Emit); 2] {
+    [
+        ("example-app", example_app::toolset::ALL.describe(), |f, s| example_app::toolset::ALL.emit(f, s)),
+        ("toolcall-fixtures", toolcall_fixtures::toolset::ALL.describe(), |f, s| {
+            toolcall_fixtures::toolset::ALL.emit(f, s)
+        }),
+    ]
 }
+
+/// A compiled toolset's `emit`.
+pub type Emit = fn(Format, bool) -> &'static str;
 
 /// Hand-built tools: every `Type` variant and every keyword the renderer can write.
 pub fn hand_built() -> Source {

@@ -2,18 +2,27 @@
 //! `toolcall-build` generates from them, and a small command line around it.
 //!
 //! ```
-//! use example_app::toolset;
+//! use example_app::{App, toolset};
 //! use toolcall_runtime::Format;
 //!
 //! let tools = toolset::ALL.emit(Format::OpenAi, true); // precomputed JSON text
 //! assert!(tools.contains(r#""name":"get_weather""#));
-//! let out = toolset::ALL.run_json("get_weather", r#"{"city":"Oslo"}"#).unwrap();
+//! let app = App::demo(); // the context: the signed-in user and the store
+//! # let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+//! # runtime.block_on(async {
+//! let out = toolset::ALL.call_json(&app, "get_weather", r#"{"city":"Oslo"}"#).await.unwrap();
 //! assert_eq!(out.to_string(), r#"{"city":"Oslo","days":3,"temp":21.5}"#);
+//! let notes = toolset::ALL.call_json(&app, "list_notes", "{}").await.unwrap();
+//! assert!(notes.as_array().unwrap().iter().all(|note| note["owner"] == 1));
+//! # });
 //! ```
 
+pub mod app;
 pub mod cli;
 pub mod money;
 pub mod tools;
+
+pub use app::App;
 
 /// The generated toolsets: `toolset::<module>::TOOLS` per tool file and `toolset::ALL`.
 pub mod toolset {

@@ -175,8 +175,19 @@ fn the_demo_answers_the_seeds_calls_for_both_providers() {
     }
     let openai = answers(&demo, "OpenAI:");
     let ids: Vec<&Value> = openai.iter().map(|m| &m["tool_call_id"]).collect();
-    assert_eq!(ids, [&json!("call_1"), &json!("call_2"), &json!("call_3")]);
+    let expected = ["call_1", "call_2", "call_3", "call_a", "call_b", "call_c"].map(|id| json!(id));
+    assert_eq!(ids, expected.iter().collect::<Vec<_>>());
     assert!(openai.iter().all(|m| m["role"] == json!("tool")));
+    // The concurrent message: the signed-in user's notes only, a new note owned by them,
+    // and who they are.
+    let notes: Value = serde_json::from_str(openai[3]["content"].as_str().unwrap()).unwrap();
+    assert!(!notes.as_array().unwrap().is_empty());
+    assert!(notes.as_array().unwrap().iter().all(|n| n["owner"] == 1), "{notes}");
+    assert!(!demo.contains("launch codes"), "another user's note leaked:\n{demo}");
+    let added: Value = serde_json::from_str(openai[4]["content"].as_str().unwrap()).unwrap();
+    assert_eq!((&added["owner"], &added["text"]), (&json!(1), &json!("water the plants")));
+    assert_eq!(openai[5]["content"], json!(r#"{"id":1,"name":"Ada"}"#));
+    assert!(demo.contains("answered 3 calls concurrently in"), "{demo}");
     assert_eq!(openai[0]["content"], json!(r#"{"city":"Oslo","days":5,"temp":21.5}"#));
     let anthropic = answers(&demo, "Anthropic:");
     let errors: Vec<&Value> = anthropic.iter().map(|b| &b["is_error"]).collect();

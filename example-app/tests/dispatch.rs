@@ -2,12 +2,35 @@
 //! and "Error terms" tables) through the generated dispatcher, plus the example's own
 //! tools: nested paths, string integers, the `Money` provider, `Option<Option<T>>`, dates.
 
-use example_app::toolset;
+#![allow(clippy::unwrap_used)]
+
+use std::future::Future;
+
+use example_app::{App, toolset};
 use serde_json::{Value, json};
-use toolcall_runtime::{Format, Reason, ToolError};
+use toolcall_runtime::{Format, Reason, ToolError, Toolset};
+
+/// Runs `future` on a fresh current-thread runtime with timers.
+fn block_on<F: Future>(future: F) -> F::Output {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    runtime.block_on(future)
+}
+
+/// Calls `name` in `tools` as the demo's signed-in user, through the one entry point.
+fn call_in(tools: &Toolset<App>, name: &str, args: &Value) -> Result<Value, ToolError> {
+    block_on(tools.call(&App::demo(), name, args))
+}
 
 fn run(name: &str, args: Value) -> Result<Value, ToolError> {
-    toolset::ALL.run(name, &args)
+    call_in(&toolset::ALL, name, &args)
+}
+
+fn run_json(name: &str, args: &str) -> Result<Value, ToolError> {
+    block_on(toolset::ALL.call_json(&App::demo(), name, args))
+}
+
+fn run_bytes(name: &str, args: &[u8]) -> Result<Value, ToolError> {
+    block_on(toolset::ALL.call_bytes(&App::demo(), name, args))
 }
 
 fn invalid(name: &str, reason: Reason) -> Result<Value, ToolError> {
@@ -26,7 +49,7 @@ fn invalid_argument(result: Result<Value, ToolError>) -> (String, Reason) {
 
 #[test]
 fn the_function_applies_its_default() {
-    let out = toolset::ALL.run_json("get_weather", r#"{"city":"Oslo"}"#).unwrap();
+    let out = run_json("get_weather", r#"{"city":"Oslo"}"#).unwrap();
     assert_eq!(out.to_string(), r#"{"city":"Oslo","days":3,"temp":21.5}"#);
 }
 
@@ -88,17 +111,17 @@ fn arguments_that_are_not_an_object_are_refused() {
 #[test]
 fn text_that_is_not_json_is_invalid_json() {
     for text in [r#"{"city":"#, "", r#"{"city":"Oslo"} trailing"#, r#"{"city":"\ud800"}"#] {
-        let result = toolset::ALL.run_json("get_weather", text);
+        let result = run_json("get_weather", text);
         assert!(matches!(result, Err(ToolError::InvalidJson(_))), "{text:?}: {result:?}");
     }
 }
 
 #[test]
 fn bytes_that_are_not_utf8_are_invalid_json() {
-    let result = toolset::ALL.run_bytes("get_weather", b"{\"city\":\"Osl\xff\"}");
+    let result = run_bytes("get_weather", b"{\"city\":\"Osl\xff\"}");
     assert!(matches!(result, Err(ToolError::InvalidJson(_))), "{result:?}");
     assert_eq!(
-        toolset::ALL.run_bytes("get_weather", br#"{"city":"Oslo"}"#),
+        run_bytes("get_weather", br#"{"city":"Oslo"}"#),
         Ok(json!({"city": "Oslo", "days": 3, "temp": 21.5}))
     );
 }
@@ -125,23 +148,23 @@ fn an_unknown_tool_lists_the_known_ones() {
 fn a_module_toolset_serves_only_its_own_tools() {
     let weather = &toolset::weather::TOOLS;
     assert_eq!(
-        weather.run("get_weather", &json!({"city": "Oslo"})),
+        call_in(weather, "get_weather", &json!({"city": "Oslo"})),
         Ok(json!({"city": "Oslo", "days": 3, "temp": 21.5}))
     );
-    let error = weather.run("add", &json!({"a": 1, "b": 2})).unwrap_err();
+    let error = call_in(weather, "add", &json!({"a": 1, "b": 2})).unwrap_err();
     assert_eq!(error, ToolError::UnknownTool { name: "add".into(), known: vec!["get_weather".into()] });
 }
 
 #[test]
 fn a_panic_is_caught_and_the_next_call_works() {
     for tools in [&toolset::ALL, &toolset::math::TOOLS] {
-        match tools.run("explode", &json!({})) {
+        match call_in(tools, "explode", &json!({})) {
             Err(ToolError::Panicked(message)) => {
                 assert!(message.contains("explode always panics"), "{message}")
             }
             other => panic!("expected Panicked, got {other:?}"),
         }
-        assert_eq!(tools.run("add", &json!({"a": 2, "b": 3})), Ok(json!(5)));
+        assert_eq!(call_in(tools, "add", &json!({"a": 2, "b": 3})), Ok(json!(5)));
     }
     assert_eq!(
         run("get_weather", json!({"city": "Bergen"})),
@@ -172,7 +195,7 @@ fn every_error_serializes_to_an_object_with_its_kind_and_message() {
         run("get_weather", json!([1])),
         run("get_weather", json!({})),
         run("get_weather", json!({"city": "Oslo", "days": "5"})),
-        toolset::ALL.run_json("get_weather", "{"),
+        run_json("get_weather", "{"),
         run("divide", json!({"a": 1, "b": 0})),
         run("explode", json!({})),
     ];
@@ -415,6 +438,9 @@ fn hidden_and_private_functions_are_not_tools() {
         "divide",
         "explode",
         "count_points",
+        "whoami",
+        "list_notes",
+        "add_note",
         "place_order",
         "check_address",
         "distance",
@@ -448,9 +474,24 @@ fn anthropic_block(input: Value) -> Value {
     json!({"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": input})
 }
 
+/// Answers one OpenAI tool call through the message-level glue.
+fn answer_openai(tools: &Toolset<App>, call: &Value) -> Value {
+    let message = json!({"role": "assistant", "tool_calls": [call]});
+    let answers = block_on(toolcall_runtime::glue::answer_openai_message(tools, &App::demo(), &message));
+    assert_eq!(answers.len(), 1);
+    answers[0].clone()
+}
+
+/// Answers one Anthropic `tool_use` block through the message-level glue.
+fn answer_anthropic(tools: &Toolset<App>, block: &Value) -> Value {
+    let message = json!({"role": "assistant", "content": [block]});
+    let answers = block_on(toolcall_runtime::glue::answer_anthropic_message(tools, &App::demo(), &message));
+    assert_eq!(answers.len(), 1);
+    answers[0].clone()
+}
+
 #[test]
 fn openai_calls_are_answered_with_tool_messages() {
-    use toolcall_runtime::glue::answer_openai;
     let good = answer_openai(&toolset::ALL, &openai_call(r#"{"city":"Oslo","days":5}"#));
     assert_eq!(
         good,
@@ -467,7 +508,6 @@ fn openai_calls_are_answered_with_tool_messages() {
 
 #[test]
 fn anthropic_blocks_are_answered_with_tool_results() {
-    use toolcall_runtime::glue::answer_anthropic;
     let good = answer_anthropic(&toolset::ALL, &anthropic_block(json!({"city": "Oslo", "days": 5})));
     assert_eq!(
         good,

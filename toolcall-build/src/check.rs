@@ -391,6 +391,8 @@ mod tests {
             span: proc_macro2::Span::call_site(),
             params: Vec::new(),
             returns: crate::model::Returns::Value,
+            is_async: false,
+            context_at: Vec::new(),
         }
     }
 

@@ -23,6 +23,7 @@
 
 mod check;
 mod codegen;
+mod context;
 pub mod diagnostics;
 mod lower;
 pub mod model;
@@ -36,6 +37,7 @@ pub use check::is_provider_safe;
 pub use diagnostics::{Diagnostic, Level};
 pub use provider::{ProvidedType, TypeProvider};
 
+use context::ContextType;
 use diagnostics::Diagnostics;
 use model::ToolModule;
 
@@ -76,6 +78,8 @@ pub enum BuildError {
     Io(PathBuf, std::io::Error),
     /// The module root is not a Rust path.
     ModuleRoot(String),
+    /// The context type given to [`Builder::context`] is not a Rust type path.
+    Context(String),
 }
 
 impl std::fmt::Display for BuildError {
@@ -83,6 +87,11 @@ impl std::fmt::Display for BuildError {
         match self {
             BuildError::Io(path, error) => write!(f, "cannot read {}: {error}", path.display()),
             BuildError::ModuleRoot(root) => write!(f, "module root `{root}` is not a Rust path"),
+            BuildError::Context(path) => write!(
+                f,
+                "context type `{path}` given to `Builder::context` is not a Rust type path; \
+                 write it from the crate root, e.g. `crate::App`"
+            ),
         }
     }
 }
@@ -95,6 +104,8 @@ pub struct Builder {
     tools_dir: PathBuf,
     module_root: String,
     providers: Vec<Box<dyn TypeProvider + Send + Sync>>,
+    context: Option<String>,
+    out_file: String,
 }
 
 impl Default for Builder {
@@ -112,6 +123,8 @@ impl Builder {
             tools_dir: PathBuf::from("src/tools"),
             module_root: "crate::tools".to_owned(),
             providers: Vec::new(),
+            context: None,
+            out_file: "tools.rs".to_owned(),
         }
     }
 
@@ -130,6 +143,32 @@ impl Builder {
     /// The Rust path of the module the tools directory declares (default `crate::tools`).
     pub fn module_root(mut self, root: impl Into<String>) -> Self {
         self.module_root = root.into();
+        self
+    }
+
+    /// Declares the crate's context type, by its path from the crate root.
+    ///
+    /// A tool takes the context as `&App` in any parameter position (written as the path,
+    /// its last segment, or through a `use`), or not at all. It is never in a schema and
+    /// never read from a model's arguments: the caller passes it to every call, as
+    /// `toolset::ALL.call(&app, name, &args).await`. Put in it what the model must not
+    /// choose: database pools, HTTP clients, the signed-in user. Without a context it is
+    /// `()`. The generated toolsets are `Toolset<App>`; the context is any `'static` type,
+    /// `Sync` when calls are spawned on a multi-threaded executor.
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// toolcall_build::Builder::new().context("crate::App").compile();
+    /// ```
+    pub fn context(mut self, path: impl Into<String>) -> Self {
+        self.context = Some(path.into());
+        self
+    }
+
+    /// The name of the generated file in `OUT_DIR` (default `tools.rs`), for a crate that
+    /// generates two toolsets from two tools directories.
+    pub fn out_file(mut self, name: impl Into<String>) -> Self {
+        self.out_file = name.into();
         self
     }
 
@@ -167,13 +206,17 @@ impl Builder {
     pub fn generate_from(&self, mut sources: Vec<SourceFile>) -> Result<Generated, BuildError> {
         let root: syn::Path = syn::parse_str(&self.module_root)
             .map_err(|_| BuildError::ModuleRoot(self.module_root.clone()))?;
+        let context = match &self.context {
+            Some(path) => Some(ContextType::parse(path).ok_or_else(|| BuildError::Context(path.clone()))?),
+            None => None,
+        };
         sources.sort_by(|a, b| a.relative.cmp(&b.relative));
         let mut diags = Diagnostics::default();
         let mut modules: Vec<ToolModule> = Vec::with_capacity(sources.len());
         for source in &sources {
             let module = parse::module_path(&source.relative);
             if let Some(parsed) = parse::parse_file(&source.path, module, &source.text, &mut diags) {
-                let lowered = lower::lower_file(&parsed, &self.providers, &mut diags);
+                let lowered = lower::lower_file(&parsed, &self.providers, context.as_ref(), &mut diags);
                 // A `mod.rs` that only declares submodules is not a tool module.
                 if !(lowered.tools.is_empty() && source.relative.ends_with("mod.rs")) {
                     modules.push(lowered);
@@ -181,7 +224,11 @@ impl Builder {
             }
         }
         check::check(&modules, &mut diags);
-        let code = codegen::generate_file(&modules, &root);
+        if let Some(context) = &context {
+            self.check_context_used(context, &modules, &mut diags);
+        }
+        let context_tokens = context.as_ref().map_or_else(|| quote::quote!(()), ContextType::tokens);
+        let code = codegen::generate_file(&modules, &root, &context_tokens);
         Ok(Generated { code, diagnostics: diags.into_sorted(), modules })
     }
 
@@ -207,6 +254,32 @@ impl Builder {
         }
     }
 
+    /// A declared context that no tool takes is worth one warning, at the `.context(..)`
+    /// call in the build script when it can be found.
+    fn check_context_used(&self, context: &ContextType, modules: &[ToolModule], diags: &mut Diagnostics) {
+        if modules.iter().flat_map(|m| &m.tools).any(|t| !t.context_at.is_empty()) {
+            return;
+        }
+        let script = Path::new("build.rs");
+        let (line, column) = std::fs::read_to_string(self.crate_dir.join(script))
+            .ok()
+            .and_then(|text| {
+                text.lines().enumerate().find_map(|(n, l)| l.find(".context(").map(|c| (n + 1, c + 2)))
+            })
+            .unwrap_or((1, 1));
+        diags.at(
+            Level::Warning,
+            script,
+            line,
+            column,
+            format!(
+                "the context `{}` is declared, but no tool takes it; a tool receives it as a `&{}` parameter",
+                context.display(),
+                context.display().rsplit("::").next().unwrap_or_default()
+            ),
+        );
+    }
+
     fn try_compile(&self) -> Result<(), String> {
         let out_dir = std::env::var_os("OUT_DIR")
             .map(PathBuf::from)
@@ -227,7 +300,7 @@ impl Builder {
             let list: Vec<String> = errors.iter().map(|d| format!("  {d}")).collect();
             return Err(format!("{} error(s) in tool files:\n{}", errors.len(), list.join("\n")));
         }
-        write_if_changed(&out_dir.join("tools.rs"), &generated.code)
+        write_if_changed(&out_dir.join(&self.out_file), &generated.code)
             .map_err(|e| format!("cannot write tools.rs: {e}"))
     }
 }

@@ -9,6 +9,7 @@ use serde_json::Value;
 use syn::spanned::Spanned;
 use toolcall_runtime::ir::{Param, Tool, Type};
 
+use crate::context::{ContextType, ContextUse};
 use crate::diagnostics::Diagnostics;
 use crate::model::{Decode, ParamDecode, ToolDef, ToolModule};
 use crate::parse::defaults::{DefaultFact, leading_defaults};
@@ -18,10 +19,12 @@ use crate::parse::{ParsedFile, signature};
 use crate::provider::TypeProvider;
 use crate::types::{Mapped, TypeMapper};
 
-/// Lowers one parsed file into a tool module.
+/// Lowers one parsed file into a tool module. `context` is the crate's declared context
+/// type, if any.
 pub fn lower_file(
     parsed: &ParsedFile,
     providers: &[Box<dyn TypeProvider + Send + Sync>],
+    context: Option<&ContextType>,
     diags: &mut Diagnostics,
 ) -> ToolModule {
     let overrides = file_overrides(parsed, diags);
@@ -32,7 +35,7 @@ pub fn lower_file(
         for item in &parsed.ast.items {
             let syn::Item::Fn(function) = item else { continue };
             if signature::is_candidate(function)
-                && let Some(tool) = lower_fn(function, parsed, &overrides, &mut mapper)
+                && let Some(tool) = lower_fn(function, parsed, &overrides, context, &mut mapper)
             {
                 tools.push(tool);
             }
@@ -90,6 +93,7 @@ fn lower_fn(
     function: &syn::ItemFn,
     parsed: &ParsedFile,
     overrides: &[Override],
+    context: Option<&ContextType>,
     mapper: &mut TypeMapper<'_>,
 ) -> Option<ToolDef> {
     let name = signature::tool_name(function);
@@ -100,12 +104,16 @@ fn lower_fn(
     if let Some(why) = signature::unsupported_reason(&function.sig) {
         return skip(mapper, function.sig.ident.span(), why);
     }
+    let Inputs { context_at, params: inputs } = match split_context(function, parsed, context) {
+        Ok(split) => split,
+        Err((span, why)) => return skip(mapper, span, why),
+    };
     let docs = parse_docs(&doc_text(&function.attrs));
     let defaults = leading_defaults(&function.block, &parsed.consts);
-    let names = param_names(function, &docs, mapper);
+    let names = param_names(&inputs, &docs, mapper);
     let mut tool = Tool::new(&name).description(docs.description.clone());
     let mut decodes = Vec::new();
-    for (input, (wire, binding)) in typed_inputs(function).zip(names) {
+    for (input, (wire, binding)) in inputs.into_iter().zip(names) {
         let mapped = match mapper.slot(&input.ty, input.ty.span()) {
             Ok(mapped) => mapped,
             Err(why) => return skip(mapper, input.ty.span(), format!("parameter `{wire}`: {why}")),
@@ -122,6 +130,8 @@ fn lower_fn(
         span: function.sig.ident.span(),
         params: decodes,
         returns: signature::returns(&function.sig),
+        is_async: function.sig.asyncness.is_some(),
+        context_at,
     })
 }
 
@@ -132,17 +142,96 @@ fn typed_inputs(function: &syn::ItemFn) -> impl Iterator<Item = &syn::PatType> {
     })
 }
 
+/// Where the context goes among a function's inputs, and the model's parameters.
+struct Inputs<'f> {
+    context_at: Vec<usize>,
+    params: Vec<&'f syn::PatType>,
+}
+
+/// Splits the inputs into the context's positions and the model's parameters. A borrowed
+/// parameter that is neither the context, `&str` nor `&serde_json::Value` cannot be
+/// served: `Err` with where and why, pointing at `Builder::context`.
+fn split_context<'f>(
+    function: &'f syn::ItemFn,
+    parsed: &ParsedFile,
+    context: Option<&ContextType>,
+) -> Result<Inputs<'f>, (proc_macro2::Span, String)> {
+    let mut context_at = Vec::new();
+    let mut params = Vec::new();
+    for (position, input) in typed_inputs(function).enumerate() {
+        match context.map_or(ContextUse::No, |c| c.classify(&input.ty, &parsed.imports)) {
+            ContextUse::Shared => context_at.push(position),
+            ContextUse::Mutable => {
+                return Err((
+                    input.ty.span(),
+                    "it takes the context as `&mut`; calls share it, so take `&` and put what \
+                     changes behind a lock"
+                        .to_owned(),
+                ));
+            }
+            ContextUse::No => {
+                if let Some(why) = unservable_borrow(&input.ty, parsed, context) {
+                    return Err((input.ty.span(), why));
+                }
+                params.push(input);
+            }
+        }
+    }
+    Ok(Inputs { context_at, params })
+}
+
+/// Why a top-level `&T` parameter cannot be served, when it cannot: only `&str`,
+/// `&serde_json::Value` and the context may be borrowed.
+fn unservable_borrow(ty: &syn::Type, parsed: &ParsedFile, context: Option<&ContextType>) -> Option<String> {
+    let syn::Type::Reference(reference) = ty else { return None };
+    let elem = &reference.elem;
+    if let syn::Type::Path(path) = elem.as_ref()
+        && reference.mutability.is_none()
+        && let Some(last) = path.path.segments.last()
+    {
+        let first = path.path.segments.first().map(|s| s.ident.to_string()).unwrap_or_default();
+        let root = parsed.imports.get(&first).cloned().unwrap_or(first);
+        let is_value = last.ident == "Value" && root.starts_with("serde_json");
+        if last.ident == "str" || is_value {
+            return None;
+        }
+    }
+    let written = quote::quote!(#elem).to_string().replace(' ', "");
+    let std_type = matches!(
+        written.split('<').next().unwrap_or_default(),
+        "String" | "Vec" | "Option" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" | "Box" | "[u8]"
+    );
+    let hint = match context {
+        _ if std_type => format!("take it by value (`{written}`) if the model sends it"),
+        None => format!(
+            "if the model sends it, take it by value; if it is shared state such as a database \
+             handle, declare a context in build.rs with \
+             `toolcall_build::Builder::new().context(\"crate::{written}\")` and take it as `&{written}`"
+        ),
+        Some(context) => format!(
+            "if the model sends it, take it by value; if it is shared state, put it in the crate's \
+             context `{}` (declared with `Builder::context`) and take `&{}`",
+            context.display(),
+            context.display().rsplit("::").next().unwrap_or_default()
+        ),
+    };
+    Some(format!(
+        "parameter `&{written}` is borrowed, and only `&str`, `&serde_json::Value` and the context \
+         can be; {hint}"
+    ))
+}
+
 /// Wire names and binding names of every parameter. Unnamed patterns take the name of
 /// the `# Arguments` bullet at their position, else `argN`, with a warning; a repeated
 /// name becomes `name_2`, with a warning.
 fn param_names(
-    function: &syn::ItemFn,
+    inputs: &[&syn::PatType],
     docs: &Docs,
     mapper: &mut TypeMapper<'_>,
 ) -> Vec<(String, Option<String>)> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
-    for (index, input) in typed_inputs(function).enumerate() {
+    for (index, input) in inputs.iter().enumerate() {
         let binding = signature::binding_name(&input.pat);
         let wire = match (&binding, docs.params.get(index)) {
             (Some(name), _) => name.clone(),

@@ -37,6 +37,11 @@ pub struct ToolDef {
     pub params: Vec<ParamDecode>,
     /// What the function returns.
     pub returns: Returns,
+    /// An `async fn`: called through a boxed future.
+    pub is_async: bool,
+    /// Positions among the function's inputs where the context (`&App`) is passed; the
+    /// other positions take `params`, in order.
+    pub context_at: Vec<usize>,
 }
 
 /// How a tool function's return value becomes JSON.

@@ -80,8 +80,9 @@ fn promised_warnings_point_at_their_place() {
         ("src/tools/foreign.rs:", "type `std::time::Duration` has no schema mapping"),
         ("src/tools/skipped.rs:", "`generic_tool` is not a tool: it has generic type parameters"),
         ("src/tools/skipped.rs:", "`impl_trait_tool` is not a tool: a parameter uses `impl Trait`"),
-        ("src/tools/skipped.rs:", "`async_tool` is not a tool"),
         ("src/tools/skipped.rs:", "`borrowed_tool` is not a tool"),
+        ("src/tools/skipped.rs:", "`borrowed_state` is not a tool: parameter `&Db` is borrowed"),
+        ("src/tools/skipped.rs:", "Builder::new().context(\"crate::Db\")"),
         ("src/tools/names.rs:", "unnamed parameter 1 takes the name `first`"),
         ("src/tools/names.rs:", "unnamed parameter 1 is called `arg1`"),
         ("src/tools/names.rs:", "duplicate parameter name `city` is exposed as `city_2`"),
@@ -96,7 +97,7 @@ fn promised_warnings_point_at_their_place() {
         );
     }
     // Private helpers, `pub(super)` and `#[doc(hidden)]` functions are silently not tools.
-    for silent in ["helper", "parent_only", "hidden_tool"] {
+    for silent in ["helper", "parent_only", "hidden_tool", "echo_later", "panic_later"] {
         assert!(!lines.contains(&format!("`{silent}`")), "{silent} warned:\n{lines}");
     }
     assert!(!generated.has_errors());

@@ -3,12 +3,21 @@
 //!
 //! Generated dispatchers call these; runtime-built tools use them too, so a call behaves
 //! the same whichever way the tool was defined.
+//!
+//! A dispatcher answers a call with [`Dispatched`]: the finished result of a sync tool, or
+//! the boxed future of an async one. [`CallFuture`] is what
+//! [`Toolset::call`](crate::Toolset::call) returns over both; it polls an async tool with
+//! panics caught, so a panic in any poll is [`ToolError::Panicked`].
 
 use std::any::Any;
 use std::backtrace::Backtrace;
 use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::future::Future;
 use std::panic::{self, AssertUnwindSafe};
+use std::pin::Pin;
 use std::sync::Once;
+use std::task::{Context, Poll};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -100,19 +109,137 @@ fn install_hook() {
 /// Calls tool `name`'s body `f`, catching a panic and returning it as `Panicked`.
 /// The panic is logged at error level with its backtrace through `log`.
 pub fn invoke(name: &str, f: impl FnOnce() -> Result<Value, ToolError>) -> Result<Value, ToolError> {
+    guarded(name, f).unwrap_or_else(Err)
+}
+
+/// Runs `f` (a tool body, or one poll of a tool's future) with panics caught: a panic is
+/// logged with its backtrace and returned as `Err(Panicked)`.
+fn guarded<R>(name: &str, f: impl FnOnce() -> R) -> Result<R, ToolError> {
     install_hook();
     let outer = IN_TOOL.with(|flag| flag.replace(true));
     let outcome = panic::catch_unwind(AssertUnwindSafe(f));
     IN_TOOL.with(|flag| flag.set(outer));
-    outcome.unwrap_or_else(|payload| {
+    outcome.map_err(|payload| {
         let message = panic_message(payload.as_ref());
         let backtrace = LAST_BACKTRACE.with(|slot| slot.borrow_mut().take());
         match backtrace {
             Some(bt) => log::error!("tool `{name}` panicked: {message}\n{bt}"),
             None => log::error!("tool `{name}` panicked: {message}"),
         }
-        Err(ToolError::Panicked(message))
+        ToolError::Panicked(message)
     })
+}
+
+/// The running body of an async tool: decoded arguments moved in, the result encoded.
+/// `Send`, so a call can be spawned on a multi-threaded executor.
+pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send + 'a>>;
+
+/// Boxes an async tool's body. Generated code calls this; a tool whose future is not
+/// `Send` (it holds an `Rc` or a `RefCell` borrow across an `.await`) fails the build here,
+/// with rustc naming the tool's future.
+pub fn boxed<'a>(body: impl Future<Output = Result<Value, ToolError>> + Send + 'a) -> ToolFuture<'a> {
+    Box::pin(body)
+}
+
+/// What a dispatcher made of a call: the finished result of a sync tool (or of arguments
+/// that did not decode), or the not-yet-polled body of an async tool.
+pub enum Dispatched<'a> {
+    /// The call is over.
+    Ready(Result<Value, ToolError>),
+    /// An async tool's body, to be polled through [`CallFuture`].
+    Async(ToolFuture<'a>),
+}
+
+impl<'a> Dispatched<'a> {
+    /// An async tool's call: its body once the arguments decoded, else their error.
+    pub fn from_async(decoded: Result<ToolFuture<'a>, ToolError>) -> Self {
+        match decoded {
+            Ok(body) => Dispatched::Async(body),
+            Err(error) => Dispatched::Ready(Err(error)),
+        }
+    }
+}
+
+impl fmt::Debug for Dispatched<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Dispatched::Ready(result) => f.debug_tuple("Ready").field(result).finish(),
+            Dispatched::Async(_) => f.write_str("Async(..)"),
+        }
+    }
+}
+
+/// The future [`Toolset::call`](crate::Toolset::call) returns.
+///
+/// A sync tool has already run when this is created and the first poll hands its result
+/// over (no allocation). An async tool's body is polled with panics caught: a panic in any
+/// poll ends the call with [`ToolError::Panicked`]. Dropping this future drops the tool's
+/// body, which cancels it at the `.await` it is suspended on; the toolset is unaffected.
+/// It is `Send` whatever the context type, since the body is.
+#[must_use = "a call does nothing unless it is awaited"]
+pub struct CallFuture<'a> {
+    name: &'a str,
+    state: CallState<'a>,
+}
+
+enum CallState<'a> {
+    Ready(Option<Result<Value, ToolError>>),
+    Running(ToolFuture<'a>),
+}
+
+impl<'a> CallFuture<'a> {
+    /// A call of tool `name` as its dispatcher answered it.
+    pub fn new(name: &'a str, dispatched: Dispatched<'a>) -> Self {
+        let state = match dispatched {
+            Dispatched::Ready(result) => CallState::Ready(Some(result)),
+            Dispatched::Async(body) => CallState::Running(body),
+        };
+        CallFuture { name, state }
+    }
+
+    /// A call that is already over with `result`.
+    pub fn ready(name: &'a str, result: Result<Value, ToolError>) -> Self {
+        CallFuture { name, state: CallState::Ready(Some(result)) }
+    }
+}
+
+impl Future for CallFuture<'_> {
+    type Output = Result<Value, ToolError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let polled = match &mut this.state {
+            CallState::Ready(result) => {
+                return Poll::Ready(result.take().unwrap_or_else(|| {
+                    Err(ToolError::Failed("the call was polled again after it completed".to_owned()))
+                }));
+            }
+            CallState::Running(body) => guarded(this.name, || body.as_mut().poll(cx)),
+        };
+        match polled {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(result)) => {
+                this.state = CallState::Ready(None);
+                Poll::Ready(result)
+            }
+            Err(panicked) => {
+                // The body is dropped here: a panicked future is never polled again.
+                this.state = CallState::Ready(None);
+                Poll::Ready(Err(panicked))
+            }
+        }
+    }
+}
+
+impl fmt::Debug for CallFuture<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = match &self.state {
+            CallState::Ready(Some(_)) => "ready",
+            CallState::Ready(None) => "done",
+            CallState::Running(_) => "running",
+        };
+        f.debug_struct("CallFuture").field("tool", &self.name).field("state", &state).finish()
+    }
 }
 
 fn panic_message(payload: &(dyn Any + Send)) -> String {

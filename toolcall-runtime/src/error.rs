@@ -39,6 +39,10 @@ pub enum ToolError {
     Failed(String),
     /// The tool panicked; the message of the panic.
     Panicked(String),
+    /// The tool is `async` and was asked for through a sync entry point (`run`,
+    /// `run_json`, `run_bytes`, `run_with`), which never blocks: call it with
+    /// `Toolset::call(..).await`. Its body did not run.
+    AsyncTool(String),
 }
 
 impl ToolError {
@@ -53,13 +57,14 @@ impl ToolError {
             ToolError::InvalidJson(_) => "invalid_json",
             ToolError::Failed(_) => "failed",
             ToolError::Panicked(_) => "panicked",
+            ToolError::AsyncTool(_) => "async_tool",
         }
     }
 
     /// Whether the model can fix this by changing its call (every variant except
-    /// `Failed` and `Panicked`, which are about the tool, not the call).
+    /// `Failed`, `Panicked` and `AsyncTool`, which are about the tool or its caller).
     pub fn is_call_error(&self) -> bool {
-        !matches!(self, ToolError::Failed(_) | ToolError::Panicked(_))
+        !matches!(self, ToolError::Failed(_) | ToolError::Panicked(_) | ToolError::AsyncTool(_))
     }
 
     /// The error as a JSON value (same as its `Serialize` form).
@@ -86,6 +91,11 @@ impl fmt::Display for ToolError {
             ToolError::InvalidJson(message) => write!(f, "arguments are not valid JSON: {message}"),
             ToolError::Failed(message) => write!(f, "tool failed: {message}"),
             ToolError::Panicked(message) => write!(f, "tool panicked: {message}"),
+            ToolError::AsyncTool(name) => write!(
+                f,
+                "tool {} is async: the caller must use `Toolset::call(..).await`, not a sync `run`",
+                quote(name)
+            ),
         }
     }
 }
@@ -111,6 +121,7 @@ impl Serialize for ToolError {
             ToolError::InvalidJson(message) | ToolError::Failed(message) | ToolError::Panicked(message) => {
                 map.serialize_entry("detail", message)?
             }
+            ToolError::AsyncTool(name) => map.serialize_entry("name", name)?,
         }
         map.serialize_entry("message", &self.to_string())?;
         map.end()

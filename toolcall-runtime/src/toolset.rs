@@ -1,15 +1,23 @@
 //! [`Toolset`]: the `'static` value generated code defines per tool module and for the
 //! whole crate. It holds precomputed schema strings and a `match` dispatcher, so `emit`
-//! is a table lookup and `run` is one string match plus the decoding.
+//! is a table lookup and a call is one integer switch plus the decoding.
+//!
+//! Every tool, sync or async, is called through [`Toolset::call`] with the crate's context
+//! (`()` when the build script declares none). The sync entry points ([`Toolset::run`] and
+//! friends, [`Toolset::run_with`]) never block: asked for an `async` tool, they return
+//! [`ToolError::AsyncTool`] without running it.
+
+use std::fmt;
 
 use serde_json::Value;
 
-use crate::call::Runner;
+use crate::call::{CallFuture, Dispatched, Runner};
 use crate::error::ToolError;
 use crate::render::Format;
 
-/// What generated dispatchers look like: `None` when `name` is not one of theirs.
-pub type DispatchFn = fn(name: &str, args: &Value) -> Option<Result<Value, ToolError>>;
+/// What generated dispatchers look like: `None` when `name` is not one of theirs. The
+/// context and the arguments outlive the call, so an async tool may borrow both.
+pub type DispatchFn<C> = for<'a> fn(ctx: &'a C, name: &'a str, args: &'a Value) -> Option<Dispatched<'a>>;
 
 /// The provider-neutral description of one tool, as [`Toolset::describe`] returns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,24 +42,41 @@ impl ToolInfo {
 /// Precomputed definitions for each format, strict or not: `[format.index()][strict]`.
 pub type SchemaTable = [[&'static str; 2]; 3];
 
-/// A fixed set of tools with their schemas rendered at build time.
+/// A fixed set of tools with their schemas rendered at build time, called with a
+/// context of type `C` (declared with `toolcall_build::Builder::context`; `()` without).
 ///
 /// Generated code builds these as statics (`toolset::weather::TOOLS`, `toolset::ALL`);
 /// nothing is rendered or allocated when they are read.
-#[derive(Clone, Copy, Debug)]
-pub struct Toolset {
+pub struct Toolset<C: 'static = ()> {
     tools: &'static [ToolInfo],
     schemas: &'static SchemaTable,
-    dispatch: DispatchFn,
+    dispatch: DispatchFn<C>,
 }
 
-impl Toolset {
+impl<C> Clone for Toolset<C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C> Copy for Toolset<C> {}
+
+impl<C> fmt::Debug for Toolset<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Toolset")
+            .field("context", &std::any::type_name::<C>())
+            .field("tools", &self.tools.iter().map(|t| t.name).collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl<C> Toolset<C> {
     /// Builds a toolset from precomputed parts. Generated code calls this; the `schemas`
     /// arrays must list the same tools as `tools`, in the same order.
     pub const fn new(
         tools: &'static [ToolInfo],
         schemas: &'static SchemaTable,
-        dispatch: DispatchFn,
+        dispatch: DispatchFn<C>,
     ) -> Self {
         Toolset { tools, schemas, dispatch }
     }
@@ -95,15 +120,62 @@ impl Toolset {
         self.tools.is_empty()
     }
 
-    /// Decodes `args`, calls the tool and returns its result as JSON.
-    pub fn run(&self, name: &str, args: &Value) -> Result<Value, ToolError> {
-        match (self.dispatch)(name, args) {
-            Some(result) => result,
-            None => Err(ToolError::UnknownTool {
-                name: name.to_owned(),
-                known: self.names().map(str::to_owned).collect(),
-            }),
+    /// Calls tool `name` with the context and the decoded arguments: the one entry point
+    /// for every tool, sync or async.
+    ///
+    /// A sync tool runs before this returns and the future is ready at its first poll
+    /// (nothing is allocated beyond what [`Toolset::run`] allocates); an async tool's body
+    /// is boxed once and runs as the future is polled. The future is `Send`; a panic in
+    /// any poll is [`ToolError::Panicked`]; dropping it cancels the tool at its next
+    /// `.await`. A tool that never finishes is the caller's to time out, e.g. with
+    /// `tokio::time::timeout(limit, toolset::ALL.call(&ctx, name, &args))`.
+    ///
+    /// The context is the caller's, never the model's: no argument can reach it.
+    ///
+    /// ```text
+    /// let out = toolset::ALL.call(&app, "lookup", &json!({"id": 7})).await?;
+    /// ```
+    pub fn call<'a>(&self, ctx: &'a C, name: &'a str, args: &'a Value) -> CallFuture<'a> {
+        match (self.dispatch)(ctx, name, args) {
+            Some(dispatched) => CallFuture::new(name, dispatched),
+            None => CallFuture::ready(name, Err(self.unknown(name))),
         }
+    }
+
+    /// Like [`Toolset::call`], with the arguments as JSON text (as OpenAI sends them).
+    /// Malformed text is [`ToolError::InvalidJson`].
+    pub async fn call_json(&self, ctx: &C, name: &str, args: &str) -> Result<Value, ToolError> {
+        self.call_bytes(ctx, name, args.as_bytes()).await
+    }
+
+    /// Like [`Toolset::call_json`], from raw bytes; invalid UTF-8 is `InvalidJson`.
+    pub async fn call_bytes(&self, ctx: &C, name: &str, args: &[u8]) -> Result<Value, ToolError> {
+        let args = crate::call::parse_arguments(args)?;
+        self.call(ctx, name, &args).await
+    }
+
+    /// Runs a sync tool with the context, without an executor. Never blocks: an async
+    /// tool is answered with [`ToolError::AsyncTool`] and its body does not run (its
+    /// arguments are still decoded first, so their errors come back as usual).
+    pub fn run_with(&self, ctx: &C, name: &str, args: &Value) -> Result<Value, ToolError> {
+        match (self.dispatch)(ctx, name, args) {
+            Some(Dispatched::Ready(result)) => result,
+            Some(Dispatched::Async(_)) => Err(ToolError::AsyncTool(name.to_owned())),
+            None => Err(self.unknown(name)),
+        }
+    }
+
+    fn unknown(&self, name: &str) -> ToolError {
+        ToolError::UnknownTool { name: name.to_owned(), known: self.names().map(str::to_owned).collect() }
+    }
+}
+
+/// The sync entry points of a crate without a context.
+impl Toolset<()> {
+    /// Decodes `args`, calls the tool and returns its result as JSON. An `async` tool is
+    /// [`ToolError::AsyncTool`]: use [`Toolset::call`].
+    pub fn run(&self, name: &str, args: &Value) -> Result<Value, ToolError> {
+        self.run_with(&(), name, args)
     }
 
     /// Like [`Toolset::run`], with the arguments as JSON text (as OpenAI sends them).
@@ -119,7 +191,7 @@ impl Toolset {
     }
 }
 
-impl Runner for Toolset {
+impl Runner for Toolset<()> {
     fn run(&self, name: &str, args: &Value) -> Result<Value, ToolError> {
         Toolset::run(self, name, args)
     }

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{TARGETS, check_tool, check_tools, deep_array, dismantle, tool_name};
 use serde_json::{Map, Value, json};
-use toolcall_runtime::call::{Runner, arguments, encode, encode_result, invoke};
+use toolcall_runtime::call::{Dispatched, Runner, arguments, encode, encode_result, invoke};
 use toolcall_runtime::decode::decode_slot;
 use toolcall_runtime::glue::{
     answer_anthropic, answer_openai, anthropic_tool_result, content, openai_tool_message,
@@ -73,14 +73,14 @@ fn weather_ir() -> Vec<Tool> {
 }
 
 /// The generated dispatcher: one `match` arm per tool.
-fn weather_dispatch(name: &str, args: &Value) -> Option<Result<Value, ToolError>> {
-    Some(match name {
+fn weather_dispatch<'a>(_: &'a (), name: &'a str, args: &'a Value) -> Option<Dispatched<'a>> {
+    Some(Dispatched::Ready(match name {
         "get_weather" => call_get_weather(args),
         "explode" => call_explode(args),
         "checked_sqrt" => call_checked_sqrt(args),
         "pairs" => call_pairs(args),
         _ => return None,
-    })
+    }))
 }
 
 fn call_get_weather(args: &Value) -> Result<Value, ToolError> {
@@ -139,12 +139,12 @@ static MATH: LazyLock<Toolset> = LazyLock::new(|| {
         .param(Param::new("a", Type::integer()))
         .param(Param::new("b", Type::integer()));
     let (tools, schemas) = precompute(&[add], "math");
-    Toolset::new(tools, schemas, |name, args| match name {
-        "add" => Some((|| {
+    Toolset::new(tools, schemas, |_, name, args| match name {
+        "add" => Some(Dispatched::Ready((|| {
             let map = arguments(args, &["a", "b"])?;
             let (a, b): (i64, i64) = (decode_slot(map.get("a"), "a")?, decode_slot(map.get("b"), "b")?);
             invoke("add", || encode(a + b))
-        })()),
+        })())),
         _ => None,
     })
 });
@@ -171,9 +171,11 @@ static PING_SCHEMAS: SchemaTable = [
     ],
 ];
 
-fn ping_dispatch(name: &str, args: &Value) -> Option<Result<Value, ToolError>> {
+fn ping_dispatch<'a>(_: &'a (), name: &'a str, args: &'a Value) -> Option<Dispatched<'a>> {
     match name {
-        "ping" => Some(arguments(args, &[]).and_then(|_| invoke("ping", || encode("pong")))),
+        "ping" => {
+            Some(Dispatched::Ready(arguments(args, &[]).and_then(|_| invoke("ping", || encode("pong")))))
+        }
         _ => None,
     }
 }
@@ -184,14 +186,14 @@ static PING: Toolset = Toolset::new(&PING_TOOLS, &PING_SCHEMAS, ping_dispatch);
 static CLASH: LazyLock<Toolset> = LazyLock::new(|| {
     let tools = [Tool::new("fresh").description("New."), Tool::new("get_weather").description("Again.")];
     let (tools, schemas) = precompute(&tools, "clash");
-    Toolset::new(tools, schemas, |_, _| None)
+    Toolset::new(tools, schemas, |_, _, _| None)
 });
 
 /// A module that names one tool twice.
 static TWICE: LazyLock<Toolset> = LazyLock::new(|| {
     let tools = [Tool::new("same").description("One."), Tool::new("same").description("Two.")];
     let (tools, schemas) = precompute(&tools, "twice");
-    Toolset::new(tools, schemas, |_, _| None)
+    Toolset::new(tools, schemas, |_, _, _| None)
 });
 
 // ---------------------------------------------------------------------------------------
@@ -464,7 +466,7 @@ fn toolset_describes_its_tools() {
         PING.run("ping", &json!({"x": 1})).unwrap_err(),
         ToolError::UnknownArguments(vec!["x".into()])
     );
-    let empty = Toolset::new(&[], &[[""; 2]; 3], |_, _| None);
+    let empty = Toolset::new(&[], &[[""; 2]; 3], |_, _, _| None);
     assert!(empty.is_empty());
     assert_eq!(
         empty.run("x", &json!({})).unwrap_err(),

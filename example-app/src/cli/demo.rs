@@ -1,12 +1,15 @@
-//! The demo: what the toolset emits for each provider, then the seed's good call and two
-//! bad ones, each answered as an OpenAI tool message and as an Anthropic `tool_result`.
+//! The demo: what the toolset emits for each provider, the seed's good call and two bad
+//! ones answered as an OpenAI tool message and as an Anthropic `tool_result`, then one
+//! model message with three tool calls (two of them async) answered concurrently.
+
+use std::time::Instant;
 
 use serde_json::{Value, json};
 use toolcall_runtime::Format;
-use toolcall_runtime::glue::{answer_anthropic, answer_openai};
-
-use crate::toolset;
+use toolcall_runtime::glue::{answer_anthropic_message, answer_openai_message};
 use toolcall_runtime::json::pretty;
+
+use crate::{App, toolset};
 
 /// The seed's sample calls: the arguments a model sent to `get_weather`.
 const CALLS: [&str; 3] = [
@@ -19,12 +22,18 @@ const CALLS: [&str; 3] = [
 
 /// Prints the demo.
 pub fn run() {
+    let runtime = match super::runtime() {
+        Ok(runtime) => runtime,
+        Err(error) => return eprintln!("error: cannot start the async runtime: {error}"),
+    };
+    let app = App::demo();
     print_sizes();
     println!("\n== OpenAI tool definitions, strict ==");
     println!("{}", pretty(toolset::ALL.emit(Format::OpenAi, true)));
     for (i, args) in CALLS.into_iter().enumerate() {
-        print_call(i + 1, "get_weather", args);
+        runtime.block_on(print_call(&app, i + 1, "get_weather", args));
     }
+    runtime.block_on(print_concurrent_calls(&app));
 }
 
 /// The tool names, then the size of every precomputed definition array.
@@ -42,18 +51,47 @@ fn print_sizes() {
 }
 
 /// Answers one call the way each provider sends it.
-fn print_call(n: usize, name: &str, args: &str) {
+async fn print_call(app: &App, n: usize, name: &str, args: &str) {
     println!("\n== {name} {args} ==");
     // OpenAI: `arguments` is JSON text.
-    let openai_call = json!({
+    let message = json!({"role": "assistant", "tool_calls": [{
         "id": format!("call_{n}"),
         "type": "function",
         "function": {"name": name, "arguments": args},
-    });
-    println!("OpenAI:    {}", answer_openai(&toolset::ALL, &openai_call));
+    }]});
+    for answer in answer_openai_message(&toolset::ALL, app, &message).await {
+        println!("OpenAI:    {answer}");
+    }
     // Anthropic: `input` is already decoded.
     let input: Value = serde_json::from_str(args).unwrap_or(Value::Null);
-    let anthropic_block =
-        json!({"type": "tool_use", "id": format!("toolu_{n}"), "name": name, "input": input});
-    println!("Anthropic: {}", answer_anthropic(&toolset::ALL, &anthropic_block));
+    let message = json!({"role": "assistant", "content": [
+        {"type": "tool_use", "id": format!("toolu_{n}"), "name": name, "input": input},
+    ]});
+    for answer in answer_anthropic_message(&toolset::ALL, app, &message).await {
+        println!("Anthropic: {answer}");
+    }
+}
+
+/// One assistant message asking for three tools at once: two async ones that each wait
+/// for the store, and a sync one. They run concurrently, as the signed-in user: the model
+/// cannot name another user, so Grace's note never shows.
+async fn print_concurrent_calls(app: &App) {
+    let message = json!({"role": "assistant", "tool_calls": [
+        {"id": "call_a", "type": "function", "function": {"name": "list_notes", "arguments": "{}"}},
+        {"id": "call_b", "type": "function",
+         "function": {"name": "add_note", "arguments": r#"{"text":"water the plants"}"#}},
+        {"id": "call_c", "type": "function", "function": {"name": "whoami", "arguments": "{}"}},
+    ]});
+    println!(
+        "\n== one message, three tool calls, as {} (each store round trip takes {} ms) ==",
+        app.user.name,
+        app.store.latency.as_millis()
+    );
+    let started = Instant::now();
+    let answers = answer_openai_message(&toolset::ALL, app, &message).await;
+    let elapsed = started.elapsed().as_millis();
+    for answer in &answers {
+        println!("OpenAI:    {answer}");
+    }
+    println!("answered {} calls concurrently in {elapsed} ms", answers.len());
 }

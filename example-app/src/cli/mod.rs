@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use toolcall_runtime::Format;
 
-use crate::toolset;
+use crate::{App, toolset};
 
 /// How to use the command line, printed for `--help` and after a usage error.
 pub const USAGE: &str = "\
@@ -20,7 +20,7 @@ usage:
   example-app                                              run the demo
   example-app schema [--format openai|anthropic|mcp] [--strict]
                                                            print the tool definitions
-  example-app call NAME JSON                               run one tool call
+  example-app call NAME JSON                               run one tool call as user 1
   example-app --help                                       print this help";
 
 /// What the command line asks for.
@@ -125,10 +125,23 @@ pub fn run(command: Command) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Runs one call: the result on stdout (exit 0), or the error's JSON object on stdout and
-/// its message on stderr (exit 1).
+/// A single-threaded tokio runtime with timers, for the async tools.
+pub(crate) fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread().enable_time().build()
+}
+
+/// Runs one call as Ada, the demo's signed-in user: the result on stdout (exit 0), or the
+/// error's JSON object on stdout and its message on stderr (exit 1).
 fn call(name: &str, args: &[u8]) -> ExitCode {
-    match toolset::ALL.run_bytes(name, args) {
+    let runtime = match runtime() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let app = App::demo();
+    match runtime.block_on(toolset::ALL.call_bytes(&app, name, args)) {
         Ok(value) => {
             println!("{value}");
             ExitCode::SUCCESS

@@ -4,5 +4,6 @@
 pub mod bank;
 pub mod calendar;
 pub mod math;
+pub mod notes;
 pub mod orders;
 pub mod weather;

@@ -3,7 +3,8 @@
 //! A call function checks the arguments object, decodes each parameter through
 //! `toolcall_runtime::slot` (types are inferred from the function's signature, so
 //! generated code never names a user type), then calls the function with panics caught
-//! and encodes its result.
+//! and encodes its result; for an `async fn` it boxes that body as a future instead. The
+//! context (`&App`) is passed where the function takes it and is never decoded.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -15,19 +16,20 @@ pub fn call_ident(tool: &ToolDef) -> syn::Ident {
     format_ident!("__call_{}", tool.ident.to_string().trim_start_matches("r#"))
 }
 
-/// `fn <ident>(name, args) -> Option<Result<..>>`: a `match` over (name hash, name), so
-/// dispatch cost barely grows with the number of tools.
+/// `fn <ident>(ctx, name, args) -> Option<Dispatched>`: a `match` over (name hash, name),
+/// so dispatch cost barely grows with the number of tools. A sync tool's arm runs it; an
+/// async tool's arm decodes its arguments and hands back its boxed body.
 pub fn dispatcher(
     tools: &[&ToolDef],
     target: impl Fn(&ToolDef) -> TokenStream,
     ident: &syn::Ident,
+    context: &TokenStream,
 ) -> TokenStream {
+    let value = quote!(::toolcall_runtime::serde_json::Value);
+    let output = quote!(::core::option::Option<::toolcall_runtime::call::Dispatched<'a>>);
     if tools.is_empty() {
         return quote! {
-            fn #ident(
-                _name: &str,
-                _args: &::toolcall_runtime::serde_json::Value,
-            ) -> ::core::option::Option<::core::result::Result<::toolcall_runtime::serde_json::Value, ::toolcall_runtime::ToolError>> {
+            fn #ident<'a>(_ctx: &'a #context, _name: &'a str, _args: &'a #value) -> #output {
                 ::core::option::Option::None
             }
         };
@@ -36,13 +38,15 @@ pub fn dispatcher(
         let name = &tool.ir.name;
         let hash = proc_macro2::Literal::u64_suffixed(toolcall_runtime::call::name_hash(name));
         let call = target(tool);
-        quote!((#hash, #name) => #call(args),)
+        let dispatched = if tool.is_async {
+            quote!(::toolcall_runtime::call::Dispatched::from_async(#call(ctx, args)))
+        } else {
+            quote!(::toolcall_runtime::call::Dispatched::Ready(#call(ctx, args)))
+        };
+        quote!((#hash, #name) => #dispatched,)
     });
     quote! {
-        fn #ident(
-            name: &str,
-            args: &::toolcall_runtime::serde_json::Value,
-        ) -> ::core::option::Option<::core::result::Result<::toolcall_runtime::serde_json::Value, ::toolcall_runtime::ToolError>> {
+        fn #ident<'a>(ctx: &'a #context, name: &'a str, args: &'a #value) -> #output {
             // An integer switch on the name's hash, then one string comparison.
             ::core::option::Option::Some(match (::toolcall_runtime::call::name_hash(name), name) {
                 #(#arms)*
@@ -73,15 +77,21 @@ pub fn slot_expr(decode: &Decode, value: &TokenStream, depth: &TokenStream) -> T
     }
 }
 
-/// The call function of one tool.
-pub fn call_fn(tool: &ToolDef, module_path: &TokenStream) -> TokenStream {
+/// The call function of one tool: decode every parameter, then run a sync tool with
+/// panics caught, or box an async tool's body (polled later, panics caught per poll).
+pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream) -> TokenStream {
     let ident = call_ident(tool);
     let name = &tool.ir.name;
     let known = tool.params.iter().map(|p| &p.name);
     let bindings: Vec<syn::Ident> = (0..tool.params.len()).map(|i| format_ident!("arg{}", i)).collect();
     let decodes = tool.params.iter().zip(&bindings).map(|(param, binding)| decode_param(param, binding));
     let function = &tool.ident;
-    let call = quote!(#module_path::#function(#(#bindings),*));
+    let inputs = call_inputs(tool, &bindings);
+    let call = if tool.is_async {
+        quote!(#module_path::#function(#(#inputs),*).await)
+    } else {
+        quote!(#module_path::#function(#(#inputs),*))
+    };
     let encode = match tool.returns {
         Returns::Unit => quote!({
             #call;
@@ -91,15 +101,55 @@ pub fn call_fn(tool: &ToolDef, module_path: &TokenStream) -> TokenStream {
         Returns::Result => quote!(::toolcall_runtime::call::encode_result(#call)),
     };
     let args_binding = if tool.params.is_empty() { quote!(_) } else { quote!(arguments) };
-    quote! {
-        pub(crate) fn #ident(
-            args: &::toolcall_runtime::serde_json::Value,
-        ) -> ::core::result::Result<::toolcall_runtime::serde_json::Value, ::toolcall_runtime::ToolError> {
-            let #args_binding = ::toolcall_runtime::call::arguments(args, &[#(#known),*])?;
-            #(#decodes)*
-            ::toolcall_runtime::call::invoke(#name, move || #encode)
+    let ctx = if tool.context_at.is_empty() { quote!(_ctx) } else { quote!(ctx) };
+    let value = quote!(::toolcall_runtime::serde_json::Value);
+    let error = quote!(::toolcall_runtime::ToolError);
+    // `__call_` + `_name` has a double underscore inside, which rustc's style lint flags.
+    let allow = tool
+        .ident
+        .to_string()
+        .trim_start_matches("r#")
+        .starts_with('_')
+        .then(|| quote!(#[allow(non_snake_case)]));
+    let check = quote!(let #args_binding = ::toolcall_runtime::call::arguments(args, &[#(#known),*])?;);
+    if tool.is_async {
+        quote! {
+            #allow
+            pub(crate) fn #ident<'a>(
+                #ctx: &'a #context,
+                args: &'a #value,
+            ) -> ::core::result::Result<::toolcall_runtime::call::ToolFuture<'a>, #error> {
+                #check
+                #(#decodes)*
+                ::core::result::Result::Ok(::toolcall_runtime::call::boxed(async move { #encode }))
+            }
+        }
+    } else {
+        quote! {
+            #allow
+            pub(crate) fn #ident(#ctx: &#context, args: &#value) -> ::core::result::Result<#value, #error> {
+                #check
+                #(#decodes)*
+                ::toolcall_runtime::call::invoke(#name, move || #encode)
+            }
         }
     }
+}
+
+/// The function's arguments in declaration order: the context where it takes it, the
+/// decoded parameters elsewhere.
+fn call_inputs(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<TokenStream> {
+    let mut params = bindings.iter();
+    (0..bindings.len() + tool.context_at.len())
+        .map(|position| {
+            if tool.context_at.contains(&position) {
+                quote!(ctx)
+            } else {
+                let binding = params.next();
+                quote!(#binding)
+            }
+        })
+        .collect()
 }
 
 fn decode_param(param: &ParamDecode, binding: &syn::Ident) -> TokenStream {

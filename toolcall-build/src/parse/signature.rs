@@ -20,9 +20,6 @@ pub fn unsupported_reason(sig: &syn::Signature) -> Option<String> {
     if sig.generics.type_params().next().is_some() || sig.generics.const_params().next().is_some() {
         return Some("it has generic type parameters; tools need concrete types".to_owned());
     }
-    if sig.asyncness.is_some() {
-        return Some("it is `async`; async tools are not supported yet".to_owned());
-    }
     if sig.unsafety.is_some() {
         return Some("it is `unsafe`; a model must not be able to call unsafe code".to_owned());
     }
@@ -139,12 +136,6 @@ mod tests {
             ),
             (
                 syn::parse_quote!(
-                    pub async fn d() {}
-                ),
-                "async",
-            ),
-            (
-                syn::parse_quote!(
                     pub unsafe fn e() {}
                 ),
                 "unsafe",
@@ -158,6 +149,10 @@ mod tests {
             pub fn f<'a>(x: &'a str) {}
         );
         assert_eq!(unsupported_reason(&lifetimes.sig), None);
+        let asynchronous: syn::ItemFn = syn::parse_quote!(
+            pub async fn g(x: u8) {}
+        );
+        assert_eq!(unsupported_reason(&asynchronous.sig), None);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The fixture tool modules, one per rule.
 
+pub mod asynchronous;
 pub mod billing;
 pub mod defaults;
 pub mod docs;

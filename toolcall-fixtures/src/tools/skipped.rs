@@ -26,9 +26,15 @@ pub fn impl_trait_tool(value: impl Into<String>) -> String {
     value.into()
 }
 
-/// `async`: skipped with a warning.
-pub async fn async_tool() -> u8 {
-    helper()
+/// Shared state the crate has not declared as its context.
+pub struct Db {
+    /// The rows.
+    pub rows: Vec<String>,
+}
+
+/// A borrowed non-context type: skipped with a warning pointing at `Builder::context`.
+pub fn borrowed_state(db: &Db) -> usize {
+    db.rows.len()
 }
 
 /// A mutable borrow cannot be served: skipped with a warning.

@@ -1,0 +1,42 @@
+//! Notes of the signed-in user: async tools over the app's store. Every tool acts as the
+//! user in the context, so no argument can read or write another user's notes.
+
+use crate::App;
+use crate::app::{Note, User};
+
+/// Who the assistant is acting for.
+pub fn whoami(app: &App) -> User {
+    app.user.clone()
+}
+
+/// List the signed-in user's notes, newest first.
+///
+/// # Arguments
+///
+/// * `limit` - at most this many notes
+pub async fn list_notes(app: &App, limit: Option<u32>) -> Vec<Note> {
+    let limit = limit.unwrap_or(10);
+    app.store.round_trip().await;
+    let mut notes = app.store.notes_of(app.user.id);
+    notes.reverse();
+    notes.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    notes
+}
+
+/// Save a note for the signed-in user.
+///
+/// # Arguments
+///
+/// * `text` - the note, 1 to 500 characters
+///
+/// # Errors
+///
+/// When the text is empty or too long.
+pub async fn add_note(app: &App, text: String) -> Result<Note, String> {
+    let length = text.chars().count();
+    if !(1..=500).contains(&length) {
+        return Err(format!("a note has 1 to 500 characters, got {length}"));
+    }
+    app.store.round_trip().await;
+    Ok(app.store.insert(app.user.id, &text))
+}

@@ -1,0 +1,128 @@
+//! The crate's context type (`Builder::context("crate::App")`): which parameters are the
+//! context, so they are passed by the caller and never read from the model's arguments.
+//!
+//! A tool takes the context as `&App`, written as the declared path, its last segment,
+//! or any name a `use` in the tool file resolves to the declared path.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+
+/// A declared context type.
+#[derive(Clone, Debug)]
+pub struct ContextType {
+    path: syn::Path,
+    segments: Vec<String>,
+}
+
+/// How a parameter relates to the context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContextUse {
+    /// `&App`: the context, passed by the caller.
+    Shared,
+    /// `&mut App`: the context is shared between concurrent calls, so this cannot be served.
+    Mutable,
+    /// Not the context.
+    No,
+}
+
+impl ContextType {
+    /// Parses the declared path (`crate::App`); `None` when it is not a Rust type path.
+    pub fn parse(text: &str) -> Option<Self> {
+        let path: syn::Path = syn::parse_str(text.trim()).ok()?;
+        let segments = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        Some(ContextType { path, segments })
+    }
+
+    /// The path as written in build.rs, normalized (`crate::App`).
+    pub fn display(&self) -> String {
+        self.segments.join("::")
+    }
+
+    /// The type in generated code.
+    pub fn tokens(&self) -> TokenStream {
+        self.path.to_token_stream()
+    }
+
+    /// Whether parameter type `ty` is a reference to the context, given the file's
+    /// `use` imports (name -> full path).
+    pub fn classify(&self, ty: &syn::Type, imports: &BTreeMap<String, String>) -> ContextUse {
+        let syn::Type::Reference(reference) = strip(ty) else { return ContextUse::No };
+        let syn::Type::Path(path) = strip(&reference.elem) else { return ContextUse::No };
+        if path.qself.is_some() || !self.names(&path.path, imports) {
+            return ContextUse::No;
+        }
+        if reference.mutability.is_some() { ContextUse::Mutable } else { ContextUse::Shared }
+    }
+
+    /// Whether `path` names the context: the full path, its last segment, or through a `use`.
+    fn names(&self, path: &syn::Path, imports: &BTreeMap<String, String>) -> bool {
+        let written: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let declared = self.display();
+        if written.join("::") == declared {
+            return true;
+        }
+        let Some((first, rest)) = written.split_first() else { return false };
+        if let Some(full) = imports.get(first) {
+            let resolved = std::iter::once(full.clone()).chain(rest.iter().cloned()).collect::<Vec<_>>();
+            return resolved.join("::") == declared;
+        }
+        written.len() == 1 && self.segments.last() == Some(first)
+    }
+}
+
+fn strip(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Paren(p) => strip(&p.elem),
+        syn::Type::Group(g) => strip(&g.elem),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classify(context: &str, ty: &str, imports: &[(&str, &str)]) -> ContextUse {
+        let context = ContextType::parse(context).unwrap_or_else(|| panic!("bad path {context}"));
+        let imports = imports.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let ty: syn::Type = syn::parse_str(ty).unwrap_or_else(|e| panic!("{ty}: {e}"));
+        context.classify(&ty, &imports)
+    }
+
+    #[test]
+    fn the_context_is_named_by_path_last_segment_or_use() {
+        assert_eq!(classify("crate::App", "&crate::App", &[]), ContextUse::Shared);
+        assert_eq!(classify("crate::App", "&App", &[]), ContextUse::Shared);
+        assert_eq!(classify("crate::App", "&'a App", &[]), ContextUse::Shared);
+        assert_eq!(
+            classify("crate::state::App", "&State", &[("State", "crate::state::App")]),
+            ContextUse::Shared
+        );
+        assert_eq!(
+            classify("crate::state::App", "&state::App", &[("state", "crate::state")]),
+            ContextUse::Shared
+        );
+        assert_eq!(classify("crate::App", "&mut App", &[]), ContextUse::Mutable);
+    }
+
+    #[test]
+    fn other_types_are_not_the_context() {
+        assert_eq!(classify("crate::App", "App", &[]), ContextUse::No);
+        assert_eq!(classify("crate::App", "&Db", &[]), ContextUse::No);
+        assert_eq!(classify("crate::App", "&other::App", &[]), ContextUse::No);
+        // A `use` that brings in another `App` wins over the last-segment rule.
+        assert_eq!(classify("crate::App", "&App", &[("App", "crate::other::App")]), ContextUse::No);
+        assert_eq!(classify("crate::App", "&str", &[]), ContextUse::No);
+    }
+
+    #[test]
+    fn context_paths_must_parse() {
+        assert!(ContextType::parse("crate::App").is_some());
+        assert!(ContextType::parse(" crate::App ").is_some());
+        assert!(ContextType::parse("crate::").is_none());
+        assert!(ContextType::parse("not a path").is_none());
+        assert!(ContextType::parse("").is_none());
+    }
+}
