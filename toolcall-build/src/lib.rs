@@ -264,7 +264,7 @@ impl Builder {
         let (line, column) = std::fs::read_to_string(self.crate_dir.join(script))
             .ok()
             .and_then(|text| {
-                text.lines().enumerate().find_map(|(n, l)| l.find(".context(").map(|c| (n + 1, c + 2)))
+                text.lines().enumerate().find_map(|(n, l)| l.find(".context(").map(|c| (n + 1, c + 1)))
             })
             .unwrap_or((1, 1));
         diags.at(
