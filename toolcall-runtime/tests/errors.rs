@@ -130,6 +130,14 @@ fn panicked() {
     check_and_snapshot("panicked", &error);
 }
 
+/// A sync entry point asked for an async tool: the caller's mistake, named with the fix.
+#[test]
+fn async_tool() {
+    let error = ToolError::AsyncTool("lookup".into());
+    assert!(!error.is_call_error());
+    check_and_snapshot("async_tool", &error);
+}
+
 #[test]
 fn kinds_are_stable_snake_case_names() {
     let all = [
@@ -141,6 +149,7 @@ fn kinds_are_stable_snake_case_names() {
         ToolError::InvalidJson(String::new()),
         ToolError::Failed(String::new()),
         ToolError::Panicked(String::new()),
+        ToolError::AsyncTool("a".into()),
     ];
     let kinds: Vec<&str> = all.iter().map(ToolError::kind).collect();
     assert_eq!(
@@ -153,7 +162,8 @@ fn kinds_are_stable_snake_case_names() {
             "invalid_argument",
             "invalid_json",
             "failed",
-            "panicked"
+            "panicked",
+            "async_tool"
         ]
     );
     let boxed: Box<dyn std::error::Error> = Box::new(all[3].clone());
