@@ -211,6 +211,14 @@ def rows(counts: dict | None) -> list[list[str]]:
         "≤ 1.5x", None if r is None else r <= 1.5, instr=instr("dispatch_1000", "dispatch_10"))
     row("dispatch: `run` on the first of 1,000 tools", estimate("dispatch/1000_tools_first"),
         estimate("dispatch/10_tools_first"), "first of 10")
+
+    run_add = estimate("call_add/run")
+    call_sync = estimate("call_add/call_sync")
+    row("`call` on a sync tool (add), polled once", call_sync, run_add, "`run`", "no extra allocation",
+        instr=instr("call_add", "run_add"))
+    row("`call` on an async tool (add_async)", estimate("call_add/call_async"), call_sync,
+        "the sync tool through `call`", "one allocation (the boxed future)",
+        instr=instr("call_add_async", "call_add"))
     return out
 
 
@@ -264,7 +272,8 @@ def callgrind() -> dict[str, float]:
         for kind in ["run", "run_json"]:
             for impl in ["", "serde_", "proposed_"]:
                 cases[f"{impl}{kind}_{tool}"] = 2000
-    cases.update({"render": 2000, "dispatch_10": 2000, "dispatch_1000": 2000, "generate_20": 2})
+    cases.update({"render": 2000, "dispatch_10": 2000, "dispatch_1000": 2000, "generate_20": 2,
+                  "call_add": 2000, "call_add_async": 2000})
     return {case: instructions(binary, case, n) for case, n in cases.items()}
 
 

@@ -14,6 +14,7 @@
 //! | `render_tool` | `render::render_tool` on a runtime-built `ir::Tool` (get_weather) |
 //! | `generate` | `Builder::generate_from` on 20 and 1,000 synthetic tools, in memory |
 //! | `dispatch` | `ALL.run` on the first and the last tool of a 10-tool and a 1,000-tool toolset (same call shape) |
+//! | `call_add` | `run` = `ALL.run("add")`; `call_sync` = `ALL.call(&(), "add")` polled to completion; `call_async` = `ALL.call(&(), "add_async")`, the same tool as an `async fn` |
 
 #![allow(missing_docs, reason = "criterion's macros generate undocumented items")]
 #![allow(
@@ -239,9 +240,36 @@ fn dispatch(c: &mut Criterion) {
     group.finish();
 }
 
+/// Polls a call to completion with a no-op waker: the tools here never wait, so this is
+/// the cost of the entry point itself, with no executor in the measurement.
+fn complete<F: std::future::Future + Unpin>(mut future: F) -> F::Output {
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    loop {
+        if let std::task::Poll::Ready(out) = std::pin::Pin::new(&mut future).poll(&mut cx) {
+            return out;
+        }
+    }
+}
+
+fn call(c: &mut Criterion) {
+    let args: Value = serde_json::from_str(CALLS[0].1).unwrap();
+    let expected = toolset::ALL.run("add", &args).unwrap();
+    assert_eq!(complete(toolset::ALL.call(&(), "add", &args)).unwrap(), expected);
+    assert_eq!(complete(toolset::ALL.call(&(), "add_async", &args)).unwrap(), expected);
+    let mut group = c.benchmark_group("call_add");
+    group.bench_function("run", |b| b.iter(|| toolset::ALL.run(black_box("add"), black_box(&args))));
+    group.bench_function("call_sync", |b| {
+        b.iter(|| complete(toolset::ALL.call(&(), black_box("add"), black_box(&args))));
+    });
+    group.bench_function("call_async", |b| {
+        b.iter(|| complete(toolset::ALL.call(&(), black_box("add_async"), black_box(&args))));
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = emit, accessors, run, render, generate, dispatch
+    targets = emit, accessors, run, render, generate, dispatch, call
 }
 criterion_main!(benches);

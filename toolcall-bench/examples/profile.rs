@@ -9,10 +9,12 @@
 //! Cases: `run_<tool>`, `run_json_<tool>`, `serde_run_<tool>`, `serde_run_json_<tool>`,
 //! `proposed_run_<tool>`, `proposed_run_json_<tool>`
 //! (tool = `add`, `get_weather`, `create_order`), `parse_<tool>` (the arguments text to a
-//! `serde_json::Value` only), `render`, `dispatch_10`, `dispatch_1000`, `generate_20`.
+//! `serde_json::Value` only), `render`, `dispatch_10`, `dispatch_1000`, `generate_20`,
+//! `call_add` (`ALL.call(&(), "add")` polled once) and `call_add_async` (`add_async`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a profiling driver fails loudly")]
 
+use std::future::Future;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -67,6 +69,15 @@ fn main() -> ExitCode {
         }
         c if c.starts_with("proposed_run_") => {
             (0..n).for_each(|_| drop(black_box(proposed::run(black_box(tool), black_box(&value)))));
+        }
+        "call_add" | "call_add_async" => {
+            let name = if case == "call_add" { "add" } else { "add_async" };
+            let waker = std::task::Waker::noop();
+            (0..n).for_each(|_| {
+                let mut call = toolset::ALL.call(&(), black_box(name), black_box(&value));
+                let polled = std::pin::Pin::new(&mut call).poll(&mut std::task::Context::from_waker(waker));
+                drop(black_box(polled));
+            });
         }
         c if c.starts_with("run_json_") => {
             (0..n).for_each(|_| drop(black_box(toolset::ALL.run_json(black_box(tool), black_box(text)))));

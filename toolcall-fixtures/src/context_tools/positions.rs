@@ -42,6 +42,17 @@ pub fn add(a: i64, b: i64) -> i64 {
     a + b
 }
 
+/// Add two numbers, as an `async fn` that never waits: `add`'s twin, for counting what
+/// the boxed future costs.
+///
+/// # Arguments
+///
+/// * `a` - left
+/// * `b` - right
+pub async fn add_later(a: i64, b: i64) -> i64 {
+    a + b
+}
+
 /// The context twice, around a borrowed argument.
 ///
 /// # Arguments
