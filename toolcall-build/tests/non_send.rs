@@ -76,26 +76,24 @@ fn a_tool_whose_future_is_not_send_fails_the_build_naming_the_tool() {
     // The workspace's versions, so the build needs nothing from the network.
     std::fs::copy(workspace.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
 
-    let output = Command::new(env!("CARGO"))
-        .args(["build", "--offline", "--message-format=short"])
-        .current_dir(&krate)
-        .env("CARGO_TARGET_DIR", tmp.join("non-send-probe-target"))
-        .env_remove("RUSTFLAGS")
-        .output()
-        .unwrap();
+    let build = |extra: &[&str]| {
+        Command::new(env!("CARGO"))
+            .args(["build", "--offline"])
+            .args(extra)
+            .current_dir(&krate)
+            .env("CARGO_TARGET_DIR", tmp.join("non-send-probe-target"))
+            .env_remove("RUSTFLAGS")
+            .output()
+            .unwrap()
+    };
+    let output = build(&["--message-format=short"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "the non-Send tool compiled:\n{stderr}");
     assert!(stderr.contains("future cannot be sent between threads safely"), "{stderr}");
     assert!(stderr.contains("src/generated.rs"), "the error is at the generated call:\n{stderr}");
     // Only the one tool fails, and the full message names it and the line in its file.
     assert!(stderr.contains("due to 1 previous error"), "{stderr}");
-    let long = Command::new(env!("CARGO"))
-        .args(["build", "--offline"])
-        .current_dir(&krate)
-        .env("CARGO_TARGET_DIR", tmp.join("non-send-probe-target"))
-        .env_remove("RUSTFLAGS")
-        .output()
-        .unwrap();
+    let long = build(&[]);
     let long = String::from_utf8_lossy(&long.stderr);
     assert!(long.contains("crate::tools::slow::held_rc(ctx).await"), "{long}");
     assert!(long.contains("src/tools/slow.rs") && long.contains("Rc<u32>"), "{long}");

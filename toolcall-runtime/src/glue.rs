@@ -120,12 +120,7 @@ pub async fn answer_openai_message<C>(tools: &Toolset<C>, ctx: &C, message: &Val
             }
         })
         .collect();
-    let results = JoinAll::new(futures).await;
-    calls
-        .iter()
-        .zip(&results)
-        .map(|(call, result)| openai_tool_message(call["id"].as_str().unwrap_or_default(), result))
-        .collect()
+    answer_all(&calls, futures, openai_tool_message).await
 }
 
 /// Answers every `tool_use` block of an Anthropic assistant `message` (its `content`
@@ -140,11 +135,20 @@ pub async fn answer_anthropic_message<C>(tools: &Toolset<C>, ctx: &C, message: &
             None => CallFuture::ready("", Err(ToolError::InvalidArguments(crate::error::summarize(block)))),
         })
         .collect();
-    let results = JoinAll::new(futures).await;
-    blocks
+    answer_all(&blocks, futures, anthropic_tool_result).await
+}
+
+/// Awaits every call together, then answers each call item (by its `id`) in order.
+async fn answer_all(
+    items: &[&Value],
+    calls: Vec<CallFuture<'_>>,
+    answer: fn(&str, &Result<Value, ToolError>) -> Value,
+) -> Vec<Value> {
+    let results = JoinAll::new(calls).await;
+    items
         .iter()
         .zip(&results)
-        .map(|(block, result)| anthropic_tool_result(block["id"].as_str().unwrap_or_default(), result))
+        .map(|(item, result)| answer(item["id"].as_str().unwrap_or_default(), result))
         .collect()
 }
 
