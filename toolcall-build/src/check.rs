@@ -20,7 +20,7 @@ pub fn is_provider_safe(name: &str) -> bool {
 }
 
 /// Runs every check over all modules.
-pub fn check(modules: &[ToolModule], diags: &mut Diagnostics) {
+pub fn check(modules: &[ToolModule], diags: &Diagnostics) {
     check_duplicates(modules, diags);
     for module in modules {
         for tool in &module.tools {
@@ -33,7 +33,7 @@ pub fn check(modules: &[ToolModule], diags: &mut Diagnostics) {
     check_crate_limits(modules, diags);
 }
 
-fn check_duplicates(modules: &[ToolModule], diags: &mut Diagnostics) {
+fn check_duplicates(modules: &[ToolModule], diags: &Diagnostics) {
     let mut first: BTreeMap<&str, (&ToolModule, &ToolDef)> = BTreeMap::new();
     for module in modules {
         for tool in &module.tools {
@@ -57,7 +57,7 @@ fn check_duplicates(modules: &[ToolModule], diags: &mut Diagnostics) {
     }
 }
 
-fn check_name(module: &ToolModule, tool: &ToolDef, diags: &mut Diagnostics) {
+fn check_name(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
     if !is_provider_safe(&tool.ir.name) {
         let message = format!(
             "tool name `{}` does not match ^[a-zA-Z0-9_-]{{1,64}}$: OpenAI and Anthropic reject it (export refuses to write it)",
@@ -142,7 +142,7 @@ fn pattern_problems(pattern: &str, out: &mut Vec<(Level, String)>) {
     }
 }
 
-fn check_values(module: &ToolModule, tool: &ToolDef, diags: &mut Diagnostics) {
+fn check_values(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
     for (index, param) in tool.ir.params.iter().enumerate() {
         let span = tool.params.get(index).map_or(tool.span, |p| p.span);
         let mut found = Vec::new();
@@ -159,7 +159,7 @@ fn check_values(module: &ToolModule, tool: &ToolDef, diags: &mut Diagnostics) {
     }
 }
 
-fn check_strict(module: &ToolModule, tool: &ToolDef, diags: &mut Diagnostics) {
+fn check_strict(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
     for (index, param) in tool.ir.params.iter().enumerate() {
         let span = tool.params.get(index).map_or(tool.span, |p| p.span);
         let mut found = Vec::new();
@@ -338,18 +338,18 @@ fn limit_messages(tool: &ToolDef) -> Vec<String> {
     out
 }
 
-fn check_limits(module: &ToolModule, tool: &ToolDef, diags: &mut Diagnostics) {
+fn check_limits(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
     for message in limit_messages(tool) {
         diags.warn(&module.file, tool.span, format!("`{}`: {message}", tool.ir.name));
     }
 }
 
 /// Limits over the whole crate (one request sending `ALL`).
-fn check_crate_limits(modules: &[ToolModule], diags: &mut Diagnostics) {
+fn check_crate_limits(modules: &[ToolModule], diags: &Diagnostics) {
     let tools: Vec<(&ToolModule, &ToolDef)> =
         modules.iter().flat_map(|m| m.tools.iter().map(move |t| (m, t))).collect();
     let Some((module, first)) = tools.first() else { return };
-    let mut say = |text: String| diags.warn(&module.file, first.span, text);
+    let say = |text: String| diags.warn(&module.file, first.span, text);
     if tools.len() > OPENAI_MAX_TOOLS {
         say(format!(
             "the crate's `ALL` (reported at its first tool) has {} tools; OpenAI accepts at most {OPENAI_MAX_TOOLS} per request: send a subset",
@@ -441,8 +441,8 @@ mod tests {
             impls: Vec::new(),
             overrides_const: false,
         };
-        let mut diags = Diagnostics::default();
-        check(&[module("a", "get.weather"), module("b", "get.weather")], &mut diags);
+        let diags = Diagnostics::default();
+        check(&[module("a", "get.weather"), module("b", "get.weather")], &diags);
         let all = diags.into_sorted();
         let text: Vec<String> = all.iter().map(ToString::to_string).collect();
         assert!(

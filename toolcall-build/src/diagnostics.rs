@@ -1,6 +1,13 @@
 //! Diagnostics: warnings and errors with their source location, accumulated across every
-//! stage and reported together (the way serde_derive's `Ctxt` does), never a panic.
+//! stage and reported together (the way serde_derive's `Ctxt` does), never a panic on bad
+//! input.
+//!
+//! [`Diagnostics`] is one shared context, passed by `&` to every stage (interior
+//! mutability), so no stage owns it and none reports through another. It must be read
+//! with [`Diagnostics::into_sorted`] before it is dropped: dropping one that still holds
+//! diagnostics is a bug in toolcall-build (they would be lost), and panics like serde's.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -42,45 +49,56 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// Diagnostics gathered while generating.
-#[derive(Clone, Debug, Default)]
+/// Diagnostics gathered while generating: one context shared by `&`.
+#[derive(Debug, Default)]
 pub struct Diagnostics {
-    list: Vec<Diagnostic>,
+    list: RefCell<Vec<Diagnostic>>,
 }
 
 impl Diagnostics {
     /// Records a warning at `span` in `file`.
-    pub fn warn(&mut self, file: &Path, span: Span, message: impl Into<String>) {
+    pub fn warn(&self, file: &Path, span: Span, message: impl Into<String>) {
         self.push(Level::Warning, file, span, message.into());
     }
 
     /// Records an error at `span` in `file`.
-    pub fn error(&mut self, file: &Path, span: Span, message: impl Into<String>) {
+    pub fn error(&self, file: &Path, span: Span, message: impl Into<String>) {
         self.push(Level::Error, file, span, message.into());
     }
 
     /// Records a diagnostic at an explicit line and column.
-    pub fn at(&mut self, level: Level, file: &Path, line: usize, column: usize, message: impl Into<String>) {
+    pub fn at(&self, level: Level, file: &Path, line: usize, column: usize, message: impl Into<String>) {
         let message = message.into();
-        self.list.push(Diagnostic { level, file: file.to_owned(), line, column, message });
+        self.list.borrow_mut().push(Diagnostic { level, file: file.to_owned(), line, column, message });
     }
 
-    fn push(&mut self, level: Level, file: &Path, span: Span, message: String) {
+    fn push(&self, level: Level, file: &Path, span: Span, message: String) {
         let start = span.start();
         self.at(level, file, start.line.max(1), start.column + 1, message);
     }
 
     /// Whether any error was recorded.
     pub fn has_errors(&self) -> bool {
-        self.list.iter().any(|d| d.level == Level::Error)
+        self.list.borrow().iter().any(|d| d.level == Level::Error)
     }
 
-    /// Everything recorded, sorted by file, line and column (deterministic output).
-    pub fn into_sorted(mut self) -> Vec<Diagnostic> {
-        self.list.sort_by(|a, b| {
+    /// Everything recorded, sorted by file, line and column (deterministic output). This
+    /// is how the context is checked; it is empty afterwards.
+    pub fn into_sorted(self) -> Vec<Diagnostic> {
+        let mut list = self.list.take();
+        list.sort_by(|a, b| {
             (&a.file, a.line, a.column, &a.message).cmp(&(&b.file, b.line, b.column, &b.message))
         });
-        self.list.dedup();
-        self.list
+        list.dedup();
+        list
+    }
+}
+
+impl Drop for Diagnostics {
+    fn drop(&mut self) {
+        let lost = self.list.get_mut().len();
+        if lost > 0 && !std::thread::panicking() {
+            panic!("toolcall-build bug: {lost} diagnostic(s) dropped without being reported");
+        }
     }
 }

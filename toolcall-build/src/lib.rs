@@ -21,6 +21,7 @@
 //! `codegen` (tokens -> prettyplease text). Diagnostics are collected throughout and
 //! reported together with their file:line.
 
+pub mod ast;
 mod check;
 mod codegen;
 mod context;
@@ -211,21 +212,21 @@ impl Builder {
             None => None,
         };
         sources.sort_by(|a, b| a.relative.cmp(&b.relative));
-        let mut diags = Diagnostics::default();
+        let diags = Diagnostics::default();
         let mut modules: Vec<ToolModule> = Vec::with_capacity(sources.len());
         for source in &sources {
             let module = parse::module_path(&source.relative);
-            if let Some(parsed) = parse::parse_file(&source.path, module, &source.text, &mut diags) {
-                let lowered = lower::lower_file(&parsed, &self.providers, context.as_ref(), &mut diags);
+            if let Some(parsed) = parse::parse_file(&source.path, module, &source.text, &diags) {
+                let lowered = lower::lower_file(&parsed, &self.providers, context.as_ref(), &diags);
                 // A `mod.rs` that only declares submodules is not a tool module.
                 if !(lowered.tools.is_empty() && source.relative.ends_with("mod.rs")) {
                     modules.push(lowered);
                 }
             }
         }
-        check::check(&modules, &mut diags);
+        check::check(&modules, &diags);
         if let Some(context) = &context {
-            self.check_context_used(context, &modules, &mut diags);
+            self.check_context_used(context, &modules, &diags);
         }
         let context_tokens = context.as_ref().map_or_else(|| quote::quote!(()), ContextType::tokens);
         let code = codegen::generate_file(&modules, &root, &context_tokens);
@@ -256,7 +257,7 @@ impl Builder {
 
     /// A declared context that no tool takes is worth one warning, at the `.context(..)`
     /// call in the build script when it can be found.
-    fn check_context_used(&self, context: &ContextType, modules: &[ToolModule], diags: &mut Diagnostics) {
+    fn check_context_used(&self, context: &ContextType, modules: &[ToolModule], diags: &Diagnostics) {
         if modules.iter().flat_map(|m| &m.tools).any(|t| !t.context_at.is_empty()) {
             return;
         }

@@ -19,23 +19,36 @@ use crate::parse::{ParsedFile, signature};
 use crate::provider::TypeProvider;
 use crate::types::{Mapped, TypeMapper};
 
+/// Where lowering reports: the file's warnings go straight into the shared context.
+struct Report<'d> {
+    file: &'d std::path::Path,
+    diags: &'d Diagnostics,
+}
+
+impl Report<'_> {
+    fn warn(&self, span: proc_macro2::Span, message: String) {
+        self.diags.warn(self.file, span, message);
+    }
+}
+
 /// Lowers one parsed file into a tool module. `context` is the crate's declared context
 /// type, if any.
 pub fn lower_file(
     parsed: &ParsedFile,
     providers: &[Box<dyn TypeProvider + Send + Sync>],
     context: Option<&ContextType>,
-    diags: &mut Diagnostics,
+    diags: &Diagnostics,
 ) -> ToolModule {
     let overrides = file_overrides(parsed, diags);
     let mut impls = BTreeMap::new();
     let mut tools = Vec::new();
     {
         let mut mapper = TypeMapper::new(parsed, providers, diags, &mut impls);
+        let report = Report { file: &parsed.file, diags };
         for item in &parsed.ast.items {
             let syn::Item::Fn(function) = item else { continue };
             if signature::is_candidate(function)
-                && let Some(tool) = lower_fn(function, parsed, &overrides, context, &mut mapper)
+                && let Some(tool) = lower_fn(function, parsed, &overrides, context, &mut mapper, &report)
             {
                 tools.push(tool);
             }
@@ -51,7 +64,7 @@ pub fn lower_file(
     }
 }
 
-fn file_overrides(parsed: &ParsedFile, diags: &mut Diagnostics) -> Vec<Override> {
+fn file_overrides(parsed: &ParsedFile, diags: &Diagnostics) -> Vec<Override> {
     let Some(item) = parsed.consts.get(CONST_NAME) else { return Vec::new() };
     if !overrides_visible(parsed) {
         diags.warn(
@@ -74,7 +87,7 @@ fn check_override_targets(
     parsed: &ParsedFile,
     overrides: &[Override],
     tools: &[ToolDef],
-    diags: &mut Diagnostics,
+    diags: &Diagnostics,
 ) {
     for entry in overrides {
         let message = match tools.iter().find(|t| t.ir.name == entry.function) {
@@ -95,32 +108,33 @@ fn lower_fn(
     overrides: &[Override],
     context: Option<&ContextType>,
     mapper: &mut TypeMapper<'_>,
+    report: &Report<'_>,
 ) -> Option<ToolDef> {
     let name = signature::tool_name(function);
-    let skip = |mapper: &mut TypeMapper<'_>, span: proc_macro2::Span, why: String| {
-        mapper.warn_at(span, format!("`{name}` is not a tool: {why}"));
+    let skip = |span: proc_macro2::Span, why: String| {
+        report.warn(span, format!("`{name}` is not a tool: {why}"));
         None
     };
     if let Some(why) = signature::unsupported_reason(&function.sig) {
-        return skip(mapper, function.sig.ident.span(), why);
+        return skip(function.sig.ident.span(), why);
     }
     let Inputs { context_at, params: inputs } = match split_context(function, parsed, context) {
         Ok(split) => split,
-        Err((span, why)) => return skip(mapper, span, why),
+        Err((span, why)) => return skip(span, why),
     };
     let docs = parse_docs(&doc_text(&function.attrs));
     let defaults = leading_defaults(&function.block, &parsed.consts);
-    let names = param_names(&inputs, &docs, mapper);
+    let names = param_names(&inputs, &docs, report);
     let mut tool = Tool::new(&name).description(docs.description.clone());
     let mut decodes = Vec::new();
     for (input, (wire, binding)) in inputs.into_iter().zip(names) {
         let mapped = match mapper.slot(&input.ty, input.ty.span()) {
             Ok(mapped) => mapped,
-            Err(why) => return skip(mapper, input.ty.span(), format!("parameter `{wire}`: {why}")),
+            Err(why) => return skip(input.ty.span(), format!("parameter `{wire}`: {why}")),
         };
         let entry = overrides.iter().find(|o| o.function == name && o.param == wire);
         let (param, decode) =
-            lower_param(&wire, mapped, &docs, entry, binding.and_then(|b| defaults.get(&b)), mapper, input);
+            lower_param(&wire, mapped, &docs, entry, binding.and_then(|b| defaults.get(&b)), report, input);
         tool.params.push(param);
         decodes.push(ParamDecode { name: wire, span: input.span(), decode });
     }
@@ -224,11 +238,7 @@ fn unservable_borrow(ty: &syn::Type, parsed: &ParsedFile, context: Option<&Conte
 /// Wire names and binding names of every parameter. Unnamed patterns take the name of
 /// the `# Arguments` bullet at their position, else `argN`, with a warning; a repeated
 /// name becomes `name_2`, with a warning.
-fn param_names(
-    inputs: &[&syn::PatType],
-    docs: &Docs,
-    mapper: &mut TypeMapper<'_>,
-) -> Vec<(String, Option<String>)> {
+fn param_names(inputs: &[&syn::PatType], docs: &Docs, report: &Report<'_>) -> Vec<(String, Option<String>)> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for (index, input) in inputs.iter().enumerate() {
@@ -236,7 +246,7 @@ fn param_names(
         let wire = match (&binding, docs.params.get(index)) {
             (Some(name), _) => name.clone(),
             (None, Some(bullet)) => {
-                mapper.warn_at(
+                report.warn(
                     input.pat.span(),
                     format!(
                         "unnamed parameter {} takes the name `{}` from its `# Arguments` bullet",
@@ -248,13 +258,12 @@ fn param_names(
             }
             (None, None) => {
                 let name = format!("arg{}", index + 1);
-                mapper.warn_at(input.pat.span(), format!("unnamed parameter {} is called `{name}`; bind it to a name or document it in `# Arguments`", index + 1));
+                report.warn(input.pat.span(), format!("unnamed parameter {} is called `{name}`; bind it to a name or document it in `# Arguments`", index + 1));
                 name
             }
         };
         let wire = unique_name(wire, &mut seen, |old, new| {
-            mapper
-                .warn_at(input.pat.span(), format!("duplicate parameter name `{old}` is exposed as `{new}`"));
+            report.warn(input.pat.span(), format!("duplicate parameter name `{old}` is exposed as `{new}`"));
         });
         out.push((wire, binding));
     }
@@ -279,7 +288,7 @@ fn lower_param(
     docs: &Docs,
     entry: Option<&Override>,
     default: Option<&DefaultFact>,
-    mapper: &mut TypeMapper<'_>,
+    report: &Report<'_>,
     input: &syn::PatType,
 ) -> (Param, Decode) {
     let bullet = docs.params.iter().find(|p| p.name == wire).map(|p| p.text.clone());
@@ -296,7 +305,7 @@ fn lower_param(
                 *as_string = true;
                 decode = Decode::StringInteger { optional: mapped.optional };
             }
-            _ => mapper.warn_at(
+            _ => report.warn(
                 input.ty.span(),
                 format!("`string_integer` applies to integer parameters; `{wire}` is not one"),
             ),
@@ -305,7 +314,7 @@ fn lower_param(
     let mut param = Param::new(wire, ty).description(description);
     param.optional = mapped.optional;
     if mapped.optional {
-        param.default = default.and_then(|fact| default_value(fact, &param.ty, wire, mapper, input));
+        param.default = default.and_then(|fact| default_value(fact, &param.ty, wire, report, input));
     }
     (param, decode)
 }
@@ -315,7 +324,7 @@ fn default_value(
     fact: &DefaultFact,
     ty: &Type,
     wire: &str,
-    mapper: &mut TypeMapper<'_>,
+    report: &Report<'_>,
     input: &syn::PatType,
 ) -> Option<Value> {
     let value = match fact {
@@ -326,7 +335,7 @@ fn default_value(
     if fits(&value, ty) {
         Some(value)
     } else {
-        mapper.warn_at(
+        report.warn(
             input.ty.span(),
             format!(
                 "default {value} of `{wire}` is not a valid value of its type; it is not sent to the model"

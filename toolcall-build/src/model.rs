@@ -134,18 +134,8 @@ pub struct Field {
     pub default: bool,
 }
 
-/// serde's enum representations.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Tagging {
-    /// `{"Variant": payload}` or `"Variant"` for unit variants (serde's default).
-    External,
-    /// `#[serde(tag = "type")]`: `{"type": "Variant", ..fields}`.
-    Internal(String),
-    /// `#[serde(tag = "t", content = "c")]`: `{"t": "Variant", "c": payload}`.
-    Adjacent(String, String),
-    /// `#[serde(untagged)]`: the first variant that decodes.
-    Untagged,
-}
+/// serde's enum representations, as the ast read them.
+pub use crate::ast::attr::Tagging;
 
 /// One enum variant.
 #[derive(Clone, Debug)]

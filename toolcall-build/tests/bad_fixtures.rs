@@ -145,3 +145,26 @@ fn a_private_type_without_deserialize_skips_the_tool() {
     assert_eq!(sealed.len(), 1, "{}", diagnostic_lines(&generated));
     assert_eq!(tool_names(&generated), vec!["fine"]);
 }
+
+/// serde attributes are read once, in the ast stage: what serde itself would reject is a
+/// located error, never a silent "no rename".
+#[test]
+fn serde_attributes_serde_rejects_are_located_errors() {
+    let generated = generate("serde_attrs");
+    assert!(generated.has_errors());
+    let expect = [
+        (
+            "src/tools/orders.rs:5:9: error: ",
+            "unknown rename rule `rename_all = \"Title Case\"`, expected one of",
+        ),
+        ("src/tools/orders.rs:5:36: error: ", "unknown serde container attribute `deny_unknown_field`"),
+        ("src/tools/orders.rs:8:13: error: ", "expected serde rename attribute to be a string"),
+        ("src/tools/orders.rs:14:", "enum cannot be both untagged and tagged"),
+        ("src/tools/orders.rs:17:13: error: ", "unknown serde variant attribute `skip_if`"),
+    ];
+    for (place, words) in expect {
+        let found = lines_with(&generated, &[words]);
+        assert_eq!(found.len(), 1, "{words}:\n{}", diagnostic_lines(&generated));
+        assert!(found[0].starts_with(place), "{}", found[0]);
+    }
+}

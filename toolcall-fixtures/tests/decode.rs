@@ -405,3 +405,30 @@ fn a_tool_with_a_private_type_is_skipped() {
     assert!(!toolset::ALL.contains("reveal"));
     assert!(!toolset::ALL.emit(toolcall_runtime::Format::Mcp, false).contains("reveal"));
 }
+
+/// `rename_all_fields`, a variant's own `rename_all`, and renames that differ by direction:
+/// the decoder reads the deserialize names, serde writes the serialize names.
+#[test]
+fn serde_names_by_direction() {
+    let args = serde_json::json!({
+        "event": {"kind": "Meeting", "startTime": "09:00", "roomName": "Ada"},
+        "contact": {"fullName": "Grace Hopper", "mail": "grace@example.com"},
+    });
+    let out = toolcall_fixtures::toolset::ALL.run("schedule", &args).unwrap();
+    assert_eq!(out, serde_json::json!({"FULL_NAME": "Grace Hopper", "EMAIL_ADDRESS": "grace@example.com"}));
+    let call = serde_json::json!({
+        "event": {"kind": "Call", "phone-number": "+47 000"},
+        "contact": {"fullName": "Ada", "mail": "ada@example.com"},
+    });
+    assert!(toolcall_fixtures::toolset::ALL.run("schedule", &call).is_ok());
+    let snake = serde_json::json!({
+        "event": {"kind": "Meeting", "start_time": "09:00", "roomName": "Ada"},
+        "contact": {"fullName": "Ada", "mail": "ada@example.com"},
+    });
+    let error = toolcall_fixtures::toolset::ALL.run("schedule", &snake).unwrap_err().to_string();
+    assert!(error.contains("start_time"), "{error}");
+    let schema = toolcall_fixtures::toolset::ALL.emit(toolcall_runtime::Format::Mcp, false);
+    for name in ["\"startTime\"", "\"roomName\"", "\"phone-number\"", "\"fullName\"", "\"mail\""] {
+        assert!(schema.contains(name), "{name} not in the schema");
+    }
+}

@@ -12,38 +12,8 @@ pub mod signature;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::ast::Container;
 use crate::diagnostics::{Diagnostics, Level};
-
-/// A local item a parameter type can name.
-#[derive(Clone, Debug)]
-pub enum LocalItem {
-    /// `struct`.
-    Struct(syn::ItemStruct),
-    /// `enum`.
-    Enum(syn::ItemEnum),
-    /// `type` alias.
-    Alias(syn::ItemType),
-}
-
-impl LocalItem {
-    /// The item's attributes.
-    pub fn attrs(&self) -> &[syn::Attribute] {
-        match self {
-            LocalItem::Struct(item) => &item.attrs,
-            LocalItem::Enum(item) => &item.attrs,
-            LocalItem::Alias(item) => &item.attrs,
-        }
-    }
-
-    /// The item's generics.
-    pub fn generics(&self) -> &syn::Generics {
-        match self {
-            LocalItem::Struct(item) => &item.generics,
-            LocalItem::Enum(item) => &item.generics,
-            LocalItem::Alias(item) => &item.generics,
-        }
-    }
-}
 
 /// One tool file after parsing.
 #[derive(Clone, Debug)]
@@ -54,8 +24,8 @@ pub struct ParsedFile {
     pub module: Vec<String>,
     /// The syn tree.
     pub ast: syn::File,
-    /// Structs, enums and aliases by name.
-    pub locals: BTreeMap<String, LocalItem>,
+    /// Structs, enums and aliases by name, read once into the ast.
+    pub locals: BTreeMap<String, Container>,
     /// `const` items by name.
     pub consts: BTreeMap<String, syn::ItemConst>,
     /// Imported names: `NaiveDate` -> `chrono::NaiveDate`.
@@ -114,12 +84,7 @@ pub fn module_ident(segment: &str) -> Option<syn::Ident> {
 }
 
 /// Parses one file. A syntax error is reported at its line and the file is skipped.
-pub fn parse_file(
-    file: &Path,
-    module: Vec<String>,
-    text: &str,
-    diags: &mut Diagnostics,
-) -> Option<ParsedFile> {
+pub fn parse_file(file: &Path, module: Vec<String>, text: &str, diags: &Diagnostics) -> Option<ParsedFile> {
     if let Some(bad) = module.iter().find(|segment| module_ident(segment).is_none()) {
         diags.at(
             Level::Warning,
@@ -157,7 +122,7 @@ pub fn parse_file(
         imports: BTreeMap::new(),
         ast,
     };
-    collect_items(&mut parsed);
+    collect_items(&mut parsed, diags);
     Some(parsed)
 }
 
@@ -171,18 +136,13 @@ fn explain_parse_error(error: &syn::Error) -> String {
     }
 }
 
-fn collect_items(parsed: &mut ParsedFile) {
+fn collect_items(parsed: &mut ParsedFile, diags: &Diagnostics) {
     for item in &parsed.ast.items {
+        if let Some(container) = Container::from_item(item, &parsed.file, diags) {
+            parsed.locals.insert(container.ident.to_string(), container);
+            continue;
+        }
         match item {
-            syn::Item::Struct(s) => {
-                parsed.locals.insert(s.ident.to_string(), LocalItem::Struct(s.clone()));
-            }
-            syn::Item::Enum(e) => {
-                parsed.locals.insert(e.ident.to_string(), LocalItem::Enum(e.clone()));
-            }
-            syn::Item::Type(t) => {
-                parsed.locals.insert(t.ident.to_string(), LocalItem::Alias(t.clone()));
-            }
             syn::Item::Const(c) => {
                 parsed.consts.insert(c.ident.to_string(), c.clone());
             }
@@ -226,9 +186,9 @@ mod tests {
 
     #[test]
     fn imports_are_resolved_to_full_paths() {
-        let mut diags = Diagnostics::default();
+        let diags = Diagnostics::default();
         let text = "use chrono::{NaiveDate, DateTime as Dt}; use crate::money::Money;";
-        let parsed = parse_file(Path::new("t.rs"), vec![], text, &mut diags).unwrap();
+        let parsed = parse_file(Path::new("t.rs"), vec![], text, &diags).unwrap();
         assert_eq!(parsed.imports["NaiveDate"], "chrono::NaiveDate");
         assert_eq!(parsed.imports["Dt"], "chrono::DateTime");
         assert_eq!(parsed.imports["Money"], "crate::money::Money");
@@ -236,8 +196,8 @@ mod tests {
 
     #[test]
     fn a_syntax_error_is_an_error_with_its_line() {
-        let mut diags = Diagnostics::default();
-        assert!(parse_file(Path::new("bad.rs"), vec![], "pub fn f( {", &mut diags).is_none());
+        let diags = Diagnostics::default();
+        assert!(parse_file(Path::new("bad.rs"), vec![], "pub fn f( {", &diags).is_none());
         let all = diags.into_sorted();
         assert_eq!(all.len(), 1);
         assert!(all[0].to_string().starts_with("bad.rs:1:"), "{}", all[0]);
@@ -254,9 +214,9 @@ mod tests {
 
     #[test]
     fn deep_nesting_is_refused_before_parsing() {
-        let mut diags = Diagnostics::default();
+        let diags = Diagnostics::default();
         let text = format!("pub fn f() {{ let x = {}1{}; }}", "(".repeat(100_000), ")".repeat(100_000));
-        assert!(parse_file(Path::new("deep.rs"), vec![], &text, &mut diags).is_none());
+        assert!(parse_file(Path::new("deep.rs"), vec![], &text, &diags).is_none());
         let all = diags.into_sorted();
         assert!(all[0].message.contains("brackets nest"), "{}", all[0]);
         assert!(all[0].level == Level::Error);
@@ -264,10 +224,9 @@ mod tests {
 
     #[test]
     fn files_that_are_not_modules_are_skipped_with_a_warning() {
-        let mut diags = Diagnostics::default();
+        let diags = Diagnostics::default();
         assert!(
-            parse_file(Path::new("my-tools.rs"), vec!["my-tools".into()], "pub fn f() {}", &mut diags)
-                .is_none()
+            parse_file(Path::new("my-tools.rs"), vec!["my-tools".into()], "pub fn f() {}", &diags).is_none()
         );
         assert!(diags.into_sorted()[0].message.contains("not a Rust module name"));
     }

@@ -34,7 +34,7 @@ pub struct Override {
 }
 
 /// Reads the overrides from the `TOOL_PARAMS` const; duplicates warn (the first wins).
-pub fn read_overrides(item: &syn::ItemConst, file: &Path, diags: &mut Diagnostics) -> Vec<Override> {
+pub fn read_overrides(item: &syn::ItemConst, file: &Path, diags: &Diagnostics) -> Vec<Override> {
     let Some(elements) = array_elements(&item.expr) else {
         diags.warn(
             file,
@@ -68,7 +68,7 @@ fn array_elements(expr: &syn::Expr) -> Option<Vec<&syn::Expr>> {
 }
 
 /// Reads `ToolParam::new("f", "p").method(..)..`.
-fn read_entry(expr: &syn::Expr, file: &Path, diags: &mut Diagnostics) -> Option<Override> {
+fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<Override> {
     let mut calls = Vec::new();
     let mut current = expr;
     while let syn::Expr::MethodCall(call) = current {
@@ -107,7 +107,7 @@ fn string_literal(expr: &syn::Expr) -> Option<String> {
     }
 }
 
-fn apply_method(entry: &mut Override, call: &syn::ExprMethodCall, file: &Path, diags: &mut Diagnostics) {
+fn apply_method(entry: &mut Override, call: &syn::ExprMethodCall, file: &Path, diags: &Diagnostics) {
     match (call.method.to_string().as_str(), call.args.len()) {
         ("string_integer", 0) => entry.string_integer = true,
         ("description", 1) => match call.args.first().and_then(string_literal) {
@@ -134,8 +134,8 @@ mod tests {
                 ToolParam::new("transfer", "x").shout(),
             ];
         };
-        let mut diags = Diagnostics::default();
-        let got = read_overrides(&item, Path::new("t.rs"), &mut diags);
+        let diags = Diagnostics::default();
+        let got = read_overrides(&item, Path::new("t.rs"), &diags);
         assert_eq!(got.len(), 3);
         assert!(got[0].string_integer);
         assert_eq!(got[0].description.as_deref(), Some("Snowflake id"));

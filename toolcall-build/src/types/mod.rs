@@ -7,16 +7,16 @@
 
 mod builtin;
 mod local;
-pub mod serde_attrs;
 
 use std::collections::BTreeMap;
 
 use proc_macro2::Span;
 use toolcall_runtime::ir::Type;
 
+use crate::ast::Container;
 use crate::diagnostics::Diagnostics;
 use crate::model::{Decode, LocalImpl};
-use crate::parse::{LocalItem, ParsedFile};
+use crate::parse::ParsedFile;
 use crate::provider::TypeProvider;
 
 /// How many local types one parameter may inline before the rest becomes `{}`.
@@ -53,7 +53,7 @@ pub struct Mapped {
 pub struct TypeMapper<'a> {
     parsed: &'a ParsedFile,
     providers: &'a [Box<dyn TypeProvider + Send + Sync>],
-    diags: &'a mut Diagnostics,
+    diags: &'a Diagnostics,
     impls: &'a mut BTreeMap<String, LocalImpl>,
     budget: usize,
     stack: Vec<String>,
@@ -74,7 +74,7 @@ impl<'a> TypeMapper<'a> {
     pub fn new(
         parsed: &'a ParsedFile,
         providers: &'a [Box<dyn TypeProvider + Send + Sync>],
-        diags: &'a mut Diagnostics,
+        diags: &'a Diagnostics,
         impls: &'a mut BTreeMap<String, LocalImpl>,
     ) -> Self {
         TypeMapper {
@@ -98,13 +98,12 @@ impl<'a> TypeMapper<'a> {
         self.diags.error(&file, span, message);
     }
 
-    /// Records a warning at `span` in this file.
-    pub fn warn_at(&mut self, span: Span, message: String) {
-        let file = self.parsed.file.clone();
-        self.diags.warn(&file, span, message);
-    }
-
+    /// A warning about the type being mapped, at the slot's span. The decoder's walk
+    /// repeats the schema walk's mappings, whose warnings are already reported.
     fn warn(&mut self, message: String) {
+        if self.decode_only {
+            return;
+        }
         let (file, span) = (self.parsed.file.clone(), self.span);
         self.diags.warn(&file, span, message);
     }
@@ -213,11 +212,12 @@ impl<'a> TypeMapper<'a> {
     }
 
     /// A local item named by `path` (`Address`, `self::Address`).
-    fn local_item(&self, path: &syn::Path) -> Option<LocalItem> {
+    fn local_item(&self, path: &syn::Path) -> Option<&'a Container> {
         let simple =
             path.segments.len() == 1 || (path.segments.len() == 2 && path.segments[0].ident == "self");
         let name = path.segments.last()?.ident.to_string();
-        simple.then(|| self.parsed.locals.get(&name).cloned()).flatten()
+        let parsed: &'a ParsedFile = self.parsed;
+        simple.then(|| parsed.locals.get(&name)).flatten()
     }
 
     /// The path with the file's imports applied to its first segment.
@@ -265,13 +265,12 @@ impl<'a> TypeMapper<'a> {
         for _ in 0..INLINE_BUDGET {
             let syn::Type::Path(p) = &current else { return String::new() };
             let Some(item) = self.local_item(&p.path) else { return String::new() };
-            let docs = crate::parse::docs::parse_docs(&crate::parse::docs::doc_text(item.attrs()));
-            if !docs.description.is_empty() {
-                return docs.description;
+            if !item.doc.is_empty() {
+                return item.doc.clone();
             }
-            match item {
-                LocalItem::Alias(alias) => current = (*alias.ty).clone(),
-                _ => return String::new(),
+            match item.alias() {
+                Some(target) => current = target.clone(),
+                None => return String::new(),
             }
         }
         String::new()

@@ -10,6 +10,7 @@ pub mod names;
 pub mod overrides;
 pub mod private;
 pub mod results;
+pub mod serde_names;
 pub mod shared;
 pub mod skipped;
 pub mod std_types;

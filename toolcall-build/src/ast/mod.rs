@@ -1,0 +1,238 @@
+//! The ast stage: each local type of a tool file read once into a record that carries
+//! its spans, its docs and its serde attributes for both directions (serde_derive's
+//! `internals::ast` and `attr`). The schema, the decoder and the output schema are
+//! readers of these records; none goes back to the syn attributes.
+//!
+//! Attribute problems are reported here, once, into the shared [`Diagnostics`] context.
+
+pub mod attr;
+
+use std::path::Path;
+
+use proc_macro2::Span;
+
+use crate::diagnostics::Diagnostics;
+use crate::parse::docs::{doc_text, parse_docs};
+use attr::{Both, RenameRule};
+
+/// A struct, enum or type alias declared in a tool file.
+#[derive(Clone, Debug)]
+pub struct Container {
+    /// Its identifier.
+    pub ident: syn::Ident,
+    /// `pub` or `pub(crate)`: generated code can name it.
+    pub visible: bool,
+    /// Its generics.
+    pub generics: syn::Generics,
+    /// The first paragraph of its docs ("" when none).
+    pub doc: String,
+    /// Its `#[serde(..)]` container attributes.
+    pub attrs: attr::Container,
+    /// Whether it derives `Deserialize`.
+    pub derives_deserialize: bool,
+    /// Whether it derives `Serialize`.
+    pub derives_serialize: bool,
+    /// Its fields, variants or aliased type.
+    pub data: Data,
+}
+
+/// The body of a container.
+#[derive(Clone, Debug)]
+pub enum Data {
+    /// A struct.
+    Struct(Style, Vec<Field>),
+    /// An enum, variants in declaration order.
+    Enum(Vec<Variant>),
+    /// `type Alias = Target;`.
+    Alias(Box<syn::Type>),
+}
+
+/// How a struct or variant holds its fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// `{ a: A, .. }`.
+    Named,
+    /// `(A, B, ..)` with two or more fields.
+    Tuple,
+    /// `(A)`: serde's newtype.
+    Newtype,
+    /// No fields.
+    Unit,
+}
+
+/// One field of a struct or variant.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// The identifier (`None` in tuple fields).
+    pub ident: Option<syn::Ident>,
+    /// The wire name per direction (named fields; the index otherwise), after `rename`
+    /// and the applicable `rename_all` rule.
+    pub name: Both<String>,
+    /// Its type as written.
+    pub ty: syn::Type,
+    /// `pub` or `pub(crate)`.
+    pub visible: bool,
+    /// The first paragraph of its docs.
+    pub doc: String,
+    /// Its serde attributes.
+    pub attrs: attr::Field,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// One enum variant.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// The identifier.
+    pub ident: syn::Ident,
+    /// The wire name per direction.
+    pub name: Both<String>,
+    /// How it holds its fields.
+    pub style: Style,
+    /// Its fields.
+    pub fields: Vec<Field>,
+    /// The first paragraph of its docs.
+    pub doc: String,
+    /// Its serde attributes.
+    pub attrs: attr::Variant,
+}
+
+impl Container {
+    /// Reads a struct, enum or alias item; `None` for any other item. Attribute errors
+    /// go to `diags`, located in `file`.
+    pub fn from_item(item: &syn::Item, file: &Path, diags: &Diagnostics) -> Option<Container> {
+        let mut errors = Vec::new();
+        let container = match item {
+            syn::Item::Struct(s) => {
+                let attrs = attr::container(&s.attrs, false, &mut errors);
+                let (style, fields) = fields(&s.fields, attrs.rename_all.clone(), &mut errors);
+                Container::new(&s.ident, &s.vis, &s.generics, &s.attrs, attrs, Data::Struct(style, fields))
+            }
+            syn::Item::Enum(e) => {
+                let attrs = attr::container(&e.attrs, true, &mut errors);
+                let variants = e.variants.iter().map(|v| variant(v, &attrs, &mut errors)).collect();
+                Container::new(&e.ident, &e.vis, &e.generics, &e.attrs, attrs, Data::Enum(variants))
+            }
+            syn::Item::Type(t) => Container::new(
+                &t.ident,
+                &t.vis,
+                &t.generics,
+                &t.attrs,
+                attr::Container::default(),
+                Data::Alias(t.ty.clone()),
+            ),
+            _ => return None,
+        };
+        for error in errors {
+            diags.error(file, error.span, error.message);
+        }
+        Some(container)
+    }
+
+    fn new(
+        ident: &syn::Ident,
+        vis: &syn::Visibility,
+        generics: &syn::Generics,
+        attrs: &[syn::Attribute],
+        serde: attr::Container,
+        data: Data,
+    ) -> Self {
+        Container {
+            ident: ident.clone(),
+            visible: is_crate_visible(vis),
+            generics: generics.clone(),
+            doc: doc_of(attrs),
+            attrs: serde,
+            derives_deserialize: attr::derives(attrs, "Deserialize"),
+            derives_serialize: attr::derives(attrs, "Serialize"),
+            data,
+        }
+    }
+
+    /// The alias target, for aliases.
+    pub fn alias(&self) -> Option<&syn::Type> {
+        match &self.data {
+            Data::Alias(ty) => Some(ty),
+            _ => None,
+        }
+    }
+}
+
+/// `pub` or `pub(crate)`.
+pub fn is_crate_visible(vis: &syn::Visibility) -> bool {
+    match vis {
+        syn::Visibility::Public(_) => true,
+        syn::Visibility::Restricted(r) => r.path.is_ident("crate"),
+        syn::Visibility::Inherited => false,
+    }
+}
+
+fn doc_of(attrs: &[syn::Attribute]) -> String {
+    parse_docs(&doc_text(attrs)).description
+}
+
+/// The fields of a struct or variant, named under `rules` (per direction).
+fn fields(
+    fields: &syn::Fields,
+    rules: Both<Option<RenameRule>>,
+    errors: &mut Vec<attr::AttrError>,
+) -> (Style, Vec<Field>) {
+    let style = match fields {
+        syn::Fields::Named(_) => Style::Named,
+        syn::Fields::Unnamed(u) if u.unnamed.len() == 1 => Style::Newtype,
+        syn::Fields::Unnamed(_) => Style::Tuple,
+        syn::Fields::Unit => Style::Unit,
+    };
+    let read = fields
+        .iter()
+        .enumerate()
+        .map(|(index, field)| {
+            let attrs = attr::field(&field.attrs, errors);
+            let base = match &field.ident {
+                Some(ident) => crate::parse::defaults::unraw(ident),
+                None => index.to_string(),
+            };
+            let named = |rename: &Option<String>, rule: Option<RenameRule>| match (rename, rule) {
+                (Some(rename), _) => rename.clone(),
+                (None, Some(rule)) if field.ident.is_some() => rule.apply_to_field(&base),
+                _ => base.clone(),
+            };
+            let name = Both {
+                serialize: named(&attrs.rename.serialize, rules.serialize),
+                deserialize: named(&attrs.rename.deserialize, rules.deserialize),
+            };
+            Field {
+                ident: field.ident.clone(),
+                name,
+                ty: field.ty.clone(),
+                visible: is_crate_visible(&field.vis),
+                doc: doc_of(&field.attrs),
+                attrs,
+                span: syn::spanned::Spanned::span(&field.ty),
+            }
+        })
+        .collect();
+    (style, read)
+}
+
+/// One variant: its name under the container's `rename_all`, its fields under its own
+/// `rename_all` or else the container's `rename_all_fields`.
+fn variant(v: &syn::Variant, container: &attr::Container, errors: &mut Vec<attr::AttrError>) -> Variant {
+    let attrs = attr::variant(&v.attrs, errors);
+    let base = v.ident.to_string();
+    let named = |rename: &Option<String>, rule: Option<RenameRule>| match (rename, rule) {
+        (Some(rename), _) => rename.clone(),
+        (None, Some(rule)) => rule.apply_to_variant(&base),
+        (None, None) => base.clone(),
+    };
+    let name = Both {
+        serialize: named(&attrs.rename.serialize, container.rename_all.serialize),
+        deserialize: named(&attrs.rename.deserialize, container.rename_all.deserialize),
+    };
+    let rules = Both {
+        serialize: attrs.rename_all.serialize.or(container.rename_all_fields.serialize),
+        deserialize: attrs.rename_all.deserialize.or(container.rename_all_fields.deserialize),
+    };
+    let (style, fields) = fields(&v.fields, rules, errors);
+    Variant { ident: v.ident.clone(), name, style, fields, doc: doc_of(&v.attrs), attrs }
+}
