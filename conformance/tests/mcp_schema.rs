@@ -107,7 +107,7 @@ fn mcp_checklist_names_input_schemas_and_refs() {
                     .as_object()
                     .into_iter()
                     .flat_map(|m| m.keys())
-                    .filter(|k| !["name", "description", "inputSchema"].contains(&k.as_str()))
+                    .filter(|k| !["name", "description", "inputSchema", "outputSchema"].contains(&k.as_str()))
                     .collect();
                 if !extra.is_empty() {
                     failures.push(format!(

@@ -386,7 +386,12 @@ mod tests {
 
     fn tool(params: Vec<Param>) -> ToolDef {
         ToolDef {
-            ir: toolcall_runtime::ir::Tool { name: "t".into(), description: String::new(), params },
+            ir: toolcall_runtime::ir::Tool {
+                name: "t".into(),
+                description: String::new(),
+                params,
+                output: None,
+            },
             ident: quote::format_ident!("t"),
             span: proc_macro2::Span::call_site(),
             params: Vec::new(),

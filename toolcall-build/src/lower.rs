@@ -17,7 +17,7 @@ use crate::parse::docs::{Docs, doc_text, parse_docs};
 use crate::parse::overrides::{CONST_NAME, Override, read_overrides};
 use crate::parse::{ParsedFile, signature};
 use crate::provider::TypeProvider;
-use crate::types::{Mapped, TypeMapper};
+use crate::types::{Mapped, OutputMapper, TypeMapper};
 
 /// Where lowering reports: the file's warnings go straight into the shared context.
 struct Report<'d> {
@@ -48,7 +48,8 @@ pub fn lower_file(
         for item in &parsed.ast.items {
             let syn::Item::Fn(function) = item else { continue };
             if signature::is_candidate(function)
-                && let Some(tool) = lower_fn(function, parsed, &overrides, context, &mut mapper, &report)
+                && let Some(tool) =
+                    lower_fn(function, parsed, &overrides, context, providers, &mut mapper, &report)
             {
                 tools.push(tool);
             }
@@ -107,6 +108,7 @@ fn lower_fn(
     parsed: &ParsedFile,
     overrides: &[Override],
     context: Option<&ContextType>,
+    providers: &[Box<dyn TypeProvider + Send + Sync>],
     mapper: &mut TypeMapper<'_>,
     report: &Report<'_>,
 ) -> Option<ToolDef> {
@@ -138,6 +140,7 @@ fn lower_fn(
         tool.params.push(param);
         decodes.push(ParamDecode { name: wire, span: input.span(), decode });
     }
+    tool = with_output(tool, function, parsed, providers, report);
     Some(ToolDef {
         ir: tool,
         ident: function.sig.ident.clone(),
@@ -147,6 +150,26 @@ fn lower_fn(
         is_async: function.sig.asyncness.is_some(),
         context_at,
     })
+}
+
+/// The tool with its output schema, when its success type serializes to an object; a
+/// located warning when the type cannot be described at all.
+fn with_output(
+    tool: Tool,
+    function: &syn::ItemFn,
+    parsed: &ParsedFile,
+    providers: &[Box<dyn TypeProvider + Send + Sync>],
+    report: &Report<'_>,
+) -> Tool {
+    let Some(success) = signature::success_type(&function.sig) else { return tool };
+    match OutputMapper::new(parsed, providers).result(success) {
+        Ok(ty) => tool.output(ty),
+        Err(why) => {
+            let name = tool.name.clone();
+            report.warn(success.span(), format!("`{name}` has no output schema: {why}"));
+            tool
+        }
+    }
 }
 
 fn typed_inputs(function: &syn::ItemFn) -> impl Iterator<Item = &syn::PatType> {

@@ -32,12 +32,23 @@ pub struct Tool {
     pub description: String,
     /// Parameters in declaration order.
     pub params: Vec<Param>,
+    /// What a successful call returns, as it serializes (the MCP `outputSchema`), when it
+    /// is a JSON object. `None` for other results and results the build cannot describe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<Type>,
 }
 
 impl Tool {
     /// A tool with no description and no parameters.
     pub fn new(name: impl Into<String>) -> Self {
-        Tool { name: name.into(), description: String::new(), params: Vec::new() }
+        Tool { name: name.into(), description: String::new(), params: Vec::new(), output: None }
+    }
+
+    /// Sets the schema of the result (kept only when it describes a JSON object: MCP's
+    /// `outputSchema` must be one).
+    pub fn output(mut self, ty: Type) -> Self {
+        self.output = ty.is_object().then_some(ty);
+        self
     }
 
     /// Sets the description.
@@ -267,5 +278,10 @@ impl Type {
             Type::Described(inner, _) => inner.undescribed(),
             other => other,
         }
+    }
+
+    /// Whether every value of this type is a JSON object (a struct or a map).
+    pub fn is_object(&self) -> bool {
+        matches!(self.undescribed(), Type::Object(_) | Type::Map(_))
     }
 }

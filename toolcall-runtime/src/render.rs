@@ -174,6 +174,12 @@ pub fn render_input_schema(tool: &Tool, format: Format, strict: bool) -> String 
     out
 }
 
+/// Renders a result type as MCP's `outputSchema`: plain JSON Schema (never strict: it
+/// describes what the tool returns, not what a model generates).
+pub fn render_output_schema(ty: &Type) -> String {
+    render_type(ty, Format::Mcp, false)
+}
+
 /// Renders a type alone as a schema (no tool envelope).
 pub fn render_type(ty: &Type, format: Format, strict: bool) -> String {
     let mut out = String::with_capacity(64);
@@ -318,6 +324,11 @@ impl<'o> Renderer<'o> {
             Renderer::new(self.settings, &mut schema).object(&tool.params, &[]);
             schema
         });
+        if let (Format::Mcp, Some(output)) = (self.settings.format, &tool.output) {
+            // What the server returns, not what a model writes: plain JSON Schema, strict or not.
+            obj.key("outputSchema");
+            obj.out.push_str(&render_output_schema(output));
+        }
         if self.settings.strict_flag {
             obj.raw("strict", "true");
         }

@@ -30,12 +30,20 @@ pub struct ToolInfo {
     pub description: &'static str,
     /// The input schema as JSON text (plain JSON Schema 2020-12, non-strict).
     pub parameters: &'static str,
+    /// The output schema as JSON text, for tools whose result is a JSON object (MCP's
+    /// `outputSchema`); `None` otherwise.
+    pub output: Option<&'static str>,
 }
 
 impl ToolInfo {
     /// The input schema parsed into a `serde_json::Value`.
     pub fn parameters_value(&self) -> Value {
         serde_json::from_str(self.parameters).unwrap_or(Value::Null)
+    }
+
+    /// The output schema parsed into a `serde_json::Value`, when the tool has one.
+    pub fn output_value(&self) -> Option<Value> {
+        self.output.and_then(|text| serde_json::from_str(text).ok())
     }
 }
 

@@ -120,6 +120,7 @@ fn precompute(tools: &[Tool], module: &'static str) -> (&'static [ToolInfo], &'s
             name: leak(t.name.clone()),
             description: leak(t.description.clone()),
             parameters: leak(render_input_schema(t, Format::Mcp, false)),
+            output: t.output.as_ref().map(|ty| leak(toolcall_runtime::render::render_output_schema(ty))),
         })
         .collect();
     let table: SchemaTable =
@@ -155,6 +156,7 @@ static PING_TOOLS: [ToolInfo; 1] = [ToolInfo {
     name: "ping",
     description: "Check the service is up.",
     parameters: r#"{"type":"object","properties":{},"required":[],"additionalProperties":false}"#,
+    output: None,
 }];
 static PING_SCHEMAS: SchemaTable = [
     [

@@ -14,7 +14,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use toolcall_runtime::Format;
 use toolcall_runtime::ir::Tool;
-use toolcall_runtime::render::{render_input_schema, render_tools};
+use toolcall_runtime::render::{render_input_schema, render_output_schema, render_tools};
 
 use crate::model::{ToolDef, ToolModule};
 
@@ -193,12 +193,20 @@ fn info_tokens(module: &str, tool: &ToolDef) -> TokenStream {
     let name = &tool.ir.name;
     let description = &tool.ir.description;
     let parameters = render_input_schema(&tool.ir, Format::Mcp, false);
+    let output = match &tool.ir.output {
+        Some(ty) => {
+            let text = render_output_schema(ty);
+            quote!(::core::option::Option::Some(#text))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     quote! {
         ::toolcall_runtime::ToolInfo {
             module: #module,
             name: #name,
             description: #description,
             parameters: #parameters,
+            output: #output,
         }
     }
 }

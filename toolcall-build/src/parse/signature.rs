@@ -82,6 +82,26 @@ pub fn returns(sig: &syn::Signature) -> Returns {
     }
 }
 
+/// The success type: `T` of `-> T` or of `-> Result<T, E>` (any `Result` by its last
+/// segment, so `io::Result<T>` too); `None` for `()`.
+pub fn success_type(sig: &syn::Signature) -> Option<&syn::Type> {
+    let syn::ReturnType::Type(_, ty) = &sig.output else { return None };
+    match returns(sig) {
+        Returns::Unit => None,
+        Returns::Value => Some(ty),
+        Returns::Result => {
+            let syn::Type::Path(path) = ty.as_ref() else { return None };
+            match &path.path.segments.last()?.arguments {
+                syn::PathArguments::AngleBracketed(args) => args.args.iter().find_map(|a| match a {
+                    syn::GenericArgument::Type(t) => Some(t),
+                    _ => None,
+                }),
+                _ => None,
+            }
+        }
+    }
+}
+
 /// The tool name for a function: its identifier without `r#`.
 pub fn tool_name(item: &syn::ItemFn) -> String {
     unraw(&item.sig.ident)
@@ -177,5 +197,22 @@ mod tests {
             }
         );
         assert_eq!(returns(&plain.sig), Returns::Value);
+        let success = |item: syn::ItemFn| success_type(&item.sig).map(|t| quote::quote!(#t).to_string());
+        assert_eq!(success(item), Some("()".into()));
+        assert_eq!(success(plain), Some("u8".into()));
+        assert_eq!(
+            success(syn::parse_quote!(
+                pub fn h() -> Result<Vec<u8>, String> {
+                    Ok(vec![])
+                }
+            )),
+            Some("Vec < u8 >".into())
+        );
+        assert_eq!(
+            success(syn::parse_quote!(
+                pub fn i() {}
+            )),
+            None
+        );
     }
 }

@@ -143,7 +143,7 @@ fn is_str(ty: &syn::Type) -> bool {
 }
 
 /// Types with no type arguments, by name (and resolved path where names are ambiguous).
-fn scalar(name: &str, resolved: &str) -> Option<(Type, Strategy)> {
+pub(super) fn scalar(name: &str, resolved: &str) -> Option<(Type, Strategy)> {
     if let Some((min, max)) = integer_bounds(name) {
         let strategy = if name.ends_with("128") { Strategy::Deserialize } else { Strategy::FromArg };
         return Some((integer(min, max, false), strategy));

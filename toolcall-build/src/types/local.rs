@@ -27,7 +27,7 @@ impl VisitMut for Substitute<'_> {
     }
 }
 
-fn substituted(ty: &syn::Type, env: &BTreeMap<String, syn::Type>) -> syn::Type {
+pub(super) fn substituted(ty: &syn::Type, env: &BTreeMap<String, syn::Type>) -> syn::Type {
     let mut ty = ty.clone();
     if !env.is_empty() {
         Substitute(env).visit_type_mut(&mut ty);
@@ -331,7 +331,7 @@ fn internal_payloads_ok(tagging: &Tagging, payloads: Vec<Payload>) -> Result<Vec
 }
 
 /// The schema of an enum under its serde representation.
-fn enum_schema(tagging: &Tagging, variants: Vec<(String, String, Option<Type>)>) -> Type {
+pub(super) fn enum_schema(tagging: &Tagging, variants: Vec<(String, String, Option<Type>)>) -> Type {
     let all_unit = variants.iter().all(|(_, _, payload)| payload.is_none());
     if all_unit && matches!(tagging, Tagging::External) {
         let variants =
@@ -375,6 +375,6 @@ fn enum_schema(tagging: &Tagging, variants: Vec<(String, String, Option<Type>)>)
 }
 
 /// Generic parameter name -> concrete argument.
-fn generic_env(generics: &syn::Generics, args: &[syn::Type]) -> BTreeMap<String, syn::Type> {
+pub(super) fn generic_env(generics: &syn::Generics, args: &[syn::Type]) -> BTreeMap<String, syn::Type> {
     generics.type_params().zip(args).map(|(p, a)| (p.ident.to_string(), a.clone())).collect()
 }

@@ -7,6 +7,7 @@ pub mod docs;
 pub mod foreign;
 pub mod local_types;
 pub mod names;
+pub mod outputs;
 pub mod overrides;
 pub mod private;
 pub mod results;
