@@ -217,7 +217,8 @@ impl Builder {
         for source in &sources {
             let module = parse::module_path(&source.relative);
             if let Some(parsed) = parse::parse_file(&source.path, module, &source.text, &diags) {
-                let lowered = lower::lower_file(&parsed, &self.providers, context.as_ref(), &diags);
+                let read = ast::tool::read_tools(&parsed, context.as_ref(), &diags);
+                let lowered = lower::lower_file(&parsed, &read, &self.providers, &diags);
                 // A `mod.rs` that only declares submodules is not a tool module.
                 if !(lowered.tools.is_empty() && source.relative.ends_with("mod.rs")) {
                     modules.push(lowered);

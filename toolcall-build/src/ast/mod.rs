@@ -1,11 +1,14 @@
-//! The ast stage: each local type of a tool file read once into a record that carries
-//! its spans, its docs and its serde attributes for both directions (serde_derive's
-//! `internals::ast` and `attr`). The schema, the decoder and the output schema are
-//! readers of these records; none goes back to the syn attributes.
+//! The ast stage: each tool file read once into records that carry their spans. Local
+//! types ([`Container`]) hold their docs and their serde attributes for both directions
+//! (serde_derive's `internals::ast` and `attr`); tool functions ([`tool::ToolFn`]) hold
+//! each parameter's wire name, type, bullet, default and override together. The schema,
+//! the decoder and the output schema are readers of these records; none goes back to the
+//! source.
 //!
 //! Attribute problems are reported here, once, into the shared [`Diagnostics`] context.
 
 pub mod attr;
+pub mod tool;
 
 use std::path::Path;
 

@@ -1,0 +1,311 @@
+//! Tool functions read once: which functions are tools, where the context goes, and for
+//! each parameter its wire name, type, `# Arguments` bullet, default and `TOOL_PARAMS`
+//! override together, with its spans. Signature problems and naming warnings are
+//! reported here; [`crate::lower`] maps the types and never reads the source again.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+use crate::context::{ContextType, ContextUse};
+use crate::diagnostics::Diagnostics;
+use crate::model::Returns;
+use crate::parse::defaults::{DefaultFact, leading_defaults};
+use crate::parse::docs::{Docs, doc_text, parse_docs};
+use crate::parse::overrides::{CONST_NAME, Override, read_overrides};
+use crate::parse::{ParsedFile, signature};
+
+/// The tool functions of one file, and its `TOOL_PARAMS` overrides.
+#[derive(Clone, Debug)]
+pub struct ToolFile {
+    /// Candidate functions the library can serve, in declaration order.
+    pub tools: Vec<ToolFn>,
+    /// The overrides, as written.
+    pub overrides: Vec<Override>,
+    /// Whether `TOOL_PARAMS` is visible to generated code (which then references it).
+    pub overrides_visible: bool,
+}
+
+/// One tool function, as read.
+#[derive(Clone, Debug)]
+pub struct ToolFn {
+    /// The tool name (the identifier without `r#`).
+    pub name: String,
+    /// The function's identifier.
+    pub ident: syn::Ident,
+    /// The first paragraph of its docs.
+    pub description: String,
+    /// The model's parameters, in declaration order (the context is not one).
+    pub params: Vec<Param>,
+    /// Positions among the function's inputs where the context is passed.
+    pub context_at: Vec<usize>,
+    /// An `async fn`.
+    pub is_async: bool,
+    /// What it returns.
+    pub returns: Returns,
+    /// The success type (`T` of `-> T` or `-> Result<T, E>`), when there is one.
+    pub success: Option<syn::Type>,
+}
+
+/// One parameter with everything the source says about it.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// The name on the wire.
+    pub wire: String,
+    /// Its type as written.
+    pub ty: syn::Type,
+    /// Where the whole parameter is.
+    pub span: Span,
+    /// Where its type is.
+    pub ty_span: Span,
+    /// Its `# Arguments` bullet text, when it has one.
+    pub bullet: Option<String>,
+    /// The default its body gives it (`let x = x.unwrap_or(3);`).
+    pub default: Option<DefaultFact>,
+    /// Its `TOOL_PARAMS` entry.
+    pub over: Option<Override>,
+}
+
+/// Where reading reports: the file's warnings go straight into the shared context.
+struct Report<'d> {
+    file: &'d Path,
+    diags: &'d Diagnostics,
+}
+
+impl Report<'_> {
+    fn warn(&self, span: Span, message: String) {
+        self.diags.warn(self.file, span, message);
+    }
+}
+
+/// Reads the tool functions of `parsed`. A candidate the library cannot serve is left out
+/// with a located warning.
+pub fn read_tools(parsed: &ParsedFile, context: Option<&ContextType>, diags: &Diagnostics) -> ToolFile {
+    let report = Report { file: &parsed.file, diags };
+    let overrides = file_overrides(parsed, diags);
+    let tools = parsed
+        .ast
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Fn(function) if signature::is_candidate(function) => Some(function),
+            _ => None,
+        })
+        .filter_map(|function| read_tool(function, parsed, &overrides, context, &report))
+        .collect();
+    ToolFile { tools, overrides, overrides_visible: overrides_visible(parsed) }
+}
+
+fn file_overrides(parsed: &ParsedFile, diags: &Diagnostics) -> Vec<Override> {
+    let Some(item) = parsed.consts.get(CONST_NAME) else { return Vec::new() };
+    if !overrides_visible(parsed) {
+        diags.warn(
+            &parsed.file,
+            item.ident.span(),
+            format!(
+                "make `{CONST_NAME}` `pub(crate)` so generated code references it and the compiler checks it"
+            ),
+        );
+    }
+    read_overrides(item, &parsed.file, diags)
+}
+
+fn overrides_visible(parsed: &ParsedFile) -> bool {
+    parsed.consts.get(CONST_NAME).is_some_and(|c| !matches!(c.vis, syn::Visibility::Inherited))
+}
+
+/// Reads one candidate function; `None` (with a warning) when its signature cannot be served.
+fn read_tool(
+    function: &syn::ItemFn,
+    parsed: &ParsedFile,
+    overrides: &[Override],
+    context: Option<&ContextType>,
+    report: &Report<'_>,
+) -> Option<ToolFn> {
+    let name = signature::tool_name(function);
+    let skip = |span: Span, why: String| {
+        report.warn(span, format!("`{name}` is not a tool: {why}"));
+        None
+    };
+    if let Some(why) = signature::unsupported_reason(&function.sig) {
+        return skip(function.sig.ident.span(), why);
+    }
+    let Inputs { context_at, params: inputs } = match split_context(function, parsed, context) {
+        Ok(split) => split,
+        Err((span, why)) => return skip(span, why),
+    };
+    let docs = parse_docs(&doc_text(&function.attrs));
+    let defaults = leading_defaults(&function.block, &parsed.consts);
+    let names = param_names(&inputs, &docs, report);
+    let params = inputs
+        .into_iter()
+        .zip(names)
+        .map(|(input, (wire, binding))| Param {
+            bullet: docs.params.iter().find(|p| p.name == wire).map(|p| p.text.clone()),
+            default: binding.and_then(|b| defaults.get(&b).cloned()),
+            over: overrides.iter().find(|o| o.function == name && o.param == wire).cloned(),
+            ty: (*input.ty).clone(),
+            span: input.span(),
+            ty_span: input.ty.span(),
+            wire,
+        })
+        .collect();
+    Some(ToolFn {
+        ident: function.sig.ident.clone(),
+        description: docs.description,
+        params,
+        context_at,
+        is_async: function.sig.asyncness.is_some(),
+        returns: signature::returns(&function.sig),
+        success: signature::success_type(&function.sig).cloned(),
+        name,
+    })
+}
+
+fn typed_inputs(function: &syn::ItemFn) -> impl Iterator<Item = &syn::PatType> {
+    function.sig.inputs.iter().filter_map(|input| match input {
+        syn::FnArg::Typed(typed) => Some(typed),
+        syn::FnArg::Receiver(_) => None,
+    })
+}
+
+/// Where the context goes among a function's inputs, and the model's parameters.
+struct Inputs<'f> {
+    context_at: Vec<usize>,
+    params: Vec<&'f syn::PatType>,
+}
+
+/// Splits the inputs into the context's positions and the model's parameters. A borrowed
+/// parameter that is neither the context, `&str` nor `&serde_json::Value` cannot be
+/// served: `Err` with where and why, pointing at `Builder::context`.
+fn split_context<'f>(
+    function: &'f syn::ItemFn,
+    parsed: &ParsedFile,
+    context: Option<&ContextType>,
+) -> Result<Inputs<'f>, (Span, String)> {
+    let mut context_at = Vec::new();
+    let mut params = Vec::new();
+    for (position, input) in typed_inputs(function).enumerate() {
+        match context.map_or(ContextUse::No, |c| c.classify(&input.ty, &parsed.imports)) {
+            ContextUse::Shared => context_at.push(position),
+            ContextUse::Mutable => {
+                return Err((
+                    input.ty.span(),
+                    "it takes the context as `&mut`; calls share it, so take `&` and put what \
+                     changes behind a lock"
+                        .to_owned(),
+                ));
+            }
+            ContextUse::No => {
+                if let Some(why) = unservable_borrow(&input.ty, parsed, context) {
+                    return Err((input.ty.span(), why));
+                }
+                params.push(input);
+            }
+        }
+    }
+    Ok(Inputs { context_at, params })
+}
+
+/// Why a top-level `&T` parameter cannot be served, when it cannot: only `&str`,
+/// `&serde_json::Value` and the context may be borrowed.
+fn unservable_borrow(ty: &syn::Type, parsed: &ParsedFile, context: Option<&ContextType>) -> Option<String> {
+    let syn::Type::Reference(reference) = ty else { return None };
+    let elem = &reference.elem;
+    if let syn::Type::Path(path) = elem.as_ref()
+        && reference.mutability.is_none()
+        && let Some(last) = path.path.segments.last()
+    {
+        let first = path.path.segments.first().map(|s| s.ident.to_string()).unwrap_or_default();
+        let root = parsed.imports.get(&first).cloned().unwrap_or(first);
+        let is_value = last.ident == "Value" && root.starts_with("serde_json");
+        if last.ident == "str" || is_value {
+            return None;
+        }
+    }
+    let written = quote::quote!(#elem).to_string().replace(' ', "");
+    let std_type = matches!(
+        written.split('<').next().unwrap_or_default(),
+        "String" | "Vec" | "Option" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" | "Box" | "[u8]"
+    );
+    let hint = match context {
+        _ if std_type => format!("take it by value (`{written}`) if the model sends it"),
+        None => format!(
+            "if the model sends it, take it by value; if it is shared state such as a database \
+             handle, declare a context in build.rs with \
+             `toolcall_build::Builder::new().context(\"crate::{written}\")` and take it as `&{written}`"
+        ),
+        Some(context) => format!(
+            "if the model sends it, take it by value; if it is shared state, put it in the crate's \
+             context `{}` (declared with `Builder::context`) and take `&{}`",
+            context.display(),
+            context.display().rsplit("::").next().unwrap_or_default()
+        ),
+    };
+    Some(format!(
+        "parameter `&{written}` is borrowed, and only `&str`, `&serde_json::Value` and the context \
+         can be; {hint}"
+    ))
+}
+
+/// Wire names and binding names of every parameter. Unnamed patterns take the name of
+/// the `# Arguments` bullet at their position, else `argN`, with a warning; a repeated
+/// name becomes `name_2`, with a warning.
+fn param_names(inputs: &[&syn::PatType], docs: &Docs, report: &Report<'_>) -> Vec<(String, Option<String>)> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for (index, input) in inputs.iter().enumerate() {
+        let binding = signature::binding_name(&input.pat);
+        let wire = match (&binding, docs.params.get(index)) {
+            (Some(name), _) => name.clone(),
+            (None, Some(bullet)) => {
+                report.warn(
+                    input.pat.span(),
+                    format!(
+                        "unnamed parameter {} takes the name `{}` from its `# Arguments` bullet",
+                        index + 1,
+                        bullet.name
+                    ),
+                );
+                bullet.name.clone()
+            }
+            (None, None) => {
+                let name = format!("arg{}", index + 1);
+                report.warn(input.pat.span(), format!("unnamed parameter {} is called `{name}`; bind it to a name or document it in `# Arguments`", index + 1));
+                name
+            }
+        };
+        let wire = unique_name(wire, &mut seen, |old, new| {
+            report.warn(input.pat.span(), format!("duplicate parameter name `{old}` is exposed as `{new}`"));
+        });
+        out.push((wire, binding));
+    }
+    out
+}
+
+fn unique_name(name: String, seen: &mut BTreeSet<String>, mut warn: impl FnMut(&str, &str)) -> String {
+    if seen.insert(name.clone()) {
+        return name;
+    }
+    let fresh = (2..).map(|n| format!("{name}_{n}")).find(|n| !seen.contains(n)).unwrap_or_default();
+    warn(&name, &fresh);
+    seen.insert(fresh.clone());
+    fresh
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unique_names_get_suffixes() {
+        let mut seen = BTreeSet::new();
+        let mut warned = Vec::new();
+        let a = unique_name("city".into(), &mut seen, |o, n| warned.push(format!("{o}->{n}")));
+        let b = unique_name("city".into(), &mut seen, |o, n| warned.push(format!("{o}->{n}")));
+        assert_eq!((a.as_str(), b.as_str()), ("city", "city_2"));
+        assert_eq!(warned, vec!["city->city_2"]);
+    }
+}
