@@ -8,27 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use serde::Serialize;
-
-/// A signed-in user.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct User {
-    /// The user's id.
-    pub id: u64,
-    /// The display name.
-    pub name: String,
-}
-
-/// A note in the store.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Note {
-    /// Its id, unique across users.
-    pub id: u64,
-    /// Who wrote it.
-    pub owner: u64,
-    /// The text.
-    pub text: String,
-}
+pub use crate::tools::notes::{Note, User};
 
 /// The shared in-memory store standing for a database: notes by owner.
 #[derive(Debug, Default)]

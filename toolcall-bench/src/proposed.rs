@@ -18,10 +18,11 @@ use std::fmt;
 
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
-use toolcall_runtime::decode::check_depth;
-use toolcall_runtime::error::summarize;
-use toolcall_runtime::slot::{self, SlotError};
-use toolcall_runtime::{ArgError, Reason, ToolError, call};
+use toolcall_runtime::__private as call;
+use toolcall_runtime::__private::decode::check_depth;
+use toolcall_runtime::__private::slot::{self, SlotError};
+use toolcall_runtime::__private::summarize;
+use toolcall_runtime::{ArgError, Reason, ToolError};
 
 use crate::tools::orders::{Address, LineItem, Order};
 use crate::tools::{math, orders, weather};

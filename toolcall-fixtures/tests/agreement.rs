@@ -5,7 +5,7 @@
 //! * Arbitrary JSON near the schema (wrong types, extra and missing keys, nulls, huge
 //!   numbers, floats with zero fraction, deep nesting, odd Unicode) is accepted by the
 //!   generated decoders exactly when the IR-driven generic decoder
-//!   (`toolcall_runtime::dynamic::decode_arguments`) accepts it.
+//!   (`toolcall_runtime::__private::decode_arguments`) accepts it.
 //! * `run_bytes` returns on any bytes, for every tool.
 //!
 //! Parameters whose IR cannot say everything the Rust type checks are listed once, in
@@ -19,8 +19,8 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use serde_json::{Number, Value, json};
 use toolcall_fixtures::toolset;
+use toolcall_runtime::__private::decode_arguments;
 use toolcall_runtime::ToolError;
-use toolcall_runtime::dynamic::decode_arguments;
 use toolcall_runtime::ir::{Param, Tool, Type};
 
 /// Why a parameter's IR is not the whole contract.

@@ -7,7 +7,8 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolcall_runtime::decode::{decode_arg, FromArg};
+//! use toolcall_runtime::FromArg;
+//! use toolcall_runtime::__private::decode::decode_arg;
 //!
 //! let args = json!({"days": 1.0, "city": "Oslo"});
 //! let days: u8 = decode_arg(&args["days"], "days").unwrap();

@@ -2,7 +2,7 @@
 //!
 //! The build script derives this from Rust source; type providers return pieces of it;
 //! runtime-built tools construct it by hand. The [`render`](crate::render) module turns it
-//! into JSON schema text for each provider, and the [`dynamic`](crate::dynamic) decoder
+//! into JSON schema text for each provider, and the [`DynTool`](crate::DynTool) decoder
 //! validates arguments against it.
 //!
 //! ```

@@ -1,7 +1,7 @@
 //! # toolcall-runtime
 //!
 //! What a binary using toolcall links: the tool [IR](ir), the one schema
-//! [renderer](render), argument [decoding](decode), [`ToolError`], the static
+//! [renderer](render), argument decoding ([`FromArg`]), [`ToolError`], the static
 //! [`Toolset`] that generated code defines, runtime-built tools ([`DynTool`]), a
 //! [`Registry`] combining both, and provider [glue].
 //!
@@ -27,27 +27,50 @@
 //! assert_eq!(out, json!({"city": "Oslo", "days": 3, "temp": 21.5}));
 //! ```
 
-pub mod call;
-pub mod decode;
-pub mod dynamic;
-pub mod error;
+mod call;
+mod decode;
+mod dynamic;
+mod error;
 pub mod glue;
 pub mod ir;
 pub mod json;
-pub mod params;
-pub mod registry;
+mod params;
+mod registry;
 pub mod render;
-pub mod slot;
-pub mod toolset;
+mod slot;
+mod toolset;
 
-pub use call::Runner;
-pub use decode::{ArgError, FromArg, StringInteger};
+pub use call::{CallFuture, Runner};
+pub use decode::{ArgError, FromArg, Segment, StringInteger};
 pub use dynamic::DynTool;
 pub use error::{Reason, ToolError};
 pub use params::ToolParam;
 pub use registry::{DuplicateTool, Registry};
 pub use render::Format;
 pub use toolset::{ToolInfo, Toolset};
+
+/// What generated code calls, and nothing a user should: decoding slots, dispatch
+/// plumbing, the schema table. Not a public API; it changes with the generator (serde's
+/// `__private` convention).
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::call::{
+        Dispatched, ToolFuture, arguments, boxed, encode, encode_result, invoke, name_hash, parse_arguments,
+    };
+    pub use crate::dynamic::{decode_arguments, validate};
+    pub use crate::error::summarize;
+    pub use crate::toolset::{DispatchFn, SchemaTable};
+
+    /// Slot decoding for generated call functions and `FromArg` impls.
+    pub mod slot {
+        pub use crate::slot::*;
+    }
+
+    /// Decoding helpers behind `FromArg`.
+    pub mod decode {
+        pub use crate::decode::*;
+    }
+}
 
 /// Re-exported so generated code can name `Serialize` bounds.
 pub use serde;

@@ -9,8 +9,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll, Waker};
 
 use serde_json::{Value, json};
-use toolcall_runtime::call::{CallFuture, Dispatched, ToolFuture, arguments, boxed, encode, invoke};
-use toolcall_runtime::toolset::SchemaTable;
+use toolcall_runtime::__private::SchemaTable;
+use toolcall_runtime::__private::{Dispatched, ToolFuture, arguments, boxed, encode, invoke};
+use toolcall_runtime::CallFuture;
 use toolcall_runtime::{ToolError, ToolInfo, Toolset};
 
 /// The context: counts how often the async body was polled.

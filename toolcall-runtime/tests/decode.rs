@@ -20,12 +20,12 @@ use std::sync::Arc;
 
 use common::{deep_array, dismantle};
 use serde_json::{Map, Value, json};
-use toolcall_runtime::decode::{
+use toolcall_runtime::__private::decode::{
     ArgError, FromArg, MAX_DEPTH, StringInteger, decode_arg, decode_field, decode_slot, deserialize_arg,
     expect_object,
 };
-use toolcall_runtime::dynamic::validate;
-use toolcall_runtime::error::summarize;
+use toolcall_runtime::__private::summarize;
+use toolcall_runtime::__private::validate;
 use toolcall_runtime::ir::{Param, Tool, Type};
 use toolcall_runtime::{DynTool, Reason, ToolError};
 

@@ -11,14 +11,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{TARGETS, check_tool, check_tools, deep_array, dismantle, tool_name};
 use serde_json::{Map, Value, json};
-use toolcall_runtime::call::{Dispatched, Runner, arguments, encode, encode_result, invoke};
-use toolcall_runtime::decode::decode_slot;
+use toolcall_runtime::__private::SchemaTable;
+use toolcall_runtime::__private::decode::decode_slot;
+use toolcall_runtime::__private::{Dispatched, arguments, encode, encode_result, invoke};
+use toolcall_runtime::Runner;
 use toolcall_runtime::glue::{
     answer_anthropic, answer_openai, anthropic_tool_result, content, openai_tool_message,
 };
 use toolcall_runtime::ir::{Param, Tool, Type};
 use toolcall_runtime::render::{Format, render_input_schema, render_tools};
-use toolcall_runtime::toolset::SchemaTable;
 use toolcall_runtime::{DuplicateTool, DynTool, Reason, Registry, ToolError, ToolInfo, Toolset};
 
 // ---------------------------------------------------------------------------------------

@@ -7,8 +7,8 @@ mod common;
 
 use common::{pretty, snapshot};
 use serde_json::{Value, json};
-use toolcall_runtime::call::parse_arguments;
-use toolcall_runtime::decode::decode_arg;
+use toolcall_runtime::__private::decode::decode_arg;
+use toolcall_runtime::__private::parse_arguments;
 use toolcall_runtime::ir::{Param, Tool, Type};
 use toolcall_runtime::{DynTool, Reason, ToolError};
 
@@ -190,12 +190,12 @@ fn every_reason() {
         from(json!({"a": 1}), |v| decode_arg::<Vec<u8>>(v, "items").unwrap_err()),
         from(json!([1]), |v| decode_arg::<std::collections::HashMap<String, u8>>(v, "labels").unwrap_err()),
         from(json!(0), |v| {
-            toolcall_runtime::dynamic::validate(&Type::Null, v, 0).unwrap_err().into_tool_error("nothing")
+            toolcall_runtime::__private::validate(&Type::Null, v, 0).unwrap_err().into_tool_error("nothing")
         }),
         from(json!(256), |v| decode_arg::<u8>(v, "level").unwrap_err()),
         from(json!("blue"), |v| {
             let ty = Type::enumeration(["red", "green"]);
-            toolcall_runtime::dynamic::validate(&ty, v, 0).unwrap_err().into_tool_error("color")
+            toolcall_runtime::__private::validate(&ty, v, 0).unwrap_err().into_tool_error("color")
         }),
         ToolError::InvalidArgument {
             name: "day".into(),
@@ -207,12 +207,12 @@ fn every_reason() {
         from(json!({"street": "Main"}), |v| {
             let ty =
                 Type::Object(vec![Param::new("street", Type::string()), Param::new("zip", Type::string())]);
-            toolcall_runtime::dynamic::validate(&ty, v, 0).unwrap_err().into_tool_error("address")
+            toolcall_runtime::__private::validate(&ty, v, 0).unwrap_err().into_tool_error("address")
         }),
         from(json!({"street": "Main", "zip": "1", "city": "X"}), |v| {
             let ty =
                 Type::Object(vec![Param::new("street", Type::string()), Param::new("zip", Type::string())]);
-            toolcall_runtime::dynamic::validate(&ty, v, 0).unwrap_err().into_tool_error("address")
+            toolcall_runtime::__private::validate(&ty, v, 0).unwrap_err().into_tool_error("address")
         }),
         ToolError::InvalidArgument { name: "payload".into(), reason: Reason::TooDeep { limit: 128 } },
         from(json!({"units": "5"}), |v| {
@@ -221,7 +221,9 @@ fn every_reason() {
             struct Money {
                 units: i64,
             }
-            toolcall_runtime::decode::deserialize_arg::<Money>(v, 0).unwrap_err().into_tool_error("price")
+            toolcall_runtime::__private::decode::deserialize_arg::<Money>(v, 0)
+                .unwrap_err()
+                .into_tool_error("price")
         }),
     ];
     let mut kinds = Vec::new();

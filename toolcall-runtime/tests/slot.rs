@@ -1,10 +1,10 @@
-//! `toolcall_runtime::slot`: the functions generated code decodes every parameter and
+//! `toolcall_runtime::__private::slot`: the functions generated code decodes every parameter and
 //! field through, whatever the decoding method.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Value, json};
-use toolcall_runtime::call::name_hash;
-use toolcall_runtime::slot::{self, SlotError};
+use toolcall_runtime::__private::name_hash;
+use toolcall_runtime::__private::slot::{self, SlotError};
 use toolcall_runtime::{Reason, ToolError};
 
 fn parse_cents(value: &Value) -> Result<u64, String> {
@@ -116,7 +116,7 @@ fn objects_and_tuples_check_their_shape() {
     assert_eq!(err.reason, Reason::UnknownFields { fields: vec!["b".into()] });
     assert_eq!(slot::tuple(&json!([1, 2]), 2, 0).unwrap().len(), 2);
     assert!(slot::tuple(&json!([1]), 2, 0).is_err());
-    assert!(slot::object(&obj, &["a", "b"], toolcall_runtime::decode::MAX_DEPTH).is_err());
+    assert!(slot::object(&obj, &["a", "b"], toolcall_runtime::__private::decode::MAX_DEPTH).is_err());
 }
 
 #[test]

@@ -1,8 +1,30 @@
 //! Notes of the signed-in user: async tools over the app's store. Every tool acts as the
-//! user in the context, so no argument can read or write another user's notes.
+//! user in the context, so no argument can read or write another user's notes. The result
+//! types live here, so the build describes them (MCP `outputSchema`).
+
+use serde::Serialize;
 
 use crate::App;
-use crate::app::{Note, User};
+
+/// A signed-in user.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct User {
+    /// The user's id.
+    pub id: u64,
+    /// The display name.
+    pub name: String,
+}
+
+/// A note in the store.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Note {
+    /// Its id, unique across users.
+    pub id: u64,
+    /// Who wrote it.
+    pub owner: u64,
+    /// The text.
+    pub text: String,
+}
 
 /// Who the assistant is acting for.
 pub fn whoami(app: &App) -> User {

@@ -1,7 +1,7 @@
 //! Tool functions read once: which functions are tools, where the context goes, and for
 //! each parameter its wire name, type, `# Arguments` bullet, default and `TOOL_PARAMS`
 //! override together, with its spans. Signature problems and naming warnings are
-//! reported here; [`crate::lower`] maps the types and never reads the source again.
+//! reported here; `lower` maps the types and never reads the source again.
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Dispatcher tokens: one `match` per toolset, one call function per tool.
 //!
 //! A call function checks the arguments object, decodes each parameter through
-//! `toolcall_runtime::slot` (types are inferred from the function's signature, so
+//! `toolcall_runtime::__private::slot` (types are inferred from the function's signature, so
 //! generated code never names a user type), then calls the function with panics caught
 //! and encodes its result; for an `async fn` it boxes that body as a future instead. The
 //! context (`&App`) is passed where the function takes it and is never decoded.
@@ -26,7 +26,7 @@ pub fn dispatcher(
     context: &TokenStream,
 ) -> TokenStream {
     let value = quote!(::toolcall_runtime::serde_json::Value);
-    let output = quote!(::core::option::Option<::toolcall_runtime::call::Dispatched<'a>>);
+    let output = quote!(::core::option::Option<::toolcall_runtime::__private::Dispatched<'a>>);
     if tools.is_empty() {
         return quote! {
             fn #ident<'a>(_ctx: &'a #context, _name: &'a str, _args: &'a #value) -> #output {
@@ -36,19 +36,19 @@ pub fn dispatcher(
     }
     let arms = tools.iter().map(|tool| {
         let name = &tool.ir.name;
-        let hash = proc_macro2::Literal::u64_suffixed(toolcall_runtime::call::name_hash(name));
+        let hash = proc_macro2::Literal::u64_suffixed(toolcall_runtime::__private::name_hash(name));
         let call = target(tool);
         let dispatched = if tool.is_async {
-            quote!(::toolcall_runtime::call::Dispatched::from_async(#call(ctx, args)))
+            quote!(::toolcall_runtime::__private::Dispatched::from_async(#call(ctx, args)))
         } else {
-            quote!(::toolcall_runtime::call::Dispatched::Ready(#call(ctx, args)))
+            quote!(::toolcall_runtime::__private::Dispatched::Ready(#call(ctx, args)))
         };
         quote!((#hash, #name) => #dispatched,)
     });
     quote! {
         fn #ident<'a>(ctx: &'a #context, name: &'a str, args: &'a #value) -> #output {
             // An integer switch on the name's hash, then one string comparison.
-            ::core::option::Option::Some(match (::toolcall_runtime::call::name_hash(name), name) {
+            ::core::option::Option::Some(match (::toolcall_runtime::__private::name_hash(name), name) {
                 #(#arms)*
                 _ => return ::core::option::Option::None,
             })
@@ -58,7 +58,7 @@ pub fn dispatcher(
 
 /// Tokens decoding one slot from `value` (an `Option<&Value>`) at `depth`.
 pub fn slot_expr(decode: &Decode, value: &TokenStream, depth: &TokenStream) -> TokenStream {
-    let slot = quote!(::toolcall_runtime::slot);
+    let slot = quote!(::toolcall_runtime::__private::slot);
     match decode {
         Decode::FromArg => quote!(#slot::from_arg(#value, #depth)),
         Decode::StringInteger { optional: false } => quote!(#slot::string_integer(#value, #depth)),
@@ -95,10 +95,10 @@ pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream)
     let encode = match tool.returns {
         Returns::Unit => quote!({
             #call;
-            ::toolcall_runtime::call::encode(())
+            ::toolcall_runtime::__private::encode(())
         }),
-        Returns::Value => quote!(::toolcall_runtime::call::encode(#call)),
-        Returns::Result => quote!(::toolcall_runtime::call::encode_result(#call)),
+        Returns::Value => quote!(::toolcall_runtime::__private::encode(#call)),
+        Returns::Result => quote!(::toolcall_runtime::__private::encode_result(#call)),
     };
     let args_binding = if tool.params.is_empty() { quote!(_) } else { quote!(arguments) };
     let ctx = if tool.context_at.is_empty() { quote!(_ctx) } else { quote!(ctx) };
@@ -111,17 +111,17 @@ pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream)
         .trim_start_matches("r#")
         .starts_with('_')
         .then(|| quote!(#[allow(non_snake_case)]));
-    let check = quote!(let #args_binding = ::toolcall_runtime::call::arguments(args, &[#(#known),*])?;);
+    let check = quote!(let #args_binding = ::toolcall_runtime::__private::arguments(args, &[#(#known),*])?;);
     if tool.is_async {
         quote! {
             #allow
             pub(crate) fn #ident<'a>(
                 #ctx: &'a #context,
                 args: &'a #value,
-            ) -> ::core::result::Result<::toolcall_runtime::call::ToolFuture<'a>, #error> {
+            ) -> ::core::result::Result<::toolcall_runtime::__private::ToolFuture<'a>, #error> {
                 #check
                 #(#decodes)*
-                ::core::result::Result::Ok(::toolcall_runtime::call::boxed(async move { #encode }))
+                ::core::result::Result::Ok(::toolcall_runtime::__private::boxed(async move { #encode }))
             }
         }
     } else {
@@ -130,7 +130,7 @@ pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream)
             pub(crate) fn #ident(#ctx: &#context, args: &#value) -> ::core::result::Result<#value, #error> {
                 #check
                 #(#decodes)*
-                ::toolcall_runtime::call::invoke(#name, move || #encode)
+                ::toolcall_runtime::__private::invoke(#name, move || #encode)
             }
         }
     }

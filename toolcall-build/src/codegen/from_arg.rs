@@ -1,6 +1,6 @@
 //! `FromArg` impls for local structs and enums, following their serde representation.
 //!
-//! Field types are never named: each field is decoded through `toolcall_runtime::slot`
+//! Field types are never named: each field is decoded through `toolcall_runtime::__private::slot`
 //! and its type is inferred from the struct literal. Generic types get a generic impl
 //! with a `FromArg` bound on each type parameter.
 
@@ -54,7 +54,7 @@ fn shape_body(shape: &Shape, type_name: &str) -> TokenStream {
         }
         Shape::Unit => quote! {
             let _ = depth;
-            ::toolcall_runtime::slot::unit(value)?;
+            ::toolcall_runtime::__private::slot::unit(value)?;
             ::core::result::Result::Ok(Self)
         },
         Shape::Enum { tagging, variants } => enum_body(tagging, variants, type_name),
@@ -65,7 +65,7 @@ fn shape_body(shape: &Shape, type_name: &str) -> TokenStream {
 fn nested(decode: &Decode, value: &TokenStream, depth: &TokenStream) -> TokenStream {
     let expr = slot_expr(decode, &quote!(::core::option::Option::Some(#value)), depth);
     quote!(#expr.map_err(|e| match e {
-        ::toolcall_runtime::slot::SlotError::Invalid(e) => e,
+        ::toolcall_runtime::__private::slot::SlotError::Invalid(e) => e,
         missing => missing.field("value"),
     })?)
 }
@@ -99,14 +99,17 @@ fn struct_literal(
         let wire = &field.wire;
         let expr = if field.default {
             let inner = slot_expr(decode, &quote!(present), &quote!(depth + 1));
-            quote!(::toolcall_runtime::slot::defaulted(object.get(#wire), |present| #inner))
+            quote!(::toolcall_runtime::__private::slot::defaulted(object.get(#wire), |present| #inner))
         } else {
             slot_expr(decode, &quote!(object.get(#wire)), &quote!(depth + 1))
         };
         let expr = in_context(quote!(#expr.map_err(|e| e.field(#wire))), context);
         quote!(#ident: #expr?)
     });
-    let object = in_context(quote!(::toolcall_runtime::slot::object(#value, &[#(#known),*], depth)), context);
+    let object = in_context(
+        quote!(::toolcall_runtime::__private::slot::object(#value, &[#(#known),*], depth)),
+        context,
+    );
     quote!({
         let object = #object?;
         #path { #(#inits),* }
@@ -127,7 +130,7 @@ fn tuple_literal(
         let expr = in_context(quote!(#expr.map_err(|e| e.item(#i))), context);
         quote!(#expr?)
     });
-    let tuple = in_context(quote!(::toolcall_runtime::slot::tuple(#value, #len, depth)), context);
+    let tuple = in_context(quote!(::toolcall_runtime::__private::slot::tuple(#value, #len, depth)), context);
     quote!({
         let items = #tuple?;
         #path(#(#items),*)
@@ -179,7 +182,7 @@ fn external_body(variants: &[Variant]) -> TokenStream {
     });
     let fallback = unreachable_arm();
     quote! {
-        let (name, payload) = ::toolcall_runtime::slot::external(value, &[#(#units),*], &[#(#datas),*], depth)?;
+        let (name, payload) = ::toolcall_runtime::__private::slot::external(value, &[#(#units),*], &[#(#datas),*], depth)?;
         let _ = payload;
         match name {
             #(#arms)*
@@ -200,7 +203,7 @@ fn internal_body(tag: &str, variants: &[Variant]) -> TokenStream {
             _ => {
                 let ident = &v.ident;
                 quote!({
-                    ::toolcall_runtime::slot::object(value, &[#tag], depth)?;
+                    ::toolcall_runtime::__private::slot::object(value, &[#tag], depth)?;
                     Self::#ident
                 })
             }
@@ -209,7 +212,7 @@ fn internal_body(tag: &str, variants: &[Variant]) -> TokenStream {
     });
     let fallback = unreachable_arm();
     quote! {
-        let (name, _) = ::toolcall_runtime::slot::internal(value, #tag, &[#(#names),*], depth)?;
+        let (name, _) = ::toolcall_runtime::__private::slot::internal(value, #tag, &[#(#names),*], depth)?;
         match name {
             #(#arms)*
             #fallback
@@ -240,7 +243,7 @@ fn adjacent_body(tag: &str, content: &str, variants: &[Variant]) -> TokenStream 
     });
     let fallback = unreachable_arm();
     quote! {
-        let (name, content) = ::toolcall_runtime::slot::adjacent(value, #tag, #content, &[#(#names),*], depth)?;
+        let (name, content) = ::toolcall_runtime::__private::slot::adjacent(value, #tag, #content, &[#(#names),*], depth)?;
         let _ = content;
         match name {
             #(#arms)*
@@ -255,7 +258,7 @@ fn untagged_body(variants: &[Variant], type_name: &str) -> TokenStream {
             Payload::Unit => {
                 let ident = &v.ident;
                 quote!({
-                    ::toolcall_runtime::slot::unit(value)?;
+                    ::toolcall_runtime::__private::slot::unit(value)?;
                     Self::#ident
                 })
             }
@@ -277,6 +280,6 @@ fn untagged_body(variants: &[Variant], type_name: &str) -> TokenStream {
     quote! {
         let mut first: ::core::option::Option<::toolcall_runtime::ArgError> = ::core::option::Option::None;
         #(#attempts)*
-        ::core::result::Result::Err(::toolcall_runtime::slot::no_variant(value, #type_name, first))
+        ::core::result::Result::Err(::toolcall_runtime::__private::slot::no_variant(value, #type_name, first))
     }
 }

@@ -185,7 +185,7 @@ fn toolset_with_infos(
         pub static #ident: ::toolcall_runtime::Toolset<#context> =
             ::toolcall_runtime::Toolset::new(&#info_ident, &#schemas_ident, #dispatch_ident);
         static #info_ident: [::toolcall_runtime::ToolInfo; #count] = [#infos];
-        const #schemas_ident: ::toolcall_runtime::toolset::SchemaTable = [#(#rows),*];
+        const #schemas_ident: ::toolcall_runtime::__private::SchemaTable = [#(#rows),*];
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Takes the text of every `.rs` file under the tools directory and gives a [`ParsedFile`]
 //! per file: the syn tree plus the lookups later stages need. Nothing here decides what a
-//! tool is; that happens in [`crate::lower`].
+//! tool is; that happens in `lower`.
 
 pub mod defaults;
 pub mod docs;
