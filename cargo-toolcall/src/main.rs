@@ -87,7 +87,7 @@ fn exported_text(args: &ExportArgs) -> Result<String, String> {
     if generated.has_errors() {
         return Err("the tool files have errors (listed above); nothing was written".to_owned());
     }
-    let mut modules: Vec<&toolcall_build::model::ToolModule> = generated
+    let mut modules: Vec<&toolcall_build::GeneratedModule> = generated
         .modules
         .iter()
         .filter(|m| args.modules.is_empty() || args.modules.contains(&m.path.join("::")))
@@ -101,7 +101,7 @@ fn exported_text(args: &ExportArgs) -> Result<String, String> {
         .map_err(|e| format!("internal error: rendered JSON does not parse: {e}"))
 }
 
-fn unknown_modules(args: &ExportArgs, modules: &[toolcall_build::model::ToolModule]) -> Result<(), String> {
+fn unknown_modules(args: &ExportArgs, modules: &[toolcall_build::GeneratedModule]) -> Result<(), String> {
     let known: Vec<String> = modules.iter().map(|m| m.path.join("::")).collect();
     match args.modules.iter().find(|m| !known.contains(m)) {
         Some(missing) => Err(format!("no tool module `{missing}`; modules: {}", known.join(", "))),
@@ -122,18 +122,17 @@ fn report(diagnostics: &[Diagnostic]) {
     }
 }
 
-fn refuse_unsafe_names(modules: &[&toolcall_build::model::ToolModule]) -> Result<(), String> {
+fn refuse_unsafe_names(modules: &[&toolcall_build::GeneratedModule]) -> Result<(), String> {
     let bad: Vec<String> = modules
         .iter()
         .flat_map(|m| m.tools.iter().map(move |t| (m, t)))
         .filter(|(_, t)| !is_provider_safe(&t.ir.name))
         .map(|(m, t)| {
-            let start = t.span.start();
             format!(
                 "{}:{}:{}: tool name `{}` does not match ^[a-zA-Z0-9_-]{{1,64}}$",
                 m.file.display(),
-                start.line,
-                start.column + 1,
+                t.line,
+                t.column,
                 t.ir.name
             )
         })

@@ -18,7 +18,6 @@ use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use serde_json::Value;
-use toolcall_build::model::Decode;
 use toolcall_build::{Builder, Generated, Level, ProvidedType, TypeProvider};
 use toolcall_runtime::ir::{EnumVariant, Param, Tool, Type};
 use toolcall_runtime::render::{Format, render_tools};
@@ -154,9 +153,8 @@ fn from_generated(
     let mut opaque = BTreeSet::new();
     let mut tools = Vec::new();
     for def in defs {
-        let untyped_serde = def.ir.params.iter().zip(&def.params).any(|(param, decode)| {
-            matches!(decode.decode, Decode::Deserialize { .. }) && is_untyped(&param.ty)
-        });
+        let untyped_serde =
+            def.ir.params.iter().any(|param| def.serde_params.contains(&param.name) && is_untyped(&param.ty));
         if untyped_serde {
             opaque.insert(def.ir.name.clone());
         }

@@ -77,11 +77,6 @@ impl Diagnostics {
         self.at(level, file, start.line.max(1), start.column + 1, message);
     }
 
-    /// Whether any error was recorded.
-    pub fn has_errors(&self) -> bool {
-        self.list.borrow().iter().any(|d| d.level == Level::Error)
-    }
-
     /// Everything recorded, sorted by file, line and column (deterministic output). This
     /// is how the context is checked; it is empty afterwards.
     pub fn into_sorted(self) -> Vec<Diagnostic> {

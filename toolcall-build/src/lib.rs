@@ -16,21 +16,27 @@
 //! }
 //! ```
 //!
-//! The stages, one module each: [`parse`] (syn -> raw facts), `lower` (facts -> IR and
-//! decoding facts, using [`types`] to map Rust types), `check` (rules across tools),
-//! `codegen` (tokens -> prettyplease text). Diagnostics are collected throughout and
-//! reported together with their file:line.
+//! The stages, one module each, data flowing one way: `parse` (syn trees, imports,
+//! consts) -> `ast` (tool functions and local types read once, with their serde
+//! attributes and spans) -> `lower` (the ast -> IR and decoding facts, with `types`
+//! mapping Rust types: input schema, decoder, output schema) -> `check` (rules across
+//! tools) -> `codegen` (tokens -> prettyplease text). One `Diagnostics` context is shared
+//! by every stage and reported at the end with file:line:col.
+//!
+//! The public surface is [`Builder`], what it returns ([`Generated`]), the inputs
+//! ([`SourceFile`]), the diagnostics ([`Diagnostic`], [`Level`]) and type providers
+//! ([`TypeProvider`], [`ProvidedType`]).
 
-pub mod ast;
+mod ast;
 mod check;
 mod codegen;
 mod context;
-pub mod diagnostics;
+mod diagnostics;
 mod lower;
-pub mod model;
-pub mod parse;
+mod model;
+mod parse;
 mod provider;
-pub mod types;
+mod types;
 
 use std::path::{Path, PathBuf};
 
@@ -40,7 +46,7 @@ pub use provider::{ProvidedType, TypeProvider};
 
 use context::ContextType;
 use diagnostics::Diagnostics;
-use model::ToolModule;
+use model::{Decode, ToolModule};
 
 /// One tool file handed to the generator: its path relative to the crate, its module
 /// path relative to the tools dir, and its text.
@@ -54,15 +60,83 @@ pub struct SourceFile {
     pub text: String,
 }
 
-/// The result of [`Builder::generate`]: the code and every diagnostic.
+impl SourceFile {
+    /// The module path below the tools root: `billing/invoices.rs` is
+    /// `["billing", "invoices"]`, `billing/mod.rs` is `["billing"]`.
+    pub fn module_path(&self) -> Vec<String> {
+        parse::module_path(&self.relative)
+    }
+}
+
+/// The result of [`Builder::generate`]: the code, every diagnostic, and what was generated.
 #[derive(Clone, Debug)]
 pub struct Generated {
     /// The text of `tools.rs` (formatted, with an `@generated` header).
     pub code: String,
     /// Warnings and errors, sorted by file and line.
     pub diagnostics: Vec<Diagnostic>,
-    /// The lowered tool modules (for tools such as `cargo toolcall export`).
-    pub modules: Vec<ToolModule>,
+    /// The tool modules, in path order (for tools such as `cargo toolcall export`).
+    pub modules: Vec<GeneratedModule>,
+}
+
+/// One tool file of the generated code.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedModule {
+    /// Module path below the tools root (`["billing", "invoices"]`; empty for `mod.rs`).
+    pub path: Vec<String>,
+    /// The file, as diagnostics name it.
+    pub file: PathBuf,
+    /// Its tools, in declaration order.
+    pub tools: Vec<GeneratedTool>,
+    /// Whether generated code references the file's `TOOL_PARAMS` const (so the compiler
+    /// checks it): it exists and is visible.
+    pub overrides_checked: bool,
+}
+
+/// One generated tool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedTool {
+    /// What its schemas are rendered from.
+    pub ir: toolcall_runtime::ir::Tool,
+    /// The 1-based line of the function's name in its file.
+    pub line: usize,
+    /// The 1-based column of the function's name.
+    pub column: usize,
+    /// An `async fn`.
+    pub is_async: bool,
+    /// It takes the crate's context.
+    pub takes_context: bool,
+    /// Wire names of the parameters decoded through `serde::Deserialize` (foreign types
+    /// without a decoder of their own), whose schema may not be the whole contract.
+    pub serde_params: Vec<String>,
+}
+
+impl GeneratedModule {
+    fn from_model(module: &ToolModule) -> Self {
+        let tools = module
+            .tools
+            .iter()
+            .map(|tool| GeneratedTool {
+                ir: tool.ir.clone(),
+                line: tool.span.start().line,
+                column: tool.span.start().column + 1,
+                is_async: tool.is_async,
+                takes_context: !tool.context_at.is_empty(),
+                serde_params: tool
+                    .params
+                    .iter()
+                    .filter(|p| matches!(p.decode, Decode::Deserialize { .. }))
+                    .map(|p| p.name.clone())
+                    .collect(),
+            })
+            .collect();
+        GeneratedModule {
+            path: module.path.clone(),
+            file: module.file.clone(),
+            tools,
+            overrides_checked: module.overrides_const,
+        }
+    }
 }
 
 impl Generated {
@@ -231,6 +305,7 @@ impl Builder {
         }
         let context_tokens = context.as_ref().map_or_else(|| quote::quote!(()), ContextType::tokens);
         let code = codegen::generate_file(&modules, &root, &context_tokens);
+        let modules = modules.iter().map(GeneratedModule::from_model).collect();
         Ok(Generated { code, diagnostics: diags.into_sorted(), modules })
     }
 

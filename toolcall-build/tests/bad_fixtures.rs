@@ -89,7 +89,7 @@ fn overrides_naming_nothing_warn() {
     assert_eq!(transfer.params[0].description, "first");
     let echo = &generated.modules[1].tools[0].ir;
     assert_eq!(echo.params[0].description, "Said back");
-    assert!(!generated.modules[1].overrides_const, "a private const cannot be referenced");
+    assert!(!generated.modules[1].overrides_checked, "a private const cannot be referenced");
 }
 
 #[test]

@@ -110,7 +110,7 @@ fn async_tools_are_tools_and_generate_boxed_bodies() {
     let generated = Builder::new().generate_from(vec![file]).unwrap();
     assert!(generated.diagnostics.is_empty(), "{}", diagnostic_lines(&generated));
     let tool = &generated.modules[0].tools[0];
-    assert!(tool.is_async && tool.context_at.is_empty());
+    assert!(tool.is_async && !tool.takes_context);
     assert!(
         generated.code.contains("::toolcall_runtime::__private::Dispatched::from_async("),
         "{}",

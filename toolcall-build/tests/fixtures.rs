@@ -22,7 +22,7 @@ fn generated_code_per_fixture_file() {
         for source in &sources {
             let generated = generate_one(source);
             assert!(!generated.has_errors(), "{}", diagnostic_lines(&generated));
-            let name = module_name(&toolcall_build::parse::module_path(&source.relative));
+            let name = module_name(&source.module_path());
             insta::assert_snapshot!(format!("code__{name}"), generated.code);
         }
     });

@@ -12,8 +12,6 @@ pub mod tool;
 
 use std::path::Path;
 
-use proc_macro2::Span;
-
 use crate::diagnostics::Diagnostics;
 use crate::parse::docs::{doc_text, parse_docs};
 use attr::{Both, RenameRule};
@@ -79,8 +77,6 @@ pub struct Field {
     pub doc: String,
     /// Its serde attributes.
     pub attrs: attr::Field,
-    /// Where it is declared.
-    pub span: Span,
 }
 
 /// One enum variant.
@@ -211,7 +207,6 @@ fn fields(
                 visible: is_crate_visible(&field.vis),
                 doc: doc_of(&field.attrs),
                 attrs,
-                span: syn::spanned::Spanned::span(&field.ty),
             }
         })
         .collect();
