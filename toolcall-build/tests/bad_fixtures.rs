@@ -168,3 +168,44 @@ fn serde_attributes_serde_rejects_are_located_errors() {
         assert!(found[0].starts_with(place), "{}", found[0]);
     }
 }
+
+/// serde attributes serde accepts but whose wire shape the build cannot see are located
+/// warnings, and the schema claims nothing it does not know.
+#[test]
+fn custom_deserializers_are_warned_about_where_they_are_written() {
+    let text = r#"use serde::Deserialize;
+
+#[derive(Deserialize)]
+pub struct Window {
+    #[serde(deserialize_with = "parse_size")]
+    pub size: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(from = "String")]
+pub struct Label {
+    pub text: String,
+}
+
+/// Open a window.
+pub fn open(window: Window, label: Label) {}
+"#;
+    let generated = Builder::new().generate_from(vec![common::source("ui.rs", text)]).unwrap();
+    let lines = diagnostic_lines(&generated);
+    assert!(
+        lines.contains(
+            "src/tools/ui.rs:6:15: field `size` is read by a custom `deserialize_with`/`with` function"
+        ),
+        "{lines}"
+    );
+    assert!(
+        lines.contains("src/tools/ui.rs:11:12: `Label` deserializes through `#[serde(from)]`"),
+        "{lines}"
+    );
+    let open = &generated.modules[0].tools[0].ir;
+    assert_eq!(
+        open.params[1].ty,
+        toolcall_runtime::ir::Type::Any,
+        "a `from` type is `{{}}`, not its own fields"
+    );
+}

@@ -77,6 +77,8 @@ pub struct Field {
     pub doc: String,
     /// Its serde attributes.
     pub attrs: attr::Field,
+    /// Where its type is written.
+    pub span: proc_macro2::Span,
 }
 
 /// One enum variant.
@@ -207,6 +209,7 @@ fn fields(
                 visible: is_crate_visible(&field.vis),
                 doc: doc_of(&field.attrs),
                 attrs,
+                span: syn::spanned::Spanned::span(&field.ty),
             }
         })
         .collect();

@@ -60,6 +60,16 @@ impl<'a> TypeMapper<'a> {
             ));
             return Ok((Type::Any, self.local_strategy(name, item)?));
         }
+        if let Some(how) = item.attrs.custom_deserialize {
+            self.warn_at(
+                item.ident.span(),
+                format!(
+                    "`{name}` deserializes through `#[serde({how})]`, whose input the build cannot see: \
+                     the model sees `{{}}` for it"
+                ),
+            );
+            return Ok((Type::Any, self.local_strategy(name, item)?));
+        }
         self.budget -= 1;
         self.stack.push(name.to_owned());
         let schema = match &item.data {
@@ -199,6 +209,14 @@ impl<'a> TypeMapper<'a> {
     ) -> Result<Vec<Param>, String> {
         let mut params = Vec::new();
         for field in fields.iter().filter(|f| !f.attrs.skip_deserializing) {
+            if field.attrs.custom_deserialize {
+                let message = format!(
+                    "field `{}` is read by a custom `deserialize_with`/`with` function: its schema is \
+                     its Rust type, which may not be what the function accepts",
+                    field.name.deserialize
+                );
+                self.warn_at(field.span, message);
+            }
             let mapped = self.map_slot(&substituted(&field.ty, env))?;
             let mut param = Param::new(field.name.deserialize.clone(), mapped.ty);
             param.description = field.doc.clone();

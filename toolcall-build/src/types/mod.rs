@@ -101,6 +101,15 @@ impl<'a> TypeMapper<'a> {
         self.diags.error(&file, span, message);
     }
 
+    /// A warning at `span` about a type being mapped (not in the decoder's walk, which
+    /// repeats the schema walk).
+    fn warn_at(&mut self, span: Span, message: String) {
+        if !self.decode_only {
+            let file = self.parsed.file.clone();
+            self.diags.warn(&file, span, message);
+        }
+    }
+
     /// A warning about the type being mapped, at the slot's span. The decoder's walk
     /// repeats the schema walk's mappings, whose warnings are already reported.
     fn warn(&mut self, message: String) {
