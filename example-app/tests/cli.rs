@@ -134,7 +134,7 @@ fn bad_command_lines_print_usage_to_stderr_and_exit_2() {
         &["schema", "--pretty"],
         &["call", "get_weather"],
         &["call", "get_weather", "{}", "extra"],
-        &["serve"],
+        &["serve", "--http", "nowhere"],
     ];
     for args in lines {
         let output = example_app(args);

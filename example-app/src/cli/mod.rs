@@ -21,6 +21,8 @@ usage:
   example-app schema [--format openai|anthropic|mcp] [--strict]
                                                            print the tool definitions
   example-app call NAME JSON                               run one tool call as user 1
+  example-app serve [--http ADDR]                          serve every tool over MCP as user 1:
+                                                           stdio, or streamable HTTP at ADDR/mcp
   example-app --help                                       print this help";
 
 /// What the command line asks for.
@@ -43,6 +45,11 @@ pub enum Command {
         /// dispatcher's to reject (`invalid_json`), like any other bad input.
         args: Vec<u8>,
     },
+    /// Serve every tool as an MCP server: over stdio, or streamable HTTP on `http`.
+    Serve {
+        /// Where to listen for streamable HTTP (`/mcp`); stdio when `None`.
+        http: Option<std::net::SocketAddr>,
+    },
     /// Print the usage.
     Help,
 }
@@ -55,6 +62,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, String
     match text(command)?.as_str() {
         "schema" => parse_schema(args),
         "call" => parse_call(args),
+        "serve" => parse_serve(args),
         "help" | "--help" | "-h" => Ok(Command::Help),
         other => Err(format!("unknown command `{other}`")),
     }
@@ -74,6 +82,21 @@ fn parse_schema(mut args: impl Iterator<Item = OsString>) -> Result<Command, Str
         }
     }
     Ok(Command::Schema { format, strict })
+}
+
+fn parse_serve(mut args: impl Iterator<Item = OsString>) -> Result<Command, String> {
+    let mut http = None;
+    while let Some(flag) = args.next() {
+        match text(flag)?.as_str() {
+            "--http" => {
+                let value = text(args.next().ok_or("`--http` needs an address, e.g. 127.0.0.1:8080")?)?;
+                let addr = value.parse().map_err(|e| format!("`--http {value}` is not an address: {e}"))?;
+                http = Some(addr);
+            }
+            other => return Err(format!("unknown flag `{other}` for `serve`")),
+        }
+    }
+    Ok(Command::Serve { http })
 }
 
 fn parse_call(args: impl Iterator<Item = OsString>) -> Result<Command, String> {
@@ -120,6 +143,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Demo => demo::run(),
         Command::Schema { format, strict } => println!("{}", toolset::ALL.emit(format, strict)),
         Command::Call { name, args } => return call(&name, &args),
+        Command::Serve { http } => return serve(http),
         Command::Help => println!("{USAGE}"),
     }
     ExitCode::SUCCESS
@@ -128,6 +152,43 @@ pub fn run(command: Command) -> ExitCode {
 /// A single-threaded tokio runtime with timers, for the async tools.
 pub(crate) fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread().enable_time().build()
+}
+
+/// Serves every tool over MCP as Ada, until the client disconnects (stdio) or the
+/// process ends (HTTP). Protocol messages only on stdout; everything else on stderr.
+fn serve(http: Option<std::net::SocketAddr>) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let server = toolcall_mcp::McpServer::new(&toolset::ALL, App::demo())
+        .name("example-app")
+        .version(env!("CARGO_PKG_VERSION"))
+        .instructions("Weather, arithmetic, orders, money and the signed-in user's notes.");
+    let served = runtime.block_on(async move {
+        match http {
+            None => server.serve_stdio().await,
+            Some(addr) => {
+                let listener = tokio::net::TcpListener::bind(addr)
+                    .await
+                    .map_err(|e| toolcall_mcp::ServeError::Transport(format!("{addr}: {e}")))?;
+                if let Ok(bound) = listener.local_addr() {
+                    eprintln!("listening on http://{bound}/mcp");
+                }
+                server.serve_http_on(listener).await
+            }
+        }
+    });
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Runs one call as Ada, the demo's signed-in user: the result on stdout (exit 0), or the
@@ -196,8 +257,20 @@ mod tests {
     }
 
     #[test]
+    fn serve_over_stdio_or_http() {
+        assert_eq!(parse_words("serve"), Ok(Command::Serve { http: None }));
+        assert_eq!(
+            parse_words("serve --http 127.0.0.1:0"),
+            Ok(Command::Serve { http: Some("127.0.0.1:0".parse().unwrap()) })
+        );
+        assert!(parse_words("serve --http").unwrap_err().contains("needs an address"));
+        assert!(parse_words("serve --http nowhere").unwrap_err().contains("is not an address"));
+        assert!(parse_words("serve --stdio").unwrap_err().contains("unknown flag `--stdio`"));
+    }
+
+    #[test]
     fn unknown_commands_are_errors_and_help_is_not() {
-        assert!(parse_words("serve").unwrap_err().contains("unknown command `serve`"));
+        assert!(parse_words("frobnicate").unwrap_err().contains("unknown command `frobnicate`"));
         assert_eq!(parse_words("--help"), Ok(Command::Help));
     }
 

@@ -1,0 +1,97 @@
+//! `example-app serve` as a child process: rmcp's own client over stdio (initialize, list,
+//! calls), and raw JSON-RPC lines for what a well-behaved client never sends (a line
+//! that is not JSON, non-object arguments, an unknown method): each gets an error or is
+//! dropped, and the session goes on. stdout carries protocol messages only.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::Stdio;
+
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+fn serve_command() -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_example-app"));
+    command.arg("serve");
+    command
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rmcp_client_over_stdio() {
+    let transport = TokioChildProcess::builder(serve_command()).stderr(Stdio::null()).spawn().unwrap().0;
+    let client = ().serve(transport).await.expect("initialize");
+    let info = client.peer_info().unwrap();
+    assert_eq!(info.server_info.as_ref().map(|i| i.name.as_str()), Some("example-app"));
+    let tools = client.list_all_tools().await.unwrap();
+    let listed: Vec<Value> = tools.iter().map(|t| serde_json::to_value(t).unwrap()).collect();
+    let emitted: Vec<Value> =
+        serde_json::from_str(example_app::toolset::ALL.emit(toolcall_runtime::Format::Mcp, false)).unwrap();
+    assert_eq!(listed, emitted);
+    let args = |v: Value| v.as_object().cloned().unwrap_or_default();
+    let sum = client
+        .call_tool(CallToolRequestParams::new("add").with_arguments(args(json!({"a": 2, "b": 3}))))
+        .await;
+    assert_eq!(sum.unwrap().content[0].as_text().map(|t| t.text.clone()), Some("5".into()));
+    let notes = client.call_tool(CallToolRequestParams::new("list_notes")).await.unwrap();
+    assert_eq!(notes.is_error, Some(false));
+    let text = notes.content[0].as_text().unwrap().text.clone();
+    assert!(text.contains("oat milk") && !text.contains("launch codes"), "{text}");
+    let bad = client
+        .call_tool(CallToolRequestParams::new("divide").with_arguments(args(json!({"a": 1, "b": 0}))))
+        .await;
+    assert_eq!(bad.unwrap().is_error, Some(true));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_messages_get_errors_and_the_session_goes_on() {
+    let mut child = serve_command()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}})
+        .to_string(),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+        "{this is not json".to_owned(),
+        "\u{feff}\u{0}garbage".to_owned(),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add", "arguments": [1, 2]}})
+            .to_string(),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "no/such/method"}).to_string(),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1, "b": 2}}})
+            .to_string(),
+    ];
+    for message in &messages {
+        stdin.write_all(format!("{message}\n").as_bytes()).await.unwrap();
+    }
+    stdin.flush().await.unwrap();
+    let mut answers = std::collections::BTreeMap::new();
+    while answers.len() < 4 {
+        let line = tokio::time::timeout(std::time::Duration::from_secs(20), lines.next_line())
+            .await
+            .expect("the server answers")
+            .unwrap()
+            .expect("stdout stays open");
+        let message: Value =
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout is JSON-RPC only: {e}: {line}"));
+        assert_eq!(message["jsonrpc"], "2.0", "{line}");
+        answers.insert(message["id"].as_i64().unwrap(), message);
+    }
+    assert!(answers[&1]["result"]["capabilities"]["tools"].is_object());
+    assert!(answers[&2]["error"]["code"].is_i64(), "non-object arguments are an error: {}", answers[&2]);
+    assert!(answers[&3]["error"]["code"].is_i64(), "{}", answers[&3]);
+    assert_eq!(answers[&4]["result"]["content"][0]["text"], "3", "the session goes on: {}", answers[&4]);
+    drop(stdin);
+    let status =
+        tokio::time::timeout(std::time::Duration::from_secs(20), child.wait()).await.unwrap().unwrap();
+    assert!(status.success(), "stdin closed: the server exits cleanly ({status})");
+}
