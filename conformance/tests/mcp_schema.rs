@@ -122,3 +122,26 @@ fn mcp_checklist_names_input_schemas_and_refs() {
     assert!(examined > 0);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// What `toolcall-mcp` serves (the definitions parsed into rmcp's `Tool` once at start and
+/// serialized back by rmcp) validates against every protocol version's `Tool` schema.
+#[test]
+fn served_definitions_validate_against_every_protocol_version() {
+    let validators = validators();
+    if validators.is_empty() {
+        println!("served_definitions_validate_against_every_protocol_version: SKIPPED, no MCP schema file found");
+        return;
+    }
+    let server = toolcall_mcp::McpServer::new(&example_app::toolset::ALL, example_app::App::demo());
+    let served: Vec<Value> = server.tools().iter().map(|t| serde_json::to_value(t).unwrap()).collect();
+    assert_eq!(served.len(), example_app::toolset::ALL.len());
+    let mut failures = Vec::new();
+    for (version, tool, list) in &validators {
+        for def in &served {
+            failures.extend(validate::errors(tool, def).into_iter().map(|e| format!("{version} {def}: {e}")));
+        }
+        let result = list_tools_result(version, &Value::Array(served.clone()));
+        failures.extend(validate::errors(list, &result).into_iter().map(|e| format!("{version} list: {e}")));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

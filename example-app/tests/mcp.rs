@@ -1,7 +1,8 @@
 //! `example-app serve` as a child process: rmcp's own client over stdio (initialize, list,
 //! calls), and raw JSON-RPC lines for what a well-behaved client never sends (a line
-//! that is not JSON, non-object arguments, an unknown method): each gets an error or is
-//! dropped, and the session goes on. stdout carries protocol messages only.
+//! that is not JSON, bytes that are not UTF-8, a 4 MiB line, non-object arguments, an
+//! unknown method): each gets an error or is dropped, and the session goes on. stdout
+//! carries protocol messages only.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -70,8 +71,14 @@ async fn bad_messages_get_errors_and_the_session_goes_on() {
         json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1, "b": 2}}})
             .to_string(),
     ];
-    for message in &messages {
+    for (i, message) in messages.iter().enumerate() {
         stdin.write_all(format!("{message}\n").as_bytes()).await.unwrap();
+        if i == 3 {
+            // Bytes that are not UTF-8, and a 4 MiB line.
+            stdin.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"\xff\xfe\"}\n").await.unwrap();
+            stdin.write_all(&vec![b'x'; 4 << 20]).await.unwrap();
+            stdin.write_all(b"\n").await.unwrap();
+        }
     }
     stdin.flush().await.unwrap();
     let mut answers = std::collections::BTreeMap::new();
