@@ -129,7 +129,9 @@ fn mcp_checklist_names_input_schemas_and_refs() {
 fn served_definitions_validate_against_every_protocol_version() {
     let validators = validators();
     if validators.is_empty() {
-        println!("served_definitions_validate_against_every_protocol_version: SKIPPED, no MCP schema file found");
+        println!(
+            "served_definitions_validate_against_every_protocol_version: SKIPPED, no MCP schema file found"
+        );
         return;
     }
     let server = toolcall_mcp::McpServer::new(&example_app::toolset::ALL, example_app::App::demo());
