@@ -205,3 +205,65 @@ async fn the_negotiated_protocol_version_decides_the_fields() {
         client.cancel().await.unwrap();
     }
 }
+
+/// A 1,000-tool set, built the way generated code builds one, lists completely across
+/// pages of 100.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_tools_list_completely_across_pages() {
+    use toolcall_runtime::ir::{Param, Tool, Type};
+    use toolcall_runtime::render::{render_input_schema, render_tools};
+    use toolcall_runtime::{Format, ToolInfo, Toolset};
+    fn leak(text: String) -> &'static str {
+        Box::leak(text.into_boxed_str())
+    }
+    let tools: Vec<Tool> = (0..1000)
+        .map(|i| {
+            Tool::new(format!("tool_{i:04}"))
+                .description("One of many.")
+                .param(Param::new("x", Type::integer()))
+        })
+        .collect();
+    let infos: Vec<ToolInfo> = tools
+        .iter()
+        .map(|t| ToolInfo {
+            module: "many",
+            name: leak(t.name.clone()),
+            description: "One of many.",
+            parameters: leak(render_input_schema(t, Format::Mcp, false)),
+            output: None,
+        })
+        .collect();
+    let table: toolcall_runtime::__private::SchemaTable =
+        Format::ALL.map(|f| [false, true].map(|strict| leak(render_tools(&tools, f, strict))));
+    let toolset: &'static Toolset<()> = Box::leak(Box::new(Toolset::new(
+        Box::leak(infos.into_boxed_slice()),
+        Box::leak(Box::new(table)),
+        |_, _, _| None,
+    )));
+
+    let server = McpServer::new(toolset, ());
+    let (server_side, client_side) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_side).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = ().serve(client_side).await.unwrap();
+    let mut pages = 0;
+    let mut cursor = None;
+    let mut names = Vec::new();
+    loop {
+        let params = rmcp::model::PaginatedRequestParams::default().with_cursor(cursor.clone());
+        let page = client.list_tools(Some(params)).await.unwrap();
+        pages += 1;
+        assert!(page.tools.len() <= 100);
+        names.extend(page.tools.iter().map(|t| t.name.to_string()));
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!((pages, names.len()), (10, 1000));
+    assert_eq!(names, tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>());
+    client.cancel().await.unwrap();
+}
