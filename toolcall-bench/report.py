@@ -216,6 +216,12 @@ def rows(counts: dict | None) -> list[list[str]]:
     call_sync = estimate("call_add/call_sync")
     row("`call` on a sync tool (add), polled once", call_sync, run_add, "`run`", "no extra allocation",
         instr=instr("call_add", "run_add"))
+    for tool in TOOLS:
+        ours = estimate(f"mcp_{tool}/toolcall")
+        theirs = estimate(f"mcp_{tool}/rmcp_macros")
+        r = ratio(ours, theirs)
+        row(f"MCP `tools/call` {tool}, in-process round trip", ours, theirs, "rmcp `#[tool]` server",
+            "≤ 1.0x", None if r is None else r <= 1.0)
     row("`call` on an async tool (add_async)", estimate("call_add/call_async"), call_sync,
         "the sync tool through `call`", "one allocation (the boxed future)",
         instr=instr("call_add_async", "call_add"))
