@@ -103,6 +103,12 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// A server for `toolset`, calling every tool with `context`. The definitions are
     /// parsed into rmcp's types here, once.
     pub fn new(toolset: &'static Toolset<C>, context: C) -> Self {
+        Self::with_shared_context(toolset, Arc::new(context))
+    }
+
+    /// Like [`McpServer::new`], with a context the caller keeps a handle to (shared with
+    /// other servers, or read by the application while the server runs).
+    pub fn with_shared_context(toolset: &'static Toolset<C>, context: Arc<C>) -> Self {
         let (tools, definitions_error) = match parse_tools(toolset) {
             Ok(tools) => (tools, None),
             Err(why) => (Vec::new(), Some(why)),
@@ -111,7 +117,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             tools.iter().filter(|t| t.output_schema.is_some()).map(|t| t.name.to_string()).collect();
         McpServer {
             toolset,
-            context: Arc::new(context),
+            context,
             tools: tools.into(),
             structured: Arc::new(structured),
             definitions_error,

@@ -1,0 +1,72 @@
+//! Cancellation is observable: the fixture tool `hold` keeps a guard alive in the context
+//! (`Ctx::live`) until its future is dropped. A client that abandons a call, and a call
+//! that hits the server's time limit, both drop it; the session goes on.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService};
+use toolcall_fixtures::Ctx;
+use toolcall_fixtures::context_toolset::ALL;
+use toolcall_mcp::McpServer;
+
+async fn connect(server: McpServer<Ctx>) -> RunningService<RoleClient, ()> {
+    let (server_side, client_side) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_side).await {
+            let _ = running.waiting().await;
+        }
+    });
+    ().serve(client_side).await.unwrap()
+}
+
+/// Waits (up to 5 s) until `ctx.live` is `want`.
+async fn live_becomes(ctx: &Ctx, want: usize) -> bool {
+    for _ in 0..500 {
+        if ctx.live.load(Ordering::SeqCst) == want {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_abandoned_call_is_dropped_on_the_server() {
+    let ctx = Arc::new(Ctx { user: "ada".into(), ..Ctx::default() });
+    let client = Arc::new(connect(McpServer::with_shared_context(&ALL, Arc::clone(&ctx))).await);
+    let call = {
+        let client = Arc::clone(&client);
+        tokio::spawn(async move { client.call_tool(CallToolRequestParams::new("hold")).await })
+    };
+    assert!(live_becomes(&ctx, 1).await, "the held call runs on the server");
+    call.abort();
+    assert!(live_becomes(&ctx, 0).await, "notifications/cancelled dropped the call's future");
+    let me = client.call_tool(CallToolRequestParams::new("whoami")).await.unwrap();
+    assert_eq!(me.content[0].as_text().map(|t| t.text.clone()), Some("\"ada\"".into()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_past_the_time_limit_is_dropped_and_says_so() {
+    let ctx = Arc::new(Ctx::default());
+    let server = McpServer::with_shared_context(&ALL, Arc::clone(&ctx)).timeout(Duration::from_millis(50));
+    let client = connect(server).await;
+    let result = client.call_tool(CallToolRequestParams::new("hold")).await.unwrap();
+    assert_eq!(result.is_error, Some(true));
+    let text = result.content[0].as_text().unwrap().text.clone();
+    assert!(text.contains("`hold` did not finish within 50 ms"), "{text}");
+    assert!(live_becomes(&ctx, 0).await, "the timed-out call was dropped");
+    let sum = client
+        .call_tool(
+            CallToolRequestParams::new("add")
+                .with_arguments(serde_json::json!({"a": 1, "b": 2}).as_object().cloned().unwrap()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(sum.content[0].as_text().map(|t| t.text.clone()), Some("3".into()));
+}
