@@ -236,8 +236,13 @@ fn object(params: Vec<Param>) -> Type {
 
 /// Numbers, booleans, null and untyped values, at and past the safe-integer limits.
 fn scalars_tool() -> Tool {
-    let integer =
-        |minimum, maximum, non_zero, as_string| Type::Integer { minimum, maximum, non_zero, as_string };
+    let integer = |minimum, maximum, non_zero, as_string| Type::Integer {
+        minimum,
+        maximum,
+        non_zero,
+        as_string,
+        width: None,
+    };
     Tool::new("scalars")
         .description("Scalars of every kind.")
         .param(Param::new("flag", Type::Boolean).description("a boolean"))

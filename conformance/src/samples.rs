@@ -147,10 +147,10 @@ pub fn value(ty: &Type, mode: Mode, salt: usize) -> Value {
         Type::Any => json!({"nested": [1, "two", true, null], "ratio": 1.5, "salt": salt}),
         Type::Null => Value::Null,
         Type::Boolean => Value::Bool(low == (salt % 2 == 1)),
-        Type::Integer { minimum, maximum, non_zero, as_string: false } => {
+        Type::Integer { minimum, maximum, non_zero, as_string: false, .. } => {
             Value::Number(Number::from(integer(*minimum, *maximum, *non_zero, low, salt)))
         }
-        Type::Integer { minimum, maximum, non_zero, as_string: true } => {
+        Type::Integer { minimum, maximum, non_zero, as_string: true, .. } => {
             Value::String(string_integer(*minimum, *maximum, *non_zero, low, salt))
         }
         Type::Number { minimum, maximum } => number(*minimum, *maximum, low, salt),

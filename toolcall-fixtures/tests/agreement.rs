@@ -117,7 +117,7 @@ fn valid(ty: &Type, depth: u32) -> BoxedStrategy<Value> {
     match ty {
         Type::Any | Type::Null => Just(Value::Null).boxed(),
         Type::Boolean => any::<bool>().prop_map(Value::Bool).boxed(),
-        Type::Integer { minimum, maximum, non_zero, as_string } => {
+        Type::Integer { minimum, maximum, non_zero, as_string, .. } => {
             let lo = minimum.unwrap_or(i64::MIN / 2).max(-(1 << 53));
             let hi = maximum.unwrap_or(i64::MAX / 2).min(1 << 53);
             let (non_zero, as_string) = (*non_zero, *as_string);

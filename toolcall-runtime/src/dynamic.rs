@@ -24,7 +24,7 @@ use crate::decode::{
     ArgError, MAX_DEPTH, check_depth, expect_object, integer_value, is_decimal_integer, nesting_depth,
 };
 use crate::error::{Reason, ToolError, summarize};
-use crate::ir::{Param, Tool, Type};
+use crate::ir::{Param, Tool, Type, Width};
 use crate::render::{Format, render_tool};
 
 type Handler = dyn Fn(&Map<String, Value>) -> Result<Value, String> + Send + Sync;
@@ -109,8 +109,8 @@ pub fn validate(ty: &Type, value: &Value, depth: usize) -> Result<Value, ArgErro
         Type::Null => wrong(|value| Reason::ExpectedNull { value }),
         Type::Boolean if value.is_boolean() => Ok(value.clone()),
         Type::Boolean => wrong(|value| Reason::ExpectedBoolean { value }),
-        Type::Integer { minimum, maximum, non_zero, as_string } => {
-            validate_integer(value, *minimum, *maximum, *non_zero, *as_string)
+        Type::Integer { minimum, maximum, non_zero, as_string, width } => {
+            validate_integer(value, *minimum, *maximum, *non_zero, *as_string, *width)
         }
         Type::Number { minimum, maximum } => validate_number(value, *minimum, *maximum),
         Type::String { min_length, max_length, .. } => validate_string(value, *min_length, *max_length),
@@ -138,17 +138,24 @@ fn validate_integer(
     maximum: Option<i64>,
     non_zero: bool,
     as_string: bool,
+    width: Option<Width>,
 ) -> Result<Value, ArgError> {
+    // The accepted range: the schema's bounds within the Rust type's.
+    let (type_min, type_max) = width.map_or((i128::MIN, i128::MAX), Width::range);
+    let min = minimum.map_or(type_min, |m| i128::from(m).max(type_min));
+    let max = maximum.map_or(type_max, |m| i128::from(m).min(type_max));
     let out_of_range = || {
-        let show = |bound: Option<i64>, word: &str| bound.map_or_else(|| word.to_owned(), |b| b.to_string());
+        let show = |bound: i128, unbounded: i128| {
+            if bound == unbounded { "unbounded".to_owned() } else { bound.to_string() }
+        };
         ArgError::new(Reason::OutOfRange {
             value: summarize(value),
-            min: if non_zero && minimum.is_none() {
+            min: if non_zero && minimum.is_none() && width.is_none() {
                 "non-zero".to_owned()
             } else {
-                show(minimum, "unbounded")
+                show(min, i128::MIN)
             },
-            max: show(maximum, "unbounded"),
+            max: show(max, i128::MAX),
         })
     };
     let number = match (as_string, value) {
@@ -163,7 +170,6 @@ fn validate_integer(
             _ => e,
         })?,
     };
-    let (min, max) = (minimum.map_or(i128::MIN, i128::from), maximum.map_or(i128::MAX, i128::from));
     if number < min || number > max || (non_zero && number == 0) {
         return Err(out_of_range());
     }

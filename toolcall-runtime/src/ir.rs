@@ -23,6 +23,67 @@ pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 /// The smallest integer every JSON client represents exactly: −(2^53 − 1).
 pub const MIN_SAFE_INTEGER: i64 = -MAX_SAFE_INTEGER;
 
+/// A Rust integer type: the range a decoded integer must fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Width {
+    /// `i8`.
+    I8,
+    /// `i16`.
+    I16,
+    /// `i32`.
+    I32,
+    /// `i64`, `isize` (64-bit).
+    I64,
+    /// `i128`.
+    I128,
+    /// `u8`.
+    U8,
+    /// `u16`.
+    U16,
+    /// `u32`.
+    U32,
+    /// `u64`, `usize` (64-bit).
+    U64,
+    /// `u128` (JSON numbers stop at `u64::MAX`; strings reach `i128::MAX` here).
+    U128,
+}
+
+impl Width {
+    /// The width named by a Rust integer type (`usize`/`isize` as 64-bit).
+    pub fn of(name: &str) -> Option<Width> {
+        Some(match name {
+            "i8" => Width::I8,
+            "i16" => Width::I16,
+            "i32" => Width::I32,
+            "i64" | "isize" => Width::I64,
+            "i128" => Width::I128,
+            "u8" => Width::U8,
+            "u16" => Width::U16,
+            "u32" => Width::U32,
+            "u64" | "usize" => Width::U64,
+            "u128" => Width::U128,
+            _ => return None,
+        })
+    }
+
+    /// The inclusive range of values.
+    pub fn range(self) -> (i128, i128) {
+        match self {
+            Width::I8 => (i8::MIN.into(), i8::MAX.into()),
+            Width::I16 => (i16::MIN.into(), i16::MAX.into()),
+            Width::I32 => (i32::MIN.into(), i32::MAX.into()),
+            Width::I64 => (i64::MIN.into(), i64::MAX.into()),
+            Width::I128 => (i128::MIN, i128::MAX),
+            Width::U8 => (0, u8::MAX.into()),
+            Width::U16 => (0, u16::MAX.into()),
+            Width::U32 => (0, u32::MAX.into()),
+            Width::U64 => (0, u64::MAX.into()),
+            Width::U128 => (0, i128::MAX),
+        }
+    }
+}
+
 /// One tool: a name the model calls, a description, and its parameters in order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tool {
@@ -139,6 +200,11 @@ pub enum Type {
         non_zero: bool,
         /// Travels as a decimal string (for values past 2^53).
         as_string: bool,
+        /// The Rust integer type the value is decoded into: its whole range is accepted
+        /// and nothing past it, even where `minimum`/`maximum` (what the schema shows)
+        /// stay within ±(2^53 − 1) for portability. `None`: any integer.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        width: Option<Width>,
     },
     /// Any JSON number.
     Number {
@@ -207,12 +273,18 @@ impl Type {
 
     /// An integer with no bounds.
     pub fn integer() -> Self {
-        Type::Integer { minimum: None, maximum: None, non_zero: false, as_string: false }
+        Type::Integer { minimum: None, maximum: None, non_zero: false, as_string: false, width: None }
     }
 
     /// An integer within `min..=max`.
     pub fn integer_between(min: i64, max: i64) -> Self {
-        Type::Integer { minimum: Some(min), maximum: Some(max), non_zero: false, as_string: false }
+        Type::Integer {
+            minimum: Some(min),
+            maximum: Some(max),
+            non_zero: false,
+            as_string: false,
+            width: None,
+        }
     }
 
     /// Any number.

@@ -125,7 +125,7 @@ macro_rules! integer_boundaries {
 
 fn bounded(min: i128, max: i128) -> Type {
     let clamp = |v: i128| i64::try_from(v).ok();
-    Type::Integer { minimum: clamp(min), maximum: clamp(max), non_zero: false, as_string: false }
+    Type::Integer { minimum: clamp(min), maximum: clamp(max), non_zero: false, as_string: false, width: None }
 }
 
 integer_boundaries! {
@@ -239,10 +239,47 @@ fn nonzero_agrees_with_its_ir() {
         maximum: Some(i32::MAX.into()),
         non_zero: true,
         as_string: false,
+        width: Some(toolcall_runtime::ir::Width::I32),
     };
     assert_eq!(agree(&signed, &json!(-1), |v| decode_arg::<NonZeroI32>(v, "x")).unwrap().get(), -1);
     assert_invalid(agree(&signed, &json!(0), |v| decode_arg::<NonZeroI32>(v, "x")), "x", "out_of_range");
     assert_invalid(agree(&signed, &json!(0.0), |v| decode_arg::<NonZeroI32>(v, "x")), "x", "out_of_range");
+}
+
+/// The IR knows the Rust type's whole range even where the schema cannot show it: an
+/// `i64` refuses 2^63 and a `u64` refuses -1 and 2^64, as their decoders do.
+#[test]
+fn integer_widths_bound_the_ir_as_the_decoder_is_bounded() {
+    use toolcall_runtime::ir::Width;
+    let of = |width| Type::Integer {
+        minimum: None,
+        maximum: None,
+        non_zero: false,
+        as_string: false,
+        width: Some(width),
+    };
+    let i64_ty = of(Width::I64);
+    assert_eq!(agree(&i64_ty, &json!(i64::MAX), |v| decode_arg::<i64>(v, "x")).unwrap(), i64::MAX);
+    assert_invalid(
+        agree(&i64_ty, &json!(9_223_372_036_854_775_808u64), |v| decode_arg::<i64>(v, "x")),
+        "x",
+        "out_of_range",
+    );
+    let u64_ty = Type::Integer {
+        minimum: Some(0),
+        maximum: None,
+        non_zero: false,
+        as_string: false,
+        width: Some(Width::U64),
+    };
+    assert_eq!(agree(&u64_ty, &json!(u64::MAX), |v| decode_arg::<u64>(v, "x")).unwrap(), u64::MAX);
+    assert_invalid(agree(&u64_ty, &json!(-1), |v| decode_arg::<u64>(v, "x")), "x", "out_of_range");
+    assert_invalid(agree(&u64_ty, &json!(1.9e19), |v| decode_arg::<u64>(v, "x")), "x", "out_of_range");
+    let i8_ty = of(Width::I8);
+    assert_invalid(agree(&i8_ty, &json!(128), |v| decode_arg::<i8>(v, "x")), "x", "out_of_range");
+    // The schema never shows a bound past ±(2^53 − 1).
+    let schema = toolcall_runtime::render::render_type(&i64_ty, toolcall_runtime::Format::OpenAi, false);
+    assert_eq!(schema, r#"{"type":"integer"}"#);
 }
 
 #[test]
@@ -524,7 +561,8 @@ fn ip_addresses() {
 
 #[test]
 fn string_integers() {
-    let unsigned = Type::Integer { minimum: Some(0), maximum: None, non_zero: false, as_string: true };
+    let unsigned =
+        Type::Integer { minimum: Some(0), maximum: None, non_zero: false, as_string: true, width: None };
     let decode = |v: &Value| decode_arg::<StringInteger<u64>>(v, "x");
     assert_eq!(agree(&unsigned, &json!("18446744073709551615"), decode).unwrap(), StringInteger(u64::MAX));
     assert_eq!(agree(&unsigned, &json!("0"), decode).unwrap(), StringInteger(0));
@@ -543,7 +581,8 @@ fn string_integers() {
     // The validator hands the handler a canonical decimal string.
     assert_eq!(validate(&unsigned, &json!(42), 0).unwrap(), json!("42"));
     assert_eq!(validate(&unsigned, &json!("007"), 0).unwrap(), json!("7"));
-    let signed = Type::Integer { minimum: None, maximum: None, non_zero: false, as_string: true };
+    let signed =
+        Type::Integer { minimum: None, maximum: None, non_zero: false, as_string: true, width: None };
     let decode = |v: &Value| decode_arg::<StringInteger<i64>>(v, "x");
     assert_eq!(agree(&signed, &json!("-9223372036854775808"), decode).unwrap(), StringInteger(i64::MIN));
     assert_eq!(agree(&signed, &json!("-5"), decode).unwrap(), StringInteger(-5));

@@ -78,7 +78,7 @@ fn i32_t() -> Type {
 }
 
 fn int(minimum: Option<i64>, maximum: Option<i64>, non_zero: bool, as_string: bool) -> Type {
-    Type::Integer { minimum, maximum, non_zero, as_string }
+    Type::Integer { minimum, maximum, non_zero, as_string, width: None }
 }
 
 fn string_len(min: u64, max: u64) -> Type {

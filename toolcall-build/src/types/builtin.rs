@@ -1,7 +1,7 @@
 //! Built-in mappings: std, `serde_json`, chrono, uuid, url, time, jiff and `std::net`.
 //! These are tried before local types and providers and cannot be replaced.
 
-use toolcall_runtime::ir::{MAX_SAFE_INTEGER, Type};
+use toolcall_runtime::ir::{MAX_SAFE_INTEGER, Type, Width};
 
 use super::{Strategy, TypeMapper, container_strategy, generic_args};
 
@@ -43,8 +43,11 @@ fn integer_bounds(name: &str) -> Option<(Option<i64>, Option<i64>)> {
     Some(bounds)
 }
 
-fn integer(min: Option<i64>, max: Option<i64>, non_zero: bool) -> Type {
-    Type::Integer { minimum: min, maximum: max.map(|m| m.min(MAX_SAFE_INTEGER)), non_zero, as_string: false }
+/// An integer of the Rust type `name`: the schema shows `min..=max` (clamped to what JSON
+/// clients represent exactly); the type's whole range is its `width`.
+fn integer(name: &str, min: Option<i64>, max: Option<i64>, non_zero: bool) -> Type {
+    let maximum = max.map(|m| m.min(MAX_SAFE_INTEGER));
+    Type::Integer { minimum: min, maximum, non_zero, as_string: false, width: Width::of(name) }
 }
 
 /// What `chrono::NaiveTime` parses: `HH:MM:SS` with optional fractional seconds.
@@ -146,12 +149,14 @@ fn is_str(ty: &syn::Type) -> bool {
 pub(super) fn scalar(name: &str, resolved: &str) -> Option<(Type, Strategy)> {
     if let Some((min, max)) = integer_bounds(name) {
         let strategy = if name.ends_with("128") { Strategy::Deserialize } else { Strategy::FromArg };
-        return Some((integer(min, max, false), strategy));
+        return Some((integer(name, min, max, false), strategy));
     }
     if let Some(inner) = name.strip_prefix("NonZero") {
-        let (min, max) = integer_bounds(&inner.to_lowercase())?;
-        let unsigned = inner.starts_with('U');
-        let ty = if unsigned { integer(Some(1), max, false) } else { integer(min, max, true) };
+        let inner = inner.to_lowercase();
+        let (min, max) = integer_bounds(&inner)?;
+        let unsigned = inner.starts_with('u');
+        let ty =
+            if unsigned { integer(&inner, Some(1), max, false) } else { integer(&inner, min, max, true) };
         return Some((ty, Strategy::FromArg));
     }
     let from_arg = |ty: Type| Some((ty, Strategy::FromArg));
