@@ -14,7 +14,7 @@ use crate::diagnostics::Diagnostics;
 use crate::model::{Decode, ParamDecode, ToolDef, ToolModule};
 use crate::parse::ParsedFile;
 use crate::parse::defaults::DefaultFact;
-use crate::parse::overrides::{CONST_NAME, Override};
+use crate::parse::overrides::{CONST_NAME, ToolParam};
 use crate::provider::TypeProvider;
 use crate::types::{Mapped, OutputMapper, TypeMapper};
 
@@ -61,7 +61,7 @@ pub fn lower_file(
 /// Overrides naming a function that is not a tool, or a parameter it does not have, warn.
 fn check_override_targets(
     parsed: &ParsedFile,
-    overrides: &[Override],
+    overrides: &[ToolParam],
     tools: &[ToolDef],
     diags: &Diagnostics,
 ) {

@@ -14,7 +14,7 @@ use crate::diagnostics::Diagnostics;
 use crate::model::Returns;
 use crate::parse::defaults::{DefaultFact, leading_defaults};
 use crate::parse::docs::{Docs, doc_text, parse_docs};
-use crate::parse::overrides::{CONST_NAME, Override, read_overrides};
+use crate::parse::overrides::{CONST_NAME, ToolParam, read_overrides};
 use crate::parse::{ParsedFile, signature};
 
 /// The tool functions of one file, and its `TOOL_PARAMS` overrides.
@@ -23,7 +23,7 @@ pub struct ToolFile {
     /// Candidate functions the library can serve, in declaration order.
     pub tools: Vec<ToolFn>,
     /// The overrides, as written.
-    pub overrides: Vec<Override>,
+    pub overrides: Vec<ToolParam>,
     /// Whether `TOOL_PARAMS` is visible to generated code (which then references it).
     pub overrides_visible: bool,
 }
@@ -65,7 +65,7 @@ pub struct Param {
     /// The default its body gives it (`let x = x.unwrap_or(3);`).
     pub default: Option<DefaultFact>,
     /// Its `TOOL_PARAMS` entry.
-    pub over: Option<Override>,
+    pub over: Option<ToolParam>,
 }
 
 /// Where reading reports: the file's warnings go straight into the shared context.
@@ -98,7 +98,7 @@ pub fn read_tools(parsed: &ParsedFile, context: Option<&ContextType>, diags: &Di
     ToolFile { tools, overrides, overrides_visible: overrides_visible(parsed) }
 }
 
-fn file_overrides(parsed: &ParsedFile, diags: &Diagnostics) -> Vec<Override> {
+fn file_overrides(parsed: &ParsedFile, diags: &Diagnostics) -> Vec<ToolParam> {
     let Some(item) = parsed.consts.get(CONST_NAME) else { return Vec::new() };
     if !overrides_visible(parsed) {
         diags.warn(
@@ -120,7 +120,7 @@ fn overrides_visible(parsed: &ParsedFile) -> bool {
 fn read_tool(
     function: &syn::ItemFn,
     parsed: &ParsedFile,
-    overrides: &[Override],
+    overrides: &[ToolParam],
     context: Option<&ContextType>,
     report: &Report<'_>,
 ) -> Option<ToolFn> {

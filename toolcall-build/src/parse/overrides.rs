@@ -18,9 +18,10 @@ use crate::diagnostics::Diagnostics;
 /// The name of the const a tool file declares overrides in.
 pub const CONST_NAME: &str = "TOOL_PARAMS";
 
-/// One override, as written.
+/// One `ToolParam` entry of `TOOL_PARAMS`, as written: the build-time reading of
+/// `toolcall_runtime::ToolParam` (one name for one concept).
 #[derive(Clone, Debug)]
-pub struct Override {
+pub struct ToolParam {
     /// The function it applies to.
     pub function: String,
     /// The parameter it applies to.
@@ -34,7 +35,7 @@ pub struct Override {
 }
 
 /// Reads the overrides from the `TOOL_PARAMS` const; duplicates warn (the first wins).
-pub fn read_overrides(item: &syn::ItemConst, file: &Path, diags: &Diagnostics) -> Vec<Override> {
+pub fn read_overrides(item: &syn::ItemConst, file: &Path, diags: &Diagnostics) -> Vec<ToolParam> {
     let Some(elements) = array_elements(&item.expr) else {
         diags.warn(
             file,
@@ -43,7 +44,7 @@ pub fn read_overrides(item: &syn::ItemConst, file: &Path, diags: &Diagnostics) -
         );
         return Vec::new();
     };
-    let mut out: Vec<Override> = Vec::new();
+    let mut out: Vec<ToolParam> = Vec::new();
     for element in elements {
         let Some(entry) = read_entry(element, file, diags) else { continue };
         if out.iter().any(|o| o.function == entry.function && o.param == entry.param) {
@@ -68,7 +69,7 @@ fn array_elements(expr: &syn::Expr) -> Option<Vec<&syn::Expr>> {
 }
 
 /// Reads `ToolParam::new("f", "p").method(..)..`.
-fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<Override> {
+fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<ToolParam> {
     let mut calls = Vec::new();
     let mut current = expr;
     while let syn::Expr::MethodCall(call) = current {
@@ -83,7 +84,8 @@ fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<Over
         );
         None
     })?;
-    let mut entry = Override { function, param, description: None, string_integer: false, span: expr.span() };
+    let mut entry =
+        ToolParam { function, param, description: None, string_integer: false, span: expr.span() };
     for call in calls.into_iter().rev() {
         apply_method(&mut entry, call, file, diags);
     }
@@ -107,7 +109,7 @@ fn string_literal(expr: &syn::Expr) -> Option<String> {
     }
 }
 
-fn apply_method(entry: &mut Override, call: &syn::ExprMethodCall, file: &Path, diags: &Diagnostics) {
+fn apply_method(entry: &mut ToolParam, call: &syn::ExprMethodCall, file: &Path, diags: &Diagnostics) {
     match (call.method.to_string().as_str(), call.args.len()) {
         ("string_integer", 0) => entry.string_integer = true,
         ("description", 1) => match call.args.first().and_then(string_literal) {
