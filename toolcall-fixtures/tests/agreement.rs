@@ -348,7 +348,7 @@ fn every_edge_value_agrees_in_every_parameter() {
                 let generated = toolset::ALL.run(&tool.name, &args);
                 let generic = decode_arguments(tool, &args);
                 checked += 1;
-                if !is_argument_error(&generated) != generic.is_ok() {
+                if is_argument_error(&generated) == generic.is_ok() {
                     let shown = edge.to_string().chars().take(40).collect::<String>();
                     failures.push(format!(
                         "{}.{} = {shown}: generated {generated:?}, IR {:?}",
