@@ -12,7 +12,7 @@ USAGE:
     cargo toolcall export [OPTIONS] [MODULE]...
 
 OPTIONS:
-    --format <openai|anthropic|mcp>   definition format (default: openai)
+    --format <openai|responses|anthropic|mcp>  definition format (default: openai)
     --strict                          the strict variant
     --out <FILE>                      write to FILE (default: stdout)
     --check <FILE>                    exit 1 with a diff when FILE is not what export writes now
@@ -90,8 +90,9 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--strict" => out.strict = true,
             "--format" => {
                 let name = value("--format")?;
-                out.format = Format::parse(&name)
-                    .ok_or_else(|| format!("unknown format `{name}`; use openai, anthropic or mcp"))?;
+                out.format = Format::parse(&name).ok_or_else(|| {
+                    format!("unknown format `{name}`; use openai, responses, anthropic or mcp")
+                })?;
             }
             "--out" => out.out = Some(PathBuf::from(value("--out")?)),
             "--check" => out.check = Some(PathBuf::from(value("--check")?)),

@@ -162,7 +162,7 @@ fn is_object_schema(schema: &Map<String, Value>) -> bool {
 pub fn tool_name(def: &Value, format: Format) -> Option<&str> {
     match format {
         Format::OpenAi => def.pointer("/function/name"),
-        Format::Anthropic | Format::Mcp => def.get("name"),
+        Format::Anthropic | Format::Mcp | Format::OpenAiResponses => def.get("name"),
     }
     .and_then(Value::as_str)
 }
@@ -171,6 +171,7 @@ pub fn tool_name(def: &Value, format: Format) -> Option<&str> {
 pub fn input_schema(def: &Value, format: Format) -> Option<&Value> {
     match format {
         Format::OpenAi => def.pointer("/function/parameters"),
+        Format::OpenAiResponses => def.get("parameters"),
         Format::Anthropic => def.get("input_schema"),
         Format::Mcp => def.get("inputSchema"),
     }
@@ -180,7 +181,7 @@ pub fn input_schema(def: &Value, format: Format) -> Option<&Value> {
 pub fn tool_description(def: &Value, format: Format) -> Option<&str> {
     match format {
         Format::OpenAi => def.pointer("/function/description"),
-        Format::Anthropic | Format::Mcp => def.get("description"),
+        Format::Anthropic | Format::Mcp | Format::OpenAiResponses => def.get("description"),
     }
     .and_then(Value::as_str)
 }
@@ -189,7 +190,7 @@ pub fn tool_description(def: &Value, format: Format) -> Option<&str> {
 /// OpenAI and Anthropic; 1–128 of `[A-Za-z0-9_.-]` for MCP.
 pub fn name_allowed(name: &str, format: Format) -> bool {
     let (max, dot) = match format {
-        Format::OpenAi | Format::Anthropic => (64, false),
+        Format::OpenAi | Format::OpenAiResponses | Format::Anthropic => (64, false),
         Format::Mcp => (128, true),
     };
     (1..=max).contains(&name.len())

@@ -133,3 +133,48 @@ fn the_hand_built_tools_reach_the_clamped_integer_bounds() {
     let lax = source.render(Format::Mcp, false);
     assert!(lax.contains("-9007199254740991") && lax.contains("9007199254740991"), "{lax}");
 }
+
+/// provider-rules §8, OpenAI Responses: the flat `{type, name, description, parameters,
+/// strict}`, `parameters` always present, `strict` always written (omitted, the API would
+/// make the schema strict), and the same checks as Chat on the same definitions — whose
+/// parameters are exactly Chat's.
+#[test]
+fn responses_output_is_flat_says_strict_and_passes_the_chat_checks() {
+    let (mut examined, mut failures) = (0, Vec::new());
+    for source in corpus::sources() {
+        for strict in [false, true] {
+            let value = source.render_value(Format::OpenAiResponses, strict);
+            let chat = source.render_value(Format::OpenAi, strict);
+            let defs = definitions(&value);
+            for (def, chat_def) in defs.iter().zip(definitions(&chat)) {
+                examined += 1;
+                let keys: Vec<&String> = def.as_object().map(|m| m.keys().collect()).unwrap_or_default();
+                let ok = def["type"] == "function"
+                    && def["name"].is_string()
+                    && def["parameters"].is_object()
+                    && def["strict"] == serde_json::Value::Bool(strict)
+                    && keys.iter().all(|k| {
+                        ["type", "name", "description", "parameters", "strict"].contains(&k.as_str())
+                    })
+                    && def["parameters"] == chat_def["function"]["parameters"];
+                if !ok {
+                    failures.push(format!("{} strict={strict}: {def}", source.name));
+                }
+            }
+            if strict {
+                let wrapped: Vec<serde_json::Value> = defs
+                    .iter()
+                    .map(|d| {
+                        let mut function = d.clone();
+                        if let Some(map) = function.as_object_mut() {
+                            map.remove("type");
+                        }
+                        serde_json::json!({"type": "function", "function": function})
+                    })
+                    .collect();
+                failures.extend(without_known(&source, openai_strict_violations(&wrapped)));
+            }
+        }
+    }
+    report("responses_output_is_flat_says_strict_and_passes_the_chat_checks", examined, &failures);
+}

@@ -30,22 +30,26 @@ pub enum Format {
     Anthropic,
     /// Model Context Protocol: `{"name",..,"inputSchema":..}`.
     Mcp,
+    /// OpenAI Responses: the flat `{"type":"function","name",..,"parameters":..,"strict":..}`,
+    /// with `strict` always written (omitted, the API would make the schema strict).
+    OpenAiResponses,
 }
 
 impl Format {
     /// Every format, in a fixed order.
-    pub const ALL: [Format; 3] = [Format::OpenAi, Format::Anthropic, Format::Mcp];
+    pub const ALL: [Format; 4] = [Format::OpenAi, Format::Anthropic, Format::Mcp, Format::OpenAiResponses];
 
-    /// The lower-case name used on command lines (`openai`, `anthropic`, `mcp`).
+    /// The lower-case name used on command lines (`openai`, `anthropic`, `mcp`, `responses`).
     pub fn as_str(self) -> &'static str {
         match self {
             Format::OpenAi => "openai",
             Format::Anthropic => "anthropic",
             Format::Mcp => "mcp",
+            Format::OpenAiResponses => "responses",
         }
     }
 
-    /// Parses `openai`, `anthropic` or `mcp`.
+    /// Parses `openai`, `anthropic`, `mcp` or `responses`.
     pub fn parse(text: &str) -> Option<Format> {
         Format::ALL.into_iter().find(|f| f.as_str() == text)
     }
@@ -56,6 +60,7 @@ impl Format {
             Format::OpenAi => 0,
             Format::Anthropic => 1,
             Format::Mcp => 2,
+            Format::OpenAiResponses => 3,
         }
     }
 }
@@ -117,8 +122,8 @@ impl Settings {
             return lax;
         }
         match format {
-            Format::OpenAi | Format::Mcp => Settings {
-                strict_flag: matches!(format, Format::OpenAi),
+            Format::OpenAi | Format::OpenAiResponses | Format::Mcp => Settings {
+                strict_flag: !matches!(format, Format::Mcp),
                 all_required: true,
                 close_maps: true,
                 defaults: false,
@@ -312,8 +317,12 @@ impl<'o> Renderer<'o> {
             }
             Format::Anthropic => (false, "input_schema"),
             Format::Mcp => (false, "inputSchema"),
+            Format::OpenAiResponses => (false, "parameters"),
         };
         let mut obj = Obj::open(self.out);
+        if self.settings.format == Format::OpenAiResponses {
+            obj.str("type", "function");
+        }
         obj.str("name", &tool.name);
         if !tool.description.is_empty() {
             obj.str("description", &tool.description);
@@ -331,6 +340,9 @@ impl<'o> Renderer<'o> {
         }
         if self.settings.strict_flag {
             obj.raw("strict", "true");
+        } else if self.settings.format == Format::OpenAiResponses {
+            // Omitted, the Responses API would make the schema strict.
+            obj.raw("strict", "false");
         }
         obj.close();
         if outer {

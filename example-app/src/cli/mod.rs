@@ -18,7 +18,7 @@ use crate::{App, toolset};
 pub const USAGE: &str = "\
 usage:
   example-app                                              run the demo
-  example-app schema [--format openai|anthropic|mcp] [--strict]
+  example-app schema [--format openai|responses|anthropic|mcp] [--strict]
                                                            print the tool definitions
   example-app call NAME JSON                               run one tool call as user 1
   example-app serve [--http ADDR]                          serve every tool over MCP as user 1:
@@ -74,9 +74,12 @@ fn parse_schema(mut args: impl Iterator<Item = OsString>) -> Result<Command, Str
         match text(flag)?.as_str() {
             "--strict" => strict = true,
             "--format" => {
-                let value = text(args.next().ok_or("`--format` needs a value: openai, anthropic or mcp")?)?;
-                format = Format::parse(&value)
-                    .ok_or_else(|| format!("unknown format `{value}`: use openai, anthropic or mcp"))?;
+                let value = text(
+                    args.next().ok_or("`--format` needs a value: openai, responses, anthropic or mcp")?,
+                )?;
+                format = Format::parse(&value).ok_or_else(|| {
+                    format!("unknown format `{value}`: use openai, responses, anthropic or mcp")
+                })?;
             }
             other => return Err(format!("unknown flag `{other}` for `schema`")),
         }

@@ -305,6 +305,7 @@ pub fn is_portable_tool_name(name: &str) -> bool {
 pub fn input_schema(format: Format, tool: &Value) -> &Value {
     let schema = match format {
         Format::OpenAi => &tool["function"]["parameters"],
+        Format::OpenAiResponses => &tool["parameters"],
         Format::Anthropic => &tool["input_schema"],
         Format::Mcp => &tool["inputSchema"],
     };
@@ -320,6 +321,10 @@ pub fn assert_envelope(format: Format, strict: bool, tool: &Value) {
             assert_eq!(tool.as_object().map(Map::len), Some(2), "only type and function: {tool}");
             tool["function"].as_object().expect("`function` object")
         }
+        Format::OpenAiResponses => {
+            assert_eq!(tool["type"], "function", "Responses tools are flat {{type: function, ..}}: {tool}");
+            tool.as_object().expect("tool object")
+        }
         Format::Anthropic | Format::Mcp => tool.as_object().expect("tool object"),
     };
     let name = fields.get("name").and_then(Value::as_str).expect("tool name");
@@ -330,6 +335,9 @@ pub fn assert_envelope(format: Format, strict: bool, tool: &Value) {
     let flag = fields.get("strict");
     match (format, strict) {
         (Format::Mcp, _) => assert_eq!(flag, None, "MCP has no strict flag: {tool}"),
+        (Format::OpenAiResponses, strict) => {
+            assert_eq!(flag, Some(&Value::Bool(strict)), "Responses always writes strict: {tool}")
+        }
         (_, true) => assert_eq!(flag, Some(&Value::Bool(true)), "strict tool without strict: true"),
         (_, false) => assert_eq!(flag, None, "lax tool with a strict flag: {tool}"),
     }
@@ -347,7 +355,7 @@ pub fn check_tool(format: Format, strict: bool, text: &str) -> Value {
     let schema = input_schema(format, &tool);
     assert_schema_basics(schema);
     match (format, strict) {
-        (Format::OpenAi | Format::Mcp, true) => assert_openai_strict_subset(schema),
+        (Format::OpenAi | Format::OpenAiResponses | Format::Mcp, true) => assert_openai_strict_subset(schema),
         (Format::Anthropic, true) => assert_anthropic_strict_subset(schema),
         (_, false) => {}
     }
@@ -371,7 +379,7 @@ pub fn check_tools(format: Format, strict: bool, text: &str) -> Vec<Value> {
 pub fn tool_name(format: Format, tool: &Value) -> &str {
     let name = match format {
         Format::OpenAi => &tool["function"]["name"],
-        Format::Anthropic | Format::Mcp => &tool["name"],
+        Format::Anthropic | Format::Mcp | Format::OpenAiResponses => &tool["name"],
     };
     name.as_str().expect("tool name")
 }
