@@ -12,7 +12,7 @@ USAGE:
     cargo toolcall export [OPTIONS] [MODULE]...
 
 OPTIONS:
-    --format <openai|responses|anthropic|mcp>  definition format (default: openai)
+    --format <openai|responses|anthropic|mcp|gemini>  definition format (default: openai)
     --strict                          the strict variant
     --out <FILE>                      write to FILE (default: stdout)
     --check <FILE>                    exit 1 with a diff when FILE is not what export writes now
@@ -91,7 +91,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--format" => {
                 let name = value("--format")?;
                 out.format = Format::parse(&name).ok_or_else(|| {
-                    format!("unknown format `{name}`; use openai, responses, anthropic or mcp")
+                    format!("unknown format `{name}`; use openai, responses, anthropic, mcp or gemini")
                 })?;
             }
             "--out" => out.out = Some(PathBuf::from(value("--out")?)),

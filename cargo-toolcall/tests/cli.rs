@@ -48,7 +48,7 @@ fn golden_output_for_example_app_in_every_format() {
         s.set_prepend_module_to_snapshot(false);
         s
     };
-    for format in ["openai", "responses", "anthropic", "mcp"] {
+    for format in ["openai", "responses", "anthropic", "mcp", "gemini"] {
         for strict in [false, true] {
             let mut args = vec!["--format", format, "--path", "example-app", "--context", "crate::App"];
             if strict {

@@ -162,16 +162,22 @@ fn is_object_schema(schema: &Map<String, Value>) -> bool {
 pub fn tool_name(def: &Value, format: Format) -> Option<&str> {
     match format {
         Format::OpenAi => def.pointer("/function/name"),
-        Format::Anthropic | Format::Mcp | Format::OpenAiResponses => def.get("name"),
+        Format::Anthropic | Format::Mcp | Format::OpenAiResponses | Format::Gemini => def.get("name"),
     }
     .and_then(Value::as_str)
 }
 
-/// The input schema in a definition of `format`.
+/// What a Gemini declaration without `parameters` takes: nothing.
+static NO_PARAMETERS: std::sync::LazyLock<Value> =
+    std::sync::LazyLock::new(|| serde_json::json!({"type": "object", "properties": {}}));
+
+/// The input schema in a definition of `format` (for a Gemini declaration without
+/// `parameters`, the empty object it stands for).
 pub fn input_schema(def: &Value, format: Format) -> Option<&Value> {
     match format {
         Format::OpenAi => def.pointer("/function/parameters"),
         Format::OpenAiResponses => def.get("parameters"),
+        Format::Gemini => def.get("parameters").or(Some(&NO_PARAMETERS)),
         Format::Anthropic => def.get("input_schema"),
         Format::Mcp => def.get("inputSchema"),
     }
@@ -181,7 +187,7 @@ pub fn input_schema(def: &Value, format: Format) -> Option<&Value> {
 pub fn tool_description(def: &Value, format: Format) -> Option<&str> {
     match format {
         Format::OpenAi => def.pointer("/function/description"),
-        Format::Anthropic | Format::Mcp | Format::OpenAiResponses => def.get("description"),
+        Format::Anthropic | Format::Mcp | Format::OpenAiResponses | Format::Gemini => def.get("description"),
     }
     .and_then(Value::as_str)
 }
@@ -190,7 +196,7 @@ pub fn tool_description(def: &Value, format: Format) -> Option<&str> {
 /// OpenAI and Anthropic; 1–128 of `[A-Za-z0-9_.-]` for MCP.
 pub fn name_allowed(name: &str, format: Format) -> bool {
     let (max, dot) = match format {
-        Format::OpenAi | Format::OpenAiResponses | Format::Anthropic => (64, false),
+        Format::OpenAi | Format::OpenAiResponses | Format::Anthropic | Format::Gemini => (64, false),
         Format::Mcp => (128, true),
     };
     (1..=max).contains(&name.len())

@@ -178,3 +178,80 @@ fn responses_output_is_flat_says_strict_and_passes_the_chat_checks() {
     }
     report("responses_output_is_flat_says_strict_and_passes_the_chat_checks", examined, &failures);
 }
+
+/// provider-rules §8, Gemini `functionDeclarations[].parameters` (OpenAPI-subset `Schema`):
+/// declaration names, one `type` string (a null option is `nullable: true`), none of the
+/// keywords the API rejects, string enums, and the strict variant equal to the lax one
+/// (Gemini has no strict mode).
+#[test]
+fn gemini_output_stays_inside_the_openapi_subset() {
+    fn walk(value: &serde_json::Value, at: &str, out: &mut Vec<String>) {
+        const REJECTED: [&str; 15] = [
+            "$schema",
+            "additionalProperties",
+            "const",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "propertyNames",
+            "patternProperties",
+            "oneOf",
+            "allOf",
+            "not",
+            "if",
+            "then",
+            "else",
+            "prefixItems",
+            "uniqueItems",
+        ];
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, inner) in map {
+                    let in_properties = at.ends_with(".properties");
+                    if !in_properties && REJECTED.contains(&key.as_str()) {
+                        out.push(format!("{at}.{key}: rejected by Gemini"));
+                    }
+                    if !in_properties && key == "type" && !inner.is_string() {
+                        out.push(format!("{at}.type: not one string: {inner}"));
+                    }
+                    if !in_properties
+                        && key == "enum"
+                        && !inner.as_array().is_some_and(|v| v.iter().all(|e| e.is_string()))
+                    {
+                        out.push(format!("{at}.enum: not all strings: {inner}"));
+                    }
+                    walk(inner, &format!("{at}.{key}"), out);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                items.iter().enumerate().for_each(|(i, v)| walk(v, &format!("{at}[{i}]"), out))
+            }
+            _ => {}
+        }
+    }
+    let name_ok = |name: &str| {
+        let mut chars = name.chars();
+        chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.len() <= 64
+            && chars.all(|c| c.is_ascii_alphanumeric() || "_.:-".contains(c))
+    };
+    let (mut examined, mut failures) = (0, Vec::new());
+    for source in corpus::sources() {
+        let lax = source.render_value(Format::Gemini, false);
+        assert_eq!(lax, source.render_value(Format::Gemini, true), "{}: strict = lax", source.name);
+        for def in definitions(&lax) {
+            examined += 1;
+            let name = def["name"].as_str().unwrap_or_default();
+            if !name_ok(name) {
+                failures.push(format!("{}: name {name:?}", source.name));
+            }
+            let keys: Vec<&String> = def.as_object().map(|m| m.keys().collect()).unwrap_or_default();
+            if !keys.iter().all(|k| ["name", "description", "parameters"].contains(&k.as_str())) {
+                failures.push(format!("{}: {name}: unexpected keys {keys:?}", source.name));
+            }
+            let mut found = Vec::new();
+            walk(&def["parameters"], "parameters", &mut found);
+            failures.extend(found.into_iter().map(|f| format!("{} {name}: {f}", source.name)));
+        }
+    }
+    report("gemini_output_stays_inside_the_openapi_subset", examined, &failures);
+}

@@ -129,7 +129,7 @@ fn schema_prints_every_format_and_exits_0() {
 #[test]
 fn bad_command_lines_print_usage_to_stderr_and_exit_2() {
     let lines: [&[&str]; 6] = [
-        &["schema", "--format", "gemini"],
+        &["schema", "--format", "bard"],
         &["schema", "--format"],
         &["schema", "--pretty"],
         &["call", "get_weather"],

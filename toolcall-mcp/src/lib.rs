@@ -8,7 +8,7 @@
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! # mod toolset { pub static ALL: toolcall_runtime::Toolset = toolcall_runtime::Toolset::new(&[], &[[""; 2]; 4], |_, _, _| None); }
+//! # mod toolset { pub static ALL: toolcall_runtime::Toolset = toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None); }
 //! use toolcall_mcp::McpServer;
 //!
 //! let server = McpServer::new(&toolset::ALL, ()).name("my-tools").version("1.0.0");

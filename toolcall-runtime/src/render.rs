@@ -33,11 +33,17 @@ pub enum Format {
     /// OpenAI Responses: the flat `{"type":"function","name",..,"parameters":..,"strict":..}`,
     /// with `strict` always written (omitted, the API would make the schema strict).
     OpenAiResponses,
+    /// Google Gemini: a `functionDeclarations` entry `{"name",..,"parameters":..}` with the
+    /// OpenAPI-subset `Schema`: one `type` string, `nullable: true` for a null option, no
+    /// `additionalProperties`, `anyOf` for unions. Gemini has no strict mode: the strict
+    /// variant is the same text as the lax one.
+    Gemini,
 }
 
 impl Format {
     /// Every format, in a fixed order.
-    pub const ALL: [Format; 4] = [Format::OpenAi, Format::Anthropic, Format::Mcp, Format::OpenAiResponses];
+    pub const ALL: [Format; 5] =
+        [Format::OpenAi, Format::Anthropic, Format::Mcp, Format::OpenAiResponses, Format::Gemini];
 
     /// The lower-case name used on command lines (`openai`, `anthropic`, `mcp`, `responses`).
     pub fn as_str(self) -> &'static str {
@@ -46,10 +52,11 @@ impl Format {
             Format::Anthropic => "anthropic",
             Format::Mcp => "mcp",
             Format::OpenAiResponses => "responses",
+            Format::Gemini => "gemini",
         }
     }
 
-    /// Parses `openai`, `anthropic`, `mcp` or `responses`.
+    /// Parses `openai`, `anthropic`, `mcp`, `responses` or `gemini`.
     pub fn parse(text: &str) -> Option<Format> {
         Format::ALL.into_iter().find(|f| f.as_str() == text)
     }
@@ -61,6 +68,7 @@ impl Format {
             Format::Anthropic => 1,
             Format::Mcp => 2,
             Format::OpenAiResponses => 3,
+            Format::Gemini => 4,
         }
     }
 }
@@ -71,6 +79,9 @@ pub const OPENAI_STRICT_FORMATS: &[&str] =
 /// The `format` values Anthropic strict mode accepts.
 pub const ANTHROPIC_STRICT_FORMATS: &[&str] =
     &["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"];
+
+/// The `format` values Gemini's OpenAPI-subset `Schema` accepts on strings.
+pub const GEMINI_FORMATS: &[&str] = &["email", "byte", "date", "date-time", "password"];
 
 /// What a target accepts, as data. One renderer reads it; nothing is copied per provider.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +110,11 @@ pub struct Settings {
     pub prefix_items: bool,
     /// `oneOf` is kept (else written as `anyOf`).
     pub one_of: bool,
+    /// Objects say `additionalProperties` (closed objects `false`, maps their value schema);
+    /// else objects are written open and a map's value type goes into the description.
+    pub additional_properties: bool,
+    /// A null option is written `"nullable": true` (OpenAPI) rather than with a `null` type.
+    pub nullable_keyword: bool,
 }
 
 impl Settings {
@@ -117,7 +133,20 @@ impl Settings {
             unique_items: true,
             prefix_items: true,
             one_of: true,
+            additional_properties: true,
+            nullable_keyword: false,
         };
+        if matches!(format, Format::Gemini) {
+            return Settings {
+                formats: Some(GEMINI_FORMATS),
+                unique_items: false,
+                prefix_items: false,
+                one_of: false,
+                additional_properties: false,
+                nullable_keyword: true,
+                ..lax
+            };
+        }
         if !strict {
             return lax;
         }
@@ -134,6 +163,8 @@ impl Settings {
                 one_of: false,
                 ..lax
             },
+            // Handled above: Gemini has no strict mode.
+            Format::Gemini => lax,
             Format::Anthropic => Settings {
                 strict_flag: true,
                 close_maps: true,
@@ -317,7 +348,7 @@ impl<'o> Renderer<'o> {
             }
             Format::Anthropic => (false, "input_schema"),
             Format::Mcp => (false, "inputSchema"),
-            Format::OpenAiResponses => (false, "parameters"),
+            Format::OpenAiResponses | Format::Gemini => (false, "parameters"),
         };
         let mut obj = Obj::open(self.out);
         if self.settings.format == Format::OpenAiResponses {
@@ -327,12 +358,15 @@ impl<'o> Renderer<'o> {
         if !tool.description.is_empty() {
             obj.str("description", &tool.description);
         }
-        obj.key(schema_key);
-        obj.out.push_str(&{
-            let mut schema = String::with_capacity(128);
-            Renderer::new(self.settings, &mut schema).object(&tool.params, &[]);
-            schema
-        });
+        // Gemini takes a declaration without parameters, and may refuse an empty object.
+        if !(self.settings.format == Format::Gemini && tool.params.is_empty()) {
+            obj.key(schema_key);
+            obj.out.push_str(&{
+                let mut schema = String::with_capacity(128);
+                Renderer::new(self.settings, &mut schema).object(&tool.params, &[]);
+                schema
+            });
+        }
         if let (Format::Mcp, Some(output)) = (self.settings.format, &tool.output) {
             // What the server returns, not what a model writes: plain JSON Schema, strict or not.
             obj.key("outputSchema");
@@ -363,8 +397,19 @@ impl<'o> Renderer<'o> {
         }
     }
 
-    /// `inner` or null: a type array where `inner` is a single plain type, else `anyOf`.
+    /// `inner` or null: a type array where `inner` is a single plain type, else `anyOf`;
+    /// with the OpenAPI keyword, `inner` with `"nullable": true` first.
     fn nullable(&mut self, inner: &Type, description: &str, default: Option<&Value>) {
+        if self.settings.nullable_keyword {
+            let mut schema = String::with_capacity(64);
+            Renderer::new(self.settings, &mut schema).schema(inner, description, default);
+            self.out.push_str(r#"{"nullable":true"#);
+            if schema.len() > 2 {
+                self.out.push(',');
+            }
+            self.out.push_str(schema.get(1..).unwrap_or("}"));
+            return;
+        }
         if let Some(name) = plain_type_name(inner.undescribed()) {
             let description = match inner {
                 Type::Described(_, text) if description.is_empty() => text.as_str(),
@@ -496,7 +541,9 @@ impl<'o> Renderer<'o> {
                 Some("array")
             }
             Type::Map(values) => {
-                if s.close_maps {
+                if !s.additional_properties {
+                    notes.push("an object whose keys are free".to_owned());
+                } else if s.close_maps {
                     // OpenAI strict rejects an object schema without `properties` and `required`.
                     obj.raw("properties", "{}");
                     obj.raw("required", "[]");
@@ -662,7 +709,9 @@ impl<'o> Renderer<'o> {
             write_str(out, &param.name);
         }
         out.push(']');
-        obj.raw("additionalProperties", "false");
+        if s.additional_properties {
+            obj.raw("additionalProperties", "false");
+        }
         write_default(self.settings, &mut obj, default);
         obj.close();
     }

@@ -48,7 +48,7 @@ impl ToolInfo {
 }
 
 /// Precomputed definitions for each format, strict or not: `[format.index()][strict]`.
-pub type SchemaTable = [[&'static str; 2]; 4];
+pub type SchemaTable = [[&'static str; 2]; 5];
 
 /// A fixed set of tools with their schemas rendered at build time, called with a
 /// context of type `C` (declared with `toolcall_build::Builder::context`; `()` without).

@@ -60,7 +60,7 @@ static INFO: [ToolInfo; 2] = [
     ToolInfo { module: "m", name: "count", description: "", parameters: "{}", output: None },
     ToolInfo { module: "m", name: "polls", description: "", parameters: "{}", output: None },
 ];
-static SCHEMAS: SchemaTable = [["[]"; 2]; 4];
+static SCHEMAS: SchemaTable = [["[]"; 2]; 5];
 static TOOLS: Toolset<Counter> = Toolset::new(&INFO, &SCHEMAS, dispatch);
 
 /// Polls `future` until ready with a no-op waker (the bodies here wake themselves);

@@ -176,6 +176,10 @@ static PING_SCHEMAS: SchemaTable = [
         r#"[{"type":"function","name":"ping","description":"Check the service is up.","parameters":{"type":"object","properties":{},"required":[],"additionalProperties":false},"strict":false}]"#,
         r#"[{"type":"function","name":"ping","description":"Check the service is up.","parameters":{"type":"object","properties":{},"required":[],"additionalProperties":false},"strict":true}]"#,
     ],
+    [
+        r#"[{"name":"ping","description":"Check the service is up."}]"#,
+        r#"[{"name":"ping","description":"Check the service is up."}]"#,
+    ],
 ];
 
 fn ping_dispatch<'a>(_: &'a (), name: &'a str, args: &'a Value) -> Option<Dispatched<'a>> {
@@ -473,7 +477,7 @@ fn toolset_describes_its_tools() {
         PING.run("ping", &json!({"x": 1})).unwrap_err(),
         ToolError::UnknownArguments(vec!["x".into()])
     );
-    let empty = Toolset::new(&[], &[[""; 2]; 4], |_, _, _| None);
+    let empty = Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None);
     assert!(empty.is_empty());
     assert_eq!(
         empty.run("x", &json!({})).unwrap_err(),

@@ -875,5 +875,5 @@ fn format_names_round_trip() {
         assert_eq!(Format::ALL[format.index()], format);
     }
     assert_eq!(Format::parse("OpenAI"), None);
-    assert_eq!(Format::ALL.map(Format::as_str), ["openai", "anthropic", "mcp", "responses"]);
+    assert_eq!(Format::ALL.map(Format::as_str), ["openai", "anthropic", "mcp", "responses", "gemini"]);
 }

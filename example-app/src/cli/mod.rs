@@ -18,7 +18,7 @@ use crate::{App, toolset};
 pub const USAGE: &str = "\
 usage:
   example-app                                              run the demo
-  example-app schema [--format openai|responses|anthropic|mcp] [--strict]
+  example-app schema [--format openai|responses|anthropic|mcp|gemini] [--strict]
                                                            print the tool definitions
   example-app call NAME JSON                               run one tool call as user 1
   example-app serve [--http ADDR]                          serve every tool over MCP as user 1:
@@ -75,10 +75,11 @@ fn parse_schema(mut args: impl Iterator<Item = OsString>) -> Result<Command, Str
             "--strict" => strict = true,
             "--format" => {
                 let value = text(
-                    args.next().ok_or("`--format` needs a value: openai, responses, anthropic or mcp")?,
+                    args.next()
+                        .ok_or("`--format` needs a value: openai, responses, anthropic, mcp or gemini")?,
                 )?;
                 format = Format::parse(&value).ok_or_else(|| {
-                    format!("unknown format `{value}`: use openai, responses, anthropic or mcp")
+                    format!("unknown format `{value}`: use openai, responses, anthropic, mcp or gemini")
                 })?;
             }
             other => return Err(format!("unknown flag `{other}` for `schema`")),
@@ -247,7 +248,11 @@ mod tests {
     #[test]
     fn bad_schema_flags_say_what_is_wrong() {
         assert!(parse_words("schema --format").unwrap_err().contains("needs a value"));
-        assert!(parse_words("schema --format gemini").unwrap_err().contains("unknown format `gemini`"));
+        assert!(parse_words("schema --format bard").unwrap_err().contains("unknown format `bard`"));
+        assert_eq!(
+            parse_words("schema --format gemini"),
+            Ok(Command::Schema { format: Format::Gemini, strict: false })
+        );
         assert!(parse_words("schema --pretty").unwrap_err().contains("unknown flag `--pretty`"));
     }
 

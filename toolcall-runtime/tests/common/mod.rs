@@ -305,7 +305,7 @@ pub fn is_portable_tool_name(name: &str) -> bool {
 pub fn input_schema(format: Format, tool: &Value) -> &Value {
     let schema = match format {
         Format::OpenAi => &tool["function"]["parameters"],
-        Format::OpenAiResponses => &tool["parameters"],
+        Format::OpenAiResponses | Format::Gemini => &tool["parameters"],
         Format::Anthropic => &tool["input_schema"],
         Format::Mcp => &tool["inputSchema"],
     };
@@ -325,7 +325,7 @@ pub fn assert_envelope(format: Format, strict: bool, tool: &Value) {
             assert_eq!(tool["type"], "function", "Responses tools are flat {{type: function, ..}}: {tool}");
             tool.as_object().expect("tool object")
         }
-        Format::Anthropic | Format::Mcp => tool.as_object().expect("tool object"),
+        Format::Anthropic | Format::Mcp | Format::Gemini => tool.as_object().expect("tool object"),
     };
     let name = fields.get("name").and_then(Value::as_str).expect("tool name");
     assert!(is_portable_tool_name(name), "tool name {name:?} is not portable");
@@ -334,16 +334,51 @@ pub fn assert_envelope(format: Format, strict: bool, tool: &Value) {
     }
     let flag = fields.get("strict");
     match (format, strict) {
-        (Format::Mcp, _) => assert_eq!(flag, None, "MCP has no strict flag: {tool}"),
+        (Format::Mcp | Format::Gemini, _) => assert_eq!(flag, None, "no strict flag in this format: {tool}"),
         (Format::OpenAiResponses, strict) => {
             assert_eq!(flag, Some(&Value::Bool(strict)), "Responses always writes strict: {tool}")
         }
         (_, true) => assert_eq!(flag, Some(&Value::Bool(true)), "strict tool without strict: true"),
         (_, false) => assert_eq!(flag, None, "lax tool with a strict flag: {tool}"),
     }
+    if format == Format::Gemini && fields.get("parameters").is_none() {
+        return; // a Gemini declaration without parameters
+    }
     let schema = input_schema(format, tool);
     assert_eq!(schema["type"], "object", "input schema root must be an object: {schema}");
     assert!(schema.get("anyOf").is_none(), "input schema root must not be anyOf");
+}
+
+/// provider-rules §8 Gemini (OpenAPI-subset `Schema`): one `type` string, never an array;
+/// none of the keywords the API rejects; string enums only.
+pub fn assert_gemini_subset(schema: &Value) {
+    for banned in [
+        "$schema",
+        "additionalProperties",
+        "const",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "propertyNames",
+        "patternProperties",
+        "oneOf",
+        "allOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "prefixItems",
+        "uniqueItems",
+    ] {
+        let found = find_key(schema, banned);
+        assert!(found.is_empty(), "Gemini rejects `{banned}`: {found:?}");
+    }
+    for (path, ty) in find_key(schema, "type") {
+        assert!(ty.is_string(), "{path}: Gemini's `type` is one string, got {ty}");
+    }
+    for (path, values) in find_key(schema, "enum") {
+        let all_strings = values.as_array().is_some_and(|v| v.iter().all(Value::is_string));
+        assert!(all_strings, "{path}: Gemini enums are strings, got {values}");
+    }
 }
 
 /// Parses one rendered tool definition and runs every check for `format`/`strict` on it:
@@ -352,9 +387,13 @@ pub fn assert_envelope(format: Format, strict: bool, tool: &Value) {
 pub fn check_tool(format: Format, strict: bool, text: &str) -> Value {
     let tool: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("invalid JSON ({e}): {text}"));
     assert_envelope(format, strict, &tool);
+    if format == Format::Gemini && tool.get("parameters").is_none() {
+        return tool;
+    }
     let schema = input_schema(format, &tool);
     assert_schema_basics(schema);
     match (format, strict) {
+        (Format::Gemini, _) => assert_gemini_subset(schema),
         (Format::OpenAi | Format::OpenAiResponses | Format::Mcp, true) => assert_openai_strict_subset(schema),
         (Format::Anthropic, true) => assert_anthropic_strict_subset(schema),
         (_, false) => {}
@@ -379,7 +418,7 @@ pub fn check_tools(format: Format, strict: bool, text: &str) -> Vec<Value> {
 pub fn tool_name(format: Format, tool: &Value) -> &str {
     let name = match format {
         Format::OpenAi => &tool["function"]["name"],
-        Format::Anthropic | Format::Mcp | Format::OpenAiResponses => &tool["name"],
+        Format::Anthropic | Format::Mcp | Format::OpenAiResponses | Format::Gemini => &tool["name"],
     };
     name.as_str().expect("tool name")
 }
