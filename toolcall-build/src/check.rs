@@ -25,6 +25,7 @@ pub fn check(modules: &[ToolModule], diags: &Diagnostics) {
     for module in modules {
         for tool in &module.tools {
             check_name(module, tool, diags);
+            check_gemini_names(module, tool, diags);
             check_strict(module, tool, diags);
             check_values(module, tool, diags);
             check_limits(module, tool, diags);
@@ -64,6 +65,56 @@ fn check_name(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
             tool.ir.name
         );
         diags.warn(&module.file, tool.span, message);
+    }
+}
+
+/// Whether Gemini accepts `name` as a parameter (or property) name:
+/// `^[A-Za-z_][A-Za-z0-9_]{0,63}$`.
+pub fn is_gemini_parameter_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.len() <= 64
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Gemini's name rules (provider-rules §5, §8): a declaration name starts with a letter or
+/// `_`, and every parameter and property name matches `^[A-Za-z_][A-Za-z0-9_]{0,63}$`. One
+/// warning per tool, naming what breaks them.
+fn check_gemini_names(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
+    if tool.ir.name.starts_with(|c: char| !(c.is_ascii_alphabetic() || c == '_')) {
+        let message =
+            format!("tool name `{}`: Gemini needs a name that starts with a letter or `_`", tool.ir.name);
+        diags.warn(&module.file, tool.span, message);
+    }
+    let mut bad = std::collections::BTreeSet::new();
+    for param in &tool.ir.params {
+        if !is_gemini_parameter_name(&param.name) {
+            bad.insert(param.name.clone());
+        }
+        property_names(&param.ty, &mut bad, 0);
+    }
+    if !bad.is_empty() {
+        let names: Vec<String> = bad.iter().map(|n| format!("`{n}`")).collect();
+        let message = format!(
+            "`{}`: Gemini refuses the parameter or property names {} (they must match \
+             ^[A-Za-z_][A-Za-z0-9_]{{0,63}}$); rename them before sending this tool to Gemini",
+            tool.ir.name,
+            names.join(", ")
+        );
+        diags.warn(&module.file, tool.span, message);
+    }
+}
+
+/// Property names anywhere inside `ty` that Gemini refuses.
+fn property_names(ty: &Type, out: &mut std::collections::BTreeSet<String>, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    if let Type::Object(params) = ty {
+        out.extend(params.iter().filter(|p| !is_gemini_parameter_name(&p.name)).map(|p| p.name.clone()));
+    }
+    for child in ty.children() {
+        property_names(child, out, depth + 1);
     }
 }
 
@@ -382,6 +433,29 @@ mod tests {
         assert!(!is_provider_safe(""));
         assert!(!is_provider_safe(&"x".repeat(65)));
         assert!(is_provider_safe(&"x".repeat(64)));
+    }
+
+    #[test]
+    fn gemini_parameter_names() {
+        for ok in ["city", "_x", "zip_code", "A1", &"a".repeat(64)] {
+            assert!(is_gemini_parameter_name(ok), "{ok}");
+        }
+        for bad in ["e-mail", "2fa", "", "na.me", "日本", &"a".repeat(65)] {
+            assert!(!is_gemini_parameter_name(bad), "{bad}");
+        }
+        let diags = Diagnostics::default();
+        let nested = Type::Object(vec![Param::new("e-mail", Type::string())]);
+        let module = ToolModule {
+            path: vec![],
+            file: "t.rs".into(),
+            tools: vec![tool(vec![Param::new("ok", nested), Param::new("bad-name", Type::string())])],
+            impls: vec![],
+            overrides_const: false,
+        };
+        check_gemini_names(&module, &module.tools[0], &diags);
+        let found = diags.into_sorted();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].message.contains("`bad-name`, `e-mail`"), "{}", found[0].message);
     }
 
     fn tool(params: Vec<Param>) -> ToolDef {
