@@ -66,6 +66,11 @@ impl Diagnostics {
         self.push(Level::Error, file, span, message.into());
     }
 
+    /// This context, for diagnostics about one file.
+    pub fn in_file<'d>(&'d self, file: &'d Path) -> FileDiagnostics<'d> {
+        FileDiagnostics { file, diags: self }
+    }
+
     /// Records a diagnostic at an explicit line and column.
     pub fn at(&self, level: Level, file: &Path, line: usize, column: usize, message: impl Into<String>) {
         let message = message.into();
@@ -86,6 +91,25 @@ impl Diagnostics {
         });
         list.dedup();
         list
+    }
+}
+
+/// The shared context seen from one file: where a stage reports about that file.
+#[derive(Clone, Copy, Debug)]
+pub struct FileDiagnostics<'d> {
+    file: &'d Path,
+    diags: &'d Diagnostics,
+}
+
+impl FileDiagnostics<'_> {
+    /// Records a warning at `span` in this file.
+    pub fn warn(&self, span: Span, message: impl Into<String>) {
+        self.diags.warn(self.file, span, message);
+    }
+
+    /// Records an error at `span` in this file.
+    pub fn error(&self, span: Span, message: impl Into<String>) {
+        self.diags.error(self.file, span, message);
     }
 }
 

@@ -10,25 +10,13 @@ use serde_json::Value;
 use toolcall_runtime::ir::{Param, Tool, Type};
 
 use crate::ast::tool::{Param as ParamAst, ToolFile, ToolFn};
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostics, FileDiagnostics};
 use crate::model::{Decode, ParamDecode, ToolDef, ToolModule};
 use crate::parse::ParsedFile;
 use crate::parse::defaults::DefaultFact;
 use crate::parse::overrides::{CONST_NAME, ToolParam};
 use crate::provider::TypeProvider;
 use crate::types::{Mapped, OutputMapper, TypeMapper};
-
-/// Where lowering reports: the file's warnings go straight into the shared context.
-struct Report<'d> {
-    file: &'d std::path::Path,
-    diags: &'d Diagnostics,
-}
-
-impl Report<'_> {
-    fn warn(&self, span: proc_macro2::Span, message: String) {
-        self.diags.warn(self.file, span, message);
-    }
-}
 
 /// Lowers one file's tools into a tool module.
 pub fn lower_file(
@@ -41,7 +29,7 @@ pub fn lower_file(
     let mut tools = Vec::new();
     {
         let mut mapper = TypeMapper::new(parsed, providers, diags, &mut impls);
-        let report = Report { file: &parsed.file, diags };
+        let report = diags.in_file(&parsed.file);
         for function in &read.tools {
             if let Some(tool) = lower_fn(function, parsed, providers, &mut mapper, &report) {
                 tools.push(tool);
@@ -83,7 +71,7 @@ fn lower_fn(
     parsed: &ParsedFile,
     providers: &[Box<dyn TypeProvider + Send + Sync>],
     mapper: &mut TypeMapper<'_>,
-    report: &Report<'_>,
+    report: &FileDiagnostics<'_>,
 ) -> Option<ToolDef> {
     let name = &function.name;
     let mut tool = Tool::new(name).description(function.description.clone());
@@ -120,7 +108,7 @@ fn with_output(
     function: &ToolFn,
     parsed: &ParsedFile,
     providers: &[Box<dyn TypeProvider + Send + Sync>],
-    report: &Report<'_>,
+    report: &FileDiagnostics<'_>,
 ) -> Tool {
     let Some(success) = &function.success else { return tool };
     match OutputMapper::new(parsed, providers).result(success) {
@@ -135,7 +123,7 @@ fn with_output(
 
 /// Builds one parameter: description precedence override > bullet > type doc; default
 /// from the body; the string-integer wire when overridden.
-fn lower_param(param: &ParamAst, mapped: Mapped, report: &Report<'_>) -> (Param, Decode) {
+fn lower_param(param: &ParamAst, mapped: Mapped, report: &FileDiagnostics<'_>) -> (Param, Decode) {
     let wire = param.wire.as_str();
     let entry = param.over.as_ref();
     let description = match (entry.and_then(|e| e.description.clone()), param.bullet.clone()) {
@@ -171,7 +159,7 @@ fn default_value(
     fact: &DefaultFact,
     ty: &Type,
     wire: &str,
-    report: &Report<'_>,
+    report: &FileDiagnostics<'_>,
     span: proc_macro2::Span,
 ) -> Option<Value> {
     let value = match fact {

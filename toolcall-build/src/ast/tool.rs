@@ -4,13 +4,12 @@
 //! reported here; `lower` maps the types and never reads the source again.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::context::{ContextType, ContextUse};
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostics, FileDiagnostics};
 use crate::model::Returns;
 use crate::parse::defaults::{DefaultFact, leading_defaults};
 use crate::parse::docs::{Docs, doc_text, parse_docs};
@@ -68,22 +67,10 @@ pub struct Param {
     pub over: Option<ToolParam>,
 }
 
-/// Where reading reports: the file's warnings go straight into the shared context.
-struct Report<'d> {
-    file: &'d Path,
-    diags: &'d Diagnostics,
-}
-
-impl Report<'_> {
-    fn warn(&self, span: Span, message: String) {
-        self.diags.warn(self.file, span, message);
-    }
-}
-
 /// Reads the tool functions of `parsed`. A candidate the library cannot serve is left out
 /// with a located warning.
 pub fn read_tools(parsed: &ParsedFile, context: Option<&ContextType>, diags: &Diagnostics) -> ToolFile {
-    let report = Report { file: &parsed.file, diags };
+    let report = diags.in_file(&parsed.file);
     let overrides = file_overrides(parsed, diags);
     let tools = parsed
         .ast
@@ -122,7 +109,7 @@ fn read_tool(
     parsed: &ParsedFile,
     overrides: &[ToolParam],
     context: Option<&ContextType>,
-    report: &Report<'_>,
+    report: &FileDiagnostics<'_>,
 ) -> Option<ToolFn> {
     let name = signature::tool_name(function);
     let skip = |span: Span, why: String| {
@@ -253,7 +240,11 @@ fn unservable_borrow(ty: &syn::Type, parsed: &ParsedFile, context: Option<&Conte
 /// Wire names and binding names of every parameter. Unnamed patterns take the name of
 /// the `# Arguments` bullet at their position, else `argN`, with a warning; a repeated
 /// name becomes `name_2`, with a warning.
-fn param_names(inputs: &[&syn::PatType], docs: &Docs, report: &Report<'_>) -> Vec<(String, Option<String>)> {
+fn param_names(
+    inputs: &[&syn::PatType],
+    docs: &Docs,
+    report: &FileDiagnostics<'_>,
+) -> Vec<(String, Option<String>)> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for (index, input) in inputs.iter().enumerate() {

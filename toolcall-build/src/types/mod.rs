@@ -17,7 +17,7 @@ use proc_macro2::Span;
 use toolcall_runtime::ir::Type;
 
 use crate::ast::Container;
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostics, FileDiagnostics};
 use crate::model::{Decode, LocalImpl};
 use crate::parse::ParsedFile;
 use crate::provider::TypeProvider;
@@ -56,7 +56,7 @@ pub struct Mapped {
 pub struct TypeMapper<'a> {
     parsed: &'a ParsedFile,
     providers: &'a [Box<dyn TypeProvider + Send + Sync>],
-    diags: &'a Diagnostics,
+    report: FileDiagnostics<'a>,
     impls: &'a mut BTreeMap<String, LocalImpl>,
     budget: usize,
     stack: Vec<String>,
@@ -83,7 +83,7 @@ impl<'a> TypeMapper<'a> {
         TypeMapper {
             parsed,
             providers,
-            diags,
+            report: diags.in_file(&parsed.file),
             impls,
             budget: INLINE_BUDGET,
             stack: Vec::new(),
@@ -97,27 +97,20 @@ impl<'a> TypeMapper<'a> {
 
     /// Records an error at `span` in this file.
     pub fn error_at(&mut self, span: Span, message: String) {
-        let file = self.parsed.file.clone();
-        self.diags.error(&file, span, message);
+        self.report.error(span, message);
     }
 
     /// A warning at `span` about a type being mapped (not in the decoder's walk, which
-    /// repeats the schema walk).
+    /// repeats the schema walk's mappings, whose warnings are already reported).
     fn warn_at(&mut self, span: Span, message: String) {
         if !self.decode_only {
-            let file = self.parsed.file.clone();
-            self.diags.warn(&file, span, message);
+            self.report.warn(span, message);
         }
     }
 
-    /// A warning about the type being mapped, at the slot's span. The decoder's walk
-    /// repeats the schema walk's mappings, whose warnings are already reported.
+    /// A warning about the type being mapped, at the slot's span.
     fn warn(&mut self, message: String) {
-        if self.decode_only {
-            return;
-        }
-        let (file, span) = (self.parsed.file.clone(), self.span);
-        self.diags.warn(&file, span, message);
+        self.warn_at(self.span, message);
     }
 
     /// Maps a parameter type; warnings point at `span`. Each call has its own budget.
