@@ -58,15 +58,14 @@ impl ContextType {
 
     /// Whether `path` names the context: the full path, its last segment, or through a `use`.
     fn names(&self, path: &syn::Path, imports: &BTreeMap<String, String>) -> bool {
-        let written: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
         let declared = self.display();
+        let written: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
         if written.join("::") == declared {
             return true;
         }
-        let Some((first, rest)) = written.split_first() else { return false };
-        if let Some(full) = imports.get(first) {
-            let resolved = std::iter::once(full.clone()).chain(rest.iter().cloned()).collect::<Vec<_>>();
-            return resolved.join("::") == declared;
+        let Some(first) = written.first() else { return false };
+        if imports.contains_key(first) {
+            return crate::parse::resolve(imports, path) == declared;
         }
         written.len() == 1 && self.segments.last() == Some(first)
     }

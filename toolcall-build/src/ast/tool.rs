@@ -205,9 +205,8 @@ fn unservable_borrow(ty: &syn::Type, parsed: &ParsedFile, context: Option<&Conte
         && reference.mutability.is_none()
         && let Some(last) = path.path.segments.last()
     {
-        let first = path.path.segments.first().map(|s| s.ident.to_string()).unwrap_or_default();
-        let root = parsed.imports.get(&first).cloned().unwrap_or(first);
-        let is_value = last.ident == "Value" && root.starts_with("serde_json");
+        let is_value = last.ident == "Value"
+            && crate::parse::resolve(&parsed.imports, &path.path).starts_with("serde_json::");
         if last.ident == "str" || is_value {
             return None;
         }

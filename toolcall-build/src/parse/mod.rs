@@ -152,6 +152,18 @@ fn collect_items(parsed: &mut ParsedFile, diags: &Diagnostics) {
     }
 }
 
+/// `path` with the file's `use` imports (name -> full path) applied to its first segment:
+/// `NaiveDate` -> `chrono::NaiveDate`, `state::App` -> `crate::state::App`.
+pub fn resolve(imports: &BTreeMap<String, String>, path: &syn::Path) -> String {
+    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match names.first().and_then(|first| imports.get(first)) {
+        Some(full) => {
+            std::iter::once(full.clone()).chain(names[1..].iter().cloned()).collect::<Vec<_>>().join("::")
+        }
+        None => names.join("::"),
+    }
+}
+
 /// Records every name a `use` tree brings into scope with its full path.
 fn collect_imports(tree: &syn::UseTree, prefix: String, out: &mut BTreeMap<String, String>) {
     let join = |name: &str| if prefix.is_empty() { name.to_owned() } else { format!("{prefix}::{name}") };

@@ -227,7 +227,7 @@ impl<'a> TypeMapper<'a> {
 
     /// The path with the file's imports applied to its first segment.
     fn resolved(&self, path: &syn::Path) -> String {
-        resolve(self.parsed, path)
+        crate::parse::resolve(&self.parsed.imports, path)
     }
 
     fn is_serde_json(&self, path: &syn::Path) -> bool {
@@ -273,18 +273,6 @@ impl<'a> TypeMapper<'a> {
             }
         }
         String::new()
-    }
-}
-
-/// `path` with `parsed`'s imports applied to its first segment (`NaiveDate` ->
-/// `chrono::NaiveDate`).
-fn resolve(parsed: &ParsedFile, path: &syn::Path) -> String {
-    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    match names.first().and_then(|first| parsed.imports.get(first)) {
-        Some(full) => {
-            std::iter::once(full.clone()).chain(names[1..].iter().cloned()).collect::<Vec<_>>().join("::")
-        }
-        None => names.join("::"),
     }
 }
 

@@ -13,7 +13,7 @@ use toolcall_runtime::ir::{Param, Type};
 
 use super::builtin::scalar;
 use super::local::{enum_schema, generic_env, substituted};
-use super::{INLINE_BUDGET, generic_args, resolve};
+use super::{INLINE_BUDGET, generic_args};
 use crate::ast::{Container, Data, Field, Style};
 use crate::parse::ParsedFile;
 use crate::provider::TypeProvider;
@@ -75,7 +75,7 @@ impl<'a> OutputMapper<'a> {
         if simple && let Some(item) = parsed.locals.get(&name) {
             return self.local(&name, item, generic_args(last));
         }
-        let resolved = resolve(self.parsed, path);
+        let resolved = crate::parse::resolve(&self.parsed.imports, path);
         let args = generic_args(last);
         if let Some(found) = self.builtin(&name, &resolved, &args) {
             return found;
