@@ -216,18 +216,14 @@ impl Future for CallFuture<'_> {
             }
             CallState::Running(body) => guarded(this.name, || body.as_mut().poll(cx)),
         };
-        match polled {
-            Ok(Poll::Pending) => Poll::Pending,
-            Ok(Poll::Ready(result)) => {
-                this.state = CallState::Ready(None);
-                Poll::Ready(result)
-            }
-            Err(panicked) => {
-                // The body is dropped here: a panicked future is never polled again.
-                this.state = CallState::Ready(None);
-                Poll::Ready(Err(panicked))
-            }
-        }
+        let result = match polled {
+            Ok(Poll::Pending) => return Poll::Pending,
+            Ok(Poll::Ready(result)) => result,
+            Err(panicked) => Err(panicked),
+        };
+        // The body is dropped here, finished or panicked: it is never polled again.
+        this.state = CallState::Ready(None);
+        Poll::Ready(result)
     }
 }
 

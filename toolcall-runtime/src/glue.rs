@@ -20,6 +20,7 @@
 //! assert!(answer["content"].as_str().unwrap().contains("city: missing"));
 //! ```
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -62,15 +63,32 @@ pub fn anthropic_tool_result(id: &str, result: &Result<Value, ToolError>) -> Val
 /// A malformed call object is answered with an `InvalidArguments` error, not a panic.
 pub fn answer_openai(tools: &impl Runner, call: &Value) -> Value {
     let id = call["id"].as_str().unwrap_or_default();
-    let name = call["function"]["name"].as_str();
-    let result = match (name, &call["function"]["arguments"]) {
-        (Some(name), Value::String(text)) => tools.run_json(name, text),
-        // Some gateways send arguments already decoded.
-        (Some(name), args @ Value::Object(_)) => tools.run(name, args),
-        (Some(_), other) => Err(ToolError::InvalidArguments(crate::error::summarize(other))),
-        (None, _) => Err(ToolError::InvalidArguments(crate::error::summarize(call))),
-    };
+    let result = openai_call(call).and_then(|(name, args)| match args {
+        OpenAiArgs::Text(text) => tools.run_json(name, text),
+        OpenAiArgs::Decoded(args) => tools.run(name, args),
+    });
     openai_tool_message(id, &result)
+}
+
+/// The arguments of an OpenAI tool call as sent.
+enum OpenAiArgs<'v> {
+    /// JSON text, as OpenAI sends them.
+    Text(&'v str),
+    /// An object: some gateways send arguments already decoded.
+    Decoded(&'v Value),
+}
+
+/// The name and arguments of an OpenAI tool call (an element of `message.tool_calls`);
+/// a malformed call is `InvalidArguments`, summarizing what was wrong.
+fn openai_call(call: &Value) -> Result<(&str, OpenAiArgs<'_>), ToolError> {
+    let Some(name) = call["function"]["name"].as_str() else {
+        return Err(ToolError::InvalidArguments(crate::error::summarize(call)));
+    };
+    match &call["function"]["arguments"] {
+        Value::String(text) => Ok((name, OpenAiArgs::Text(text))),
+        args @ Value::Object(_) => Ok((name, OpenAiArgs::Decoded(args))),
+        other => Err(ToolError::InvalidArguments(crate::error::summarize(other))),
+    }
 }
 
 /// Runs one Anthropic `tool_use` block and answers it with a `tool_result` block.
@@ -95,29 +113,22 @@ pub fn answer_anthropic(tools: &impl Runner, block: &Value) -> Value {
 pub async fn answer_openai_message<C>(tools: &Toolset<C>, ctx: &C, message: &Value) -> Vec<Value> {
     let calls = tool_calls(&message["tool_calls"], |_| true);
     // Arguments sent as JSON text are parsed first, so each call can borrow its own.
-    let parsed: Vec<Result<Option<Value>, ToolError>> = calls
+    let prepared: Vec<Result<(&str, Cow<'_, Value>), ToolError>> = calls
         .iter()
-        .map(|call| match &call["function"]["arguments"] {
-            Value::String(text) => parse_arguments(text.as_bytes()).map(Some),
-            Value::Object(_) => Ok(None),
-            other => Err(ToolError::InvalidArguments(crate::error::summarize(other))),
+        .map(|call| {
+            let (name, args) = openai_call(call)?;
+            let args = match args {
+                OpenAiArgs::Text(text) => Cow::Owned(parse_arguments(text.as_bytes())?),
+                OpenAiArgs::Decoded(args) => Cow::Borrowed(args),
+            };
+            Ok((name, args))
         })
         .collect();
-    let futures = calls
+    let futures = prepared
         .iter()
-        .zip(&parsed)
-        .map(|(call, args)| {
-            let Some(name) = call["function"]["name"].as_str() else {
-                return CallFuture::ready(
-                    "",
-                    Err(ToolError::InvalidArguments(crate::error::summarize(call))),
-                );
-            };
-            match args {
-                Ok(Some(args)) => tools.call(ctx, name, args),
-                Ok(None) => tools.call(ctx, name, &call["function"]["arguments"]),
-                Err(error) => CallFuture::ready(name, Err(error.clone())),
-            }
+        .map(|prepared| match prepared {
+            Ok((name, args)) => tools.call(ctx, name, args),
+            Err(error) => CallFuture::ready("", Err(error.clone())),
         })
         .collect();
     answer_all(&calls, futures, openai_tool_message).await

@@ -8,7 +8,7 @@
 //! Most users never name these items: `toolcall-build` generates the code that does, and
 //! the user calls `toolset::ALL.emit(..)` and `toolset::ALL.call(&ctx, name, &args).await`
 //! (or `run(..)` for the sync tools of a crate without a context). The runtime needs no
-//! particular executor: [`call::CallFuture`] is a plain `Future`.
+//! particular executor: [`CallFuture`] is a plain `Future`.
 //!
 //! ```
 //! use serde_json::json;
