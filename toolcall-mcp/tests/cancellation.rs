@@ -8,22 +8,13 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
-use rmcp::service::{RoleClient, RunningService};
 use toolcall_fixtures::Ctx;
 use toolcall_fixtures::context_toolset::ALL;
 use toolcall_mcp::McpServer;
 
-async fn connect(server: McpServer<Ctx>) -> RunningService<RoleClient, ()> {
-    let (server_side, client_side) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_side).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(client_side).await.unwrap()
-}
+mod common;
+use common::connect;
 
 /// Waits (up to 5 s) until `ctx.live` is `want`.
 async fn live_becomes(ctx: &Ctx, want: usize) -> bool {

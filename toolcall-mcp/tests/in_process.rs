@@ -10,26 +10,18 @@ use std::time::Duration;
 
 use example_app::App;
 use example_app::app::{Store, User};
+use rmcp::ServiceError;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode};
 use rmcp::service::{RoleClient, RunningService};
-use rmcp::{ServiceError, ServiceExt};
 use serde_json::{Value, json};
 use toolcall_mcp::McpServer;
+
+mod common;
+use common::{connect, connect_as};
 
 fn app(latency: Duration) -> App {
     let store = Arc::new(Store::seeded(latency));
     App::for_user(&store, User { id: 1, name: "Ada".into() })
-}
-
-/// A client connected to `server` over a duplex pipe; the server runs on its own task.
-async fn connect(server: McpServer<App>) -> RunningService<RoleClient, ()> {
-    let (server_side, client_side) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_side).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(client_side).await.expect("the client initializes")
 }
 
 fn args(value: Value) -> serde_json::Map<String, Value> {
@@ -188,15 +180,9 @@ async fn the_negotiated_protocol_version_decides_the_fields() {
         (ProtocolVersion::V_2025_11_25, true),
     ] {
         let server = McpServer::new(&example_app::toolset::ALL, app(Duration::ZERO));
-        let (server_side, client_side) = tokio::io::duplex(1 << 16);
-        tokio::spawn(async move {
-            if let Ok(running) = server.serve(server_side).await {
-                let _ = running.waiting().await;
-            }
-        });
         let config = ClientConfig::new(ClientCapabilities::default(), Implementation::new("probe", "0"))
             .with_protocol_version(version.clone());
-        let client = config.serve(client_side).await.expect("initializes");
+        let client = connect_as(server, config).await;
         assert_eq!(client.peer_info().map(|i| i.protocol_version.clone()), Some(version.clone()));
         let tools = client.list_all_tools().await.unwrap();
         let weather = tools.iter().find(|t| t.name == "get_weather").unwrap();
@@ -241,14 +227,7 @@ async fn a_thousand_tools_list_completely_across_pages() {
         |_, _, _| None,
     )));
 
-    let server = McpServer::new(toolset, ());
-    let (server_side, client_side) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_side).await {
-            let _ = running.waiting().await;
-        }
-    });
-    let client = ().serve(client_side).await.unwrap();
+    let client = connect(McpServer::new(toolset, ())).await;
     let mut pages = 0;
     let mut cursor = None;
     let mut names = Vec::new();

@@ -1,0 +1,25 @@
+//! What the MCP tests share: a server and rmcp's client joined by an in-process pipe.
+#![allow(dead_code, clippy::expect_used)]
+
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::{ClientHandler, ServerHandler, ServiceExt};
+
+/// `client` connected to `server` over a duplex pipe; the server runs on its own task
+/// until the client goes away.
+pub async fn connect_as<S: ServerHandler, C: ClientHandler>(
+    server: S,
+    client: C,
+) -> RunningService<RoleClient, C> {
+    let (server_side, client_side) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_side).await {
+            let _ = running.waiting().await;
+        }
+    });
+    client.serve(client_side).await.expect("the client initializes")
+}
+
+/// rmcp's default client connected to `server`.
+pub async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, ()> {
+    connect_as(server, ()).await
+}
