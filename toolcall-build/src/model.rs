@@ -79,6 +79,17 @@ pub enum Decode {
     },
 }
 
+impl Decode {
+    /// How a type decoded by `strategy` is decoded in a slot (`optional`: `Option<_>`).
+    pub fn of(strategy: crate::types::Strategy, optional: bool) -> Decode {
+        match strategy {
+            crate::types::Strategy::FromArg => Decode::FromArg,
+            crate::types::Strategy::Deserialize => Decode::Deserialize { optional },
+            crate::types::Strategy::Provider(function) => Decode::Provider { function, optional },
+        }
+    }
+}
+
 /// A parameter's wire name and decoding.
 #[derive(Clone, Debug)]
 pub struct ParamDecode {

@@ -62,7 +62,7 @@ impl TypeMapper<'_> {
     pub(super) fn builtin(&mut self, path: &syn::Path) -> Result<Option<(Type, Strategy)>, String> {
         let Some(last) = path.segments.last() else { return Ok(None) };
         let name = last.ident.to_string();
-        if self.parsed.locals.contains_key(&name) && path.segments.len() == 1 {
+        if self.shadowed_by_local(path, &name) {
             return Ok(None);
         }
         let args = generic_args(last);
@@ -80,64 +80,94 @@ impl TypeMapper<'_> {
         resolved: &str,
         args: &[syn::Type],
     ) -> Result<Option<(Type, Strategy)>, String> {
-        let first = args.first();
-        let found = match (name, first) {
-            ("Vec" | "VecDeque", Some(item)) => {
+        let Some(generic) = classify(name, resolved, args) else { return Ok(None) };
+        let found = match generic {
+            Generic::List(item) => {
                 let (items, strategy) = self.map_nested(item)?;
                 (Type::array(items), container_strategy(strategy))
             }
-            ("HashSet" | "BTreeSet", Some(item)) => {
+            Generic::Set(item) => {
                 let (items, strategy) = self.map_nested(item)?;
                 let ty =
                     Type::Array { items: Box::new(items), min_items: None, max_items: None, unique: true };
                 (ty, container_strategy(strategy))
             }
-            ("HashMap" | "BTreeMap", Some(key)) => {
-                self.map_key(key)?;
-                let value = args.get(1).ok_or("a map needs a value type")?;
+            Generic::Map(key, value) => {
+                map_key(key)?;
+                let value = value.ok_or("a map needs a value type")?;
                 let (values, strategy) = self.map_nested(value)?;
                 (Type::Map(Box::new(values)), container_strategy(strategy))
             }
-            ("Map", _) if resolved.starts_with("serde_json") => {
-                (Type::Map(Box::new(Type::Any)), Strategy::FromArg)
-            }
-            ("Value", None) if resolved.starts_with("serde_json") => {
-                self.warn("`serde_json::Value` has no type at all: the model sees `{}`".to_owned());
-                (Type::Any, Strategy::FromArg)
-            }
-            ("Box", Some(syn::Type::Slice(slice))) => {
-                let (items, strategy) = self.map_nested(&slice.elem)?;
-                (Type::array(items), container_strategy(strategy))
-            }
-            ("Box" | "Rc" | "Arc", Some(inner)) if is_str(inner) => (Type::string(), Strategy::FromArg),
-            ("Box" | "Rc" | "Arc", Some(inner)) => {
+            Generic::Pointer(inner) => {
                 let (ty, strategy) = self.map_nested(inner)?;
                 (ty, container_strategy(strategy))
             }
-            ("Cow", _) if args.iter().any(is_str) => (Type::string(), Strategy::FromArg),
-            ("Option", Some(inner)) => {
+            Generic::Option(inner) => {
                 let (ty, strategy) = self.map_nested(inner)?;
                 (ty.nullable(), container_strategy(strategy))
             }
-            ("DateTime", _) if resolved.contains("chrono") || !resolved.contains("::") => {
-                (string_with("date-time"), Strategy::FromArg)
+            Generic::Untyped => {
+                self.warn("`serde_json::Value` has no type at all: the model sees `{}`".to_owned());
+                (Type::Any, Strategy::FromArg)
             }
-            _ => return Ok(None),
+            Generic::Fixed(ty) => (ty, Strategy::FromArg),
         };
         Ok(Some(found))
     }
+}
 
-    /// Map keys must be strings on the wire.
-    fn map_key(&mut self, key: &syn::Type) -> Result<(), String> {
-        let is_string = match key {
-            syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "String"),
-            _ => false,
-        };
-        if is_string {
-            Ok(())
-        } else {
-            Err("map keys must be `String` (JSON object keys are strings)".to_owned())
+/// A built-in type that takes type arguments, by what it holds: read by the schema walk
+/// (here) and by the decoder's plan ([`TypeMapper::decode_of`]) alike.
+pub(super) enum Generic<'t> {
+    /// `Vec<T>`, `VecDeque<T>`, `Box<[T]>`: an array of `T`.
+    List(&'t syn::Type),
+    /// `HashSet<T>`, `BTreeSet<T>`: an array of unique `T`.
+    Set(&'t syn::Type),
+    /// `HashMap<K, V>`, `BTreeMap<K, V>`: an object of `V` (`V` missing is an error).
+    Map(&'t syn::Type, Option<&'t syn::Type>),
+    /// `Box<T>`, `Rc<T>`, `Arc<T>`: the `T` itself.
+    Pointer(&'t syn::Type),
+    /// `Option<T>` nested in a container: a nullable `T`.
+    Option(&'t syn::Type),
+    /// `serde_json::Value`: anything.
+    Untyped,
+    /// A type whose schema does not depend on its arguments, decoded with `FromArg`
+    /// (`serde_json::Map`, `Box<str>`, `Cow<str>`, chrono's `DateTime<Tz>`).
+    Fixed(Type),
+}
+
+/// Classifies a built-in generic type named `name` (resolved through the file's imports as
+/// `resolved`) with type arguments `args`; `None` when it is not one.
+pub(super) fn classify<'t>(name: &str, resolved: &str, args: &'t [syn::Type]) -> Option<Generic<'t>> {
+    let first = args.first();
+    Some(match (name, first) {
+        ("Vec" | "VecDeque", Some(item)) => Generic::List(item),
+        ("HashSet" | "BTreeSet", Some(item)) => Generic::Set(item),
+        ("HashMap" | "BTreeMap", Some(key)) => Generic::Map(key, args.get(1)),
+        ("Map", _) if resolved.starts_with("serde_json") => Generic::Fixed(Type::Map(Box::new(Type::Any))),
+        ("Value", None) if resolved.starts_with("serde_json") => Generic::Untyped,
+        ("Box", Some(syn::Type::Slice(slice))) => Generic::List(&slice.elem),
+        ("Box" | "Rc" | "Arc", Some(inner)) if is_str(inner) => Generic::Fixed(Type::string()),
+        ("Box" | "Rc" | "Arc", Some(inner)) => Generic::Pointer(inner),
+        ("Cow", _) if args.iter().any(is_str) => Generic::Fixed(Type::string()),
+        ("Option", Some(inner)) => Generic::Option(inner),
+        ("DateTime", _) if resolved.contains("chrono") || !resolved.contains("::") => {
+            Generic::Fixed(string_with("date-time"))
         }
+        _ => return None,
+    })
+}
+
+/// Map keys must be strings on the wire.
+pub(super) fn map_key(key: &syn::Type) -> Result<(), String> {
+    let is_string = match key {
+        syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "String"),
+        _ => false,
+    };
+    if is_string {
+        Ok(())
+    } else {
+        Err("map keys must be `String` (JSON object keys are strings)".to_owned())
     }
 }
 

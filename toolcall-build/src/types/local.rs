@@ -10,7 +10,7 @@ use toolcall_runtime::ir::{EnumVariant, Param, Type};
 
 use super::{Strategy, TypeMapper};
 use crate::ast::{Container, Data, Field as FieldAst, Style, Variant as VariantAst};
-use crate::model::{Decode, Field, LocalImpl, Payload, Shape, Tagging, Variant};
+use crate::model::{Field, LocalImpl, Payload, Shape, Tagging, Variant};
 
 /// Replaces generic parameter names with concrete types.
 struct Substitute<'s>(&'s BTreeMap<String, syn::Type>);
@@ -48,9 +48,8 @@ impl<'a> TypeMapper<'a> {
             // Aliases cannot recurse (rustc rejects it); expanding one costs no budget.
             return self.map(&substituted(target, &env));
         }
-        if self.decode_only || self.stack.iter().any(|s| s == name) {
-            // Decoding needs only the strategy; a recursive reference stops here and
-            // accepts anything in the schema.
+        if self.stack.iter().any(|s| s == name) {
+            // A recursive reference stops here and accepts anything in the schema.
             return Ok((Type::Any, self.local_strategy(name, item)?));
         }
         if self.budget == 0 {
@@ -84,7 +83,7 @@ impl<'a> TypeMapper<'a> {
     /// How a local struct or enum is decoded, computed once per type (memoized): its
     /// generated `FromArg` impl when it can have one, else serde when it derives
     /// `Deserialize`. The impl is recorded for codegen.
-    fn local_strategy(&mut self, name: &str, item: &'a Container) -> Result<Strategy, String> {
+    pub(super) fn local_strategy(&mut self, name: &str, item: &'a Container) -> Result<Strategy, String> {
         if let Some(known) = self.strategies.get(name) {
             return known.clone();
         }
@@ -256,17 +255,6 @@ impl<'a> TypeMapper<'a> {
             });
         }
         Ok(out)
-    }
-
-    /// How a field type is decoded, without building its schema: the decoder's walk.
-    /// Its warnings are the schema walk's, already reported, so it reports none.
-    fn decode_of(&mut self, ty: &syn::Type) -> Result<Decode, String> {
-        let span = self.span;
-        let mode = std::mem::replace(&mut self.decode_only, true);
-        let result = self.map_slot(ty).map(|m| m.decode);
-        self.decode_only = mode;
-        self.span = span;
-        result
     }
 
     /// The schema of a local enum with generic arguments `env`, per its serde tagging.

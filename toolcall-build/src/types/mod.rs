@@ -4,8 +4,13 @@
 //! local structs, enums and aliases of the same file (inlined, generics instantiated,
 //! recursion stopped at the first re-entry, a budget of [`INLINE_BUDGET`] inlinings); then
 //! type providers; anything else becomes `{}` with a warning and is decoded with serde.
+//!
+//! Three readers share these tables: the schema walk (`map`, here and in `builtin`,
+//! `local`), the decoder's plan (`decoding`: how each field is decoded, no schema, no
+//! reports) and the serialize-side view of return types (`output`).
 
 mod builtin;
+mod decoding;
 mod local;
 mod output;
 
@@ -62,8 +67,8 @@ pub struct TypeMapper<'a> {
     stack: Vec<String>,
     /// Generic parameters treated as "any `FromArg` type" (building generic impls).
     placeholders: Vec<String>,
-    /// Only the decoding strategy is wanted: local types are not expanded.
-    decode_only: bool,
+    /// How each provided type (by its tokens) is decoded, as the schema walk resolved it.
+    provided: BTreeMap<String, Strategy>,
     /// Strategy of each local struct/enum, computed once.
     strategies: BTreeMap<String, Result<Strategy, String>>,
     /// Local types whose strategy is being computed (cycle guard).
@@ -88,7 +93,7 @@ impl<'a> TypeMapper<'a> {
             budget: INLINE_BUDGET,
             stack: Vec::new(),
             placeholders: Vec::new(),
-            decode_only: false,
+            provided: BTreeMap::new(),
             strategies: BTreeMap::new(),
             in_progress: Vec::new(),
             span: Span::call_site(),
@@ -100,12 +105,9 @@ impl<'a> TypeMapper<'a> {
         self.report.error(span, message);
     }
 
-    /// A warning at `span` about a type being mapped (not in the decoder's walk, which
-    /// repeats the schema walk's mappings, whose warnings are already reported).
+    /// A warning at `span` about a type being mapped.
     fn warn_at(&mut self, span: Span, message: String) {
-        if !self.decode_only {
-            self.report.warn(span, message);
-        }
+        self.report.warn(span, message);
     }
 
     /// A warning about the type being mapped, at the slot's span.
@@ -130,11 +132,7 @@ impl<'a> TypeMapper<'a> {
         let type_doc = self.type_doc(inner);
         let integer = builtin::is_integer(inner);
         let (ir, strategy) = self.map(inner)?;
-        let decode = match strategy {
-            Strategy::FromArg => Decode::FromArg,
-            Strategy::Deserialize => Decode::Deserialize { optional },
-            Strategy::Provider(function) => Decode::Provider { function, optional },
-        };
+        let decode = Decode::of(strategy, optional);
         Ok(Mapped { ty: ir, decode, optional, type_doc, integer })
     }
 
@@ -216,6 +214,12 @@ impl<'a> TypeMapper<'a> {
         self.provided(path)
     }
 
+    /// Whether `path` is a single name that a local type of this file shadows (a local
+    /// `struct Duration` is not the built-in one).
+    fn shadowed_by_local(&self, path: &syn::Path, name: &str) -> bool {
+        path.segments.len() == 1 && self.parsed.locals.contains_key(name)
+    }
+
     /// A local item named by `path` (`Address`, `self::Address`).
     fn local_item(&self, path: &syn::Path) -> Option<&'a Container> {
         let simple =
@@ -247,6 +251,7 @@ impl<'a> TypeMapper<'a> {
         for provider in self.providers {
             if let Some(found) = provider.resolve(&resolved, &mapped_args) {
                 let strategy = found.decode.map_or(Strategy::Deserialize, Strategy::Provider);
+                self.provided.insert(path_key(path), strategy.clone());
                 return Ok((found.ty, strategy));
             }
         }
@@ -255,6 +260,23 @@ impl<'a> TypeMapper<'a> {
              serde::Deserialize; add a type provider to describe it"
         ));
         Ok((Type::Any, Strategy::Deserialize))
+    }
+
+    /// How a provided type is decoded: as the schema walk resolved it, or (a generic
+    /// declaration's field the walk saw only instantiated) as its provider resolves it with
+    /// unknown type arguments; serde when no provider knows it.
+    fn provided_strategy(&self, path: &syn::Path) -> Strategy {
+        if let Some(known) = self.provided.get(&path_key(path)) {
+            return known.clone();
+        }
+        let resolved = self.resolved(path);
+        let args = path.segments.last().map_or(0, |last| generic_args(last).len());
+        let unknown = vec![Type::Any; args];
+        self.providers
+            .iter()
+            .find_map(|provider| provider.resolve(&resolved, &unknown))
+            .and_then(|found| found.decode)
+            .map_or(Strategy::Deserialize, Strategy::Provider)
     }
 
     /// The doc of the local type a slot names directly, following alias chains to the
@@ -274,6 +296,11 @@ impl<'a> TypeMapper<'a> {
         }
         String::new()
     }
+}
+
+/// The tokens of a type path, as a key.
+fn path_key(path: &syn::Path) -> String {
+    quote::quote!(#path).to_string()
 }
 
 /// Containers of `FromArg` types are `FromArg`; anything else goes through serde.
