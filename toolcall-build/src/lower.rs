@@ -11,7 +11,7 @@ use toolcall_runtime::ir::{Param, Tool, Type};
 
 use crate::ast::tool::{Param as ParamAst, ToolFile, ToolFn};
 use crate::diagnostics::{Diagnostics, FileDiagnostics};
-use crate::model::{Decode, ParamDecode, ToolDef, ToolModule};
+use crate::model::{self, Decode, ToolDef, ToolModule};
 use crate::parse::ParsedFile;
 use crate::parse::defaults::DefaultFact;
 use crate::parse::overrides::{CONST_NAME, ToolParam};
@@ -87,7 +87,7 @@ fn lower_fn(
         };
         let (ir, decode) = lower_param(param, mapped, report);
         tool.params.push(ir);
-        decodes.push(ParamDecode { name: param.wire.clone(), span: param.span, decode });
+        decodes.push(model::Param { name: param.wire.clone(), span: param.span, decode });
     }
     tool = with_output(tool, function, parsed, providers, report);
     Some(ToolDef {

@@ -34,7 +34,7 @@ pub struct ToolDef {
     /// Where the function is declared.
     pub span: Span,
     /// How each parameter is decoded, in the order of `ir.params`.
-    pub params: Vec<ParamDecode>,
+    pub params: Vec<Param>,
     /// What the function returns.
     pub returns: Returns,
     /// An `async fn`: called through a boxed future.
@@ -90,9 +90,10 @@ impl Decode {
     }
 }
 
-/// A parameter's wire name and decoding.
+/// A tool parameter as the dispatcher decodes it: its wire name and decoding (the
+/// schema side of the same parameter is [`ir::Param`]).
 #[derive(Clone, Debug)]
-pub struct ParamDecode {
+pub struct Param {
     /// The name on the wire.
     pub name: String,
     /// Where the parameter is declared.

@@ -9,7 +9,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::model::{Decode, ParamDecode, Returns, ToolDef};
+use crate::model::{self, Decode, Returns, ToolDef};
 
 /// The identifier of a tool's call function.
 pub fn call_ident(tool: &ToolDef) -> syn::Ident {
@@ -152,7 +152,7 @@ fn call_inputs(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<TokenStream> {
         .collect()
 }
 
-fn decode_param(param: &ParamDecode, binding: &syn::Ident) -> TokenStream {
+fn decode_param(param: &model::Param, binding: &syn::Ident) -> TokenStream {
     let name = &param.name;
     let expr = slot_expr(&param.decode, &quote!(arguments.get(#name)), &quote!(0));
     quote! {
