@@ -1,140 +1,189 @@
-//! Command-line parsing for `cargo toolcall export` (no dependencies: the surface is small).
+//! The command line of `cargo toolcall`, parsed by clap the way cargo subcommands are:
+//! cargo runs `cargo-toolcall toolcall export ..`, so the top level is `enum Cargo` with
+//! one `toolcall` subcommand, and usage and errors read `cargo toolcall export ..`.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, ColorChoice, Parser, Subcommand};
 use toolcall_runtime::Format;
 
-/// The help text.
-pub const HELP: &str = "\
-cargo toolcall export: write tool definitions from src/tools, without compiling
+use crate::term;
 
-USAGE:
-    cargo toolcall export [OPTIONS] [MODULE]...
+/// What cargo passes: `cargo-toolcall toolcall ARGS..`.
+#[derive(Debug, Parser)]
+#[command(name = "cargo", bin_name = "cargo", styles = term::STYLES)]
+pub enum Cargo {
+    /// Tool definitions from a crate's source, without compiling it.
+    Toolcall(Toolcall),
+}
 
-OPTIONS:
-    --format <openai|responses|anthropic|mcp|gemini>  definition format (default: openai)
-    --strict                          the strict variant
-    --out <FILE>                      write to FILE (default: stdout)
-    --check <FILE>                    exit 1 with a diff when FILE is not what export writes now
-    --path <DIR>                      the crate directory (default: the current one)
-    --manifest-path <PATH>            the crate's Cargo.toml
-    --context <TYPE>                  the context type build.rs declares (e.g. crate::App)
-    -h, --help                        this text
+/// `cargo toolcall [--color WHEN] COMMAND`.
+#[derive(Debug, Args)]
+#[command(version, propagate_version = true)]
+pub struct Toolcall {
+    /// The command; none prints the help.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Coloring: auto, always, never.
+    ///
+    /// Without it, `CARGO_TERM_COLOR` decides, else auto (color on a terminal, unless
+    /// `NO_COLOR` is set).
+    #[arg(
+        long,
+        value_name = "WHEN",
+        global = true,
+        value_enum,
+        hide_possible_values = true,
+        display_order = 100
+    )]
+    pub color: Option<ColorChoice>,
+}
 
+/// The commands of `cargo toolcall`.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Write tool definitions from src/tools, without compiling.
+    #[command(display_name = "cargo-toolcall")]
+    Export(ExportArgs),
+}
+
+/// The long help of `export`, after the options.
+const EXPORT_AFTER_HELP: &str = "\
 MODULE names (e.g. `weather`, `billing::invoices`) restrict the output to those modules.
 
 The output is one JSON array with two-space indent, object keys sorted except inside
 `properties` (declaration order), modules sorted, and a trailing newline.
 
+Exit status: 0 on success, 1 on an error or when `--check` finds FILE out of date, 2 for a
+bad command line.
+
 Type providers are Rust code registered in build.rs; export does not compile or run it,
 so types that only a provider knows are written as `{}` (with a warning), the same
-fallback the build uses when no provider answers.
-";
+fallback the build uses when no provider answers.";
 
-/// What to do.
-#[derive(Debug, PartialEq)]
-pub enum Command {
-    /// Print the help.
-    Help,
-    /// Export.
-    Export(ExportArgs),
-}
-
-/// The options of `export`.
-#[derive(Debug, PartialEq)]
+/// The options of `cargo toolcall export`.
+#[derive(Debug, PartialEq, Args)]
+#[command(after_long_help = EXPORT_AFTER_HELP)]
 pub struct ExportArgs {
-    /// Output format.
+    /// Definition format.
+    #[arg(long, value_name = "FORMAT", default_value = "openai", value_parser = format_parser())]
     pub format: Format,
-    /// Strict variant.
+    /// Write the strict variant.
+    #[arg(long)]
     pub strict: bool,
-    /// Output file.
+    /// Write to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// File to check against.
+    /// Exit 1 with a diff when FILE is not what export writes now.
+    #[arg(long, value_name = "FILE")]
     pub check: Option<PathBuf>,
-    /// Crate directory.
+    /// The crate directory [default: the current one].
+    #[arg(long, value_name = "DIR")]
     pub path: Option<PathBuf>,
-    /// Crate manifest.
+    /// Path to the crate's Cargo.toml.
+    #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
-    /// The context type the crate's build script declares with `Builder::context`.
+    /// The context type build.rs declares with `Builder::context` (e.g. crate::App).
+    #[arg(long, value_name = "TYPE")]
     pub context: Option<String>,
-    /// Modules to keep (all when empty).
+    /// Modules to export (all when none are named).
+    #[arg(value_name = "MODULE")]
     pub modules: Vec<String>,
 }
 
-/// Parses the arguments after the program name. Accepts the `toolcall` word cargo passes
-/// when run as `cargo toolcall`.
-pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
-    let mut args = args.into_iter().peekable();
-    if args.peek().is_some_and(|a| a == "toolcall") {
-        args.next();
+/// `--format`: one of [`Format::ALL`] by its command-line name.
+fn format_parser() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(Format::ALL.map(Format::as_str))
+        .try_map(|name| Format::parse(&name).ok_or_else(|| format!("unknown format `{name}`")))
+}
+
+/// The arguments as clap should see them: cargo's `toolcall` word is added when the
+/// binary is run directly (`cargo-toolcall export ..`).
+pub fn normalize(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    if args.get(1).is_none_or(|word| word != "toolcall") {
+        args.insert(args.len().min(1), OsString::from("toolcall"));
     }
-    match args.next().as_deref() {
-        Some("export") => {}
-        Some("-h" | "--help") | None => return Ok(Command::Help),
-        Some(other) => return Err(format!("unknown command `{other}`; expected `export`")),
+    args
+}
+
+/// Parses a normalized command line (program name first).
+pub fn parse(args: Vec<OsString>) -> Result<Cargo, clap::Error> {
+    Cargo::try_parse_from(args)
+}
+
+/// The error that prints `cargo toolcall`'s help (on stdout, exit 0).
+pub fn help() -> clap::Error {
+    match Cargo::try_parse_from(["cargo", "toolcall", "--help"]) {
+        Ok(_) => clap::Error::new(clap::error::ErrorKind::DisplayHelp),
+        Err(error) => error,
     }
-    let mut out = ExportArgs {
-        format: Format::OpenAi,
-        strict: false,
-        out: None,
-        check: None,
-        path: None,
-        manifest_path: None,
-        context: None,
-        modules: Vec::new(),
-    };
-    while let Some(arg) = args.next() {
-        let mut value = |flag: &str| args.next().ok_or_else(|| format!("`{flag}` needs a value"));
-        match arg.as_str() {
-            "-h" | "--help" => return Ok(Command::Help),
-            "--strict" => out.strict = true,
-            "--format" => {
-                let name = value("--format")?;
-                out.format = Format::parse(&name).ok_or_else(|| {
-                    format!("unknown format `{name}`; use openai, responses, anthropic, mcp or gemini")
-                })?;
-            }
-            "--out" => out.out = Some(PathBuf::from(value("--out")?)),
-            "--check" => out.check = Some(PathBuf::from(value("--check")?)),
-            "--path" => out.path = Some(PathBuf::from(value("--path")?)),
-            "--manifest-path" => out.manifest_path = Some(PathBuf::from(value("--manifest-path")?)),
-            "--context" => out.context = Some(value("--context")?),
-            flag if flag.starts_with('-') => return Err(format!("unknown option `{flag}`")),
-            module => out.modules.push(module.to_owned()),
-        }
-    }
-    Ok(Command::Export(out))
 }
 
 #[cfg(test)]
 mod tests {
+    use clap::CommandFactory;
+    use clap::error::ErrorKind;
+
     use super::*;
 
-    fn parse_words(line: &str) -> Result<Command, String> {
-        parse(line.split_whitespace().map(str::to_owned))
+    fn parse_words(line: &str) -> Result<Cargo, clap::Error> {
+        parse(normalize(std::iter::once("cargo-toolcall").chain(line.split_whitespace()).map(OsString::from)))
+    }
+
+    fn export(line: &str) -> ExportArgs {
+        match parse_words(line) {
+            Ok(Cargo::Toolcall(Toolcall { command: Some(Command::Export(args)), .. })) => args,
+            other => panic!("expected export: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_command_is_well_formed() {
+        Cargo::command().debug_assert();
     }
 
     #[test]
     fn parses_every_option() {
-        let Ok(Command::Export(args)) = parse_words(
+        let args = export(
             "toolcall export --format mcp --strict --out a.json --path app --context crate::App weather billing::invoices",
-        ) else {
-            panic!("expected export");
-        };
+        );
         assert_eq!(args.format, Format::Mcp);
         assert!(args.strict);
         assert_eq!(args.out, Some(PathBuf::from("a.json")));
         assert_eq!(args.path, Some(PathBuf::from("app")));
         assert_eq!(args.context.as_deref(), Some("crate::App"));
         assert_eq!(args.modules, vec!["weather", "billing::invoices"]);
+        assert_eq!(export("export --manifest-path x/Cargo.toml").manifest_path, Some("x/Cargo.toml".into()));
+    }
+
+    #[test]
+    fn defaults_and_the_direct_form() {
+        let args = export("export");
+        assert_eq!((args.format, args.strict, args.modules.len()), (Format::OpenAi, false, 0));
+        assert_eq!(export("toolcall export --format responses").format, Format::OpenAiResponses);
+        assert_eq!(export("export --format gemini").format, Format::Gemini);
+    }
+
+    #[test]
+    fn color_is_global() {
+        let Ok(Cargo::Toolcall(toolcall)) = parse_words("toolcall export --color never") else {
+            panic!("expected a parse");
+        };
+        assert_eq!(toolcall.color, Some(ColorChoice::Never));
     }
 
     #[test]
     fn rejects_bad_input() {
-        assert!(parse_words("export --format xml").unwrap_err().contains("unknown format"));
-        assert!(parse_words("export --out").unwrap_err().contains("needs a value"));
-        assert!(parse_words("export --frobnicate").unwrap_err().contains("unknown option"));
-        assert!(parse_words("import").unwrap_err().contains("unknown command"));
-        assert_eq!(parse_words("--help"), Ok(Command::Help));
+        let kind = |line: &str| parse_words(line).map(|_| ()).map_err(|e| e.kind());
+        assert_eq!(kind("export --format xml"), Err(ErrorKind::InvalidValue));
+        assert_eq!(kind("export --out"), Err(ErrorKind::InvalidValue));
+        assert_eq!(kind("export --frobnicate"), Err(ErrorKind::UnknownArgument));
+        assert_eq!(kind("import"), Err(ErrorKind::InvalidSubcommand));
+        assert_eq!(kind("--help"), Err(ErrorKind::DisplayHelp));
+        assert_eq!(kind("--version"), Err(ErrorKind::DisplayVersion));
+        assert_eq!(help().kind(), ErrorKind::DisplayHelp);
     }
 }

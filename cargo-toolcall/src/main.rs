@@ -6,6 +6,7 @@
 //! a trailing newline.
 
 mod args;
+mod term;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,27 +14,29 @@ use std::process::ExitCode;
 use toolcall_build::{Builder, Diagnostic, Level, is_provider_safe};
 use toolcall_runtime::render::render_tools;
 
-use args::{Command, ExportArgs};
+use args::{Cargo, Command, ExportArgs, Toolcall};
 
 fn main() -> ExitCode {
-    match args::parse(std::env::args().skip(1)) {
-        Ok(Command::Help) => {
-            print!("{}", args::HELP);
-            ExitCode::SUCCESS
-        }
-        Ok(Command::Export(export)) => run_export(&export),
-        Err(message) => {
-            eprintln!("error: {message}\n\n{}", args::HELP);
-            ExitCode::from(2)
-        }
+    let args = args::normalize(std::env::args_os());
+    term::init_color(&args);
+    match args::parse(args) {
+        Ok(Cargo::Toolcall(Toolcall { command: Some(Command::Export(export)), .. })) => run_export(&export),
+        Ok(Cargo::Toolcall(Toolcall { command: None, .. })) => clap_exit(&args::help()),
+        Err(error) => clap_exit(&error),
     }
+}
+
+/// Prints clap's help, version or usage error; exit 0 for the first two, 2 for an error.
+fn clap_exit(error: &clap::Error) -> ExitCode {
+    let _ = error.print();
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
 fn run_export(args: &ExportArgs) -> ExitCode {
     match export(args) {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("error: {message}");
+            term::error(&message);
             ExitCode::FAILURE
         }
     }
@@ -49,7 +52,7 @@ fn export(args: &ExportArgs) -> Result<ExitCode, String> {
         Some(path) => {
             std::fs::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?
         }
-        None => print!("{text}"),
+        None => term::print(&text)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -83,7 +86,7 @@ fn exported_text(args: &ExportArgs) -> Result<String, String> {
         builder = builder.context(context);
     }
     let generated = builder.generate().map_err(|e| e.to_string())?;
-    report(&generated.diagnostics);
+    report(&generated.diagnostics, &dir);
     if generated.has_errors() {
         return Err("the tool files have errors (listed above); nothing was written".to_owned());
     }
@@ -109,17 +112,32 @@ fn unknown_modules(args: &ExportArgs, modules: &[toolcall_build::GeneratedModule
     }
 }
 
-/// Prints the build's warnings on stderr, plus the note that providers do not run here.
-fn report(diagnostics: &[Diagnostic]) {
+/// Prints the build's diagnostics on stderr, plus a note when a type may be one that the
+/// crate's type providers know: they run only in build.rs, never here.
+fn report(diagnostics: &[Diagnostic], dir: &Path) {
     for diagnostic in diagnostics {
-        let level = if diagnostic.level == Level::Error { "" } else { "warning: " };
-        eprintln!("{level}{diagnostic}");
+        match diagnostic.level {
+            Level::Error => term::message(&diagnostic.to_string()),
+            _ => term::warning(&diagnostic.to_string()),
+        }
     }
-    if diagnostics.iter().any(|d| d.message.contains("has no schema mapping")) {
-        eprintln!(
-            "note: type providers run only in build.rs; export writes their types as {{}} (see --help)"
-        );
+    let unmapped = diagnostics.iter().any(|d| d.message.contains("has no schema mapping"));
+    if unmapped && uses_type_providers(dir) {
+        term::note("type providers run only in build.rs; export writes their types as {} (see --help)");
     }
+}
+
+/// Whether the crate's build script registers a type provider (`.type_provider(..)`):
+/// `build.rs`, or the script `build = ".."` in Cargo.toml names.
+fn uses_type_providers(dir: &Path) -> bool {
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
+    let script = manifest
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("build"))
+        .filter_map(|rest| rest.trim_start().strip_prefix('='))
+        .find_map(|value| value.trim().strip_prefix('"')?.split('"').next())
+        .unwrap_or("build.rs");
+    std::fs::read_to_string(dir.join(script)).is_ok_and(|text| text.contains("type_provider"))
 }
 
 fn refuse_unsafe_names(modules: &[&toolcall_build::GeneratedModule]) -> Result<(), String> {
@@ -149,7 +167,8 @@ fn check_file(path: &Path, text: &str) -> Result<ExitCode, String> {
     }
     let diff = similar::TextDiff::from_lines(current.as_str(), text);
     let name = path.display().to_string();
-    print!("{}", diff.unified_diff().context_radius(3).header(&name, &format!("{name} (export now)")));
-    eprintln!("{name} is out of date: run `cargo toolcall export` to regenerate it");
+    let header = format!("{name} (export now)");
+    term::print(&diff.unified_diff().context_radius(3).header(&name, &header).to_string())?;
+    term::message(&format!("{name} is out of date: run `cargo toolcall export` to regenerate it"));
     Ok(ExitCode::FAILURE)
 }

@@ -1,19 +1,27 @@
-//! `cargo toolcall export` end to end: golden output for example-app, `--check`, and the
+//! `cargo toolcall export` end to end: golden output for example-app, `--check`, the
 //! messages for a missing path, a crate without src/tools, a syntax error and an unsafe
-//! tool name.
+//! tool name, and the command line as cargo's: `--help`, `--version`, usage errors (exit
+//! 2), `--color`, a closed pipe, and the type-provider note only for crates with providers.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 fn export(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cargo-toolcall"))
-        .arg("toolcall")
-        .arg("export")
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .unwrap()
+    let export = ["toolcall", "export"].iter().chain(args);
+    cargo_toolcall(export)
+}
+
+/// Runs the binary as cargo does (the first word `toolcall`) or directly, in the
+/// workspace, with `CARGO_TERM_COLOR` unset.
+fn cargo_toolcall<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
+    command().args(args).output().unwrap()
+}
+
+fn command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-toolcall"));
+    command.current_dir(workspace()).env_remove("CARGO_TERM_COLOR");
+    command
 }
 
 fn workspace() -> PathBuf {
@@ -169,4 +177,159 @@ fn the_context_type_is_given_as_build_rs_declares_it() {
     let bad = export(&["--path", "example-app", "--context", "not a path"]);
     assert!(!bad.status.success());
     assert!(stderr(&bad).contains("context type `not a path`"), "{}", stderr(&bad));
+}
+
+#[test]
+fn help_lists_every_option_of_export() {
+    for flag in ["--help", "-h"] {
+        let output = export(&[flag]);
+        assert_eq!(output.status.code(), Some(0));
+        let help = stdout(&output);
+        assert!(help.contains("Usage: cargo toolcall export [OPTIONS] [MODULE]..."), "{help}");
+        let options = ["--format <FORMAT>", "--strict", "--out <FILE>", "--check <FILE>", "--path <DIR>"];
+        let more = ["--manifest-path <PATH>", "--context <TYPE>", "--color <WHEN>", "--help", "--version"];
+        for option in options.iter().chain(&more) {
+            assert!(help.contains(option), "{flag} lacks {option}:\n{help}");
+        }
+        assert!(help.contains("openai, anthropic, mcp, responses, gemini"), "{help}");
+    }
+    let long = stdout(&export(&["--help"]));
+    assert!(long.contains("Type providers are Rust code registered in build.rs"), "{long}");
+    assert!(long.contains("Exit status: 0"), "{long}");
+}
+
+#[test]
+fn help_of_cargo_toolcall_lists_export() {
+    for args in [&["toolcall", "--help"][..], &["toolcall"], &["toolcall", "help"], &[]] {
+        let output = cargo_toolcall(args);
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        let help = stdout(&output);
+        assert!(help.contains("Usage: cargo toolcall [OPTIONS] [COMMAND]"), "{args:?}: {help}");
+        assert!(help.contains("export"), "{help}");
+        assert!(help.contains("--color <WHEN>") && help.contains("--version"), "{help}");
+    }
+}
+
+#[test]
+fn version_is_the_package_version() {
+    let expected = format!("cargo-toolcall {}\n", env!("CARGO_PKG_VERSION"));
+    for args in [&["toolcall", "--version"][..], &["toolcall", "-V"], &["toolcall", "export", "--version"]] {
+        let output = cargo_toolcall(args);
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        assert_eq!(stdout(&output), expected, "{args:?}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_in_cargos_style() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["export", "--frobnicate"], "error: unexpected argument '--frobnicate' found"),
+        (&["export", "--format", "xml"], "error: invalid value 'xml' for '--format <FORMAT>'"),
+        (&["export", "--out"], "error: a value is required for '--out <FILE>'"),
+        (&["export", "--color", "sometimes"], "error: invalid value 'sometimes' for '--color <WHEN>'"),
+        (&["import"], "error: unrecognized subcommand 'import'"),
+    ];
+    for (args, message) in cases {
+        let output = cargo_toolcall(["toolcall"].iter().chain(args));
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let err = stderr(&output);
+        assert!(err.starts_with(message), "{args:?}: {err}");
+        assert!(err.contains("For more information, try '--help'."), "{err}");
+        assert!(!err.contains('\x1b'), "no color when stderr is not a terminal: {err:?}");
+    }
+    let unknown = stderr(&export(&["--frobnicate"]));
+    assert!(unknown.contains("\n\nUsage: cargo toolcall export [OPTIONS] [MODULE]...\n"), "{unknown}");
+}
+
+#[test]
+fn the_binary_runs_directly_too() {
+    let direct = cargo_toolcall(["export", "--format", "mcp", "--path", "example-app"]);
+    let via_cargo = export(&["--format", "mcp", "--path", "example-app"]);
+    assert!(direct.status.success(), "{}", stderr(&direct));
+    assert_eq!(direct.stdout, via_cargo.stdout);
+}
+
+#[test]
+fn color_follows_the_flag_then_cargo_term_color() {
+    let colored = |output: &Output| stderr(output).contains("\x1b[");
+    assert!(colored(&export(&["--color", "always", "--frobnicate"])));
+    assert!(colored(&export(&["--color=always", "--path", "no/such/crate"])), "our errors too");
+    assert!(!colored(&export(&["--color", "never", "--frobnicate"])));
+    let env = |value: &str, args: &[&str]| {
+        let mut command = command();
+        command.env("CARGO_TERM_COLOR", value).args(["toolcall", "export"]).args(args);
+        command.output().unwrap()
+    };
+    assert!(colored(&env("always", &["--frobnicate"])));
+    assert!(!colored(&env("always", &["--color", "never", "--frobnicate"])), "the flag wins");
+    assert!(!colored(&env("never", &["--frobnicate"])));
+}
+
+/// Runs export with stdout a pipe whose reading end is already closed, as `| head` leaves
+/// it once it has read enough.
+fn export_into_closed_pipe(args: &[&str]) -> Output {
+    let mut child = command()
+        .args(["toolcall", "export"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_pipe_ends_export_quietly() {
+    let output = export_into_closed_pipe(&["--path", "example-app", "--context", "crate::App"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked") && !err.contains("Broken pipe") && !err.contains("error:"), "{err}");
+}
+
+#[test]
+fn a_closed_pipe_ends_check_quietly_with_its_status() {
+    let dir = scratch_crate("pipe", &[]);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tools.json");
+    std::fs::write(&file, "[]\n").unwrap();
+    let output = export_into_closed_pipe(&["--path", "example-app", "--check", file.to_str().unwrap()]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "stale is still stale: {err}");
+    assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{err}");
+    assert!(err.contains("out of date"), "{err}");
+}
+
+const FOREIGN_TYPE_TOOL: &str =
+    "/// Takes a type only a provider could describe.\npub fn ship(parcel: other::Parcel) {}\n";
+
+#[test]
+fn the_provider_note_only_for_a_crate_with_providers() {
+    let without = scratch_crate("noproviders", &[("src/tools/ship.rs", FOREIGN_TYPE_TOOL)]);
+    let output = export(&["--path", without.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert!(err.contains("type `other::Parcel` has no schema mapping"), "{err}");
+    assert!(!err.contains("note:"), "no providers, no note: {err}");
+
+    let build = "fn main() { toolcall_build::Builder::new().type_provider(Parcels).compile(); }\n";
+    let with = scratch_crate("providers", &[("src/tools/ship.rs", FOREIGN_TYPE_TOOL), ("build.rs", build)]);
+    let err = stderr(&export(&["--path", with.to_str().unwrap()]));
+    assert!(err.contains("note: type providers run only in build.rs"), "{err}");
+
+    let manifest = "[package]\nname = \"p\"\nbuild = \"gen/build.rs\"\n";
+    let named = scratch_crate(
+        "namedbuild",
+        &[("src/tools/ship.rs", FOREIGN_TYPE_TOOL), ("Cargo.toml", manifest), ("gen/build.rs", build)],
+    );
+    let err = stderr(&export(&["--manifest-path", named.join("Cargo.toml").to_str().unwrap()]));
+    assert!(err.contains("note: type providers run only in build.rs"), "{err}");
+
+    let mapped = scratch_crate(
+        "mapped",
+        &[("src/tools/ok.rs", "/// Fine.\npub fn ok(n: u8) {}\n"), ("build.rs", build)],
+    );
+    let err = stderr(&export(&["--path", mapped.to_str().unwrap()]));
+    assert!(!err.contains("note:"), "every type mapped, no note: {err}");
 }
