@@ -1,5 +1,5 @@
-//! `example-app`: a demo of the seed's tools, a schema exporter and a one-shot caller.
-//! See [`example_app::cli`] for the commands.
+//! `example-app`: a demo of the seed's tools, a schema exporter, a one-shot caller and an
+//! MCP server. See [`example_app::cli`] for the commands, or `example-app --help`.
 
 use std::process::ExitCode;
 

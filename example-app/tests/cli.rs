@@ -1,10 +1,11 @@
 //! The command line, run as a process: `call` through the generated dispatcher with its
-//! exit codes, `schema` for every format, usage errors, and the demo.
+//! exit codes, `schema` for every format, usage errors in clap's style (exit 2), `--help`
+//! on every command, `--version`, a closed pipe, and the demo.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::ffi::OsStr;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use example_app::toolset;
 use serde_json::{Value, json};
@@ -127,29 +128,97 @@ fn schema_prints_every_format_and_exits_0() {
 }
 
 #[test]
-fn bad_command_lines_print_usage_to_stderr_and_exit_2() {
-    let lines: [&[&str]; 6] = [
-        &["schema", "--format", "bard"],
-        &["schema", "--format"],
-        &["schema", "--pretty"],
-        &["call", "get_weather"],
-        &["call", "get_weather", "{}", "extra"],
-        &["serve", "--http", "nowhere"],
+fn bad_command_lines_print_an_error_to_stderr_and_exit_2() {
+    let lines: [(&[&str], &str); 8] = [
+        (&["schema", "--format", "bard"], "error: invalid value 'bard' for '--format <FORMAT>'"),
+        (&["schema", "--format"], "error: a value is required for '--format <FORMAT>'"),
+        (&["schema", "--pretty"], "error: unexpected argument '--pretty' found"),
+        (&["call", "get_weather"], "error: the following required arguments were not provided:"),
+        (&["call", "get_weather", "{}", "extra"], "error: unexpected argument 'extra' found"),
+        (&["serve", "--http", "nowhere"], "error: invalid value 'nowhere' for '--http <ADDR>'"),
+        (&["serve", "--stdio"], "error: unexpected argument '--stdio' found"),
+        (&["frobnicate"], "error: unrecognized subcommand 'frobnicate'"),
     ];
-    for args in lines {
+    for (args, message) in lines {
         let output = example_app(args);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
         assert!(output.stdout.is_empty(), "{args:?}");
         let stderr = stderr(&output);
-        assert!(stderr.starts_with("error: ") && stderr.contains("usage:"), "{args:?}: {stderr}");
+        assert!(stderr.starts_with(message), "{args:?}: {stderr}");
+        assert!(stderr.ends_with("For more information, try '--help'.\n"), "{args:?}: {stderr}");
+    }
+    let missing = stderr(&example_app(&["call", "get_weather"]));
+    assert!(
+        missing.contains("<JSON>") && missing.contains("Usage: example-app call <NAME> <JSON>"),
+        "{missing}"
+    );
+}
+
+#[test]
+fn help_lists_the_commands() {
+    for args in [&["--help"][..], &["-h"], &["help"]] {
+        let output = example_app(args);
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        let help = stdout(&output);
+        assert!(help.contains("Usage: example-app [COMMAND]"), "{help}");
+        for command in ["demo", "schema", "call", "serve", "help"] {
+            assert!(help.lines().any(|l| l.trim_start().starts_with(command)), "{command}: {help}");
+        }
+        assert!(help.contains("--version"), "{help}");
     }
 }
 
 #[test]
-fn help_prints_usage_to_stdout() {
-    let output = example_app(&["--help"]);
-    assert_eq!(output.status.code(), Some(0));
-    assert!(stdout(&output).contains("example-app call NAME JSON"));
+fn help_on_each_command_lists_its_options() {
+    let commands: [(&str, &[&str]); 4] = [
+        ("demo", &["Usage: example-app demo"]),
+        (
+            "schema",
+            &["Usage: example-app schema [OPTIONS]", "--format <FORMAT>", "--strict", "responses, gemini"],
+        ),
+        ("call", &["Usage: example-app call <NAME> <JSON>", "<NAME>", "<JSON>"]),
+        ("serve", &["Usage: example-app serve [OPTIONS]", "--http <ADDR>"]),
+    ];
+    for (command, expected) in commands {
+        for help in [vec![command, "--help"], vec![command, "-h"], vec!["help", command]] {
+            let output = example_app(&help);
+            assert_eq!(output.status.code(), Some(0), "{help:?}");
+            let text = stdout(&output);
+            for line in expected.iter().chain(&["-h, --help"]) {
+                assert!(text.contains(line), "{help:?} lacks {line}:\n{text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn version_is_the_package_version() {
+    for flag in ["--version", "-V"] {
+        let output = example_app(&[flag]);
+        assert_eq!(output.status.code(), Some(0));
+        assert_eq!(stdout(&output), format!("example-app {}\n", env!("CARGO_PKG_VERSION")));
+    }
+}
+
+#[test]
+fn schema_into_a_closed_pipe_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_example-app"))
+        .args(["schema", "--format", "mcp"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(output.stderr.is_empty(), "{}", stderr(&output));
+}
+
+#[test]
+fn demo_is_also_a_command() {
+    let output = example_app(&["demo"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(stdout(&output).contains("answered 3 calls concurrently in"));
 }
 
 /// The JSON after `prefix` on each line of the demo that starts with it.

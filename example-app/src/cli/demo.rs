@@ -2,8 +2,10 @@
 //! ones answered as an OpenAI tool message and as an Anthropic `tool_result`, then one
 //! model message with three tool calls (two of them async) answered concurrently.
 
+use std::process::ExitCode;
 use std::time::Instant;
 
+use clap::Args;
 use serde_json::{Value, json};
 use toolcall_runtime::Format;
 use toolcall_runtime::glue::{answer_anthropic_message, answer_openai_message};
@@ -20,20 +22,30 @@ const CALLS: [&str; 3] = [
     r#"{"city":"Oslo","c":1}"#,
 ];
 
-/// Prints the demo.
-pub fn run() {
-    let runtime = match super::runtime() {
-        Ok(runtime) => runtime,
-        Err(error) => return eprintln!("error: cannot start the async runtime: {error}"),
-    };
-    let app = App::demo();
-    print_sizes();
-    println!("\n== OpenAI tool definitions, strict ==");
-    println!("{}", pretty(toolset::ALL.emit(Format::OpenAi, true)));
-    for (i, args) in CALLS.into_iter().enumerate() {
-        runtime.block_on(print_call(&app, i + 1, "get_weather", args));
+/// `demo`, also what no command runs: it takes no options.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Args)]
+pub struct DemoArgs {}
+
+impl DemoArgs {
+    /// Prints the demo.
+    pub fn run(self) -> ExitCode {
+        let runtime = match super::runtime() {
+            Ok(runtime) => runtime,
+            Err(error) => {
+                eprintln!("error: cannot start the async runtime: {error}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let app = App::demo();
+        print_sizes();
+        println!("\n== OpenAI tool definitions, strict ==");
+        println!("{}", pretty(toolset::ALL.emit(Format::OpenAi, true)));
+        for (i, args) in CALLS.into_iter().enumerate() {
+            runtime.block_on(print_call(&app, i + 1, "get_weather", args));
+        }
+        runtime.block_on(print_concurrent_calls(&app));
+        ExitCode::SUCCESS
     }
-    runtime.block_on(print_concurrent_calls(&app));
 }
 
 /// The tool names, then the size of every precomputed definition array.

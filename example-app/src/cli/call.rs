@@ -1,0 +1,58 @@
+//! `example-app call NAME JSON`: one tool call through the generated dispatcher, as the
+//! demo's signed-in user.
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::{App, toolset};
+
+/// `call NAME JSON`.
+#[derive(Clone, Debug, PartialEq, Eq, Args)]
+pub struct CallArgs {
+    /// The tool name.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The arguments as JSON text, as OpenAI sends them (e.g. '{"city":"Oslo"}').
+    ///
+    /// Kept as bytes: text that is not UTF-8 is the dispatcher's to reject
+    /// (`invalid_json`), like any other bad input.
+    #[arg(value_name = "JSON", allow_hyphen_values = true)]
+    pub json: OsString,
+}
+
+impl CallArgs {
+    /// Runs the call as Ada: the result on stdout (exit 0), or the error's JSON object on
+    /// stdout and its message on stderr (exit 1).
+    pub fn run(self) -> ExitCode {
+        let runtime = match super::runtime() {
+            Ok(runtime) => runtime,
+            Err(error) => {
+                eprintln!("error: cannot start the async runtime: {error}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let app = App::demo();
+        match runtime.block_on(toolset::ALL.call_bytes(&app, &self.name, &bytes(self.json))) {
+            Ok(value) => super::println_stdout(&value.to_string()),
+            Err(error) => {
+                let _ = super::println_stdout(&error.to_value().to_string());
+                eprintln!("error: {error}");
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+/// The raw bytes of an argument.
+#[cfg(unix)]
+fn bytes(arg: OsString) -> Vec<u8> {
+    std::os::unix::ffi::OsStringExt::into_vec(arg)
+}
+
+/// The bytes of an argument; outside Unix, unpaired surrogates become U+FFFD.
+#[cfg(not(unix))]
+fn bytes(arg: OsString) -> Vec<u8> {
+    arg.to_string_lossy().into_owned().into_bytes()
+}
