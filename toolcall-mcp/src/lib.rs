@@ -4,7 +4,8 @@
 //! [rmcp](https://docs.rs/rmcp) (the official Rust SDK: its server handler, its stdio and
 //! streamable-HTTP transports and its protocol-version negotiation). The tool definitions
 //! are the toolset's precomputed MCP definitions, read once at start; every call goes
-//! through [`Toolset::call`] with the server's context.
+//! through [`Toolset::call`] with the server's context, or over HTTP the context built for
+//! its request.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -27,6 +28,45 @@
 //! - Each call has a time limit ([`McpServer::timeout`], 60 s by default): past it the
 //!   call is dropped (the tool is cancelled at its `.await`) and the result says so. A
 //!   `notifications/cancelled` from the client drops the call the same way.
+//! - At most [`McpServer::max_concurrent_calls`] calls run at once (64 by default), across
+//!   every session; [`McpServer::max_queued_calls`] more wait in line (256), and a call
+//!   past both is refused at once with an `isError` result saying the server is busy.
+//!
+//! ## Over HTTP
+//!
+//! [`McpServer::serve_http`] serves rmcp's streamable-HTTP transport at `/mcp`, with
+//! rmcp's checks and safe defaults:
+//!
+//! - **Identity per request.** [`McpServer::context_from_request`] builds the tools'
+//!   context from each request's head (a bearer token -> the signed-in user), so every
+//!   caller's tools act as that caller and no model can choose who it is. A request the
+//!   function refuses gets its [`Rejection`] (401 or 403) and reaches no tool. Without
+//!   it, every request gets the server's one context (stdio always does).
+//! - **DNS rebinding.** `Host` must be a loopback name ([`McpServer::allowed_hosts`]);
+//!   a browser `Origin` must be a loopback page ([`McpServer::allowed_origins`]); any
+//!   other is refused with 403. Requests without `Origin` (not from a browser) pass.
+//! - **Limits.** Bodies over 4 MiB are refused with 413 ([`McpServer::body_limit`]).
+//! - **Replicas.** Clients on protocol 2026-07-28 are served statelessly: any replica
+//!   answers any request. Clients on older versions hold a session: send them back to
+//!   the same replica (sticky sessions on `Mcp-Session-Id`), share a
+//!   [`McpServer::session_store`] so another replica restores the session, or serve
+//!   without sessions ([`McpServer::legacy_sessions`]).
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! # mod toolset { pub static ALL: toolcall_runtime::Toolset<String> = toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None); }
+//! use toolcall_mcp::{McpServer, Rejection, bearer_token};
+//!
+//! // The context is the signed-in user's name here; stdio would serve as "local".
+//! let server = McpServer::new(&toolset::ALL, "local".to_owned())
+//!     .context_from_request(|request| match bearer_token(request) {
+//!         Some("ada-token") => Ok("ada".to_owned()),
+//!         Some(_) => Err(Rejection::unauthorized("unknown token")),
+//!         None => Err(Rejection::unauthorized("send Authorization: Bearer TOKEN")),
+//!     });
+//! server.serve_http("127.0.0.1:8080".parse()?).await?;
+//! # Ok(()) }
+//! ```
 
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
@@ -42,10 +82,26 @@ use rmcp::{ServerHandler, ServiceExt};
 use serde_json::Value;
 use toolcall_runtime::{Format, ToolError, Toolset};
 
+mod limit;
+mod streamable_http;
+
+/// The `http` crate, whose request head ([`http::request::Parts`]) the request function
+/// reads.
+pub use axum::http;
+pub use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
+pub use streamable_http::{DEFAULT_BODY_LIMIT, LOOPBACK_ORIGINS, Rejection, RequestFn, bearer_token};
+
+use limit::CallLimit;
+use streamable_http::{Caller, HttpSettings};
+
 /// The default number of tools per `tools/list` page.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
 /// The default time limit of one `tools/call`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// The default number of calls running at once.
+pub const DEFAULT_MAX_CONCURRENT_CALLS: usize = 64;
+/// The default number of calls waiting for one of the running calls to finish.
+pub const DEFAULT_MAX_QUEUED_CALLS: usize = 256;
 
 /// Why the server could not start or stopped with an error.
 #[derive(Debug)]
@@ -68,10 +124,14 @@ impl std::fmt::Display for ServeError {
 impl std::error::Error for ServeError {}
 
 /// An MCP server for one toolset and its context. Cheap to clone: the streamable-HTTP
-/// transport makes one per session.
+/// transport makes one per session (and per stateless request); the clones share the
+/// call limit.
 pub struct McpServer<C: Send + Sync + 'static> {
     toolset: &'static Toolset<C>,
     context: Arc<C>,
+    from_request: Option<Arc<RequestFn<C>>>,
+    http: HttpSettings,
+    limit: Arc<CallLimit>,
     tools: Arc<[Tool]>,
     structured: Arc<BTreeSet<String>>,
     definitions_error: Option<String>,
@@ -87,6 +147,9 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
         McpServer {
             toolset: self.toolset,
             context: Arc::clone(&self.context),
+            from_request: self.from_request.clone(),
+            http: self.http.clone(),
+            limit: Arc::clone(&self.limit),
             tools: Arc::clone(&self.tools),
             structured: Arc::clone(&self.structured),
             definitions_error: self.definitions_error.clone(),
@@ -118,6 +181,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         McpServer {
             toolset,
             context,
+            from_request: None,
+            http: HttpSettings::default(),
+            limit: Arc::new(CallLimit::new(DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS)),
             tools: tools.into(),
             structured: Arc::new(structured),
             definitions_error,
@@ -159,6 +225,110 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
+    /// At most `limit` tool calls run at once (at least 1; default
+    /// [`DEFAULT_MAX_CONCURRENT_CALLS`]), across every session and request of this server
+    /// and its clones. Calls past it wait in line ([`McpServer::max_queued_calls`]); the
+    /// wait counts against the call's [`McpServer::timeout`].
+    ///
+    /// ```
+    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None)));
+    /// let server = toolcall_mcp::McpServer::new(toolset, ()).max_concurrent_calls(8).max_queued_calls(32);
+    /// ```
+    pub fn max_concurrent_calls(mut self, limit: usize) -> Self {
+        self.limit = Arc::new(CallLimit::new(limit, self.limit.waiting()));
+        self
+    }
+
+    /// At most `limit` calls wait for a running one to finish (default
+    /// [`DEFAULT_MAX_QUEUED_CALLS`]; 0 refuses every call past
+    /// [`McpServer::max_concurrent_calls`]). A call past both is refused at once: an
+    /// `isError` result saying the server is busy.
+    pub fn max_queued_calls(mut self, limit: usize) -> Self {
+        self.limit = Arc::new(CallLimit::new(self.limit.running(), limit));
+        self
+    }
+
+    /// Over HTTP, builds the tools' context from each request's head instead of using the
+    /// server's one context: typically a bearer token ([`bearer_token`]) looked up to the
+    /// signed-in user. It runs once per HTTP request, before the request reaches rmcp; a
+    /// [`Rejection`] is sent as the response (401 or 403) and no tool runs. Transports
+    /// without requests (stdio, an in-process pipe) keep the context given to
+    /// [`McpServer::new`].
+    ///
+    /// ```
+    /// use toolcall_mcp::{McpServer, Rejection, bearer_token};
+    /// # let toolset: &'static toolcall_runtime::Toolset<u64> = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None)));
+    /// // The context is a user id; 0 is the local user of stdio.
+    /// let server = McpServer::new(toolset, 0).context_from_request(|request| {
+    ///     let token = bearer_token(request).ok_or_else(|| Rejection::unauthorized("no bearer token"))?;
+    ///     match token {
+    ///         "token-of-1" => Ok(1),
+    ///         "token-of-2" => Ok(2),
+    ///         _ => Err(Rejection::unauthorized("unknown token")),
+    ///     }
+    /// });
+    /// ```
+    pub fn context_from_request(
+        mut self,
+        function: impl Fn(&http::request::Parts) -> Result<C, Rejection> + Send + Sync + 'static,
+    ) -> Self {
+        self.from_request = Some(Arc::new(function));
+        self
+    }
+
+    /// The `Host` header values accepted over HTTP, as names or `name:port` (default: the
+    /// loopback names `localhost`, `127.0.0.1` and `::1`, on any port). Any other `Host`
+    /// is refused with 403: this is what stops DNS rebinding. A server reached by other
+    /// names lists them; an empty list accepts any `Host` (put authentication in front).
+    ///
+    /// ```
+    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None)));
+    /// let server = toolcall_mcp::McpServer::new(toolset, ()).allowed_hosts(["mcp.example.com"]);
+    /// ```
+    pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.http.hosts = hosts.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The browser origins whose pages may call the server over HTTP, as
+    /// `scheme://host:port` (`:*` for any port; default [`LOOPBACK_ORIGINS`]). A request
+    /// with any other `Origin` is refused with 403; an empty list refuses every request
+    /// with an `Origin`. Requests without one (not from a browser) are not affected.
+    ///
+    /// ```
+    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None)));
+    /// let server = toolcall_mcp::McpServer::new(toolset, ()).allowed_origins(["https://app.example.com:443"]);
+    /// ```
+    pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.http.origins = origins.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The largest request body accepted over HTTP, in bytes (default
+    /// [`DEFAULT_BODY_LIMIT`], 4 MiB); a larger one is refused with 413.
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.http.body_limit = bytes;
+        self
+    }
+
+    /// A store of HTTP sessions shared by replicas: a session begun on one replica is
+    /// restored on another when a request for it arrives there (rmcp replays the
+    /// client's `initialize`). Only clients on protocol versions before 2026-07-28 have
+    /// sessions.
+    pub fn session_store(mut self, store: Arc<dyn SessionStore>) -> Self {
+        self.http.session_store = Some(store);
+        self
+    }
+
+    /// Whether clients on protocol versions before 2026-07-28 get an HTTP session (default
+    /// `true`). With `false`, each of their requests is served on its own, like every
+    /// 2026-07-28 request, so any replica can answer it; the server can then send nothing
+    /// outside a request's own response.
+    pub fn legacy_sessions(mut self, sessions: bool) -> Self {
+        self.http.legacy_sessions = sessions;
+        self
+    }
+
     /// The tool definitions served, as parsed at start.
     pub fn tools(&self) -> &[Tool] {
         &self.tools
@@ -181,7 +351,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         Ok(())
     }
 
-    /// Serves streamable HTTP at `/mcp` on `addr` until the process ends.
+    /// Serves streamable HTTP at `/mcp` on `addr` until the process ends. It binds what it
+    /// is given; with the default allowed hosts, only requests to a loopback name are
+    /// answered.
     pub async fn serve_http(self, addr: SocketAddr) -> Result<(), ServeError> {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
@@ -192,17 +364,41 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// Serves streamable HTTP at `/mcp` on a bound listener (bind port 0 and read
     /// `local_addr` to let the OS pick a port).
     pub async fn serve_http_on(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
-        self.check_definitions()?;
-        use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-        use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-        let factory = self.clone();
-        let service = StreamableHttpService::new(
-            move || Ok(factory.clone()),
-            Arc::new(LocalSessionManager::default()),
-            StreamableHttpServerConfig::default(),
-        );
-        let router = axum::Router::new().nest_service("/mcp", service);
+        if let Ok(addr) = listener.local_addr()
+            && !addr.ip().is_loopback()
+            && self.http.loopback_only()
+        {
+            log::warn!(
+                "serving on {addr}, but only loopback Host names are allowed: \
+                 requests to other names get 403 (set allowed_hosts)"
+            );
+        }
+        let router = self.router()?;
         axum::serve(listener, router).await.map_err(|e| ServeError::Transport(e.to_string()))
+    }
+
+    /// The streamable-HTTP service at `/mcp` as an axum router, with every check of
+    /// [`McpServer::serve_http`], to serve with other routes (a health check), behind TLS
+    /// or on a listener of your own.
+    pub fn router(self) -> Result<axum::Router, ServeError> {
+        self.check_definitions()?;
+        Ok(streamable_http::router(self))
+    }
+
+    /// The context of one call: the one the request function built for its HTTP request,
+    /// else the server's. A request over HTTP without one when the server has a request
+    /// function is refused rather than served as the server's context.
+    fn context_of(&self, request: &RequestContext<RoleServer>) -> Result<Arc<C>, ErrorData> {
+        let Some(parts) = request.extensions.get::<http::request::Parts>() else {
+            return Ok(Arc::clone(&self.context));
+        };
+        match (parts.extensions.get::<Caller<C>>(), &self.from_request) {
+            (Some(caller), _) => Ok(Arc::clone(&caller.0)),
+            (None, None) => Ok(Arc::clone(&self.context)),
+            (None, Some(_)) => {
+                Err(ErrorData::internal_error("this HTTP request carries no identity; it was refused", None))
+            }
+        }
     }
 
     /// One page of the definitions, for a client on `version`.
@@ -230,36 +426,67 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         Ok(result)
     }
 
-    /// Runs one call with the time limit; the call's future is dropped on timeout or when
-    /// `cancelled` resolves.
+    /// Runs one call with `context`, in a slot of the call limit and within the time
+    /// limit (the wait for a slot included); the call's future is dropped on timeout or
+    /// when `cancelled` resolves.
     async fn run(
         &self,
+        context: &C,
         name: &str,
         args: &Value,
         cancelled: impl std::future::Future<Output = ()>,
     ) -> Result<CallToolResult, ErrorData> {
+        let started = std::sync::atomic::AtomicBool::new(false);
+        let call = async {
+            let _slot = self.limit.enter().await?;
+            started.store(true, std::sync::atomic::Ordering::SeqCst);
+            Ok::<_, limit::Busy>(self.toolset.call(context, name, args).await)
+        };
         let outcome = tokio::select! {
-            result = self.toolset.call(&self.context, name, args) => result,
+            outcome = call => outcome,
             () = tokio::time::sleep(self.timeout) => {
-                return Ok(error_result(&format!(
-                    "tool `{name}` did not finish within {} (the server's time limit per call); it was cancelled",
-                    human(self.timeout)
-                ), None));
+                let started = started.load(std::sync::atomic::Ordering::SeqCst);
+                return Ok(error_result(&self.timed_out(name, started), None));
             }
             () = cancelled => return Err(ErrorData::internal_error("the call was cancelled by the client", None)),
         };
         match outcome {
-            Ok(value) => {
-                let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
-                if self.structured.contains(name) && value.is_object() {
-                    result.structured_content = Some(value);
-                }
-                Ok(result)
-            }
-            Err(error @ ToolError::UnknownTool { .. }) => {
+            Ok(Ok(value)) => Ok(self.success(name, value)),
+            Ok(Err(error @ ToolError::UnknownTool { .. })) => {
                 Err(ErrorData::invalid_params(error.to_string(), Some(error.to_value())))
             }
-            Err(error) => Ok(error_result(&error.to_string(), Some(error.to_value()))),
+            Ok(Err(error)) => Ok(error_result(&error.to_string(), Some(error.to_value()))),
+            Err(busy) => Ok(error_result(
+                &format!(
+                    "the server is busy: {} calls are running and {} are waiting, its limits; \
+                     tool `{name}` was not run, try again later",
+                    busy.running, busy.waiting
+                ),
+                Some(serde_json::json!({"error": "busy", "running": busy.running, "waiting": busy.waiting})),
+            )),
+        }
+    }
+
+    fn success(&self, name: &str, value: Value) -> CallToolResult {
+        let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+        if self.structured.contains(name) && value.is_object() {
+            result.structured_content = Some(value);
+        }
+        result
+    }
+
+    fn timed_out(&self, name: &str, started: bool) -> String {
+        let limit = human(self.timeout);
+        if started {
+            format!(
+                "tool `{name}` did not finish within {limit} (the server's time limit per call); it was cancelled"
+            )
+        } else {
+            format!(
+                "tool `{name}` did not start within {limit} (the server's time limit per call): \
+                 all {} call slots stayed busy; it was not run",
+                self.limit.running()
+            )
         }
     }
 }
@@ -316,12 +543,59 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let caller = self.context_of(&context)?;
         let args = Value::Object(request.arguments.unwrap_or_default());
         let cancelled = context.ct.cancelled_owned();
-        self.run(&request.name, &args, cancelled).await.map(Into::into)
+        self.run(&caller, &request.name, &args, cancelled).await.map(Into::into)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.tools.iter().find(|t| t.name == name).cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    static EMPTY: Toolset = Toolset::new(&[], &[["[]"; 2]; 5], |_, _, _| None);
+
+    fn text(result: &CallToolResult) -> String {
+        result
+            .content
+            .iter()
+            .filter_map(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[tokio::test]
+    async fn a_call_that_never_gets_a_slot_says_it_did_not_start() {
+        let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).timeout(Duration::from_millis(20));
+        let _held = server.limit.enter().await.unwrap();
+        let result = server.run(&(), "anything", &Value::Null, std::future::pending()).await.unwrap();
+        assert_eq!(result.is_error, Some(true));
+        assert_eq!(
+            text(&result),
+            "tool `anything` did not start within 20 ms (the server's time limit per call): \
+             all 1 call slots stayed busy; it was not run"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_call_past_the_line_is_refused_as_busy() {
+        let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).max_queued_calls(0);
+        let held = server.limit.enter().await.unwrap();
+        let result = server.run(&(), "anything", &Value::Null, std::future::pending()).await.unwrap();
+        assert_eq!(result.is_error, Some(true));
+        assert!(text(&result).starts_with("the server is busy: 1 calls are running and 0 are waiting"));
+        assert!(text(&result).ends_with(r#"{"error":"busy","running":1,"waiting":0}"#), "{}", text(&result));
+        drop(held);
+        // The slot is free: the call runs (and finds no such tool).
+        let unknown = server.run(&(), "anything", &Value::Null, std::future::pending()).await;
+        assert!(unknown.is_err());
     }
 }
