@@ -23,3 +23,6 @@ pub async fn connect_as<S: ServerHandler, C: ClientHandler>(
 pub async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, ()> {
     connect_as(server, ()).await
 }
+
+pub mod gauge;
+pub mod net;

@@ -1,0 +1,120 @@
+//! Replicas behind a round-robin balancer that opens a new backend connection for every
+//! connection it accepts, with clients that open one per request: consecutive requests
+//! of one client land on alternating servers. Two servers with no shared state serve a
+//! 2026-07-28 client completely; a legacy-session client needs a session store both
+//! servers share (in memory here), or sessionless serving; without either its session is
+//! unknown to the other server.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use serde_json::json;
+use tokio::sync::RwLock;
+use toolcall_mcp::{McpServer, SessionState, SessionStore, SessionStoreError};
+
+mod common;
+use common::gauge::{GAUGE, Gauge, Stats};
+use common::net::{Client, Era, RoundRobin, call, serve};
+
+/// rmcp's session store, in memory, shared by the servers of one test.
+#[derive(Default)]
+struct MemoryStore {
+    sessions: RwLock<HashMap<String, SessionState>>,
+    loads: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl SessionStore for MemoryStore {
+    async fn load(&self, id: &str) -> Result<Option<SessionState>, SessionStoreError> {
+        self.loads.fetch_add(1, Ordering::SeqCst);
+        Ok(self.sessions.read().await.get(id).cloned())
+    }
+    async fn store(&self, id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
+        self.sessions.write().await.insert(id.to_owned(), state.clone());
+        Ok(())
+    }
+    async fn delete(&self, id: &str) -> Result<(), SessionStoreError> {
+        self.sessions.write().await.remove(id);
+        Ok(())
+    }
+}
+
+/// Two servers, each with its own context counters, behind a balancer.
+async fn replicas(configure: impl Fn(McpServer<Gauge>) -> McpServer<Gauge>) -> (RoundRobin, [Arc<Stats>; 2]) {
+    let stats = [Arc::new(Stats::default()), Arc::new(Stats::default())];
+    let a = serve(configure(McpServer::new(&GAUGE, Gauge::new("a", &stats[0])))).await;
+    let b = serve(configure(McpServer::new(&GAUGE, Gauge::new("b", &stats[1])))).await;
+    (RoundRobin::start(&[a, b]).await, stats)
+}
+
+fn alternating(uri: &str, era: Era) -> Client {
+    Client { fresh_connections: true, reinit: false, ..Client::new(uri, era) }
+}
+
+/// 20 calls; the servers that answered them.
+async fn twenty_calls(client: &rmcp::service::RunningService<rmcp::service::RoleClient, ()>) -> Vec<String> {
+    let mut answers = Vec::new();
+    for _ in 0..20 {
+        answers.push(call(client, "work", json!({"ms": 0})).await.expect("answered"));
+    }
+    answers
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_client_is_served_by_both_replicas_in_turn() {
+    let (balancer, stats) = replicas(|server| server).await;
+    let client = alternating(&balancer.uri, Era::Stateless).connect().await.expect("discover");
+    let answers = twenty_calls(&client).await;
+    let tools = client.list_all_tools().await.unwrap();
+    assert_eq!(tools.len(), 2);
+    let by_a = answers.iter().filter(|a| *a == "\"a\"").count();
+    assert_eq!((by_a, answers.len() - by_a), (10, 10), "{answers:?}");
+    assert_eq!(stats[0].calls.load(Ordering::SeqCst), 10);
+    assert_eq!(stats[1].calls.load(Ordering::SeqCst), 10);
+    let counts = balancer.counts();
+    assert!(counts[0] >= 11 && counts[1] >= 11, "discover, 20 calls and the listing alternate: {counts:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_client_alternates_through_a_shared_session_store() {
+    let store = Arc::new(MemoryStore::default());
+    let shared: Arc<dyn SessionStore> = store.clone();
+    let (balancer, stats) = replicas(|server| server.session_store(Arc::clone(&shared))).await;
+    let client = alternating(&balancer.uri, Era::Legacy).connect().await.expect("initialize");
+    let answers = twenty_calls(&client).await;
+    assert!(answers.contains(&"\"a\"".to_owned()) && answers.contains(&"\"b\"".to_owned()), "{answers:?}");
+    assert_eq!(stats[0].calls.load(Ordering::SeqCst) + stats[1].calls.load(Ordering::SeqCst), 20);
+    assert_eq!(store.sessions.read().await.len(), 1, "one session, stored once");
+    assert!(store.loads.load(Ordering::SeqCst) >= 1, "the other replica restored it from the store");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_store_the_other_replica_does_not_know_the_session() {
+    let (balancer, _) = replicas(|server| server).await;
+    // `notifications/initialized` already reaches the replica that did not see
+    // `initialize`: 404, and the client gives up (or, if it got through, a later call does).
+    let failed = match alternating(&balancer.uri, Era::Legacy).connect().await {
+        Err(_) => true,
+        Ok(client) => {
+            let mut failed = false;
+            for _ in 0..4 {
+                failed |= call(&client, "work", json!({"ms": 0})).await.is_err();
+            }
+            failed
+        }
+    };
+    assert!(failed, "a replica without the session answers 404");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_legacy_sessions_a_legacy_client_alternates_too() {
+    let (balancer, stats) = replicas(|server| server.legacy_sessions(false)).await;
+    let client = alternating(&balancer.uri, Era::Legacy).connect().await.expect("initialize");
+    let answers = twenty_calls(&client).await;
+    let by_a = answers.iter().filter(|a| *a == "\"a\"").count();
+    assert!(by_a >= 5 && answers.len() - by_a >= 5, "{answers:?}");
+    assert_eq!(stats[0].calls.load(Ordering::SeqCst) + stats[1].calls.load(Ordering::SeqCst), 20);
+}
