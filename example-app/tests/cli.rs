@@ -62,7 +62,7 @@ fn call_reports_every_row_of_the_contract() {
             "invalid_argument",
             r#"days: expected an integer, got "5""#,
         ),
-        ("get_weather", r#"{"city":"Oslo","c":1}"#, "unknown_arguments", r#"unknown arguments: "c""#),
+        ("get_weather", r#"{"city":"Oslo","c":1}"#, "unknown_arguments", r#"unknown argument "c""#),
         ("get_weather", "[1,2]", "invalid_arguments", "must be a JSON object"),
         ("get_weather", r#""x""#, "invalid_arguments", "must be a JSON object"),
         ("get_weather", "3", "invalid_arguments", "must be a JSON object"),
@@ -82,6 +82,18 @@ fn call_reports_every_row_of_the_contract() {
             r#"{"amount":"12.5"}"#,
             "invalid_argument",
             "amount: \"12.5\" is not an amount with two decimals",
+        ),
+        // A model that contradicts itself is told so, not answered with the last value.
+        ("add", r#"{"a":1,"a":2,"b":3}"#, "invalid_argument", "a: given more than once"),
+        ("add", r#"{"a":1,"b":2,"\u0061":5}"#, "invalid_argument", "a: given more than once"),
+        ("add", r#"{"A":1,"b":2}"#, "several", r#"unknown argument "A" (did you mean "a"?)"#),
+        ("add", r#"{"A":1,"b":2}"#, "several", "a: missing required argument"),
+        ("get_wether", "{}", "unknown_tool", r#"(did you mean "get_weather"?)"#),
+        (
+            "add",
+            "{}",
+            "several",
+            "2 mistakes in the arguments:\n- a: missing required argument\n- b: missing",
         ),
     ];
     for (name, args, kind, message) in rows {
@@ -262,5 +274,5 @@ fn the_demo_answers_the_seeds_calls_for_both_providers() {
     let errors: Vec<&Value> = anthropic.iter().map(|b| &b["is_error"]).collect();
     assert_eq!(errors, [&Value::Null, &json!(true), &json!(true)]);
     assert_eq!(anthropic[1]["content"], json!(r#"days: expected an integer, got "5""#));
-    assert_eq!(anthropic[2]["content"], json!(r#"unknown arguments: "c""#));
+    assert_eq!(anthropic[2]["content"], json!(r#"unknown argument "c""#));
 }

@@ -62,11 +62,15 @@ fn a_given_value_replaces_the_default() {
 }
 
 #[test]
-fn the_first_missing_argument_is_named() {
+fn a_missing_argument_is_named_and_several_are_named_together() {
     let missing = Err(ToolError::MissingArgument("city".to_owned()));
     assert_eq!(run("get_weather", json!({})), missing);
     assert_eq!(run("get_weather", json!({"days": 5})), missing);
-    assert_eq!(run("add", json!({})), Err(ToolError::MissingArgument("a".to_owned())), "declaration order");
+    let both = ToolError::Several(vec![
+        ToolError::MissingArgument("a".to_owned()),
+        ToolError::MissingArgument("b".to_owned()),
+    ]);
+    assert_eq!(run("add", json!({})), Err(both), "declaration order");
 }
 
 #[test]
@@ -291,6 +295,16 @@ fn unknown_fields_and_variants_are_named() {
     assert!(
         matches!(reason, Reason::NotInEnum { ref allowed, .. } if allowed == &["standard", "express", "same_day"])
     );
+    // Near misses name what was meant: a field in another case, a variant with a typo.
+    let args = json!({"address": {"street": "x", "zip": 1, "Zip_": 2}});
+    let (_, reason) = invalid_argument(run("check_address", args));
+    let Reason::UnknownFields { fields } = &reason else { panic!("{reason:?}") };
+    assert_eq!(fields[0].did_you_mean.as_deref(), Some("zip"));
+    let (_, reason) = invalid_argument(run("place_order", order(json!({"speed": "Expres"}))));
+    assert!(
+        matches!(reason, Reason::NotInEnum { ref did_you_mean, .. } if did_you_mean.as_deref() == Some("express"))
+    );
+    assert!(reason.to_string().ends_with(r#"(did you mean "express"?)"#), "{reason}");
     let (path, reason) = invalid_argument(run("place_order", order(json!({"delivery": {"Drone": {}}}))));
     assert_eq!(path, "delivery");
     assert!(matches!(reason, Reason::NotInEnum { ref value, .. } if value == "Drone"), "{reason:?}");
@@ -519,6 +533,6 @@ fn anthropic_blocks_are_answered_with_tool_results() {
     let invented = answer_anthropic(&toolset::ALL, &anthropic_block(json!({"city": "Oslo", "c": 1})));
     assert_eq!(
         (&invented["is_error"], &invented["content"]),
-        (&json!(true), &json!(r#"unknown arguments: "c""#))
+        (&json!(true), &json!(r#"unknown argument "c""#))
     );
 }

@@ -111,7 +111,7 @@ fn top_slots<const N: usize>(
     for (key, value) in map {
         match slot_of(key) {
             Some(i) => slots[i] = Some(value),
-            None => unknown.push(key.clone()),
+            None => unknown.push(key.as_str().into()),
         }
     }
     if unknown.is_empty() { Ok(slots) } else { Err(ToolError::UnknownArguments(unknown)) }
@@ -124,6 +124,7 @@ fn object(value: &Value, depth: usize) -> Result<&Map<String, Value>, ArgError> 
 }
 
 fn no_unknown(unknown: Vec<String>) -> Result<(), ArgError> {
+    let unknown: Vec<toolcall_runtime::UnknownName> = unknown.into_iter().map(Into::into).collect();
     if unknown.is_empty() { Ok(()) } else { Err(ArgError::new(Reason::UnknownFields { fields: unknown })) }
 }
 

@@ -20,8 +20,8 @@ use proptest::prelude::*;
 use serde_json::{Number, Value, json};
 use toolcall_fixtures::toolset;
 use toolcall_runtime::__private::decode_arguments;
-use toolcall_runtime::ToolError;
 use toolcall_runtime::ir::{Param, Tool, Type};
+use toolcall_runtime::{Reason, ToolError};
 
 /// Why a parameter's IR is not the whole contract.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -399,9 +399,27 @@ proptest! {
             "{} on {}: generated {:?}, IR {:?}", tool.name, args, generated, generic
         );
         if let (Err(a), Err(b)) = (&generated, &generic) {
-            // Both name the same kind of problem (the first argument, in declaration order).
-            prop_assert_eq!(a.kind(), b.kind(), "{} on {}", tool.name, args);
+            // Both list the same problems: the same kinds, about the same arguments, in
+            // the same order (unknown ones first, then declaration order).
+            prop_assert_eq!(problems(a), problems(b), "{} on {}", tool.name, args);
         }
+    }
+
+    #[test]
+    fn a_repeated_key_is_refused_at_its_path_by_every_text_entry_point(
+        (tool, args) in pick_tool().prop_flat_map(|t| (Just(t), valid_args(t))),
+        target in 0..8usize,
+        escape in any::<bool>(),
+    ) {
+        let (text, repeated) = with_repeated_key(&args, target, escape);
+        let Some(path) = repeated else { return Ok(()) };
+        let expected = ToolError::InvalidArgument { name: path, reason: Reason::DuplicateKey {} };
+        let json = toolset::ALL.run_json(&tool.name, &text);
+        prop_assert_eq!(json.as_ref().err(), Some(&expected), "{} on {}", tool.name, text);
+        let bytes = toolset::ALL.run_bytes(&tool.name, text.as_bytes());
+        prop_assert_eq!(bytes.as_ref().err(), Some(&expected), "{} on {}", tool.name, text);
+        let parsed = toolcall_runtime::__private::parse_arguments(text.as_bytes());
+        prop_assert_eq!(parsed.err(), Some(expected), "the IR path parses with the same reader");
     }
 
     #[test]
@@ -420,6 +438,95 @@ proptest! {
         let name = names[index % names.len()];
         let _ = toolset::ALL.run(name, &args);
     }
+}
+
+/// Each problem of an error as (kind, argument it is about).
+fn problems(error: &ToolError) -> Vec<(&'static str, String)> {
+    let about = |e: &ToolError| match e {
+        ToolError::MissingArgument(name) => name.clone(),
+        ToolError::InvalidArgument { name, .. } => {
+            name.split(['.', '[']).next().unwrap_or_default().to_owned()
+        }
+        ToolError::UnknownArguments(names) => {
+            names.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(",")
+        }
+        _ => String::new(),
+    };
+    match error {
+        ToolError::Several(errors) => errors.iter().map(|e| (e.kind(), about(e))).collect(),
+        error => vec![(error.kind(), about(error))],
+    }
+}
+
+/// `value` as JSON text with the first key of its `target`-th non-empty object (document
+/// order) written a second time, as `\uXXXX` escapes when `escape`; and that key's path
+/// (`None` when `value` has fewer objects).
+fn with_repeated_key(value: &Value, target: usize, escape: bool) -> (String, Option<String>) {
+    fn write(
+        value: &Value,
+        path: &str,
+        seen: &mut usize,
+        target: usize,
+        escape: bool,
+        out: &mut String,
+        found: &mut Option<String>,
+    ) {
+        match value {
+            Value::Object(map) => {
+                out.push('{');
+                let repeat = !map.is_empty() && *seen == target;
+                if !map.is_empty() {
+                    *seen += 1;
+                }
+                for (i, (key, item)) in map.iter().enumerate() {
+                    let child = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    if repeat && i == 0 {
+                        let copy = if escape {
+                            let units: String = key.encode_utf16().map(|u| format!("\\u{u:04x}")).collect();
+                            format!("\"{units}\"")
+                        } else {
+                            Value::String(key.clone()).to_string()
+                        };
+                        out.push_str(&format!("{copy}:{item},"));
+                        *found = Some(child.clone());
+                    }
+                    out.push_str(&Value::String(key.clone()).to_string());
+                    out.push(':');
+                    write(item, &child, seen, target, escape, out, found);
+                }
+                out.push('}');
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(item, &format!("{path}[{i}]"), seen, target, escape, out, found);
+                }
+                out.push(']');
+            }
+            scalar => out.push_str(&scalar.to_string()),
+        }
+    }
+    let (mut out, mut found, mut seen) = (String::new(), None, 0);
+    write(value, "", &mut seen, target, escape, &mut out, &mut found);
+    (out, found)
+}
+
+#[test]
+fn the_repeated_key_writer_repeats_one_key_at_its_path() {
+    let value = json!({"a": 1, "o": {"x": [{"k": true}]}});
+    assert_eq!(
+        with_repeated_key(&value, 0, false),
+        (r#"{"a":1,"a":1,"o":{"x":[{"k":true}]}}"#.to_owned(), Some("a".to_owned()))
+    );
+    assert_eq!(with_repeated_key(&value, 2, true).1.as_deref(), Some("o.x[0].k"));
+    assert!(with_repeated_key(&value, 2, true).0.contains(r#"{"\u006b":true,"k":true}"#));
+    assert_eq!(with_repeated_key(&value, 3, false).1, None);
 }
 
 #[test]

@@ -65,11 +65,11 @@ async fn no_argument_reaches_the_context() {
         let key = forged.as_object().and_then(|o| o.keys().next().cloned()).unwrap_or_default();
         assert_eq!(
             ALL.call(&ada, "whoami", &forged).await,
-            Err(ToolError::UnknownArguments(vec![key.clone()]))
+            Err(ToolError::UnknownArguments(vec![key.as_str().into()]))
         );
         let mut note = forged.clone();
         note["id"] = json!(1);
-        assert_eq!(ALL.call(&ada, "note", &note).await, Err(ToolError::UnknownArguments(vec![key])));
+        assert_eq!(ALL.call(&ada, "note", &note).await, Err(ToolError::UnknownArguments(vec![key.into()])));
     }
     assert_eq!(ada.hits.load(Ordering::SeqCst), 0, "a refused call never runs the tool");
 }

@@ -19,13 +19,42 @@ fn ok_applies_the_functions_default() {
 }
 
 #[test]
-fn missing_argument_is_the_first_in_declaration_order() {
+fn a_single_missing_argument_is_its_own_error() {
     for args in [json!({}), json!({"days": 5})] {
         assert_eq!(run("get_weather", args), Err(ToolError::MissingArgument("city".into())));
     }
-    assert_eq!(run("divide", json!({})), Err(ToolError::MissingArgument("a".into())));
     assert_eq!(run("divide", json!({"b": 1})), Err(ToolError::MissingArgument("a".into())));
     assert_eq!(run("divide", json!({"a": 1})), Err(ToolError::MissingArgument("b".into())));
+}
+
+#[test]
+fn every_mistake_of_a_call_is_in_one_error_in_a_stable_order() {
+    let both = Err(ToolError::Several(vec![
+        ToolError::MissingArgument("a".into()),
+        ToolError::MissingArgument("b".into()),
+    ]));
+    assert_eq!(run("divide", json!({})), both);
+    // Unknown keys first (all of them, with suggestions), then each parameter in
+    // declaration order, whatever order the object holds them in.
+    let err = run("get_weather", json!({"days": "5", "Citty": "Oslo"})).unwrap_err();
+    let ToolError::Several(errors) = &err else { panic!("{err:?}") };
+    assert_eq!(errors.len(), 3, "{err:?}");
+    assert!(
+        matches!(&errors[0], ToolError::UnknownArguments(u) if u[0].did_you_mean.as_deref() == Some("city"))
+    );
+    assert_eq!(errors[1], ToolError::MissingArgument("city".into()));
+    assert!(matches!(&errors[2], ToolError::InvalidArgument { name, .. } if name == "days"));
+    assert_eq!(
+        err.to_string(),
+        "3 mistakes in the arguments:\n\
+         - unknown argument \"Citty\" (did you mean \"city\"?)\n\
+         - city: missing required argument\n\
+         - days: expected an integer, got \"5\""
+    );
+    let value = err.to_value();
+    assert_eq!(value["error"], "several");
+    assert_eq!(value["errors"][1]["error"], "missing_argument");
+    assert_eq!(value["errors"][0]["unknown"][0]["did_you_mean"], "city");
 }
 
 #[test]
@@ -47,9 +76,12 @@ fn a_fraction_or_a_string_is_not_an_integer() {
 #[test]
 fn unknown_arguments_are_all_listed() {
     let err = run("get_weather", json!({"city": "Oslo", "c": 1, "zz": 2, "a": 3})).unwrap_err();
-    let ToolError::UnknownArguments(mut names) = err else { panic!("{err:?}") };
+    let ToolError::UnknownArguments(unknown) = err else { panic!("{err:?}") };
+    let mut names: Vec<&str> = unknown.iter().map(|u| u.name.as_str()).collect();
     names.sort();
     assert_eq!(names, vec!["a", "c", "zz"]);
+    // "c" is one edit from "city" only by a third of its length: no suggestion for it.
+    assert!(unknown.iter().all(|u| u.did_you_mean.is_none()), "{unknown:?}");
     // A tool with no parameters rejects any key too.
     assert_eq!(run("ping", json!({"x": 1})), Err(ToolError::UnknownArguments(vec!["x".into()])));
 }

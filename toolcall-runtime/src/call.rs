@@ -22,7 +22,8 @@ use std::task::{Context, Poll};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::error::{ToolError, summarize};
+use crate::error::{ToolError, UnknownName, summarize};
+pub use crate::text::parse_arguments;
 
 /// Anything that runs tools by name: [`Toolset`](crate::Toolset),
 /// [`Registry`](crate::Registry). The provider glue in [`crate::glue`] works with any.
@@ -37,21 +38,25 @@ pub trait Runner {
     }
 }
 
-/// Parses argument text (or bytes): malformed JSON, invalid UTF-8 and lone surrogate
-/// escapes are all `InvalidJson`. Nesting is bounded by `serde_json`'s recursion limit.
-pub fn parse_arguments(bytes: &[u8]) -> Result<Value, ToolError> {
-    serde_json::from_slice(bytes).map_err(|e| ToolError::InvalidJson(e.to_string()))
-}
-
-/// The arguments object, after checking it is an object with only `known` keys.
-/// Every unknown key is reported, in the order the object holds them.
-pub fn arguments<'a>(args: &'a Value, known: &[&str]) -> Result<&'a Map<String, Value>, ToolError> {
+/// The arguments object, and the error naming every key `known` does not declare (in
+/// the order the object holds them, each with the closest declared name), if any: the
+/// caller reports it together with the arguments' own errors. Not an object: the error.
+pub fn arguments<'a>(
+    args: &'a Value,
+    known: &[&str],
+) -> Result<(&'a Map<String, Value>, Option<ToolError>), ToolError> {
     let map = args.as_object().ok_or_else(|| ToolError::InvalidArguments(summarize(args)))?;
     if map.len() <= known.len() && map.keys().all(|k| known.contains(&k.as_str())) {
-        return Ok(map);
+        return Ok((map, None));
     }
-    let unknown = map.keys().filter(|k| !known.contains(&k.as_str())).cloned().collect();
-    Err(ToolError::UnknownArguments(unknown))
+    let unknown = UnknownName::all(map.keys(), known);
+    Ok((map, (!unknown.is_empty()).then_some(ToolError::UnknownArguments(unknown))))
+}
+
+/// The one error of a call whose decoding failed: `errors` holds the unknown-arguments
+/// error and each argument's, `None` where there was none (generated call functions).
+pub fn several<const N: usize>(errors: [Option<ToolError>; N]) -> ToolError {
+    ToolError::all(errors.into_iter().flatten()).unwrap_or(ToolError::Several(Vec::new()))
 }
 
 /// FNV-1a hash of a tool name. Generated dispatchers match on `(name_hash(name), name)`,

@@ -32,13 +32,13 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::error::{Reason, ToolError, summarize};
+use crate::error::{Reason, ToolError, UnknownName, summarize};
 
 /// How deep arrays and objects may nest inside one argument.
 pub const MAX_DEPTH: usize = 128;
 
 /// One step of a path into an argument.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Segment {
     /// An object key.
     Key(String),
@@ -60,6 +60,11 @@ impl ArgError {
     /// An error at the current position.
     pub fn new(reason: Reason) -> Self {
         ArgError { rev_path: Vec::new(), reason }
+    }
+
+    /// An error at the end of a path already built innermost first.
+    pub(crate) fn at_rev_path(rev_path: Vec<Segment>, reason: Reason) -> Self {
+        ArgError { rev_path, reason }
     }
 
     /// A type's own decoder rejected the value with `message`.
@@ -179,7 +184,7 @@ pub fn expect_object<'a>(
     if map.len() <= known.len() && map.keys().all(|k| known.contains(&k.as_str())) {
         return Ok(map);
     }
-    let unknown: Vec<String> = map.keys().filter(|k| !known.contains(&k.as_str())).cloned().collect();
+    let unknown = UnknownName::all(map.keys(), known);
     if unknown.is_empty() { Ok(map) } else { Err(ArgError::new(Reason::UnknownFields { fields: unknown })) }
 }
 

@@ -80,19 +80,26 @@ impl DynTool {
 /// parameters dropped).
 pub fn decode_arguments(tool: &Tool, args: &Value) -> Result<Map<String, Value>, ToolError> {
     let known: Vec<&str> = tool.params.iter().map(|p| p.name.as_str()).collect();
-    let map = arguments(args, &known)?;
+    let (map, unknown) = arguments(args, &known)?;
     let mut out = Map::new();
+    let mut errors: Vec<ToolError> = unknown.into_iter().collect();
     for param in &tool.params {
         let slot = map.get(&param.name);
-        let value = field(param, slot, 0).map_err(|e| match (slot, &e.reason) {
-            (None, Reason::MissingField { .. }) => ToolError::MissingArgument(param.name.clone()),
-            _ => e.into_tool_error(&param.name),
-        })?;
-        if let Some(value) = value {
-            out.insert(param.name.clone(), value);
+        match field(param, slot, 0) {
+            Ok(Some(value)) => {
+                out.insert(param.name.clone(), value);
+            }
+            Ok(None) => {}
+            Err(e) => errors.push(match (slot, &e.reason) {
+                (None, Reason::MissingField { .. }) => ToolError::MissingArgument(param.name.clone()),
+                _ => e.into_tool_error(&param.name),
+            }),
         }
     }
-    Ok(out)
+    match ToolError::all(errors) {
+        None => Ok(out),
+        Some(error) => Err(error),
+    }
 }
 
 /// Validates `value` against `ty`, returning it normalised.
@@ -228,7 +235,7 @@ fn validate_enum(value: &Value, allowed: &[String]) -> Result<Value, ArgError> {
     if allowed.iter().any(|a| a == text) {
         Ok(value.clone())
     } else {
-        Err(ArgError::new(Reason::NotInEnum { value: summarize(value), allowed: allowed.to_vec() }))
+        Err(ArgError::new(Reason::not_in_enum(value, allowed.to_vec())))
     }
 }
 

@@ -20,8 +20,9 @@ pub enum ToolError {
         /// The names that exist.
         known: Vec<String>,
     },
-    /// Keys the schema does not declare, all of them.
-    UnknownArguments(Vec<String>),
+    /// Keys the schema does not declare, all of them, each with the closest declared
+    /// name when one is close.
+    UnknownArguments(Vec<UnknownName>),
     /// The arguments were not a JSON object (a summary of what arrived).
     InvalidArguments(Value),
     /// A required argument is absent (the first one, in declaration order).
@@ -43,6 +44,11 @@ pub enum ToolError {
     /// `run_json`, `run_bytes`, `run_with`), which never blocks: call it with
     /// `Toolset::call(..).await`. Its body did not run.
     AsyncTool(String),
+    /// Several mistakes in one call, every one of them, so the model fixes them in one
+    /// round trip: the unknown arguments first, then each argument's error in declaration
+    /// order (one per argument, the first found inside it). A single mistake is never
+    /// wrapped: it is its own variant.
+    Several(Vec<ToolError>),
 }
 
 impl ToolError {
@@ -58,6 +64,7 @@ impl ToolError {
             ToolError::Failed(_) => "failed",
             ToolError::Panicked(_) => "panicked",
             ToolError::AsyncTool(_) => "async_tool",
+            ToolError::Several(_) => "several",
         }
     }
 
@@ -65,6 +72,33 @@ impl ToolError {
     /// `Failed`, `Panicked` and `AsyncTool`, which are about the tool or its caller).
     pub fn is_call_error(&self) -> bool {
         !matches!(self, ToolError::Failed(_) | ToolError::Panicked(_) | ToolError::AsyncTool(_))
+    }
+
+    /// One error for all of `errors`: `None` when there are none, the error itself when
+    /// there is one, [`ToolError::Several`] otherwise (nested lists are flattened).
+    pub fn all(errors: impl IntoIterator<Item = ToolError>) -> Option<ToolError> {
+        let mut all = Vec::new();
+        for error in errors {
+            match error {
+                ToolError::Several(inner) => all.extend(inner),
+                error => all.push(error),
+            }
+        }
+        match all.len() {
+            0 => None,
+            1 => all.pop(),
+            _ => Some(ToolError::Several(all)),
+        }
+    }
+
+    /// The known tool name closest to the one asked for, for [`ToolError::UnknownTool`].
+    pub fn did_you_mean(&self) -> Option<&str> {
+        match self {
+            ToolError::UnknownTool { name, known } => {
+                crate::suggest::closest_name(name, known.iter().map(String::as_str))
+            }
+            _ => None,
+        }
     }
 
     /// The error as a JSON value (same as its `Serialize` form).
@@ -77,12 +111,13 @@ impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ToolError::UnknownTool { name, known } => {
-                write!(f, "unknown tool {}; known tools: {}", quote(name), known.join(", "))
+                write!(f, "unknown tool {}", quote(name))?;
+                if let Some(closest) = self.did_you_mean() {
+                    write!(f, " (did you mean {}?)", quote(closest))?;
+                }
+                write!(f, "; known tools: {}", known.join(", "))
             }
-            ToolError::UnknownArguments(names) => {
-                let names: Vec<String> = names.iter().map(|n| quote(n)).collect();
-                write!(f, "unknown arguments: {}", names.join(", "))
-            }
+            ToolError::UnknownArguments(names) => write_unknown(f, "argument", names),
             ToolError::InvalidArguments(value) => {
                 write!(f, "arguments must be a JSON object, got {}", preview(value))
             }
@@ -96,11 +131,83 @@ impl fmt::Display for ToolError {
                 "tool {} is async: the caller must use `Toolset::call(..).await`, not a sync `run`",
                 quote(name)
             ),
+            ToolError::Several(errors) => {
+                write!(f, "{} mistakes in the arguments:", errors.len())?;
+                errors.iter().try_for_each(|error| write!(f, "\n- {error}"))
+            }
+        }
+    }
+}
+
+/// `unknown argument "A" (did you mean "a"?)`, or `unknown arguments: "x", "y"`.
+fn write_unknown(f: &mut fmt::Formatter<'_>, what: &str, names: &[UnknownName]) -> fmt::Result {
+    match names {
+        [one] => write!(f, "unknown {what} {one}"),
+        _ => {
+            write!(f, "unknown {what}s: ")?;
+            for (i, name) in names.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{name}")?;
+            }
+            Ok(())
         }
     }
 }
 
 impl std::error::Error for ToolError {}
+
+/// A name the tool does not declare (an argument, a field), with the closest name it
+/// does declare when one is close (differs in case, or by a typo).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UnknownName {
+    /// The name as it arrived.
+    pub name: String,
+    /// The closest declared name, if one is close.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub did_you_mean: Option<String>,
+}
+
+impl UnknownName {
+    /// `name`, with its closest match among `known`.
+    pub fn new(name: &str, known: &[&str]) -> Self {
+        let did_you_mean = crate::suggest::closest_name(name, known.iter().copied()).map(str::to_owned);
+        UnknownName { name: name.to_owned(), did_you_mean }
+    }
+
+    /// Every key of `keys` that is not in `known`, in order, with suggestions.
+    pub fn all<'k>(keys: impl IntoIterator<Item = &'k String>, known: &[&str]) -> Vec<UnknownName> {
+        keys.into_iter()
+            .filter(|k| !known.contains(&k.as_str()))
+            .map(|k| UnknownName::new(k, known))
+            .collect()
+    }
+}
+
+/// An unknown name with no suggestion.
+impl From<&str> for UnknownName {
+    fn from(name: &str) -> Self {
+        UnknownName { name: name.to_owned(), did_you_mean: None }
+    }
+}
+
+/// An unknown name with no suggestion.
+impl From<String> for UnknownName {
+    fn from(name: String) -> Self {
+        UnknownName { name, did_you_mean: None }
+    }
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&quote(&self.name))?;
+        match &self.did_you_mean {
+            Some(closest) => write!(f, " (did you mean {}?)", quote(closest)),
+            None => Ok(()),
+        }
+    }
+}
 
 impl Serialize for ToolError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -110,8 +217,15 @@ impl Serialize for ToolError {
             ToolError::UnknownTool { name, known } => {
                 map.serialize_entry("name", name)?;
                 map.serialize_entry("known", known)?;
+                if let Some(closest) = self.did_you_mean() {
+                    map.serialize_entry("did_you_mean", closest)?;
+                }
             }
-            ToolError::UnknownArguments(names) => map.serialize_entry("names", names)?,
+            ToolError::UnknownArguments(names) => {
+                let plain: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
+                map.serialize_entry("names", &plain)?;
+                map.serialize_entry("unknown", names)?;
+            }
             ToolError::InvalidArguments(value) => map.serialize_entry("value", value)?,
             ToolError::MissingArgument(name) => map.serialize_entry("name", name)?,
             ToolError::InvalidArgument { name, reason } => {
@@ -122,6 +236,7 @@ impl Serialize for ToolError {
                 map.serialize_entry("detail", message)?
             }
             ToolError::AsyncTool(name) => map.serialize_entry("name", name)?,
+            ToolError::Several(errors) => map.serialize_entry("errors", errors)?,
         }
         map.serialize_entry("message", &self.to_string())?;
         map.end()
@@ -182,6 +297,9 @@ pub enum Reason {
         value: Value,
         /// The allowed values.
         allowed: Vec<String>,
+        /// The allowed value closest to what arrived, if one is close.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        did_you_mean: Option<String>,
     },
     /// A string that does not parse as the date/time it should be.
     InvalidDate {
@@ -216,9 +334,13 @@ pub enum Reason {
     },
     /// A nested object has fields its type does not declare.
     UnknownFields {
-        /// Every unknown field.
-        fields: Vec<String>,
+        /// Every unknown field, with the closest declared one.
+        fields: Vec<UnknownName>,
     },
+    /// A key that an object of the arguments holds more than once (after unescaping:
+    /// `"a"` and `"\u0061"` are one key). Which value was meant cannot be known, so none
+    /// is picked; the error's path ends at the key.
+    DuplicateKey {},
     /// The value nests deeper than the decoder allows.
     TooDeep {
         /// The nesting limit.
@@ -247,9 +369,13 @@ impl fmt::Display for Reason {
             Reason::OutOfRange { value, min, max } => {
                 write!(f, "{} is out of range ({min} to {max})", preview(value))
             }
-            Reason::NotInEnum { value, allowed } => {
+            Reason::NotInEnum { value, allowed, did_you_mean } => {
                 let allowed: Vec<String> = allowed.iter().map(|a| quote(a)).collect();
-                write!(f, "{} is not one of {}", preview(value), allowed.join(", "))
+                write!(f, "{} is not one of {}", preview(value), allowed.join(", "))?;
+                match did_you_mean {
+                    Some(closest) => write!(f, " (did you mean {}?)", quote(closest)),
+                    None => Ok(()),
+                }
             }
             Reason::InvalidDate { value, format } | Reason::InvalidFormat { value, format } => {
                 write!(f, "{} is not a valid {format}", preview(value))
@@ -259,13 +385,23 @@ impl fmt::Display for Reason {
             }
             Reason::DuplicateItem { value } => write!(f, "duplicate item {}", preview(value)),
             Reason::MissingField { field } => write!(f, "missing required field {}", quote(field)),
-            Reason::UnknownFields { fields } => {
-                let fields: Vec<String> = fields.iter().map(|n| quote(n)).collect();
-                write!(f, "unknown fields: {}", fields.join(", "))
-            }
+            Reason::UnknownFields { fields } => write_unknown(f, "field", fields),
+            Reason::DuplicateKey {} => f.write_str("given more than once in one object; send each key once"),
             Reason::TooDeep { limit } => write!(f, "value nests deeper than {limit} levels"),
             Reason::Invalid { message } => f.write_str(message),
         }
+    }
+}
+
+impl Reason {
+    /// `value` is not one of `allowed`: the error, with the closest allowed value when
+    /// `value` is a string near one.
+    pub fn not_in_enum(value: &Value, allowed: Vec<String>) -> Reason {
+        let did_you_mean = value
+            .as_str()
+            .and_then(|text| crate::suggest::closest_name(text, allowed.iter().map(String::as_str)))
+            .map(str::to_owned);
+        Reason::NotInEnum { value: summarize(value), allowed, did_you_mean }
     }
 }
 

@@ -38,15 +38,18 @@ mod params;
 mod registry;
 pub mod render;
 mod slot;
+mod suggest;
+mod text;
 mod toolset;
 
 pub use call::{CallFuture, Runner};
 pub use decode::{ArgError, FromArg, Segment, StringInteger};
 pub use dynamic::DynTool;
-pub use error::{Reason, ToolError};
+pub use error::{Reason, ToolError, UnknownName};
 pub use params::ToolParam;
 pub use registry::{DuplicateTool, Registry};
 pub use render::Format;
+pub use suggest::closest_name;
 pub use toolset::{ToolInfo, Toolset};
 
 /// What generated code calls, and nothing a user should: decoding slots, dispatch
@@ -56,6 +59,7 @@ pub use toolset::{ToolInfo, Toolset};
 pub mod __private {
     pub use crate::call::{
         Dispatched, ToolFuture, arguments, boxed, encode, encode_result, invoke, name_hash, parse_arguments,
+        several,
     };
     pub use crate::dynamic::{decode_arguments, validate};
     pub use crate::error::summarize;

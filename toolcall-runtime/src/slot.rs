@@ -167,7 +167,7 @@ pub fn unit(value: &Value) -> Result<(), ArgError> {
 
 fn not_a_variant(value: &Value, names: &[&str]) -> ArgError {
     let allowed = names.iter().map(|n| (*n).to_owned()).collect();
-    ArgError::new(Reason::NotInEnum { value: summarize(value), allowed })
+    ArgError::new(Reason::not_in_enum(value, allowed))
 }
 
 /// serde's external tagging: `"Unit"` or `{"Variant": payload}`. Returns the variant
@@ -219,7 +219,7 @@ pub fn adjacent<'a>(
     depth: usize,
 ) -> Result<(&'a str, Option<&'a Value>), ArgError> {
     let (name, map) = internal(value, tag, names, depth)?;
-    let extra: Vec<String> = map.keys().filter(|k| *k != tag && *k != content).cloned().collect();
+    let extra = crate::error::UnknownName::all(map.keys(), &[tag, content]);
     if !extra.is_empty() {
         return Err(ArgError::new(Reason::UnknownFields { fields: extra }));
     }

@@ -42,7 +42,10 @@ impl Future for Countdown<'_> {
 }
 
 fn call_count<'a>(ctx: &'a Counter, args: &'a Value) -> Result<ToolFuture<'a>, ToolError> {
-    let map = arguments(args, &["n", "panic"])?;
+    let map = match arguments(args, &["n", "panic"])? {
+        (map, None) => map,
+        (_, Some(unknown)) => return Err(unknown),
+    };
     let left = map.get("n").and_then(Value::as_u64).unwrap_or(0) as usize;
     let panic = map.get("panic").is_some_and(|p| p == true);
     Ok(boxed(Countdown { ctx, left, panic }))

@@ -24,7 +24,6 @@ use toolcall_runtime::__private::decode::{
     ArgError, FromArg, MAX_DEPTH, StringInteger, decode_arg, decode_field, decode_slot, deserialize_arg,
     expect_object,
 };
-use toolcall_runtime::__private::summarize;
 use toolcall_runtime::__private::validate;
 use toolcall_runtime::ir::{Param, Tool, Type};
 use toolcall_runtime::{DynTool, Reason, ToolError};
@@ -693,10 +692,7 @@ impl<'a> FromArg<'a> for Color {
         match <&str>::from_arg(value, depth)? {
             "red" => Ok(Color::Red),
             "green" => Ok(Color::Green),
-            _ => Err(ArgError::new(Reason::NotInEnum {
-                value: summarize(value),
-                allowed: vec!["red".into(), "green".into()],
-            })),
+            _ => Err(ArgError::new(Reason::not_in_enum(value, vec!["red".into(), "green".into()]))),
         }
     }
 }

@@ -58,6 +58,15 @@ mod user_tools {
     }
 }
 
+/// The arguments object, failing on unknown keys: these hand-written dispatchers stop at
+/// the first error, where generated ones report every error at once.
+fn checked<'a>(args: &'a Value, known: &[&str]) -> Result<&'a serde_json::Map<String, Value>, ToolError> {
+    match arguments(args, known)? {
+        (map, None) => Ok(map),
+        (_, Some(unknown)) => Err(unknown),
+    }
+}
+
 /// The IR the build script derives for the weather module.
 fn weather_ir() -> Vec<Tool> {
     vec![
@@ -85,26 +94,26 @@ fn weather_dispatch<'a>(_: &'a (), name: &'a str, args: &'a Value) -> Option<Dis
 }
 
 fn call_get_weather(args: &Value) -> Result<Value, ToolError> {
-    let map = arguments(args, &["city", "days"])?;
+    let map = checked(args, &["city", "days"])?;
     let city: &str = decode_slot(map.get("city"), "city")?;
     let days: Option<u32> = decode_slot(map.get("days"), "days")?;
     invoke("get_weather", || encode(user_tools::get_weather(city, days)))
 }
 
 fn call_explode(args: &Value) -> Result<Value, ToolError> {
-    let map = arguments(args, &["message"])?;
+    let map = checked(args, &["message"])?;
     let message: String = decode_slot(map.get("message"), "message")?;
     invoke("explode", || encode(user_tools::explode(message)))
 }
 
 fn call_checked_sqrt(args: &Value) -> Result<Value, ToolError> {
-    let map = arguments(args, &["x"])?;
+    let map = checked(args, &["x"])?;
     let x: f64 = decode_slot(map.get("x"), "x")?;
     invoke("checked_sqrt", || encode_result(user_tools::checked_sqrt(x)))
 }
 
 fn call_pairs(args: &Value) -> Result<Value, ToolError> {
-    arguments(args, &[])?;
+    checked(args, &[])?;
     invoke("pairs", || encode(user_tools::pairs()))
 }
 
@@ -143,7 +152,7 @@ static MATH: LazyLock<Toolset> = LazyLock::new(|| {
     let (tools, schemas) = precompute(&[add], "math");
     Toolset::new(tools, schemas, |_, name, args| match name {
         "add" => Some(Dispatched::Ready((|| {
-            let map = arguments(args, &["a", "b"])?;
+            let map = checked(args, &["a", "b"])?;
             let (a, b): (i64, i64) = (decode_slot(map.get("a"), "a")?, decode_slot(map.get("b"), "b")?);
             invoke("add", || encode(a + b))
         })())),
@@ -184,9 +193,7 @@ static PING_SCHEMAS: SchemaTable = [
 
 fn ping_dispatch<'a>(_: &'a (), name: &'a str, args: &'a Value) -> Option<Dispatched<'a>> {
     match name {
-        "ping" => {
-            Some(Dispatched::Ready(arguments(args, &[]).and_then(|_| invoke("ping", || encode("pong")))))
-        }
+        "ping" => Some(Dispatched::Ready(checked(args, &[]).and_then(|_| invoke("ping", || encode("pong"))))),
         _ => None,
     }
 }
@@ -271,21 +278,24 @@ fn dyn_tool_nullable_optional_passes_null_through() {
 fn dyn_tool_lists_every_unknown_argument() {
     let error = dyn_weather().run(&json!({"city": "Oslo", "c": 1, "d": 2, "zz": null})).unwrap_err();
     assert_eq!(error, ToolError::UnknownArguments(vec!["c".into(), "d".into(), "zz".into()]));
-    // Unknown arguments win over missing ones: the model learns both names are wrong.
+    // Unknown arguments come first, then the missing ones: one reply says both.
     let error = dyn_weather().run(&json!({"town": "Oslo"})).unwrap_err();
-    assert_eq!(error, ToolError::UnknownArguments(vec!["town".into()]));
+    let expected =
+        vec![ToolError::UnknownArguments(vec!["town".into()]), ToolError::MissingArgument("city".into())];
+    assert_eq!(error, ToolError::Several(expected));
 }
 
 #[test]
-fn dyn_tool_reports_the_first_missing_argument_in_declaration_order() {
+fn dyn_tool_reports_every_missing_argument_in_declaration_order() {
     let tool = echo(
         Tool::new("e")
             .param(Param::new("zeta", Type::string()))
             .param(Param::new("alpha", Type::string()))
             .param(Param::new("mid", Type::string())),
     );
-    assert_eq!(tool.run(&json!({})).unwrap_err(), ToolError::MissingArgument("zeta".into()));
-    assert_eq!(tool.run(&json!({"zeta": "z"})).unwrap_err(), ToolError::MissingArgument("alpha".into()));
+    let missing = |names: &[&str]| names.iter().map(|n| ToolError::MissingArgument((*n).into())).collect();
+    assert_eq!(tool.run(&json!({})).unwrap_err(), ToolError::Several(missing(&["zeta", "alpha", "mid"])));
+    assert_eq!(tool.run(&json!({"zeta": "z"})).unwrap_err(), ToolError::Several(missing(&["alpha", "mid"])));
     assert_eq!(
         tool.run(&json!({"alpha": "a", "mid": "m"})).unwrap_err(),
         ToolError::MissingArgument("zeta".into())

@@ -24,7 +24,10 @@ fn check_and_snapshot(name: &str, error: &ToolError) {
     assert_eq!(value["error"], error.kind(), "`error` is the variant's kind");
     assert_eq!(value["message"], error.to_string(), "`message` is the Display line");
     assert_eq!(error.to_value(), value);
-    assert!(!error.to_string().contains('\n'), "Display is one line: {error}");
+    // One line, except the list of several mistakes: one line each.
+    let lines = error.to_string().lines().count();
+    let expected = if let ToolError::Several(errors) = error { errors.len() + 1 } else { 1 };
+    assert_eq!(lines, expected, "Display: {error}");
     snapshot(&format!("error__{name}"), &format!("ToolError::{name}"), &describe(error));
 }
 
@@ -71,14 +74,17 @@ fn unknown_tool() {
             known: vec!["get_weather".into(), "echo".into()]
         }
     );
+    assert_eq!(error.did_you_mean(), Some("get_weather"));
+    assert_eq!(error.to_value()["did_you_mean"], "get_weather");
     assert!(error.is_call_error());
     check_and_snapshot("unknown_tool", &error);
 }
 
 #[test]
 fn unknown_arguments() {
-    let error = weather().run(&json!({"city": "Oslo", "c": 1, "units": "metric"})).unwrap_err();
-    assert_eq!(error, ToolError::UnknownArguments(vec!["c".into(), "units".into()]));
+    let error = weather().run(&json!({"city": "Oslo", "c": 1, "units": "metric", "Days": 2})).unwrap_err();
+    let days = toolcall_runtime::UnknownName { name: "Days".into(), did_you_mean: Some("days".into()) };
+    assert_eq!(error, ToolError::UnknownArguments(vec![days, "c".into(), "units".into()]));
     assert!(error.is_call_error());
     check_and_snapshot("unknown_arguments", &error);
 }
@@ -150,6 +156,7 @@ fn kinds_are_stable_snake_case_names() {
         ToolError::Failed(String::new()),
         ToolError::Panicked(String::new()),
         ToolError::AsyncTool("a".into()),
+        ToolError::Several(vec![]),
     ];
     let kinds: Vec<&str> = all.iter().map(ToolError::kind).collect();
     assert_eq!(
@@ -163,7 +170,8 @@ fn kinds_are_stable_snake_case_names() {
             "invalid_json",
             "failed",
             "panicked",
-            "async_tool"
+            "async_tool",
+            "several"
         ]
     );
     let boxed: Box<dyn std::error::Error> = Box::new(all[3].clone());
@@ -176,6 +184,23 @@ fn strings_in_messages_are_json_quoted() {
     assert_eq!(error.to_string(), r#"unknown arguments: "a\"b", "line\nbreak""#);
     let error = ToolError::UnknownTool { name: "x\"y".into(), known: vec!["a".into(), "b".into()] };
     assert_eq!(error.to_string(), r#"unknown tool "x\"y"; known tools: a, b"#);
+}
+
+/// Several mistakes are one error: each listed on its own line, and as an array.
+#[test]
+fn several() {
+    let error = weather().run(&json!({"town": "Oslo", "days": "5"})).unwrap_err();
+    let ToolError::Several(errors) = &error else { panic!("{error:?}") };
+    assert_eq!(errors.len(), 3);
+    assert!(error.is_call_error());
+    assert_eq!(error.to_value()["errors"].as_array().map(Vec::len), Some(3));
+    check_and_snapshot("several", &error);
+    // One mistake is never wrapped; nested lists flatten.
+    let one = ToolError::MissingArgument("a".into());
+    assert_eq!(ToolError::all([one.clone()]), Some(one.clone()));
+    assert_eq!(ToolError::all([]), None);
+    let nested = ToolError::all([ToolError::Several(vec![one.clone(), one.clone()]), one.clone()]);
+    assert_eq!(nested, Some(ToolError::Several(vec![one.clone(), one.clone(), one])));
 }
 
 /// Every `Reason`, as the `InvalidArgument` it travels in.
@@ -215,6 +240,7 @@ fn every_reason() {
             toolcall_runtime::__private::validate(&ty, v, 0).unwrap_err().into_tool_error("address")
         }),
         ToolError::InvalidArgument { name: "payload".into(), reason: Reason::TooDeep { limit: 128 } },
+        toolcall_runtime::__private::parse_arguments(br#"{"tags": {"a": 1, "\u0061": 2}}"#).unwrap_err(),
         from(json!({"units": "5"}), |v| {
             #[derive(serde::Deserialize, Debug)]
             #[allow(dead_code)]
@@ -237,6 +263,6 @@ fn every_reason() {
     let mut unique = kinds.clone();
     unique.sort();
     unique.dedup();
-    assert_eq!(unique.len(), 17, "every Reason variant once: {kinds:?}");
+    assert_eq!(unique.len(), 18, "every Reason variant once: {kinds:?}");
     snapshot("error__reasons", "every Reason variant inside InvalidArgument", &text);
 }

@@ -84,7 +84,9 @@ pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream)
     let name = &tool.ir.name;
     let known = tool.params.iter().map(|p| &p.name);
     let bindings: Vec<syn::Ident> = (0..tool.params.len()).map(|i| format_ident!("arg{}", i)).collect();
-    let decodes = tool.params.iter().zip(&bindings).map(|(param, binding)| decode_param(param, binding));
+    let results: Vec<syn::Ident> = (0..tool.params.len()).map(|i| format_ident!("r{}", i)).collect();
+    let decodes = tool.params.iter().zip(&results).map(|(param, result)| decode_param(param, result));
+    let collect = collect_errors(&bindings, &results);
     let function = &tool.ident;
     let inputs = call_inputs(tool, &bindings);
     let call = if tool.is_async {
@@ -111,7 +113,7 @@ pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream)
         .trim_start_matches("r#")
         .starts_with('_')
         .then(|| quote!(#[allow(non_snake_case)]));
-    let check = quote!(let #args_binding = ::toolcall_runtime::__private::arguments(args, &[#(#known),*])?;);
+    let check = quote!(let (#args_binding, unknown) = ::toolcall_runtime::__private::arguments(args, &[#(#known),*])?;);
     if tool.is_async {
         quote! {
             #allow
@@ -121,6 +123,7 @@ pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream)
             ) -> ::core::result::Result<::toolcall_runtime::__private::ToolFuture<'a>, #error> {
                 #check
                 #(#decodes)*
+                #collect
                 ::core::result::Result::Ok(::toolcall_runtime::__private::boxed(async move { #encode }))
             }
         }
@@ -130,6 +133,7 @@ pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream)
             pub(crate) fn #ident(#ctx: &#context, args: &#value) -> ::core::result::Result<#value, #error> {
                 #check
                 #(#decodes)*
+                #collect
                 ::toolcall_runtime::__private::invoke(#name, move || #encode)
             }
         }
@@ -152,10 +156,33 @@ fn call_inputs(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<TokenStream> {
         .collect()
 }
 
-fn decode_param(param: &model::Param, binding: &syn::Ident) -> TokenStream {
+/// Decodes one parameter into `result`, keeping its error for [`collect_errors`].
+fn decode_param(param: &model::Param, result: &syn::Ident) -> TokenStream {
     let name = &param.name;
     let expr = slot_expr(&param.decode, &quote!(arguments.get(#name)), &quote!(0));
     quote! {
-        let #binding = #expr.map_err(|e| e.param(#name))?;
+        let #result = #expr.map_err(|e| e.param(#name));
+    }
+}
+
+/// Binds every decoded parameter when none failed and no argument was unknown; else
+/// returns every error at once (the unknown arguments first, then the parameters in
+/// declaration order).
+fn collect_errors(bindings: &[syn::Ident], results: &[syn::Ident]) -> TokenStream {
+    let error = quote!(::core::result::Result::Err);
+    if bindings.is_empty() {
+        return quote! {
+            if let ::core::option::Option::Some(unknown) = unknown {
+                return #error(unknown);
+            }
+        };
+    }
+    quote! {
+        let (#(#bindings,)*) = match (unknown, #(#results,)*) {
+            (::core::option::Option::None, #(::core::result::Result::Ok(#bindings),)*) => (#(#bindings,)*),
+            (unknown, #(#results,)*) => {
+                return #error(::toolcall_runtime::__private::several([unknown, #(#results.err(),)*]));
+            }
+        };
     }
 }
