@@ -42,7 +42,7 @@ pub enum Command {
     Schema(SchemaArgs),
     /// Run one tool call as the demo's signed-in user (user 1).
     Call(CallArgs),
-    /// Serve every tool over MCP as user 1: stdio, or streamable HTTP at ADDR/mcp.
+    /// Serve every tool over MCP: stdio as user 1, or streamable HTTP at ADDR/mcp.
     Serve(ServeArgs),
 }
 
@@ -164,10 +164,13 @@ mod tests {
 
     #[test]
     fn serve_over_stdio_or_http() {
-        assert_eq!(parse_words("serve").unwrap(), Command::Serve(ServeArgs { http: None }));
+        assert_eq!(
+            parse_words("serve").unwrap(),
+            Command::Serve(ServeArgs { http: None, ..ServeArgs::default() })
+        );
         assert_eq!(
             parse_words("serve --http 127.0.0.1:0").unwrap(),
-            Command::Serve(ServeArgs { http: Some("127.0.0.1:0".parse().unwrap()) })
+            Command::Serve(ServeArgs { http: Some("127.0.0.1:0".parse().unwrap()), ..ServeArgs::default() })
         );
         assert_eq!(error("serve --http").0, ErrorKind::InvalidValue);
         let (kind, text) = error("serve --http nowhere");

@@ -1,24 +1,107 @@
-//! `example-app serve [--http ADDR]`: every tool as an MCP server, as the demo's
-//! signed-in user. Protocol messages only on stdout; everything else on stderr.
+//! `example-app serve [--http ADDR [--allow-remote] [--token [ID:]TOKEN]...]`: every tool
+//! as an MCP server. Protocol messages only on stdout; everything else on stderr.
+//!
+//! Over stdio, and over HTTP without tokens, every call acts as the demo's signed-in user
+//! (user 1, Ada). With tokens, each HTTP request must carry one as `Authorization: Bearer
+//! TOKEN`, and its calls act as the token's user: the context is built per request from
+//! the token, never from what the model sends. A request without a known token gets 401
+//! and reaches no tool.
+//!
+//! Safe by default: only a loopback address is served, unless `--allow-remote` is given
+//! together with a token; then any `Host` name is accepted (the token is the guard). The
+//! server's other defaults stay: browser pages from other origins than loopback are
+//! refused with 403, bodies over 4 MiB with 413.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
+use toolcall_mcp::{McpServer, Rejection, bearer_token};
 
+use crate::app::{Store, User};
 use crate::{App, toolset};
 
-/// `serve [--http ADDR]`.
-#[derive(Clone, Debug, PartialEq, Eq, Args)]
+/// The environment variable holding the tokens when `--token` is not given.
+pub const TOKEN_ENV: &str = "TOOLCALL_MCP_TOKEN";
+
+/// `serve [--http ADDR [--allow-remote] [--token [ID:]TOKEN]...]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Args)]
 pub struct ServeArgs {
     /// Serve streamable HTTP at ADDR/mcp (e.g. 127.0.0.1:8080) instead of stdio.
     #[arg(long, value_name = "ADDR")]
     pub http: Option<SocketAddr>,
+    /// Serve on an address other than loopback; needs --token, since anyone who can reach
+    /// the address can connect.
+    #[arg(long, requires = "http")]
+    pub allow_remote: bool,
+    /// Over HTTP, a bearer token clients must send: TOKEN signs in user 1, ID:TOKEN signs
+    /// in user ID. Repeat it, or separate tokens with commas, for more users.
+    #[arg(
+        long = "token",
+        value_name = "[ID:]TOKEN",
+        env = TOKEN_ENV,
+        value_delimiter = ',',
+        hide_env_values = true
+    )]
+    pub tokens: Vec<Token>,
+}
+
+/// A bearer token and the user it signs in.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token {
+    /// The user's id.
+    pub user: u64,
+    secret: String,
+}
+
+impl Token {
+    /// Whether `presented` is this token, compared in time independent of where they
+    /// differ.
+    fn matches(&self, presented: &str) -> bool {
+        let (a, b) = (self.secret.as_bytes(), presented.as_bytes());
+        a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+    }
+}
+
+/// Never prints the secret.
+impl std::fmt::Debug for Token {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Token {{ user: {}, .. }}", self.user)
+    }
+}
+
+impl FromStr for Token {
+    type Err = String;
+
+    /// `TOKEN` (user 1) or `ID:TOKEN`; a token is visible ASCII, as a header carries it.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (user, secret) = match text.split_once(':') {
+            Some((id, secret)) if !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) => {
+                (id.parse().map_err(|e| format!("user id `{id}`: {e}"))?, secret)
+            }
+            _ => (1, text),
+        };
+        if secret.is_empty() {
+            return Err("the token is empty".to_owned());
+        }
+        if !secret.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err("a token is visible ASCII, without spaces".to_owned());
+        }
+        Ok(Token { user, secret: secret.to_owned() })
+    }
 }
 
 impl ServeArgs {
-    /// Serves until the client disconnects (stdio) or the process ends (HTTP).
+    /// Serves until the client disconnects (stdio) or the process ends (HTTP); exit 2 for
+    /// an address this command will not serve.
     pub fn run(self) -> ExitCode {
+        if let Err(why) = self.check() {
+            eprintln!("error: {why}");
+            return ExitCode::from(2);
+        }
         let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
             Ok(runtime) => runtime,
             Err(error) => {
@@ -26,10 +109,7 @@ impl ServeArgs {
                 return ExitCode::FAILURE;
             }
         };
-        let server = toolcall_mcp::McpServer::new(&toolset::ALL, App::demo())
-            .name("example-app")
-            .version(env!("CARGO_PKG_VERSION"))
-            .instructions("Weather, arithmetic, orders, money and the signed-in user's notes.");
+        let server = self.server();
         let served = runtime.block_on(async move {
             match self.http {
                 None => server.serve_stdio().await,
@@ -51,5 +131,107 @@ impl ServeArgs {
                 ExitCode::FAILURE
             }
         }
+    }
+
+    /// Refuses a non-loopback address without `--allow-remote` and a token.
+    fn check(&self) -> Result<(), String> {
+        let Some(addr) = self.http.filter(|addr| !addr.ip().is_loopback()) else { return Ok(()) };
+        if !self.allow_remote {
+            return Err(format!(
+                "{addr} is not a loopback address: anyone who can reach it could call the tools; \
+                 serve on 127.0.0.1, or pass --allow-remote with --token (or {TOKEN_ENV})"
+            ));
+        }
+        if self.tokens.is_empty() {
+            return Err(format!(
+                "--allow-remote needs --token (or {TOKEN_ENV}): without one, anyone who can reach \
+                 {addr} could call the tools"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The server: user 1 on a seeded store; over HTTP with tokens, each request's
+    /// token's user on the same store.
+    fn server(&self) -> McpServer<App> {
+        let store = Arc::new(Store::seeded(Duration::from_millis(50)));
+        let mut server = McpServer::new(&toolset::ALL, App::for_user(&store, user(1)))
+            .name("example-app")
+            .version(env!("CARGO_PKG_VERSION"))
+            .instructions("Weather, arithmetic, orders, money and the signed-in user's notes.");
+        if self.allow_remote {
+            server = server.allowed_hosts(Vec::<String>::new());
+        }
+        if self.tokens.is_empty() {
+            return server;
+        }
+        let tokens = self.tokens.clone();
+        server.context_from_request(move |request| {
+            let presented = bearer_token(request)
+                .ok_or_else(|| Rejection::unauthorized("send Authorization: Bearer TOKEN"))?;
+            let token = tokens
+                .iter()
+                .find(|token| token.matches(presented))
+                .ok_or_else(|| Rejection::unauthorized("unknown token"))?;
+            Ok(App::for_user(&store, user(token.user)))
+        })
+    }
+}
+
+/// The demo's users: 1 is Ada and 2 is Grace, as the seeded store has it.
+fn user(id: u64) -> User {
+    let name = match id {
+        1 => "Ada".to_owned(),
+        2 => "Grace".to_owned(),
+        _ => format!("user {id}"),
+    };
+    User { id, name }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn serve(line: &str) -> Result<ServeArgs, String> {
+        let words = std::iter::once("serve").chain(line.split_whitespace()).map(std::ffi::OsString::from);
+        match super::super::parse(words).map_err(|e| e.to_string())? {
+            super::super::Command::Serve(args) => Ok(args),
+            other => Err(format!("{other:?}")),
+        }
+    }
+
+    #[test]
+    fn tokens_name_their_user() {
+        let args = serve("--http 127.0.0.1:0 --token s3cret --token 2:other,7:a:b").unwrap();
+        let users: Vec<u64> = args.tokens.iter().map(|t| t.user).collect();
+        assert_eq!(users, [1, 2, 7]);
+        assert!(
+            args.tokens[2].matches("a:b") && !args.tokens[2].matches("a:c") && !args.tokens[2].matches("a:")
+        );
+        assert!(!format!("{args:?}").contains("s3cret"), "Debug hides the secret");
+        assert_eq!(
+            "x:y".parse::<Token>().map(|t| t.user),
+            Ok(1),
+            "a non-numeric prefix is part of the token"
+        );
+        assert!("2:".parse::<Token>().is_err());
+        assert!("two words".parse::<Token>().is_err());
+        assert!(serve("--allow-remote").is_err(), "--allow-remote is about --http");
+    }
+
+    #[test]
+    fn only_loopback_without_allow_remote_and_a_token() {
+        let check = |line: &str| serve(line).unwrap().check();
+        assert!(check("").is_ok());
+        assert!(check("--http 127.0.0.1:8080").is_ok());
+        assert!(check("--http [::1]:8080").is_ok());
+        let refused = check("--http 0.0.0.0:8080").unwrap_err();
+        assert!(refused.starts_with("0.0.0.0:8080 is not a loopback address"), "{refused}");
+        let refused = check("--http 0.0.0.0:8080 --allow-remote").unwrap_err();
+        assert!(refused.starts_with("--allow-remote needs --token"), "{refused}");
+        assert!(check("--http 0.0.0.0:8080 --token t").is_err());
+        assert!(check("--http 0.0.0.0:8080 --allow-remote --token t").is_ok());
     }
 }

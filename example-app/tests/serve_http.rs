@@ -1,0 +1,242 @@
+//! `example-app serve --http` as child processes on 127.0.0.1, against rmcp's
+//! streamable-HTTP client and raw requests: bearer tokens sign in their users (each
+//! caller's notes, never another's), a request without a known token gets 401 and reaches
+//! no tool, a non-loopback address is refused unless `--allow-remote` comes with a token,
+//! browser origins and Host names are checked, bodies over 4 MiB get 413, and two server
+//! processes with no shared state serve one 2026-07-28 client in turn.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::net::SocketAddr;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, ProtocolVersion};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::json;
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+/// A running `example-app serve --http`, killed when dropped.
+struct Served {
+    _child: tokio::process::Child,
+    /// `http://127.0.0.1:PORT/mcp`.
+    uri: String,
+}
+
+fn serve_command(args: &[&str]) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_example-app"));
+    command.arg("serve").args(args).env_remove("TOOLCALL_MCP_TOKEN");
+    command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped()).kill_on_drop(true);
+    command
+}
+
+/// Starts `serve ARGS` and waits for its `listening on http://ADDR/mcp` line.
+async fn start(command: &mut tokio::process::Command) -> Served {
+    let mut child = command.spawn().expect("spawn example-app");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let line = lines.next_line().await.unwrap().expect("a line on stderr");
+    let addr: SocketAddr = line
+        .strip_prefix("listening on http://")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .unwrap_or_else(|| panic!("{line}"))
+        .parse()
+        .unwrap();
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    Served { _child: child, uri: format!("http://127.0.0.1:{}/mcp", addr.port()) }
+}
+
+/// rmcp's client: legacy `initialize`, or 2026-07-28 `server/discover`; a new connection
+/// per request when `fresh`.
+async fn connect(
+    uri: &str,
+    token: Option<&str>,
+    modern: bool,
+    fresh: bool,
+) -> Result<RunningService<RoleClient, ()>, rmcp::service::ClientInitializeError> {
+    let mut config = StreamableHttpClientTransportConfig::with_uri(uri.to_owned());
+    if let Some(token) = token {
+        config = config.auth_header(token.to_owned());
+    }
+    let mut http = reqwest::Client::builder();
+    if fresh {
+        http = http.pool_max_idle_per_host(0);
+    }
+    let transport = StreamableHttpClientTransport::with_client(http.build().unwrap(), config);
+    if modern {
+        let lifecycle =
+            ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] };
+        ().serve_with_lifecycle(transport, lifecycle).await
+    } else {
+        ().serve(transport).await
+    }
+}
+
+async fn text(client: &RunningService<RoleClient, ()>, name: &str) -> String {
+    let result = client.call_tool(CallToolRequestParams::new(name.to_owned())).await.unwrap();
+    assert_eq!(result.is_error, Some(false), "{name}: {result:?}");
+    result.content[0].as_text().unwrap().text.clone()
+}
+
+/// A raw `initialize` POST with `headers`: the status and the body.
+async fn post_initialize(uri: &str, headers: &[(&str, &str)]) -> (u16, String) {
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
+    });
+    post(uri, body.to_string(), headers).await
+}
+
+async fn post(uri: &str, body: String, headers: &[(&str, &str)]) -> (u16, String) {
+    let mut request = reqwest::Client::new()
+        .post(uri)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let www = response.headers().get("www-authenticate").map(|v| v.to_str().unwrap().to_owned());
+    if status == 401 {
+        assert_eq!(www.as_deref(), Some("Bearer"));
+    }
+    (status, response.text().await.unwrap_or_default())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bearer_tokens_sign_in_their_users() {
+    let served =
+        start(&mut serve_command(&["--http", "127.0.0.1:0", "--token", "ada-secret,2:grace-secret"])).await;
+    for modern in [false, true] {
+        let ada = connect(&served.uri, Some("ada-secret"), modern, false).await.expect("Ada connects");
+        let grace = connect(&served.uri, Some("grace-secret"), modern, false).await.expect("Grace connects");
+        assert_eq!(text(&ada, "whoami").await, r#"{"id":1,"name":"Ada"}"#);
+        assert_eq!(text(&grace, "whoami").await, r#"{"id":2,"name":"Grace"}"#);
+        let notes = text(&ada, "list_notes").await;
+        assert!(notes.contains("oat milk") && !notes.contains("launch codes"), "{notes}");
+        let notes = text(&grace, "list_notes").await;
+        assert!(notes.contains("launch codes") && !notes.contains("oat milk"), "{notes}");
+        // Nobody else gets in, in either lifecycle.
+        assert!(connect(&served.uri, None, modern, false).await.is_err());
+        assert!(connect(&served.uri, Some("grace-secreT"), modern, false).await.is_err());
+    }
+    let (status, body) = post_initialize(&served.uri, &[]).await;
+    assert_eq!((status, body.as_str()), (401, "send Authorization: Bearer TOKEN"));
+    let (status, body) = post_initialize(&served.uri, &[("authorization", "Bearer nope")]).await;
+    assert_eq!((status, body.as_str()), (401, "unknown token"));
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add_note", "arguments": {"text": "pwned"}}});
+    let (status, _) = post(&served.uri, call.to_string(), &[("authorization", "Bearer nope")]).await;
+    assert_eq!(status, 401);
+    let ada = connect(&served.uri, Some("ada-secret"), true, false).await.unwrap();
+    assert!(!text(&ada, "list_notes").await.contains("pwned"), "the refused call never ran");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_token_can_come_from_the_environment() {
+    let mut command = serve_command(&["--http", "127.0.0.1:0"]);
+    command.env("TOOLCALL_MCP_TOKEN", "from-env");
+    let served = start(&mut command).await;
+    let client = connect(&served.uri, Some("from-env"), true, false).await.expect("the env token signs in");
+    assert_eq!(text(&client, "whoami").await, r#"{"id":1,"name":"Ada"}"#);
+    assert_eq!(post_initialize(&served.uri, &[]).await.0, 401);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_tokens_a_loopback_server_serves_user_1() {
+    let served = start(&mut serve_command(&["--http", "127.0.0.1:0"])).await;
+    let client = connect(&served.uri, None, false, false).await.unwrap();
+    assert_eq!(text(&client, "whoami").await, r#"{"id":1,"name":"Ada"}"#);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_address_needs_allow_remote_and_a_token() {
+    let refusals: [(&[&str], &str); 3] = [
+        (&["--http", "0.0.0.0:0"], "error: 0.0.0.0:0 is not a loopback address"),
+        (&["--http", "0.0.0.0:0", "--token", "t"], "error: 0.0.0.0:0 is not a loopback address"),
+        (
+            &["--http", "0.0.0.0:0", "--allow-remote"],
+            "error: --allow-remote needs --token (or TOOLCALL_MCP_TOKEN)",
+        ),
+    ];
+    for (args, message) in refusals {
+        let output = serve_command(args).output().await.unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with(message), "{args:?}: {stderr}");
+    }
+    // With both it serves; any Host name is accepted, the token still is not optional.
+    let served =
+        start(&mut serve_command(&["--http", "0.0.0.0:0", "--allow-remote", "--token", "remote"])).await;
+    let host = [("host", "mcp.example.com")];
+    assert_eq!(post_initialize(&served.uri, &host).await.0, 401);
+    let (status, body) = post_initialize(&served.uri, &[host[0], ("authorization", "Bearer remote")]).await;
+    assert_eq!(status, 200, "{body}");
+    let client = connect(&served.uri, Some("remote"), true, false).await.unwrap();
+    assert_eq!(text(&client, "whoami").await, r#"{"id":1,"name":"Ada"}"#);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn origins_hosts_and_body_size_are_checked() {
+    let served = start(&mut serve_command(&["--http", "127.0.0.1:0", "--token", "t"])).await;
+    let token = ("authorization", "Bearer t");
+    assert_eq!(post_initialize(&served.uri, &[token]).await.0, 200);
+    assert_eq!(post_initialize(&served.uri, &[token, ("origin", "http://localhost:5173")]).await.0, 200);
+    let (status, body) = post_initialize(&served.uri, &[token, ("origin", "https://evil.example")]).await;
+    assert_eq!((status, body.as_str()), (403, "Forbidden: Origin header is not allowed"));
+    let (status, body) = post_initialize(&served.uri, &[token, ("host", "evil.example")]).await;
+    assert_eq!((status, body.as_str()), (403, "Forbidden: Host header is not allowed"));
+    let huge =
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"pad":"{}"}}}}"#, "x".repeat(4 << 20));
+    assert_eq!(post(&served.uri, huge, &[token]).await.0, 413);
+}
+
+/// Two processes, nothing shared, behind a balancer that alternates connections; the
+/// client opens one per request, so its requests alternate between the processes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_serve_one_stateless_client_in_turn() {
+    let args = ["--http", "127.0.0.1:0", "--token", "t"];
+    let replicas = [start(&mut serve_command(&args)).await, start(&mut serve_command(&args)).await];
+    let (uri, counts) = round_robin(&replicas).await;
+    let client = connect(&uri, Some("t"), true, true).await.expect("discover through the balancer");
+    for i in 0..20i64 {
+        let args = json!({"a": i, "b": 1}).as_object().cloned().unwrap();
+        let sum = client.call_tool(CallToolRequestParams::new("add").with_arguments(args)).await.unwrap();
+        assert_eq!(sum.content[0].as_text().map(|t| t.text.clone()), Some((i + 1).to_string()));
+    }
+    assert_eq!(text(&client, "whoami").await, r#"{"id":1,"name":"Ada"}"#);
+    let counts: Vec<usize> = counts.iter().map(|c| c.load(Ordering::SeqCst)).collect();
+    assert!(counts.iter().all(|&n| n >= 10), "each process answered half: {counts:?}");
+}
+
+/// A TCP balancer on 127.0.0.1 handing each connection to the next replica in turn;
+/// its `/mcp` URI and the connections each replica got.
+async fn round_robin(replicas: &[Served]) -> (String, Arc<Vec<AtomicUsize>>) {
+    let backends: Vec<SocketAddr> = replicas
+        .iter()
+        .map(|r| r.uri.trim_start_matches("http://").trim_end_matches("/mcp").parse().unwrap())
+        .collect();
+    let counts: Arc<Vec<AtomicUsize>> = Arc::new(backends.iter().map(|_| AtomicUsize::new(0)).collect());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let uri = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let shared = Arc::clone(&counts);
+    tokio::spawn(async move {
+        let mut next = 0;
+        while let Ok((mut inbound, _)) = listener.accept().await {
+            let i = next % backends.len();
+            next += 1;
+            shared[i].fetch_add(1, Ordering::SeqCst);
+            let backend = backends[i];
+            tokio::spawn(async move {
+                if let Ok(mut outbound) = tokio::net::TcpStream::connect(backend).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                }
+            });
+        }
+    });
+    (uri, counts)
+}
