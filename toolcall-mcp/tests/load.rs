@@ -3,10 +3,10 @@
 //! call is answered and that the cap holds (and is reached); it prints throughput and
 //! latency, which it does not assert (machines differ).
 //!
-//! The default run is small. The full run, whose numbers the README quotes:
+//! The default run is small. The full run (add `--release` for a release build):
 //!
 //! ```text
-//! cargo test -p toolcall-mcp --release --test load -- --ignored --nocapture
+//! cargo test -p toolcall-mcp --test load -- --ignored --nocapture
 //! ```
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -121,12 +121,16 @@ fn report(load: Load, outcome: &mut Outcome) {
     );
 }
 
-/// Every call is answered, the cap is reached and never passed.
+/// Every call is answered and the cap is never passed (and reached, when calls hold
+/// their slot and there are enough clients).
 async fn all_answered(load: Load) {
     let outcome = run(load).await;
     assert_eq!(outcome.answered, load.clients * load.calls);
     assert_eq!(outcome.refused, 0);
-    assert_eq!(outcome.peak, load.cap.min(load.clients), "the cap holds");
+    assert!(outcome.peak <= load.cap, "the cap holds: {outcome:?}");
+    if load.work_ms > 0 && load.clients >= load.cap {
+        assert_eq!(outcome.peak, load.cap, "calls that hold their slot fill every slot");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -137,7 +141,7 @@ async fn small_load_is_all_answered_within_the_cap() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "the full load test: run it with --release --ignored --nocapture"]
+#[ignore = "the full load test: run it with --ignored --nocapture"]
 async fn full_load() {
     for era in [Era::Stateless, Era::Legacy] {
         // Fast tools: the transport's own cost.
@@ -151,4 +155,12 @@ async fn full_load() {
     assert_eq!(outcome.answered + outcome.refused, flood.clients * flood.calls);
     assert!(outcome.refused > 0 && outcome.answered >= flood.cap, "{outcome:?}");
     assert_eq!(outcome.peak, flood.cap);
+    // Client and server share this process: its peak memory bounds the server's.
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    if let Some(peak) = status.lines().find(|l| l.starts_with("VmHWM")) {
+        println!(
+            "peak resident memory of clients and server together: {}",
+            peak.trim_start_matches("VmHWM:").trim()
+        );
+    }
 }
