@@ -1,13 +1,15 @@
 //! The command line, on clap: one [`Command`] enum, each command's arguments and code in
-//! a module of its own (`demo`, `schema`, `call`, `serve`). A new command is a module
-//! with an `Args` struct and a `run`, and one variant here.
+//! a module of its own (`demo`, `schema`, `call`, `serve`, `agent`). A new command is a
+//! module with an `Args` struct and a `run`, and one variant here.
 //!
 //! No command runs the demo; `schema` prints the precomputed tool definitions; `call`
-//! runs one tool the way a model's call would run; `serve` is an MCP server. Exit
+//! runs one tool the way a model's call would run; `serve` is an MCP server; `agent` runs
+//! a tool loop against an OpenAI-compatible Chat Completions endpoint. Exit
 //! status: 0 on success, 1 when the command failed (for `call`, the tool error's JSON
 //! object on stdout and its message on stderr), 2 for a bad command line (clap's error on
 //! stderr).
 
+mod agent;
 mod call;
 mod demo;
 mod schema;
@@ -19,6 +21,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub use agent::AgentArgs;
 pub use call::CallArgs;
 pub use demo::DemoArgs;
 pub use schema::SchemaArgs;
@@ -44,6 +47,11 @@ pub enum Command {
     Call(CallArgs),
     /// Serve every tool over MCP: stdio as user 1, or streamable HTTP at ADDR/mcp.
     Serve(ServeArgs),
+    /// Ask a model at an OpenAI-compatible endpoint, running its tool calls as user 1.
+    ///
+    /// Prints each tool call and its answer as it goes, then the model's answer. The API
+    /// key is OPENAI_API_KEY when set.
+    Agent(AgentArgs),
 }
 
 impl Command {
@@ -54,6 +62,7 @@ impl Command {
             Command::Schema(args) => args.run(),
             Command::Call(args) => args.run(),
             Command::Serve(args) => args.run(),
+            Command::Agent(args) => args.run(),
         }
     }
 }

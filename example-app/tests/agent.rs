@@ -1,0 +1,132 @@
+//! `example-app agent` as a child process against a scripted Chat Completions server on
+//! 127.0.0.1 (toolcall-agent's test server): what it prints, what it sent (the key from
+//! `OPENAI_API_KEY`, the model, the tools, the answers), and how it fails.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../../toolcall-agent/tests/common/mod.rs"]
+mod common;
+
+use std::process::Output;
+
+use common::{Server, answer, status, tool_calls};
+use example_app::{App, toolset};
+use serde_json::json;
+use toolcall_runtime::{Format, glue};
+
+/// Runs `example-app agent ARGS..` with `OPENAI_API_KEY` set, to completion.
+async fn agent(args: &[&str]) -> Output {
+    tokio::process::Command::new(env!("CARGO_BIN_EXE_example-app"))
+        .arg("agent")
+        .args(args)
+        .env("OPENAI_API_KEY", "sk-from-env")
+        .output()
+        .await
+        .expect("example-app runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const WEATHER_ARGS: &str = r#"{"city":"Oslo"}"#;
+const BAD_ADD_ARGS: &str = r#"{"a":"two","b":3}"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prints_each_call_and_answer_then_the_answer() {
+    let first = [("call_weather", "get_weather", WEATHER_ARGS), ("call_add", "add", BAD_ADD_ARGS)];
+    let server = Server::start(vec![tool_calls(&first), answer("Oslo: 21.5 degrees.")]).await;
+    let out = agent(&["Weather in Oslo?", "--base-url", &server.base_url, "--model", "local-model"]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    let bad_add = glue::content(&toolset::ALL.call_json(&App::demo(), "add", BAD_ADD_ARGS).await);
+    assert!(bad_add.contains("invalid_argument"), "{bad_add}");
+    let expected = [
+        format!("-> call_weather get_weather {WEATHER_ARGS}"),
+        format!("-> call_add add {BAD_ADD_ARGS}"),
+        r#"<- call_weather {"city":"Oslo","days":3,"temp":21.5}"#.to_owned(),
+        format!("<- call_add {bad_add}"),
+        "Oslo: 21.5 degrees.".to_owned(),
+    ];
+    assert_eq!(text(&out.stdout).lines().collect::<Vec<_>>(), expected);
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    for request in &requests {
+        assert_eq!(request.authorization.as_deref(), Some("Bearer sk-from-env"));
+        assert_eq!(request.body["model"], "local-model");
+        assert_eq!(request.body["tools"], toolset::ALL.emit_value(Format::OpenAi, false));
+    }
+    assert_eq!(
+        requests[1].body["messages"][3],
+        json!({"role": "tool", "tool_call_id": "call_add", "content": bad_add})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strict_sends_the_strict_definitions() {
+    let server = Server::start(vec![answer("hi")]).await;
+    let out = agent(&["hello", "--base-url", &server.base_url, "--strict"]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "hi\n");
+    let request = &server.requests()[0].body;
+    assert_eq!(request["tools"], toolset::ALL.emit_value(Format::OpenAi, true));
+    assert_eq!(request["model"], toolcall_agent::DEFAULT_MODEL);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failures_are_one_error_line_and_exit_1() {
+    let server = Server::start(vec![status(503, "overloaded")]).await;
+    let cases = [
+        (vec!["hi", "--base-url", &server.base_url], "error: the endpoint answered HTTP 503: overloaded\n"),
+        (vec!["hi", "--base-url", "nowhere"], "error: bad setting: base URL `nowhere` is not a URL"),
+    ];
+    for (args, stderr) in cases {
+        let out = agent(&args).await;
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(text(&out.stderr).starts_with(stderr), "{args:?}: {}", text(&out.stderr));
+        assert!(!text(&out.stderr).contains("panicked"));
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_turn_limit_is_an_error_after_printing_the_calls() {
+    let server = Server::start(vec![tool_calls(&[("call_1", "add", r#"{"a":1,"b":2}"#)])]).await;
+    let out = agent(&["loop", "--base-url", &server.base_url, "--max-turns", "2"]).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "-> call_1 add {\"a\":1,\"b\":2}\n<- call_1 3\n");
+    assert_eq!(text(&out.stderr), "error: no answer within 2 turn(s): the model was still calling tools\n");
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_command_lines_are_usage_errors() {
+    for args in [vec!["hi"], vec!["hi", "--base-url", "http://127.0.0.1:1/v1", "--max-turns", "0"]] {
+        let out = agent(&args).await;
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains("error:"), "{args:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn help_lists_the_command_and_its_options() {
+    let top =
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_example-app")).arg("--help").output().await.unwrap();
+    assert!(
+        text(&top.stdout).lines().any(|line| line.trim_start().starts_with("agent")),
+        "{}",
+        text(&top.stdout)
+    );
+    let help = agent(&["--help"]).await;
+    assert_eq!(help.status.code(), Some(0));
+    let help = text(&help.stdout);
+    for option in [
+        "Usage: example-app agent [OPTIONS] --base-url <URL> <PROMPT>",
+        "--model <M>",
+        "--max-turns <N>",
+        "--strict",
+    ] {
+        assert!(help.contains(option), "lacks {option}:\n{help}");
+    }
+}
