@@ -92,7 +92,7 @@ async fn calls_succeed_fail_and_the_session_goes_on() {
             "invalid_argument",
             r#"days: expected an integer, got "5""#,
         ),
-        ("get_weather", json!({"city": "Oslo", "c": 1}), "unknown_arguments", r#"unknown arguments: "c""#),
+        ("get_weather", json!({"city": "Oslo", "c": 1}), "unknown_arguments", r#"unknown argument "c""#),
         ("divide", json!({"a": 1, "b": 0}), "failed", "tool failed: b must not be zero"),
         ("explode", json!({}), "panicked", "tool panicked"),
     ] {
