@@ -85,9 +85,10 @@ fn lower_fn(
                 return None;
             }
         };
-        let (ir, decode) = lower_param(param, mapped, report);
+        let (ir, decode, bounded) = lower_param(param, mapped, report);
+        let bounds = bounded.then(|| ir.ty.clone());
         tool.params.push(ir);
-        decodes.push(model::Param { name: param.wire.clone(), span: param.span, decode });
+        decodes.push(model::Param { name: param.wire.clone(), span: param.span, decode, bounds });
     }
     tool = with_output(tool, function, parsed, providers, report);
     Some(ToolDef {
@@ -122,8 +123,9 @@ fn with_output(
 }
 
 /// Builds one parameter: description precedence override > bullet > type doc; default
-/// from the body; the string-integer wire when overridden.
-fn lower_param(param: &ParamAst, mapped: Mapped, report: &FileDiagnostics<'_>) -> (Param, Decode) {
+/// from the body; the string-integer wire and ranges when overridden (`true`: a range
+/// the decoder must check).
+fn lower_param(param: &ParamAst, mapped: Mapped, report: &FileDiagnostics<'_>) -> (Param, Decode, bool) {
     let wire = param.wire.as_str();
     let entry = param.over.as_ref();
     let description = match (entry.and_then(|e| e.description.clone()), param.bullet.clone()) {
@@ -145,13 +147,84 @@ fn lower_param(param: &ParamAst, mapped: Mapped, report: &FileDiagnostics<'_>) -
             ),
         }
     }
+    let bounded = entry.is_some_and(|e| apply_bounds(&mut ty, e, wire, report));
     let mut ir = Param::new(wire, ty).description(description);
     ir.optional = mapped.optional;
     if mapped.optional {
         ir.default =
             param.default.as_ref().and_then(|fact| default_value(fact, &ir.ty, wire, report, param.ty_span));
     }
-    (ir, decode)
+    (ir, decode, bounded)
+}
+
+/// Narrows `ty` by the override's `range`/`min`/`max` (numbers) and `length` (strings,
+/// arrays); `true` when it did. A bound outside the Rust type's own range, `min > max`, or
+/// a bound on a type it does not apply to is an error at the override.
+fn apply_bounds(ty: &mut Type, entry: &ToolParam, wire: &str, report: &FileDiagnostics<'_>) -> bool {
+    let span = entry.span;
+    let range = entry.minimum.is_some() || entry.maximum.is_some();
+    let mut applied = false;
+    if range {
+        if let (Some(min), Some(max)) = (entry.minimum, entry.maximum)
+            && min > max
+        {
+            report.error(span, format!("`{CONST_NAME}`: range {min}..={max} of `{wire}` is empty"));
+            return false;
+        }
+        match ty {
+            Type::Integer { minimum, maximum, width, .. } => {
+                let (low, high) = width.map_or((i128::MIN, i128::MAX), toolcall_runtime::ir::Width::range);
+                let outside = [entry.minimum, entry.maximum]
+                    .into_iter()
+                    .flatten()
+                    .find(|bound| !(low..=high).contains(&i128::from(*bound)));
+                if let Some(bound) = outside {
+                    let message = format!(
+                        "`{CONST_NAME}`: bound {bound} of `{wire}` is outside what its Rust type holds ({low} to {high})"
+                    );
+                    report.error(span, message);
+                    return false;
+                }
+                *minimum = entry.minimum.or(*minimum);
+                *maximum = entry.maximum.or(*maximum);
+                applied = true;
+            }
+            Type::Number { minimum, maximum } => {
+                *minimum = entry.minimum.map(|m| m as f64).or(*minimum);
+                *maximum = entry.maximum.map(|m| m as f64).or(*maximum);
+                applied = true;
+            }
+            _ => report.error(
+                span,
+                format!("`{CONST_NAME}`: `range`, `min` and `max` apply to numbers; `{wire}` is not one"),
+            ),
+        }
+    }
+    if let Some((min, max)) = entry.length {
+        if min > max {
+            report.error(span, format!("`{CONST_NAME}`: length {min}..={max} of `{wire}` is empty"));
+            return applied;
+        }
+        match ty {
+            Type::String { min_length, max_length, .. } => {
+                (*min_length, *max_length) = (Some(min), Some(max));
+                applied = true;
+            }
+            Type::Array { min_items, max_items, .. } if min_items.is_none() && max_items.is_none() => {
+                (*min_items, *max_items) = (Some(min), Some(max));
+                applied = true;
+            }
+            Type::Array { .. } => report.error(
+                span,
+                format!("`{CONST_NAME}`: `{wire}` is a fixed-size array; its length is its type's"),
+            ),
+            _ => report.error(
+                span,
+                format!("`{CONST_NAME}`: `length` applies to strings and arrays; `{wire}` is neither"),
+            ),
+        }
+    }
+    applied
 }
 
 /// The JSON default for `fact`, checked against the parameter's value domain.

@@ -100,6 +100,9 @@ pub struct Param {
     pub span: Span,
     /// How it is decoded.
     pub decode: Decode,
+    /// The parameter's IR type, when an override's range narrows it: checked before
+    /// decoding.
+    pub bounds: Option<ir::Type>,
 }
 
 /// A local struct or enum that needs `impl FromArg`.

@@ -66,6 +66,26 @@ fn tool_names_outside_the_provider_pattern_warn() {
 }
 
 #[test]
+fn ranges_that_cannot_hold_are_located_errors() {
+    let generated = generate("ranges");
+    assert!(generated.has_errors());
+    let expect = [
+        ("alarm.rs:4:5", "bound 300 of `hour` is outside what its Rust type holds (0 to 255)"),
+        ("alarm.rs:5:5", "range 59..=0 of `minute` is empty"),
+        ("alarm.rs:6:5", "`range`, `min` and `max` apply to numbers; `label` is not one"),
+        ("alarm.rs:7:5", "`length` applies to strings and arrays; `repeat` is neither"),
+        ("alarm.rs:8:5", "`days` is a fixed-size array"),
+        ("alarm.rs:9:5", "length 3..=1 of `snooze` is empty"),
+        ("alarm.rs:10:5", "bound -1 of `volume` is outside"),
+    ];
+    for (place, words) in expect {
+        let found = lines_with(&generated, &[words]);
+        assert_eq!(found.len(), 1, "`{words}`:\n{}", diagnostic_lines(&generated));
+        assert!(found[0].starts_with(&format!("src/tools/{place}: error: ")), "{}", found[0]);
+    }
+}
+
+#[test]
 fn overrides_naming_nothing_warn() {
     let generated = generate("overrides");
     assert!(!generated.has_errors());

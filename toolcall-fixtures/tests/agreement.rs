@@ -125,7 +125,11 @@ fn valid(ty: &Type, depth: u32) -> BoxedStrategy<Value> {
                 .prop_map(move |v| if as_string { Value::String(v.to_string()) } else { json!(v) })
                 .boxed()
         }
-        Type::Number { .. } => (-1.0e6f64..1.0e6).prop_map(|f| json!(f)).boxed(),
+        Type::Number { minimum, maximum } => {
+            let lo = minimum.unwrap_or(-1.0e6);
+            let hi = maximum.unwrap_or(1.0e6);
+            (lo..=hi).prop_map(|f| json!(f)).boxed()
+        }
         Type::String { min_length, max_length, .. } => {
             let lo = min_length.unwrap_or(0) as usize;
             let hi = max_length.map_or(lo + 8, |m| m as usize);

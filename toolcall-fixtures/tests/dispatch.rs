@@ -218,3 +218,51 @@ fn errors_serialize_for_the_model() {
         json!({"error": "missing_argument", "name": "city", "message": "city: missing required argument"})
     );
 }
+
+/// `TOOL_PARAMS` ranges narrow the schema and the decoder alike.
+#[test]
+fn override_ranges_are_in_the_schema_and_enforced() {
+    let ok = json!({"hour": 7, "label": "wake", "snooze": [5, 10], "volume": 2.5, "ticket": "1000"});
+    assert_eq!(run("set_alarm", ok.clone()).unwrap()["hour"], 7);
+    let with = |key: &str, value: Value| {
+        let mut args = ok.clone();
+        args[key] = value;
+        run("set_alarm", args).unwrap_err().to_string()
+    };
+    assert_eq!(with("hour", json!(24)), "hour: 24 is out of range (0 to 23)");
+    assert_eq!(with("minute", json!(60)), "minute: 60 is out of range (0 to 59)");
+    assert_eq!(with("label", json!("")), r#"label: expected 1 to 12 characters, got """#);
+    assert_eq!(with("snooze", json!([1, 2, 3, 4])), "snooze: expected 0 to 3 items, got [1,2,3,4]");
+    assert_eq!(with("volume", json!(10.5)), "volume: 10.5 is out of range (0 to 10)");
+    assert!(with("ticket", json!("999")).starts_with(r#"ticket: "999" is out of range (1000 to "#));
+    // The type's own errors are unchanged, and a null optional is still absent.
+    assert_eq!(with("hour", json!("7")), r#"hour: expected an integer, got "7""#);
+    let mut args = ok.clone();
+    args["minute"] = Value::Null;
+    assert_eq!(run("set_alarm", args).unwrap()["minute"], 0);
+
+    let schema = toolset::ALL.emit(toolcall_runtime::Format::Mcp, false);
+    let tools: Value = serde_json::from_str(schema).unwrap();
+    let alarm = tools.as_array().unwrap().iter().find(|t| t["name"] == "set_alarm").unwrap();
+    let props = &alarm["inputSchema"]["properties"];
+    assert_eq!((&props["hour"]["minimum"], &props["hour"]["maximum"]), (&json!(0), &json!(23)));
+    assert_eq!(props["minute"]["maximum"], 59);
+    assert_eq!((&props["label"]["minLength"], &props["label"]["maxLength"]), (&json!(1), &json!(12)));
+    assert_eq!(props["snooze"]["maxItems"], 3);
+    assert_eq!(props["volume"]["maximum"], json!(10.0));
+}
+
+/// An explicit description is emitted as written; the string-integer hint only fills an
+/// empty one.
+#[test]
+fn override_descriptions_are_kept_as_written() {
+    let tools: Value =
+        serde_json::from_str(toolset::ALL.emit(toolcall_runtime::Format::Mcp, false)).unwrap();
+    let find = |name: &str| tools.as_array().unwrap().iter().find(|t| t["name"] == name).unwrap().clone();
+    let transfer = find("transfer");
+    let props = &transfer["inputSchema"]["properties"];
+    assert_eq!(props["user_id"]["description"], "Snowflake id");
+    assert_eq!(props["memo_id"]["description"], "a big optional id");
+    let alarm = find("set_alarm");
+    assert_eq!(alarm["inputSchema"]["properties"]["ticket"]["description"], "a big id (at least 1000)");
+}

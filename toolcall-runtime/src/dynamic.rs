@@ -26,6 +26,7 @@ use crate::decode::{
 use crate::error::{Reason, ToolError, summarize};
 use crate::ir::{Param, Tool, Type, Width};
 use crate::render::{Format, render_tool};
+use crate::slot::Bounds;
 
 type Handler = dyn Fn(&Map<String, Value>) -> Result<Value, String> + Send + Sync;
 
@@ -244,14 +245,13 @@ fn array_items(value: &Value, depth: usize) -> Result<&Vec<Value>, ArgError> {
     value.as_array().ok_or_else(|| ArgError::new(Reason::ExpectedArray { value: summarize(value) }))
 }
 
-fn validate_array(
-    items: &Type,
+/// The items of an array of `min..=max` items.
+fn counted_items(
     value: &Value,
     depth: usize,
     min_items: Option<u64>,
     max_items: Option<u64>,
-    unique: bool,
-) -> Result<Value, ArgError> {
+) -> Result<&Vec<Value>, ArgError> {
     let list = array_items(value, depth)?;
     let len = list.len() as u64;
     if min_items.is_some_and(|m| len < m) || max_items.is_some_and(|m| len > m) {
@@ -265,6 +265,31 @@ fn validate_array(
         };
         return Err(ArgError::new(Reason::WrongLength { value: summarize(value), expected }));
     }
+    Ok(list)
+}
+
+/// Checks `value` against a parameter's [`Bounds`] with the same checks (and errors) as
+/// [`validate`] of the bounded type.
+pub(crate) fn check_bounds(value: &Value, bounds: Bounds) -> Result<(), ArgError> {
+    match bounds {
+        Bounds::Integer { min, max, non_zero, as_string, width } => {
+            validate_integer(value, min, max, non_zero, as_string, width).map(drop)
+        }
+        Bounds::Number { min, max } => validate_number(value, min, max).map(drop),
+        Bounds::Chars { min, max } => validate_string(value, min, max).map(drop),
+        Bounds::Items { min, max } => counted_items(value, 0, min, max).map(drop),
+    }
+}
+
+fn validate_array(
+    items: &Type,
+    value: &Value,
+    depth: usize,
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+    unique: bool,
+) -> Result<Value, ArgError> {
+    let list = counted_items(value, depth, min_items, max_items)?;
     let mut out: Vec<Value> = Vec::with_capacity(list.len());
     for (i, item) in list.iter().enumerate() {
         let item = validate(items, item, depth + 1).map_err(|e| e.at_index(i))?;

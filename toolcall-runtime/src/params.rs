@@ -11,6 +11,21 @@
 //!
 //! The compiler checks the declaration; the build script reads the same syntax to change
 //! the schema and the decoding. At run time the value is inert.
+//!
+//! A range narrows what the Rust type allows, in the schema of every format (as keywords,
+//! or in the description where a format has none) and in the decoder, which refuses a
+//! value outside it with the same error as any out-of-range value:
+//!
+//! ```
+//! use toolcall_runtime::ToolParam;
+//!
+//! const TOOL_PARAMS: &[ToolParam] = &[
+//!     ToolParam::new("set_alarm", "hour").range(0, 23),
+//!     ToolParam::new("set_alarm", "label").length(1, 40),
+//!     ToolParam::new("search", "limit").min(1).max(50),
+//! ];
+//! assert_eq!(TOOL_PARAMS[0].bounds(), (Some(0), Some(23)));
+//! ```
 
 /// An override for one parameter of one tool function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,12 +34,59 @@ pub struct ToolParam {
     name: &'static str,
     description: Option<&'static str>,
     string_integer: bool,
+    minimum: Option<i64>,
+    maximum: Option<i64>,
+    min_length: Option<u64>,
+    max_length: Option<u64>,
 }
 
 impl ToolParam {
     /// An override for parameter `name` of function `function`.
     pub const fn new(function: &'static str, name: &'static str) -> Self {
-        ToolParam { function, name, description: None, string_integer: false }
+        ToolParam {
+            function,
+            name,
+            description: None,
+            string_integer: false,
+            minimum: None,
+            maximum: None,
+            min_length: None,
+            max_length: None,
+        }
+    }
+
+    /// The number (integer or not) must be within `min..=max`.
+    pub const fn range(self, min: i64, max: i64) -> Self {
+        self.min(min).max(max)
+    }
+
+    /// The number must be at least `min`.
+    pub const fn min(mut self, min: i64) -> Self {
+        self.minimum = Some(min);
+        self
+    }
+
+    /// The number must be at most `max`.
+    pub const fn max(mut self, max: i64) -> Self {
+        self.maximum = Some(max);
+        self
+    }
+
+    /// The string (in characters) or array (in items) must be `min..=max` long.
+    pub const fn length(mut self, min: u64, max: u64) -> Self {
+        self.min_length = Some(min);
+        self.max_length = Some(max);
+        self
+    }
+
+    /// The numeric range, `(min, max)`.
+    pub const fn bounds(&self) -> (Option<i64>, Option<i64>) {
+        (self.minimum, self.maximum)
+    }
+
+    /// The length range, `(min, max)`.
+    pub const fn length_bounds(&self) -> (Option<u64>, Option<u64>) {
+        (self.min_length, self.max_length)
     }
 
     /// Replaces the parameter's description; `""` clears it (no fallback is used).

@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::ir::{EnumVariant, MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Tool, Type};
+use crate::ir::{EnumVariant, MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Tool, Type, Width};
 
 /// A provider's tool-definition format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -312,20 +312,41 @@ fn write_f64(out: &mut String, value: f64) {
 
 /// Constraints a target cannot express, gathered for the description.
 #[derive(Default)]
-struct Notes(Vec<String>);
+struct Notes {
+    /// Constraints the format cannot state as keywords: always appended.
+    notes: Vec<String>,
+    /// What the wire looks like, for a parameter nobody described: used only when the
+    /// description is empty (a description written by hand is emitted as written).
+    hint: Option<&'static str>,
+}
 
 impl Notes {
     fn push(&mut self, note: String) {
-        self.0.push(note);
+        self.notes.push(note);
+    }
+
+    fn hint(&mut self, hint: &'static str) {
+        self.hint = Some(hint);
     }
 
     fn description(&self, base: &str) -> Option<String> {
-        match (base.is_empty(), self.0.is_empty()) {
-            (true, true) => None,
-            (false, true) => Some(base.to_owned()),
-            (true, false) => Some(self.0.join("; ")),
-            (false, false) => Some(format!("{base} ({})", self.0.join("; "))),
+        let hint = self.hint.filter(|_| base.is_empty());
+        let mut notes = hint.into_iter().chain(self.notes.iter().map(String::as_str));
+        let Some(first) = notes.next() else { return (!base.is_empty()).then(|| base.to_owned()) };
+        let mut out = String::with_capacity(base.len() + first.len() + 3);
+        if !base.is_empty() {
+            out.push_str(base);
+            out.push_str(" (");
         }
+        out.push_str(first);
+        for note in notes {
+            out.push_str("; ");
+            out.push_str(note);
+        }
+        if !base.is_empty() {
+            out.push(')');
+        }
+        Some(out)
     }
 }
 
@@ -477,10 +498,16 @@ impl<'o> Renderer<'o> {
             Type::Any => None,
             Type::Null => Some("null"),
             Type::Boolean => Some("boolean"),
-            Type::Integer { as_string: true, minimum, .. } => {
+            Type::Integer { as_string: true, minimum, maximum, width, .. } => {
                 let pattern = if minimum.is_some_and(|m| m >= 0) { "^[0-9]+$" } else { "^-?[0-9]+$" };
                 obj.str("pattern", pattern);
-                notes.push("an integer written as a decimal string".to_owned());
+                notes.hint("an integer written as a decimal string");
+                // A pattern cannot bound a number: bounds narrower than the sign and the
+                // Rust type's own range go in words.
+                let (low, high) = width.map_or((i128::MIN, i128::MAX), Width::range);
+                let min = minimum.filter(|m| *m > 0 && i128::from(*m) > low);
+                let max = maximum.filter(|m| *m < i64::MAX && i128::from(*m) < high);
+                limit_notes(notes, min.map(|m| m.to_string()), max.map(|m| m.to_string()));
                 Some("string")
             }
             Type::Integer { minimum, maximum, non_zero, .. } => {

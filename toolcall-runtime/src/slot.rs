@@ -54,6 +54,56 @@ impl From<ArgError> for SlotError {
     }
 }
 
+/// A range a `ToolParam` override puts on a parameter: checked on the JSON value before
+/// it is decoded, by the IR validator's own checks, so both decoders refuse the same
+/// values with the same errors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bounds {
+    /// An integer (the parameter's whole IR integer type, bounds included).
+    Integer {
+        /// Inclusive lower bound.
+        min: Option<i64>,
+        /// Inclusive upper bound.
+        max: Option<i64>,
+        /// Zero is refused.
+        non_zero: bool,
+        /// Travels as a decimal string.
+        as_string: bool,
+        /// The Rust type's own range.
+        width: Option<crate::ir::Width>,
+    },
+    /// A number within `min..=max`.
+    Number {
+        /// Inclusive lower bound.
+        min: Option<f64>,
+        /// Inclusive upper bound.
+        max: Option<f64>,
+    },
+    /// A string of `min..=max` characters.
+    Chars {
+        /// Fewest characters.
+        min: Option<u64>,
+        /// Most characters.
+        max: Option<u64>,
+    },
+    /// An array of `min..=max` items.
+    Items {
+        /// Fewest items.
+        min: Option<u64>,
+        /// Most items.
+        max: Option<u64>,
+    },
+}
+
+/// Checks a present, non-null slot against `bounds`; absence and `null` are left to the
+/// decoder.
+pub fn bounded(value: Option<&Value>, bounds: Bounds) -> Result<(), SlotError> {
+    match value {
+        None | Some(Value::Null) => Ok(()),
+        Some(value) => crate::dynamic::check_bounds(value, bounds).map_err(SlotError::Invalid),
+    }
+}
+
 /// Decodes with `FromArg`; absence uses [`FromArg::absent`] (so `Option` slots are optional).
 pub fn from_arg<'a, T: FromArg<'a>>(value: Option<&'a Value>, depth: usize) -> Result<T, SlotError> {
     match value {

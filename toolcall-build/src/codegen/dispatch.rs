@@ -7,7 +7,8 @@
 //! context (`&App`) is passed where the function takes it and is never decoded.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
+use toolcall_runtime::ir;
 
 use crate::model::{self, Decode, Returns, ToolDef};
 
@@ -156,10 +157,14 @@ fn call_inputs(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<TokenStream> {
         .collect()
 }
 
-/// Decodes one parameter into `result`, keeping its error for [`collect_errors`].
+/// Decodes one parameter into `result`, keeping its error for [`collect_errors`]; a
+/// range from an override is checked first.
 fn decode_param(param: &model::Param, result: &syn::Ident) -> TokenStream {
     let name = &param.name;
-    let expr = slot_expr(&param.decode, &quote!(arguments.get(#name)), &quote!(0));
+    let mut expr = slot_expr(&param.decode, &quote!(arguments.get(#name)), &quote!(0));
+    if let Some(bounds) = param.bounds.as_ref().and_then(bounds_expr) {
+        expr = quote!(::toolcall_runtime::__private::slot::bounded(arguments.get(#name), #bounds).and_then(|()| #expr));
+    }
     quote! {
         let #result = #expr.map_err(|e| e.param(#name));
     }
@@ -185,4 +190,39 @@ fn collect_errors(bindings: &[syn::Ident], results: &[syn::Ident]) -> TokenStrea
             }
         };
     }
+}
+
+/// The `slot::Bounds` value that checks a bounded IR type.
+fn bounds_expr(ty: &ir::Type) -> Option<TokenStream> {
+    let bounds = quote!(::toolcall_runtime::__private::slot::Bounds);
+    let some = |value: TokenStream| quote!(::core::option::Option::Some(#value));
+    let none = quote!(::core::option::Option::None);
+    let int = |v: Option<i64>| v.map_or(none.clone(), |v| some(quote!(#v)));
+    let len = |v: Option<u64>| v.map_or(none.clone(), |v| some(quote!(#v)));
+    let float = |v: Option<f64>| {
+        v.map_or(none.clone(), |v| some(proc_macro2::Literal::f64_suffixed(v).into_token_stream()))
+    };
+    Some(match ty {
+        ir::Type::Integer { minimum, maximum, non_zero, as_string, width } => {
+            let width = width.map_or(none.clone(), |w| {
+                let variant = format_ident!("{}", format!("{w:?}"));
+                some(quote!(::toolcall_runtime::ir::Width::#variant))
+            });
+            let (min, max) = (int(*minimum), int(*maximum));
+            quote!(#bounds::Integer { min: #min, max: #max, non_zero: #non_zero, as_string: #as_string, width: #width })
+        }
+        ir::Type::Number { minimum, maximum } => {
+            let (min, max) = (float(*minimum), float(*maximum));
+            quote!(#bounds::Number { min: #min, max: #max })
+        }
+        ir::Type::String { min_length, max_length, .. } => {
+            let (min, max) = (len(*min_length), len(*max_length));
+            quote!(#bounds::Chars { min: #min, max: #max })
+        }
+        ir::Type::Array { min_items, max_items, .. } => {
+            let (min, max) = (len(*min_items), len(*max_items));
+            quote!(#bounds::Items { min: #min, max: #max })
+        }
+        _ => return None,
+    })
 }

@@ -30,6 +30,12 @@ pub struct ToolParam {
     pub description: Option<String>,
     /// `.string_integer()` was called.
     pub string_integer: bool,
+    /// `.range(min, _)` / `.min(min)`.
+    pub minimum: Option<i64>,
+    /// `.range(_, max)` / `.max(max)`.
+    pub maximum: Option<i64>,
+    /// `.length(min, max)`: characters of a string, items of an array.
+    pub length: Option<(u64, u64)>,
     /// Where it is written.
     pub span: Span,
 }
@@ -84,8 +90,16 @@ fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<Tool
         );
         None
     })?;
-    let mut entry =
-        ToolParam { function, param, description: None, string_integer: false, span: expr.span() };
+    let mut entry = ToolParam {
+        function,
+        param,
+        description: None,
+        string_integer: false,
+        minimum: None,
+        maximum: None,
+        length: None,
+        span: expr.span(),
+    };
     for call in calls.into_iter().rev() {
         apply_method(&mut entry, call, file, diags);
     }
@@ -109,9 +123,47 @@ fn string_literal(expr: &syn::Expr) -> Option<String> {
     }
 }
 
+/// An integer literal, possibly negated (`-5`).
+fn integer_literal(expr: &syn::Expr) -> Option<i64> {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => n.base10_parse().ok(),
+        syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
+            integer_literal(expr)?.checked_neg()
+        }
+        syn::Expr::Paren(p) => integer_literal(&p.expr),
+        syn::Expr::Group(g) => integer_literal(&g.expr),
+        _ => None,
+    }
+}
+
+/// The integer literal arguments of `call`, or a warning naming the method.
+fn integer_args(call: &syn::ExprMethodCall, file: &Path, diags: &Diagnostics) -> Option<Vec<i64>> {
+    let values: Option<Vec<i64>> = call.args.iter().map(integer_literal).collect();
+    if values.is_none() {
+        let message = format!("`{}` needs integer literals; ignored", call.method);
+        diags.warn(file, call.span(), message);
+    }
+    values
+}
+
 fn apply_method(entry: &mut ToolParam, call: &syn::ExprMethodCall, file: &Path, diags: &Diagnostics) {
     match (call.method.to_string().as_str(), call.args.len()) {
         ("string_integer", 0) => entry.string_integer = true,
+        ("range", 2) => {
+            if let Some([min, max]) = integer_args(call, file, diags).as_deref() {
+                (entry.minimum, entry.maximum) = (Some(*min), Some(*max));
+            }
+        }
+        ("min", 1) => entry.minimum = integer_args(call, file, diags).and_then(|v| v.first().copied()),
+        ("max", 1) => entry.maximum = integer_args(call, file, diags).and_then(|v| v.first().copied()),
+        ("length", 2) => {
+            if let Some([min, max]) = integer_args(call, file, diags).as_deref() {
+                match (u64::try_from(*min), u64::try_from(*max)) {
+                    (Ok(min), Ok(max)) => entry.length = Some((min, max)),
+                    _ => diags.warn(file, call.span(), "`length` bounds cannot be negative; ignored"),
+                }
+            }
+        }
         ("description", 1) => match call.args.first().and_then(string_literal) {
             Some(text) => entry.description = Some(text),
             None => diags.warn(file, call.span(), "`description` needs a string literal; ignored"),
@@ -134,16 +186,21 @@ mod tests {
                 ToolParam::new("transfer", "note").description(""),
                 ToolParam::new("transfer", "user_id"),
                 ToolParam::new("transfer", "x").shout(),
+                ToolParam::new("alarm", "hour").range(-1, 23).length(1, 2),
+                ToolParam::new("alarm", "minute").min(0).max(two()),
             ];
         };
         let diags = Diagnostics::default();
         let got = read_overrides(&item, Path::new("t.rs"), &diags);
-        assert_eq!(got.len(), 3);
+        assert_eq!(got.len(), 5);
+        assert_eq!((got[3].minimum, got[3].maximum, got[3].length), (Some(-1), Some(23), Some((1, 2))));
+        assert_eq!((got[4].minimum, got[4].maximum), (Some(0), None));
         assert!(got[0].string_integer);
         assert_eq!(got[0].description.as_deref(), Some("Snowflake id"));
         assert_eq!(got[1].description.as_deref(), Some(""));
         let messages: Vec<String> = diags.into_sorted().into_iter().map(|d| d.message).collect();
         assert!(messages.iter().any(|m| m.contains("duplicate override for `user_id`")), "{messages:?}");
         assert!(messages.iter().any(|m| m.contains("unknown ToolParam method `shout`")), "{messages:?}");
+        assert!(messages.iter().any(|m| m.contains("`max` needs integer literals")), "{messages:?}");
     }
 }

@@ -11,6 +11,12 @@ pub(crate) const TOOL_PARAMS: &[ToolParam] = &[
     ToolParam::new("transfer", "memo_id").string_integer(),
     ToolParam::new("tag_account", "account").description(""),
     ToolParam::new("tag_account", "label").description("Override beats the bullet"),
+    ToolParam::new("set_alarm", "hour").range(0, 23),
+    ToolParam::new("set_alarm", "minute").max(59),
+    ToolParam::new("set_alarm", "label").length(1, 12),
+    ToolParam::new("set_alarm", "snooze").length(0, 3),
+    ToolParam::new("set_alarm", "volume").range(0, 10),
+    ToolParam::new("set_alarm", "ticket").string_integer().min(1_000),
 ];
 
 /// A bank account.
@@ -39,4 +45,26 @@ pub fn transfer(user_id: u64, amount: u32, note: Option<String>, memo_id: Option
 /// * `label` - the bullet text
 pub fn tag_account(account: Account, label: String) -> Value {
     json!({"account": account, "label": label})
+}
+
+/// Set an alarm; every parameter is narrowed by a range override.
+///
+/// # Arguments
+///
+/// * `hour` - 0 to 23
+/// * `minute` - 0 to 59, on the hour when absent
+/// * `label` - a short name
+/// * `snooze` - up to three snooze lengths in minutes
+/// * `volume` - 0 to 10
+/// * `ticket` - a big id
+pub fn set_alarm(
+    hour: u8,
+    minute: Option<u8>,
+    label: String,
+    snooze: Vec<u32>,
+    volume: f64,
+    ticket: u64,
+) -> Value {
+    let minute = minute.unwrap_or(0);
+    json!({"hour": hour, "minute": minute, "label": label, "snooze": snooze, "volume": volume, "ticket": ticket.to_string()})
 }
