@@ -3,10 +3,11 @@
 //! call is answered and that the cap holds (and is reached); it prints throughput and
 //! latency, which it does not assert (machines differ).
 //!
-//! The default run is small. The full run (add `--release` for a release build):
+//! Every run checks the same things; `TOOLCALL_LOAD=full` sets the full size (add
+//! `--release` for a release build), the default is a tenth of it:
 //!
 //! ```text
-//! cargo test -p toolcall-mcp --test load -- --ignored --nocapture
+//! TOOLCALL_LOAD=full cargo test -p toolcall-mcp --test load -- --nocapture
 //! ```
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -140,17 +141,30 @@ async fn small_load_is_all_answered_within_the_cap() {
     }
 }
 
+/// `n` at full size (`TOOLCALL_LOAD=full`), else a tenth of it.
+fn sized(n: usize) -> usize {
+    if std::env::var("TOOLCALL_LOAD").is_ok_and(|v| v == "full") { n } else { (n / 10).max(1) }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "the full load test: run it with --ignored --nocapture"]
-async fn full_load() {
+async fn load_is_answered_within_the_cap_and_a_flood_is_refused_past_the_line() {
     for era in [Era::Stateless, Era::Legacy] {
         // Fast tools: the transport's own cost.
-        all_answered(Load { era, clients: 100, calls: 100, work_ms: 0, cap: 64, queue: 256 }).await;
+        let fast = Load { era, clients: sized(100), calls: sized(100), work_ms: 0, cap: 64, queue: 256 };
+        all_answered(fast).await;
         // Slow tools past the cap: calls wait in line, the cap holds.
-        all_answered(Load { era, clients: 200, calls: 25, work_ms: 20, cap: 32, queue: 256 }).await;
+        let slow = Load { era, clients: sized(200), calls: 25, work_ms: 20, cap: sized(32), queue: 256 };
+        all_answered(slow).await;
     }
     // A flood past cap and line: the rest are refused at once, nothing else fails.
-    let flood = Load { era: Era::Stateless, clients: 400, calls: 5, work_ms: 50, cap: 32, queue: 64 };
+    let flood = Load {
+        era: Era::Stateless,
+        clients: sized(400),
+        calls: 5,
+        work_ms: 50,
+        cap: sized(32),
+        queue: sized(64),
+    };
     let outcome = run(flood).await;
     assert_eq!(outcome.answered + outcome.refused, flood.clients * flood.calls);
     assert!(outcome.refused > 0 && outcome.answered >= flood.cap, "{outcome:?}");
