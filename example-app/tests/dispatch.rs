@@ -536,3 +536,11 @@ fn anthropic_blocks_are_answered_with_tool_results() {
         (&json!(true), &json!(r#"unknown argument "c""#))
     );
 }
+
+/// `toolset::ALL.names()` prints as the list the README shows.
+#[test]
+fn names_print_as_a_list() {
+    let printed = format!("{:?}", toolset::ALL.names());
+    assert!(printed.starts_with(r#"[""#) && printed.contains(r#""get_weather""#), "{printed}");
+    assert_eq!(toolset::ALL.names().len(), toolset::ALL.describe().len());
+}

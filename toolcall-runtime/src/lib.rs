@@ -50,7 +50,7 @@ pub use params::ToolParam;
 pub use registry::{DuplicateTool, Registry};
 pub use render::Format;
 pub use suggest::closest_name;
-pub use toolset::{ToolInfo, Toolset};
+pub use toolset::{Names, ToolInfo, Toolset};
 
 /// What generated code calls, and nothing a user should: decoding slots, dispatch
 /// plumbing, the schema table. Not a public API; it changes with the generator (serde's

@@ -95,9 +95,9 @@ impl Registry {
         self.order.push(name.to_owned());
     }
 
-    /// Every tool name, in the order added.
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.order.iter().map(String::as_str)
+    /// Every tool name, in the order added; prints as a list.
+    pub fn names(&self) -> crate::Names<'_> {
+        crate::Names::of(&self.order)
     }
 
     /// The definitions of every tool as one JSON array: static parts are copied from

@@ -103,9 +103,16 @@ impl<C> Toolset<C> {
         serde_json::from_str(self.emit(format, strict)).unwrap_or(Value::Null)
     }
 
-    /// The tool names, in definition order.
-    pub fn names(&self) -> impl ExactSizeIterator<Item = &'static str> + '_ {
-        self.tools.iter().map(|t| t.name)
+    /// The tool names, in definition order; prints as a list.
+    ///
+    /// ```
+    /// # mod toolset { pub static ALL: toolcall_runtime::Toolset = toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None); }
+    /// println!("{:?}", toolset::ALL.names()); // ["get_weather", "add", ...]
+    /// let names: Vec<&str> = toolset::ALL.names().collect();
+    /// # assert!(names.is_empty());
+    /// ```
+    pub fn names(&self) -> Names<'static> {
+        Names { inner: NamesInner::Static(self.tools.iter()) }
     }
 
     /// Module, name, description and input schema of every tool.
@@ -202,5 +209,51 @@ impl Toolset<()> {
 impl Runner for Toolset<()> {
     fn run(&self, name: &str, args: &Value) -> Result<Value, ToolError> {
         Toolset::run(self, name, args)
+    }
+}
+
+/// The names of the tools of a [`Toolset`] or [`Registry`](crate::Registry), in order: an
+/// iterator of `&str` that also prints as a list with `{:?}`.
+#[derive(Clone)]
+pub struct Names<'a> {
+    inner: NamesInner<'a>,
+}
+
+#[derive(Clone)]
+enum NamesInner<'a> {
+    Static(std::slice::Iter<'static, ToolInfo>),
+    Owned(std::slice::Iter<'a, String>),
+}
+
+impl<'a> Names<'a> {
+    /// The names held in `names`.
+    pub(crate) fn of(names: &'a [String]) -> Self {
+        Names { inner: NamesInner::Owned(names.iter()) }
+    }
+}
+
+impl<'a> Iterator for Names<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match &mut self.inner {
+            NamesInner::Static(tools) => tools.next().map(|t| t.name),
+            NamesInner::Owned(names) => names.next().map(String::as_str),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match &self.inner {
+            NamesInner::Static(tools) => tools.size_hint(),
+            NamesInner::Owned(names) => names.size_hint(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Names<'_> {}
+
+impl fmt::Debug for Names<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.clone()).finish()
     }
 }

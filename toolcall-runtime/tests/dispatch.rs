@@ -763,3 +763,14 @@ fn encode_helpers() {
     assert!(matches!(encode(bad), Err(ToolError::Failed(m)) if m.starts_with("result could not be encoded")));
     assert_eq!(encode(f64::NAN).unwrap(), json!(null));
 }
+
+/// `names()` is an iterator that prints as the list of names, for a registry too.
+#[test]
+fn names_print_as_a_list() {
+    let mut registry = toolcall_runtime::Registry::new();
+    registry.add_tool(echo(Tool::new("b"))).unwrap();
+    registry.add_tool(echo(Tool::new("a"))).unwrap();
+    assert_eq!(format!("{:?}", registry.names()), r#"["b", "a"]"#);
+    assert_eq!(registry.names().len(), 2);
+    assert_eq!(registry.names().collect::<Vec<_>>(), ["b", "a"]);
+}
