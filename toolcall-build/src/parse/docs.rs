@@ -1,42 +1,53 @@
 //! Doc comments -> tool description and per-parameter descriptions.
 //!
 //! Takes the `#[doc]` attributes of an item (what `///`, `/** */` and `#[doc = ".."]` lower to),
-//! joins them into one text with [`doc_text`], and parses that text with [`parse_docs`] into a
-//! [`Docs`]:
+//! joins them into one text with [`doc_text`], and parses that text as CommonMark with
+//! `pulldown-cmark` (the parser rustdoc uses, with rustdoc's tables, footnotes, strikethrough and
+//! task lists) into a [`Docs`] with [`parse_docs`]:
 //!
-//! * the **description** is the first paragraph (a leading title heading is dropped and the
-//!   paragraph after it used; a leading conventional section such as `# Arguments` or
-//!   `# Examples` gives no description), its lines trimmed and joined with single spaces and its
-//!   intra-doc link brackets removed;
-//! * the **parameter docs** are the top-level bullets of every `# Arguments` / `# Parameters`
-//!   section (any heading level, case-insensitive, optional trailing `:`), e.g.
-//!   ``* `city` - city name``, with indented continuation lines joined.
+//! * the **description** is the first top-level paragraph as readable text: a leading title
+//!   heading (ATX or setext) is skipped, a leading conventional section such as `# Arguments` or
+//!   `# Examples` gives no description, and code blocks, HTML blocks, block quotes, lists and
+//!   tables are never taken for it;
+//! * the **parameter docs** are the top-level list items (`*`, `-`, `+` or numbered) of every
+//!   `Arguments` / `Parameters` section (any heading style and level, case-insensitive, optional
+//!   trailing `:`), each item's first paragraph read as ``name [(Type)] [separator text]``, e.g.
+//!   ``* `city` - city name``. Nested lists and later paragraphs of an item are ignored.
 //!
-//! Other sections (`# Examples`, `# Errors`, `# Panics`, ...) and fenced code never leak into
-//! either. Parsing is line based, runs in linear time and never panics on any input.
+//! Readable text keeps inline code in backticks and emphasis with its markers as written, keeps
+//! link text and drops link syntax (intra-doc links such as ``[`Foo`]`` and `[crate::a::B]`,
+//! inline and reference links), resolves escapes and entities, turns line breaks into spaces and
+//! drops HTML comments and footnote references. Other sections (`# Examples`, `# Errors`,
+//! `# Panics`, `# Safety`, ...) never leak into either result. Parsing runs in time linear in
+//! the input and never panics.
 
-use std::collections::{HashMap, HashSet};
+use std::iter::Peekable;
+use std::ops::Range;
 
+use pulldown_cmark::{
+    BrokenLink, BrokenLinkCallback, CowStr, Event, LinkType, OffsetIter, Options, Parser, Tag, TagEnd,
+};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, ExprLit, Lit, Meta, Token};
 
 /// Docs of an item after parsing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Docs {
-    /// First paragraph (lines joined with single spaces), leading heading stripped, intra-doc link
-    /// brackets removed. Empty when none.
+    /// First paragraph as readable text (line breaks become single spaces, link syntax removed),
+    /// after a leading title heading. Empty when none.
     pub description: String,
-    /// `# Arguments` / `# Parameters` bullets, in order.
+    /// Items of the `# Arguments` / `# Parameters` sections, in order, including items that name
+    /// something that is not a parameter.
     pub params: Vec<ParamDoc>,
 }
 
-/// One bullet of an `# Arguments` / `# Parameters` section.
+/// One list item of an `# Arguments` / `# Parameters` section.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamDoc {
-    /// Parameter name as written in the bullet, backticks and a raw-identifier `r#` removed.
+    /// Parameter name as written in the item, backticks and a raw-identifier `r#` removed.
     pub name: String,
-    /// Bullet text after the separator, continuation lines joined with single spaces, intra-doc
-    /// link brackets removed. Empty when the bullet has a name only.
+    /// Item text after the separator as readable text (continuation lines joined with single
+    /// spaces, link syntax removed). Empty when the item has a name only.
     pub text: String,
 }
 
@@ -65,11 +76,11 @@ pub fn is_doc_hidden(attrs: &[Attribute]) -> bool {
     attrs.iter().any(attr_is_doc_hidden)
 }
 
-/// Parses doc text (as produced by [`doc_text`]) into a description and parameter docs.
+/// Parses doc text (as produced by [`doc_text`]) as CommonMark into a description and parameter
+/// docs.
 pub fn parse_docs(text: &str) -> Docs {
-    let lines = classify_lines(text);
-    let labels = link_definition_labels(&lines);
-    Docs { description: description(&lines, &labels), params: parameter_docs(&lines, &labels) }
+    let blocks: Vec<Block> = BlockReader::new(text).collect();
+    Docs { description: description(&blocks), params: parameter_docs(&blocks) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -161,146 +172,314 @@ fn leading_blank_bytes(line: &str) -> usize {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Lines
+// Blocks
 // ---------------------------------------------------------------------------------------------
 
-/// A doc line, classified once so no later pass looks inside code fences.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Line<'a> {
-    /// Empty or whitespace only.
-    Blank,
-    /// An ATX heading (`#`..`######`, at most three spaces of indentation); the title, trimmed,
-    /// closing `#`s removed.
-    Heading(&'a str),
-    /// A code fence opening or closing line.
-    Fence,
-    /// A line inside a code fence.
-    Code,
-    /// A link reference definition `[label]: destination`; the label.
-    LinkDefinition(&'a str),
-    /// Any other line: its indentation width and its content after the indentation.
-    Text { indent: usize, content: &'a str },
+/// The CommonMark extensions rustdoc enables, less smart punctuation: descriptions keep the
+/// quotes and dashes the author typed.
+fn markdown_options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
 }
 
-/// An open code fence: its character (`` ` `` or `~`) and length.
-#[derive(Clone, Copy, Debug)]
-struct Fence {
-    marker: char,
-    len: usize,
+/// A top-level block of the docs, reduced to what the description and the parameter sections need.
+#[derive(Debug)]
+enum Block {
+    /// A heading (ATX or setext) and its title as readable text.
+    Heading(String),
+    /// A paragraph as readable text.
+    Paragraph(String),
+    /// A list (bullet or numbered) and the leading text of each of its items.
+    List(Vec<Inline>),
+    /// Anything else: code, HTML, a block quote, a table, a rule, a footnote definition.
+    Other,
 }
 
-impl Fence {
-    /// The fence opened by a line's content, if it opens one.
-    fn opened_by(content: &str) -> Option<Self> {
-        let marker = content.chars().next().filter(|c| *c == '`' || *c == '~')?;
-        let rest = content.trim_start_matches(marker);
-        let len = content.len() - rest.len();
-        // An info string with a backtick means inline code (```a```), not a fence.
-        let is_fence = len >= 3 && !(marker == '`' && rest.contains('`'));
-        is_fence.then_some(Self { marker, len })
+/// The parser's events with their source ranges, intra-doc links resolved.
+type Events<'a> = Peekable<OffsetIter<'a, IntraDocLinks<'a>>>;
+
+/// Reads the top-level blocks of a doc text, one [`Block`] per [`Iterator::next`].
+struct BlockReader<'a> {
+    source: &'a str,
+    events: Events<'a>,
+}
+
+impl<'a> BlockReader<'a> {
+    /// A reader over `source` parsed with [`markdown_options`].
+    fn new(source: &'a str) -> Self {
+        let parser =
+            Parser::new_with_broken_link_callback(source, markdown_options(), Some(IntraDocLinks { source }));
+        Self { source, events: parser.into_offset_iter().peekable() }
     }
 
-    /// Whether a line's content closes this fence.
-    fn is_closed_by(self, content: &str) -> bool {
-        let rest = content.trim_start_matches(self.marker);
-        content.len() - rest.len() >= self.len && rest.trim().is_empty()
+    /// Renders the inline events at the cursor, up to the first block-level event.
+    fn inline(&mut self) -> Inline {
+        let mut writer = InlineWriter::new(self.source);
+        while let Some((event, range)) = self.events.next_if(|(event, _)| is_inline(event)) {
+            writer.write(&event, range);
+        }
+        writer.finish()
     }
-}
 
-/// Classifies every line of the text, tracking code fences.
-fn classify_lines(text: &str) -> Vec<Line<'_>> {
-    let mut open_fence: Option<Fence> = None;
-    let mut lines = Vec::new();
-    for raw in text.lines() {
-        let (indent, content) = split_indent(raw);
-        let line = match open_fence {
-            Some(fence) if fence.is_closed_by(content) => {
-                open_fence = None;
-                Line::Fence
+    /// Renders the inline content of a block whose start was just read, then skips to its end.
+    fn inline_block(&mut self) -> Inline {
+        let inline = self.inline();
+        self.skip_to_end();
+        inline
+    }
+
+    /// Consumes events up to and including the end of the block whose start was just read.
+    fn skip_to_end(&mut self) {
+        let mut depth = 0usize;
+        for (event, _) in self.events.by_ref() {
+            match event {
+                Event::Start(_) => depth += 1,
+                Event::End(_) if depth == 0 => return,
+                Event::End(_) => depth -= 1,
+                _ => {}
             }
-            Some(_) => Line::Code,
-            None => {
-                open_fence = Fence::opened_by(content);
-                if open_fence.is_some() { Line::Fence } else { classify_outside_fence(indent, content) }
+        }
+    }
+
+    /// The leading text of each item of a list whose start was just read; nested content skipped.
+    fn list_items(&mut self) -> Vec<Inline> {
+        let mut items = Vec::new();
+        while let Some((event, _)) = self.events.next() {
+            match event {
+                Event::Start(Tag::Item) => items.push(self.item_lead()),
+                Event::Start(_) => self.skip_to_end(),
+                Event::End(_) => break,
+                _ => {}
             }
-        };
-        lines.push(line);
-    }
-    lines
-}
-
-/// Classifies a line that is not inside and does not open a code fence.
-fn classify_outside_fence(indent: usize, content: &str) -> Line<'_> {
-    if content.trim().is_empty() {
-        return Line::Blank;
-    }
-    if indent <= 3 {
-        if let Some(title) = heading_title(content) {
-            return Line::Heading(title);
         }
-        if let Some(label) = link_definition_label(content) {
-            return Line::LinkDefinition(label);
-        }
+        items
     }
-    Line::Text { indent, content: content.trim_end() }
-}
 
-/// Splits a line into its indentation width (a tab advances to the next multiple of four) and
-/// the content after it.
-fn split_indent(line: &str) -> (usize, &str) {
-    let line = without_carriage_return(line);
-    let mut width = 0;
-    for c in line.chars() {
-        match c {
-            ' ' => width += 1,
-            '\t' => width += 4 - width % 4,
-            _ => break,
-        }
+    /// The first paragraph of an item whose start was just read (a tight list's item has its text
+    /// directly, a loose list's in a paragraph); skips the rest of the item.
+    fn item_lead(&mut self) -> Inline {
+        let in_paragraph =
+            self.events.next_if(|(event, _)| matches!(event, Event::Start(Tag::Paragraph))).is_some();
+        let lead = if in_paragraph { self.inline_block() } else { self.inline() };
+        self.skip_to_end();
+        lead
     }
-    (width, line.trim_start_matches([' ', '\t']))
 }
 
-/// The title of an ATX heading line (content after indentation), `None` when not a heading.
-fn heading_title(content: &str) -> Option<&str> {
-    let rest = content.trim_start_matches('#');
-    let level = content.len() - rest.len();
-    if !(1..=6).contains(&level) || !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
-        return None;
-    }
-    let title = rest.trim();
-    let without_closing = title.trim_end_matches('#');
-    Some(if without_closing.is_empty() {
-        without_closing
-    } else if without_closing.ends_with([' ', '\t']) {
-        without_closing.trim_end()
-    } else {
-        title
-    })
-}
+impl Iterator for BlockReader<'_> {
+    type Item = Block;
 
-/// The label of a link reference definition line `[label]: destination`.
-fn link_definition_label(content: &str) -> Option<&str> {
-    let after_open = content.strip_prefix('[')?;
-    let close = after_open.find(']')?;
-    let label = &after_open[..close];
-    let destination = after_open[close + 1..].strip_prefix(':')?;
-    (!label.trim().is_empty() && !destination.trim().is_empty()).then_some(label)
-}
-
-/// The normalized labels of all link reference definitions, for shortcut links like `[the docs]`.
-fn link_definition_labels(lines: &[Line<'_>]) -> HashSet<String> {
-    lines
-        .iter()
-        .filter_map(|line| match line {
-            Line::LinkDefinition(label) => Some(normalize_label(label)),
-            _ => None,
+    fn next(&mut self) -> Option<Block> {
+        let (event, _) = self.events.next()?;
+        Some(match event {
+            Event::Start(Tag::Heading { .. }) => Block::Heading(self.inline_block().text),
+            Event::Start(Tag::Paragraph) => Block::Paragraph(self.inline_block().text),
+            Event::Start(Tag::List(_)) => Block::List(self.list_items()),
+            Event::Start(_) => {
+                self.skip_to_end();
+                Block::Other
+            }
+            _ => Block::Other,
         })
-        .collect()
+    }
 }
 
-/// Lowercases a link label and collapses its whitespace.
-fn normalize_label(label: &str) -> String {
-    label.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+/// Whether an event belongs to inline content (text, code, breaks, links, emphasis, ...).
+fn is_inline(event: &Event<'_>) -> bool {
+    match event {
+        Event::Start(tag) => is_inline_tag(tag.to_end()),
+        Event::End(end) => is_inline_tag(*end),
+        Event::Html(_) | Event::Rule => false,
+        _ => true,
+    }
+}
+
+/// Whether a tag is a span (emphasis, link, image, ...) rather than a block.
+fn is_inline_tag(end: TagEnd) -> bool {
+    matches!(
+        end,
+        TagEnd::Emphasis
+            | TagEnd::Strong
+            | TagEnd::Strikethrough
+            | TagEnd::Superscript
+            | TagEnd::Subscript
+            | TagEnd::Link
+            | TagEnd::Image
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Readable text
+// ---------------------------------------------------------------------------------------------
+
+/// Inline content as readable text.
+#[derive(Debug, Default)]
+struct Inline {
+    /// The text, trimmed.
+    text: String,
+    /// Whether the content opens with plain text or a code span (not a link, emphasis, HTML or a
+    /// task marker), the only openings a parameter item's name can have.
+    opens_with_text: bool,
+}
+
+/// Builds the readable text of a run of inline events.
+struct InlineWriter<'a> {
+    source: &'a str,
+    text: String,
+    opens_with_text: Option<bool>,
+}
+
+impl<'a> InlineWriter<'a> {
+    /// An empty writer for events of `source`.
+    fn new(source: &'a str) -> Self {
+        Self { source, text: String::new(), opens_with_text: None }
+    }
+
+    /// Appends the readable text of one event found at `range` of the source.
+    fn write(&mut self, event: &Event<'_>, range: Range<usize>) {
+        self.opens_with_text.get_or_insert(matches!(event, Event::Text(_) | Event::Code(_)));
+        match event {
+            Event::Text(text) => self.push(text),
+            Event::Code(code) => self.push(&code_span(span_of(self.source, range), code)),
+            Event::InlineHtml(html) if !html.starts_with("<!--") => self.push(html),
+            Event::SoftBreak | Event::HardBreak => self.push(" "),
+            Event::TaskListMarker(checked) => self.push(if *checked { "[x] " } else { "[ ] " }),
+            Event::Start(tag) => {
+                self.push(emphasis_marker(span_of(self.source, range), tag.to_end(), Edge::Opening))
+            }
+            Event::End(end) => self.push(emphasis_marker(span_of(self.source, range), *end, Edge::Closing)),
+            _ => {}
+        }
+    }
+
+    /// Appends a piece, without doubling a space where two pieces meet.
+    fn push(&mut self, piece: &str) {
+        let piece = if self.text.is_empty() || self.text.ends_with(' ') {
+            piece.trim_start_matches(' ')
+        } else {
+            piece
+        };
+        self.text.push_str(piece);
+    }
+
+    /// The trimmed text.
+    fn finish(mut self) -> Inline {
+        self.text.truncate(self.text.trim_end().len());
+        Inline { text: self.text, opens_with_text: self.opens_with_text.unwrap_or(false) }
+    }
+}
+
+/// The source text an event covers, `""` if the range is not a valid slice.
+fn span_of(source: &str, range: Range<usize>) -> &str {
+    source.get(range).unwrap_or("")
+}
+
+/// A code span as written: its content between backtick runs as long as the opening one in the
+/// source (so ``` ``[b](c)`` ``` stays as is), padded with a space when the content starts or
+/// ends with a backtick.
+fn code_span(span: &str, code: &str) -> String {
+    let fence = "`".repeat((span.len() - span.trim_start_matches('`').len()).max(1));
+    let pad = if code.starts_with('`') || code.ends_with('`') { " " } else { "" };
+    format!("{fence}{pad}{code}{pad}{fence}")
+}
+
+/// Which end of a span a marker is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Edge {
+    /// The run before the span's text.
+    Opening,
+    /// The run after the span's text.
+    Closing,
+}
+
+/// The delimiter run of an emphasis, strong or strikethrough span as written (`*`, `__`, `~~`,
+/// ...), `""` for links and images, whose syntax is dropped.
+fn emphasis_marker(span: &str, end: TagEnd, edge: Edge) -> &str {
+    let (len, fallback) = match end {
+        TagEnd::Emphasis => (1, "*"),
+        TagEnd::Strong => (2, "**"),
+        TagEnd::Strikethrough => ((span.len() - span.trim_start_matches('~').len()).clamp(1, 2), "~~"),
+        _ => return "",
+    };
+    let marker = match edge {
+        Edge::Opening => span.get(..len),
+        Edge::Closing => span.len().checked_sub(len).and_then(|start| span.get(start..)),
+    };
+    marker.filter(|marker| marker.chars().all(|c| matches!(c, '*' | '_' | '~'))).unwrap_or(fallback)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Intra-doc links
+// ---------------------------------------------------------------------------------------------
+
+/// Makes links of the broken references rustdoc would resolve as intra-doc links, so their
+/// brackets go the way of other link syntax.
+struct IntraDocLinks<'a> {
+    source: &'a str,
+}
+
+impl<'a> BrokenLinkCallback<'a> for IntraDocLinks<'a> {
+    fn handle_broken_link(&mut self, link: BrokenLink<'a>) -> Option<(CowStr<'a>, CowStr<'a>)> {
+        is_intra_doc_link(self.source, &link).then_some((link.reference, CowStr::Borrowed("")))
+    }
+}
+
+/// Whether a reference with no definition is taken as an intra-doc link: any full or collapsed
+/// reference (`[text][crate::Foo]`, `[Foo][]`), and a shortcut (`[Foo]`, ``[`Foo`]``) whose label
+/// is a code span or a path and that does not follow a word (`a[i]`, `#[derive]`).
+fn is_intra_doc_link(source: &str, link: &BrokenLink<'_>) -> bool {
+    match link.link_type {
+        LinkType::Reference
+        | LinkType::ReferenceUnknown
+        | LinkType::Collapsed
+        | LinkType::CollapsedUnknown => true,
+        LinkType::Shortcut | LinkType::ShortcutUnknown => {
+            !follows_word(source, link.span.start)
+                && (is_code_span_label(&link.reference) || is_path_like(&link.reference))
+        }
+        _ => false,
+    }
+}
+
+/// Whether the character before byte `start` is part of a word, an attribute (`#[`) or another
+/// bracket pair (`a[i][j]`), so a `[` there indexes rather than links.
+fn follows_word(source: &str, start: usize) -> bool {
+    let before = source.get(..start).and_then(|head| head.chars().next_back());
+    before.is_some_and(|c| is_identifier_char(c) || "]!#".contains(c))
+}
+
+/// Whether a link label is one code span, as in ``[`Vec::new()`]``.
+fn is_code_span_label(label: &str) -> bool {
+    let inner = label.trim_matches('`');
+    label.starts_with('`') && label.ends_with('`') && !inner.trim().is_empty() && !inner.contains('`')
+}
+
+/// Whether a link label looks like an intra-doc path (`Foo`, `crate::a::B`, `Vec::new()`, `fn@f`).
+fn is_path_like(label: &str) -> bool {
+    label.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && label.chars().all(|c| is_identifier_char(c) || ":<>!()@".contains(c))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Description
+// ---------------------------------------------------------------------------------------------
+
+/// The tool description: the first non-empty top-level paragraph, after leading title headings.
+/// Empty when the docs open with a conventional section, or when a heading comes after other
+/// content but before any paragraph.
+fn description(blocks: &[Block]) -> String {
+    let mut after_content = false;
+    for block in blocks {
+        match block {
+            Block::Heading(title) if after_content || is_conventional_section_title(title) => break,
+            Block::Heading(_) => {}
+            Block::Paragraph(text) if !text.is_empty() => return text.clone(),
+            Block::Paragraph(_) | Block::List(_) | Block::Other => after_content = true,
+        }
+    }
+    String::new()
 }
 
 /// A heading title without a trailing `:`, trimmed and lowercased.
@@ -340,172 +519,41 @@ fn is_conventional_section_title(title: &str) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Description
-// ---------------------------------------------------------------------------------------------
-
-/// The tool description: the first paragraph, trimmed lines joined with one space, links removed.
-fn description(lines: &[Line<'_>], labels: &HashSet<String>) -> String {
-    let paragraph = first_paragraph(lines);
-    remove_link_brackets(&paragraph.join(" "), labels)
-}
-
-/// The trimmed lines of the first paragraph, after leading title headings; empty when the docs
-/// open with a conventional section or when a heading comes before any paragraph.
-fn first_paragraph<'a>(lines: &[Line<'a>]) -> Vec<&'a str> {
-    let mut rest = skip_blank_and_definitions(lines);
-    while let Some((Line::Heading(title), tail)) = rest.split_first() {
-        if is_conventional_section_title(title) {
-            return Vec::new();
-        }
-        rest = skip_blank_and_definitions(tail);
-    }
-    let start = rest.iter().position(|line| matches!(line, Line::Text { .. } | Line::Heading(_)));
-    let Some(start) = start else {
-        return Vec::new();
-    };
-    rest[start..]
-        .iter()
-        .filter(|line| !matches!(line, Line::LinkDefinition(_)))
-        .map_while(|line| match line {
-            Line::Text { content, .. } => Some(content.trim()),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The lines after any leading blank lines and link reference definitions.
-fn skip_blank_and_definitions<'l, 'a>(lines: &'l [Line<'a>]) -> &'l [Line<'a>] {
-    let start = lines
-        .iter()
-        .position(|line| !matches!(line, Line::Blank | Line::LinkDefinition(_)))
-        .unwrap_or(lines.len());
-    &lines[start..]
-}
-
-// ---------------------------------------------------------------------------------------------
 // Parameter sections
 // ---------------------------------------------------------------------------------------------
 
-/// The bullets of every `# Arguments` / `# Parameters` section, in order.
-fn parameter_docs(lines: &[Line<'_>], labels: &HashSet<String>) -> Vec<ParamDoc> {
-    let mut collector = BulletCollector::default();
+/// The parameter items of every `# Arguments` / `# Parameters` section, in order. A section runs
+/// to the next heading of any level; only its top-level lists count.
+fn parameter_docs(blocks: &[Block]) -> Vec<ParamDoc> {
     let mut in_section = false;
-    for line in lines {
-        match *line {
-            Line::Heading(title) => {
-                in_section = is_parameter_section_title(title);
-                collector.start_section();
-            }
-            _ if !in_section => {}
-            Line::Text { indent, content } => collector.text_line(indent, content),
-            Line::Blank | Line::Fence | Line::Code | Line::LinkDefinition(_) => collector.end_bullet(),
+    let mut params = Vec::new();
+    for block in blocks {
+        match block {
+            Block::Heading(title) => in_section = is_parameter_section_title(title),
+            Block::List(items) if in_section => params.extend(items.iter().filter_map(parse_param_item)),
+            _ => {}
         }
     }
-    collector.finish(labels)
+    params
 }
 
-/// What the lines after a bullet continue.
-#[derive(Clone, Copy, Debug, Default)]
-enum Continuing {
-    /// Nothing: indented lines are ignored.
-    #[default]
-    Nothing,
-    /// The last parameter, whose bullet marker sits at `indent`.
-    Param { indent: usize },
-    /// A nested bullet or a bullet of another shape at `indent`, whose continuations are ignored.
-    Ignored { indent: usize },
-}
-
-/// Collects parameter bullets line by line inside parameters sections.
-#[derive(Debug, Default)]
-struct BulletCollector {
-    params: Vec<ParamDoc>,
-    /// Marker indentation of the section's first bullet; bullets indented more are nested.
-    top_indent: Option<usize>,
-    continuing: Continuing,
-}
-
-impl BulletCollector {
-    /// Resets the per-section state at a heading.
-    fn start_section(&mut self) {
-        self.top_indent = None;
-        self.continuing = Continuing::Nothing;
+/// Reads a list item's leading text `name [(Type)] [separator text]`, `None` for other shapes.
+fn parse_param_item(item: &Inline) -> Option<ParamDoc> {
+    if !item.opens_with_text {
+        return None;
     }
-
-    /// Ends the current bullet's continuation (blank line, code fence, definition).
-    fn end_bullet(&mut self) {
-        self.continuing = Continuing::Nothing;
-    }
-
-    /// Handles a text line inside a parameters section.
-    fn text_line(&mut self, indent: usize, content: &str) {
-        match bullet_body(content) {
-            Some(body) => self.bullet_line(indent, body),
-            None => self.continuation_line(indent, content),
-        }
-    }
-
-    /// Handles a bullet: a top-level parameter bullet, a nested bullet, or another shape.
-    fn bullet_line(&mut self, indent: usize, body: &str) {
-        let top_indent = *self.top_indent.get_or_insert(indent);
-        let param = if indent > top_indent { None } else { parse_param_bullet(body) };
-        self.continuing = match param {
-            Some(param) => {
-                self.params.push(param);
-                Continuing::Param { indent }
-            }
-            None => Continuing::Ignored { indent },
-        };
-    }
-
-    /// Handles a non-bullet line: appended when indented past the current parameter's marker.
-    fn continuation_line(&mut self, indent: usize, content: &str) {
-        match self.continuing {
-            Continuing::Param { indent: marker } if indent > marker => self.append_to_last(content),
-            Continuing::Ignored { indent: marker } if indent > marker => {}
-            _ => self.continuing = Continuing::Nothing,
-        }
-    }
-
-    /// Appends a continuation line to the last parameter's text with one space.
-    fn append_to_last(&mut self, content: &str) {
-        if let Some(param) = self.params.last_mut() {
-            if !param.text.is_empty() {
-                param.text.push(' ');
-            }
-            param.text.push_str(content.trim());
-        }
-    }
-
-    /// The collected parameters with link brackets removed from their texts.
-    fn finish(self, labels: &HashSet<String>) -> Vec<ParamDoc> {
-        self.params
-            .into_iter()
-            .map(|param| ParamDoc { text: remove_link_brackets(&param.text, labels), ..param })
-            .collect()
-    }
-}
-
-/// The body of a bullet line (`*`, `+` or `-` followed by a space or tab), `None` otherwise.
-fn bullet_body(content: &str) -> Option<&str> {
-    let rest = content.strip_prefix(['*', '+', '-'])?;
-    (rest.is_empty() || rest.starts_with([' ', '\t'])).then(|| rest.trim())
-}
-
-/// Parses a bullet body `name [(Type)] [separator text]`, `None` for other shapes.
-fn parse_param_bullet(body: &str) -> Option<ParamDoc> {
-    let (name, rest) = bullet_name(body)?;
+    let (name, rest) = item_name(&item.text)?;
     let rest = skip_type_annotation(rest.trim_start()).trim_start();
     let text = text_after_separator(rest)?;
     Some(ParamDoc { name, text: text.to_owned() })
 }
 
-/// The parameter name at the start of a bullet body (optionally in backticks) and the rest.
-fn bullet_name(body: &str) -> Option<(String, &str)> {
-    if !body.starts_with('`') {
-        return identifier_prefix(body);
+/// The parameter name at the start of an item (optionally in backticks) and the rest.
+fn item_name(text: &str) -> Option<(String, &str)> {
+    if !text.starts_with('`') {
+        return identifier_prefix(text);
     }
-    let inner_and_rest = body.trim_start_matches('`');
+    let inner_and_rest = text.trim_start_matches('`');
     let close = inner_and_rest.find('`')?;
     let (name, after_name) = identifier_prefix(inner_and_rest[..close].trim())?;
     let after_name = after_name.trim_start();
@@ -548,7 +596,7 @@ fn skip_type_annotation(text: &str) -> &str {
     text
 }
 
-/// The bullet text after a separator (` - `, ` – `, ` — ` or `:`); `""` when nothing follows the
+/// The item text after a separator (` - `, ` – `, ` — ` or `:`); `""` when nothing follows the
 /// name, `None` when something other than a separator does.
 fn text_after_separator(rest: &str) -> Option<&str> {
     if rest.is_empty() {
@@ -559,168 +607,6 @@ fn text_after_separator(rest: &str) -> Option<&str> {
     }
     let after = rest.strip_prefix(':')?;
     (!after.starts_with(':')).then(|| after.trim())
-}
-
-// ---------------------------------------------------------------------------------------------
-// Intra-doc links
-// ---------------------------------------------------------------------------------------------
-
-/// Removes link brackets outside code spans: ``[`Foo`]`` -> `` `Foo` ``, `[Foo]` -> `Foo`,
-/// `[text](Foo)` and `[text][Foo]` -> `text`. Brackets that do not look like a link (`[0, 1]`,
-/// `a[i]`) are kept. Linear time, no recursion.
-fn remove_link_brackets(text: &str, labels: &HashSet<String>) -> String {
-    if !text.contains('[') {
-        return text.to_owned();
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let in_code = code_span_mask(&chars);
-    let literal = literal_mask(&chars, &in_code);
-    let brackets = matching_pairs(&chars, &literal, '[', ']');
-    let parens = matching_pairs(&chars, &literal, '(', ')');
-    let links = LinkScan { chars: &chars, in_code: &in_code, brackets: &brackets, parens: &parens, labels };
-
-    let mut out = String::with_capacity(text.len());
-    let mut skip_from: HashMap<usize, usize> = HashMap::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if let Some(&next) = skip_from.get(&i) {
-            i = next;
-            continue;
-        }
-        if let Some(close) = links.link_close(i, &literal) {
-            let end = links.destination_end(close).unwrap_or(close);
-            let entry = skip_from.entry(close).or_insert(end + 1);
-            *entry = (*entry).max(end + 1);
-            i += 1;
-            continue;
-        }
-        out.push(chars[i]);
-        i += 1;
-    }
-    out
-}
-
-/// The matching data one link-removal pass needs.
-struct LinkScan<'a> {
-    chars: &'a [char],
-    in_code: &'a [bool],
-    brackets: &'a [Option<usize>],
-    parens: &'a [Option<usize>],
-    labels: &'a HashSet<String>,
-}
-
-impl LinkScan<'_> {
-    /// The closing bracket of a link whose `[` is at `open`, `None` when it is not a link.
-    fn link_close(&self, open: usize, literal: &[bool]) -> Option<usize> {
-        if self.chars[open] != '[' || literal[open] {
-            return None;
-        }
-        let close = self.brackets[open]?;
-        let is_link = self.destination_end(close).is_some() || self.is_shortcut_link(open, close);
-        is_link.then_some(close)
-    }
-
-    /// The end of an inline `(dest)` or reference `[label]` right after the closing bracket.
-    fn destination_end(&self, close: usize) -> Option<usize> {
-        let next = close + 1;
-        match self.chars.get(next)? {
-            '(' => self.parens[next],
-            '[' => self.brackets[next],
-            _ => None,
-        }
-    }
-
-    /// Whether `[inner]` is a shortcut link: a code span, a Rust path, or a defined label.
-    fn is_shortcut_link(&self, open: usize, close: usize) -> bool {
-        let follows_word =
-            open > 0 && matches!(self.chars[open - 1], c if is_identifier_char(c) || "]!#".contains(c));
-        let inner = &self.chars[open + 1..close];
-        if follows_word || inner.is_empty() {
-            return false;
-        }
-        self.in_code[open + 1..close].iter().all(|code| *code)
-            || is_path_like(inner)
-            || self.labels.contains(&normalize_label(&inner.iter().collect::<String>()))
-    }
-}
-
-/// Whether link text looks like an intra-doc path (`Foo`, `crate::a::B`, `Vec::new()`, `fn@f`).
-fn is_path_like(inner: &[char]) -> bool {
-    inner.first().is_some_and(|c| c.is_alphabetic() || *c == '_')
-        && inner.iter().all(|c| is_identifier_char(*c) || ":<>!()@".contains(*c))
-}
-
-/// Marks the characters inside inline code spans (backticks included).
-fn code_span_mask(chars: &[char]) -> Vec<bool> {
-    let runs = backtick_runs(chars);
-    let mut next_same_len: Vec<Option<usize>> = vec![None; runs.len()];
-    let mut last_by_len: HashMap<usize, usize> = HashMap::new();
-    for (index, (_, len)) in runs.iter().enumerate().rev() {
-        next_same_len[index] = last_by_len.insert(*len, index);
-    }
-    let mut mask = vec![false; chars.len()];
-    let mut index = 0;
-    while index < runs.len() {
-        match next_same_len[index] {
-            Some(closing) => {
-                let (start, _) = runs[index];
-                let (closing_start, closing_len) = runs[closing];
-                mask[start..closing_start + closing_len].iter_mut().for_each(|code| *code = true);
-                index = closing + 1;
-            }
-            None => index += 1,
-        }
-    }
-    mask
-}
-
-/// The runs of backticks as (start, length).
-fn backtick_runs(chars: &[char]) -> Vec<(usize, usize)> {
-    let mut runs: Vec<(usize, usize)> = Vec::new();
-    for (i, c) in chars.iter().enumerate() {
-        if *c != '`' {
-            continue;
-        }
-        match runs.last_mut() {
-            Some((start, len)) if *start + *len == i => *len += 1,
-            _ => runs.push((i, 1)),
-        }
-    }
-    runs
-}
-
-/// Marks characters that are literal: in a code span, or escaped by a backslash.
-fn literal_mask(chars: &[char], in_code: &[bool]) -> Vec<bool> {
-    let mut literal = in_code.to_vec();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i] == '\\' && !in_code[i] && i + 1 < chars.len() {
-            literal[i + 1] = true;
-            i += 2;
-        } else {
-            i += 1;
-        }
-    }
-    literal
-}
-
-/// For each non-literal `open` character, the index of its matching `close`.
-fn matching_pairs(chars: &[char], literal: &[bool], open: char, close: char) -> Vec<Option<usize>> {
-    let mut pairs = vec![None; chars.len()];
-    let mut stack: Vec<usize> = Vec::new();
-    for (i, c) in chars.iter().enumerate() {
-        if literal[i] {
-            continue;
-        }
-        if *c == open {
-            stack.push(i);
-        } else if *c == close
-            && let Some(start) = stack.pop()
-        {
-            pairs[start] = Some(i);
-        }
-    }
-    pairs
 }
 
 #[cfg(test)]
@@ -912,14 +798,21 @@ mod tests {
     #[test]
     fn hash_without_space_is_not_a_heading() {
         assert_eq!(description_of("#[derive] and #tags\nstay."), "#[derive] and #tags stay.");
-        assert_eq!(description_of("    # indented four\n\nNext."), "# indented four");
+        // Four spaces of indentation make an indented code block, which is never the description.
+        assert_eq!(description_of("    # indented four\n\nNext."), "Next.");
     }
 
     #[test]
     fn link_definitions_are_not_description_text() {
         assert_eq!(
-            description_of("Uses [the docs].\n[the docs]: https://example.com\n\nMore."),
+            description_of("Uses [the docs].\n\n[the docs]: https://example.com\n\nMore."),
             "Uses the docs."
+        );
+        assert_eq!(description_of("[the docs]: https://example.com\n\nUses [the docs]."), "Uses the docs.");
+        // A definition cannot interrupt a paragraph: rustdoc shows this line as text, and so do we.
+        assert_eq!(
+            description_of("Uses [the docs].\n[the docs]: https://example.com"),
+            "Uses [the docs]. [the docs]: https://example.com"
         );
     }
 
@@ -935,7 +828,8 @@ mod tests {
             description_of("Calls [Vec::new()] and [fn@crate::f]."),
             "Calls Vec::new() and fn@crate::f."
         );
-        assert_eq!(description_of("A [nested [link](a)](b) here."), "A nested link here.");
+        // Links never nest: the inner one wins and the outer brackets are text, as rustdoc shows them.
+        assert_eq!(description_of("A [nested [link](a)](b) here."), "A [nested link](b) here.");
         assert_eq!(description_of("A [link](http://x.org/(a)[b]) here."), "A link here.");
     }
 
@@ -944,7 +838,7 @@ mod tests {
         assert_eq!(description_of("In `[a]` and ``[b](c)``."), "In `[a]` and ``[b](c)``.");
         assert_eq!(
             description_of("Range [0, 1], item a[i], [1] and \\[Foo]."),
-            "Range [0, 1], item a[i], [1] and \\[Foo]."
+            "Range [0, 1], item a[i], [1] and [Foo]."
         );
         assert_eq!(description_of("Unclosed [Foo and `tick."), "Unclosed [Foo and `tick.");
         assert_eq!(description_of("Empty [] brackets."), "Empty [] brackets.");
@@ -984,7 +878,13 @@ mod tests {
     fn bullet_markers_star_plus_and_minus() {
         assert_eq!(
             params("# Arguments\n* `a` - one\n+ `b` - two\n- `c` - three\n-`d` - no space\n*\tе - tab"),
-            vec![param("a", "one"), param("b", "two"), param("c", "three"), param("е", "tab")]
+            // `-` without a space starts no item: the line continues `c` (a lazy continuation).
+            vec![
+                param("a", "one"),
+                param("b", "two"),
+                param("c", "three -`d` - no space"),
+                param("е", "tab")
+            ]
         );
     }
 
@@ -1041,7 +941,7 @@ mod tests {
             params(
                 "# Arguments\nThe arguments are:\n* city is the name\n  with continuation\n\
                  * `a b` - spaced\n* `` - empty\n* a::b - path\n* x.y - field\n* [link](x) - no\n\
-                 * * *\n1. `one` - numbered\n* `ok` - kept"
+                 * * *\n* `ok` - kept"
             ),
             vec![param("ok", "kept")]
         );
@@ -1063,8 +963,16 @@ mod tests {
     }
 
     #[test]
-    fn unindented_line_ends_continuation() {
-        assert_eq!(params("# Arguments\n* `city` - name\nnot part\n  nor this"), vec![param("city", "name")]);
+    fn unindented_line_is_a_lazy_continuation() {
+        // CommonMark continues a paragraph with an unindented line; rustdoc shows it in the item.
+        assert_eq!(
+            params("# Arguments\n* `city` - name\nstill the item\n  and this"),
+            vec![param("city", "name still the item and this")]
+        );
+        assert_eq!(
+            params("# Arguments\n* `city` - name\n\nnot part\n* `b` - x"),
+            vec![param("city", "name"), param("b", "x")]
+        );
     }
 
     #[test]
@@ -1133,6 +1041,153 @@ mod tests {
         assert_eq!(params("# Arguments\n* a - one\n* a - two"), vec![param("a", "one"), param("a", "two")]);
     }
 
+    // --- CommonMark constructs -------------------------------------------------------------------
+
+    #[test]
+    fn setext_headings_are_headings() {
+        assert_eq!(description_of("Weather\n=======\n\nGet the forecast."), "Get the forecast.");
+        assert_eq!(
+            parse_docs("Get it.\n\nArguments\n---------\n* `city` - name\n\nErrors\n------\n\n* `x` - no"),
+            Docs { description: "Get it.".to_owned(), params: vec![param("city", "name")] }
+        );
+        assert_eq!(description_of("Examples\n--------\n\nText."), "");
+    }
+
+    #[test]
+    fn numbered_lists_are_parameter_lists() {
+        assert_eq!(
+            params("# Arguments\n1. `a` - one\n2. `b` - two\n\n# Parameters\n1) c: three"),
+            vec![param("a", "one"), param("b", "two"), param("c", "three")]
+        );
+    }
+
+    #[test]
+    fn loose_lists_use_each_items_first_paragraph() {
+        assert_eq!(
+            params(
+                "# Arguments\n\n* `a` - one\n  line\n\n  More about a.\n\n* `b` - two\n\n  ```\n  code\n  ```"
+            ),
+            vec![param("a", "one line"), param("b", "two")]
+        );
+    }
+
+    #[test]
+    fn nested_lists_of_any_kind_are_ignored() {
+        assert_eq!(
+            params(
+                "# Arguments\n1. `mode` - one of:\n   1. `fast` - quick\n   - `slow` - careful\n2. `days` - count"
+            ),
+            vec![param("mode", "one of:"), param("days", "count")]
+        );
+    }
+
+    #[test]
+    fn items_naming_no_parameter_are_still_returned() {
+        assert_eq!(
+            params("# Arguments\n* `city` - name\n* `citty` - a typo the caller warns about"),
+            vec![param("city", "name"), param("citty", "a typo the caller warns about")]
+        );
+    }
+
+    #[test]
+    fn block_quotes_are_neither_description_nor_parameters() {
+        assert_eq!(description_of("> **Note**: deprecated.\n\nGet the forecast."), "Get the forecast.");
+        assert_eq!(params("> # Arguments\n> * `a` - quoted\n\n# Arguments\n> * `b` - quoted"), vec![]);
+        assert_eq!(
+            params("# Arguments\n* `a` - x\n  > quoted note\n* `b` - y"),
+            vec![param("a", "x"), param("b", "y")]
+        );
+    }
+
+    #[test]
+    fn html_comments_are_dropped_and_other_html_kept_as_written() {
+        assert_eq!(description_of("<!-- internal -->\n\nGet the forecast."), "Get the forecast.");
+        assert_eq!(description_of("<div>\nBlock\n</div>\n\nGet it."), "Get it.");
+        assert_eq!(
+            description_of("Get the <!-- secret --> <b>forecast</b> as a Vec<String>."),
+            "Get the <b>forecast</b> as a Vec<String>."
+        );
+        assert_eq!(
+            params("# Arguments\n* `a` - x <!-- not shown -->\n* <b>b</b> - tag"),
+            vec![param("a", "x")]
+        );
+    }
+
+    #[test]
+    fn reference_links_keep_their_text() {
+        let text = "See [the guide][guide], [Guide][] and [guide].\n\n[guide]: https://example.com \"Title\"\n\n\
+                    # Arguments\n* `a` - see [guide] and [more][crate::More]";
+        assert_eq!(
+            parse_docs(text),
+            Docs {
+                description: "See the guide, Guide and guide.".to_owned(),
+                params: vec![param("a", "see guide and more")]
+            }
+        );
+        assert_eq!(
+            description_of("Visit <https://example.com> or [x](<a b> \"t\")."),
+            "Visit https://example.com or x."
+        );
+        assert_eq!(description_of("A ![logo](logo.png) image."), "A logo image.");
+    }
+
+    #[test]
+    fn escapes_and_entities_are_resolved() {
+        assert_eq!(
+            description_of(
+                "Not \\*emphasis\\*, not \\[a link\\], \\`no code\\`, a &amp; b &lt;c&gt; &#169;."
+            ),
+            "Not *emphasis*, not [a link], `no code`, a & b <c> ©."
+        );
+        assert_eq!(params("# Arguments\n* `a` - 1 \\- 2 &mdash; ok"), vec![param("a", "1 - 2 — ok")]);
+        assert_eq!(description_of("A backslash \\ and \\n stay."), "A backslash \\ and \\n stay.");
+    }
+
+    #[test]
+    fn inline_code_and_emphasis_keep_their_markers() {
+        assert_eq!(
+            description_of(
+                "Get *the* **current** _weather_ __now__ ~~soon~~ for `city`,\n`multi\nline` and `` `tick` ``."
+            ),
+            "Get *the* **current** _weather_ __now__ ~~soon~~ for `city`, `multi line` and `` `tick` ``."
+        );
+        assert_eq!(params("# Arguments\n* `a` - *very* `important`"), vec![param("a", "*very* `important`")]);
+        assert_eq!(params("# Arguments\n* *a* - emphasised name\n* **b**: strong name"), vec![]);
+    }
+
+    #[test]
+    fn tables_are_neither_description_nor_parameters() {
+        let text = "| a | b |\n|---|---|\n| 1 | 2 |\n\nSummary.\n\n# Arguments\n\n| name | meaning |\n|---|---|\n| `a` | x |";
+        assert_eq!(parse_docs(text), Docs { description: "Summary.".to_owned(), params: vec![] });
+        assert_eq!(description_of("Summary.\n| a | b |\n|---|---|\n| 1 | 2 |"), "Summary.");
+    }
+
+    #[test]
+    fn footnotes_task_markers_and_breaks() {
+        assert_eq!(description_of("Get it[^1].\n\n[^1]: A footnote."), "Get it.");
+        assert_eq!(description_of("Line one  \nline two\\\nline three"), "Line one line two line three");
+        assert_eq!(params("# Arguments\n- [ ] `a` - task\n- `b` - plain"), vec![param("b", "plain")]);
+    }
+
+    #[test]
+    fn rustdoc_sections_never_leak() {
+        let text = "Get the forecast.\n\n# Errors\n\nWhen offline.\n\n* `e` - no\n\n# Panics\n\nNever.\n\n\
+                    # Safety\n\n* `s` - no\n\n# Examples\n\n```\n# Arguments\n* `x` - no\n```\n\n\
+                    ## Arguments\n\n* `city` - name\n\n### Notes\n\n* `n` - no";
+        assert_eq!(
+            parse_docs(text),
+            Docs { description: "Get the forecast.".to_owned(), params: vec![param("city", "name")] }
+        );
+        for section in ["Errors", "Panics", "Safety", "Examples"] {
+            assert_eq!(
+                parse_docs(&format!("# {section}\n\nText.\n\n* `a` - x")),
+                Docs::default(),
+                "{section}"
+            );
+            assert_eq!(parse_docs(&format!("{section}\n===\n\nText.")), Docs::default(), "{section}");
+        }
+    }
+
     // --- robustness -----------------------------------------------------------------------------
 
     #[test]
@@ -1189,6 +1244,29 @@ mod tests {
         let _ = parse_docs(&unmatched);
         let lines = "line\n".repeat(10_000);
         assert_eq!(parse_docs(&lines).description.len(), "line ".len() * 10_000 - 1);
+    }
+
+    #[test]
+    fn pathological_markdown_does_not_panic() {
+        // Inputs that make naive CommonMark parsers quadratic or recurse deeply.
+        let n = 20_000;
+        let cases = [
+            "[".repeat(n),
+            "[Foo] ".repeat(n),
+            "*a _b ".repeat(n),
+            "~~a ".repeat(n),
+            "<a ".repeat(n),
+            "<!-- ".repeat(n),
+            "[^a]".repeat(n),
+            format!("{} x", ">".repeat(n)),
+            (0..n / 10).map(|i| format!("{}* `p{i}` - x\n", "  ".repeat(i % 50))).collect(),
+            (1..n / 20).map(|i| format!("{} x ", "`".repeat(i % 100))).collect(),
+            format!("{}\n{}\n", "|a".repeat(n), "|-".repeat(n)),
+            format!("# Arguments\n{}", "* `a` - [x](y ".repeat(n)),
+        ];
+        for text in &cases {
+            let _ = parse_docs(text);
+        }
     }
 
     #[test]
