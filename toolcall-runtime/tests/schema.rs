@@ -456,8 +456,12 @@ fn string_integer_row() {
     let user_id = r.prop(Format::OpenAi, false, "user_id");
     assert_eq!(
         user_id,
-        &json!({"type":"string","description":"Snowflake id (an integer written as a decimal string)","pattern":"^[0-9]+$"})
+        &json!({"type":"string","description":"Snowflake id","pattern":"^[0-9]+$"}),
+        "a description written by hand is kept as written"
     );
+    // Without any description, the hint says what the wire looks like.
+    let memo = r.prop(Format::OpenAi, false, "memo_id");
+    assert_eq!(memo["description"], "an integer written as a decimal string", "{memo}");
     assert_eq!(r.prop(Format::OpenAi, false, "delta")["pattern"], "^-?[0-9]+$");
     assert_eq!(r.prop(Format::OpenAi, true, "memo_id")["type"], json!(["string", "null"]));
     assert_eq!(r.prop(Format::Anthropic, true, "user_id"), user_id, "patterns stay in Anthropic strict");
