@@ -234,8 +234,9 @@ impl<C> Agent<C> {
         choice.map(|choice| choice.message).ok_or_else(no_choice)
     }
 
-    /// Runs the calls of one reply concurrently through the glue; the `role: tool`
-    /// messages answering them, in order.
+    /// Runs the calls of one reply concurrently through the glue, each within its tool's
+    /// own time limit (`ToolMeta::timeout_ms`) when it has one; the `role: tool` messages
+    /// answering them, in order.
     async fn answer(
         &self,
         calls: &[wire::Call],
@@ -244,12 +245,35 @@ impl<C> Agent<C> {
         for call in calls {
             on_event(Event::ToolCall { id: &call.id, name: &call.name, arguments: &call.arguments });
         }
-        let answers = glue::answer_openai_message(self.tools, &self.ctx, &wire::glue_message(calls)).await;
+        let each = calls.iter().map(|call| self.answer_one(call));
+        let answers: Vec<serde_json::Value> = futures_util::future::join_all(each).await;
         let answered = calls.iter().zip(&answers).map(|(call, answer)| {
             let (id, content) = wire::answer_parts(answer);
             on_event(Event::ToolResult { id, name: &call.name, content });
             wire::tool_message(id, content)
         });
         answered.collect()
+    }
+
+    /// The glue's answer to one call; past the tool's own time limit, the call is dropped
+    /// (cancelled at its `.await`) and the answer says which limit it hit.
+    async fn answer_one(&self, call: &wire::Call) -> serde_json::Value {
+        let message = wire::glue_message(std::slice::from_ref(call));
+        let run = glue::answer_openai_message(self.tools, &self.ctx, &message);
+        let limit = self.tools.describe().iter().find(|t| t.name == call.name).and_then(|t| t.timeout_ms);
+        let answers = match limit {
+            None => run.await,
+            Some(ms) => match tokio::time::timeout(Duration::from_millis(ms), run).await {
+                Ok(answers) => answers,
+                Err(_) => {
+                    let why = format!(
+                        "tool `{}` did not finish within {ms} ms (the tool's time limit); it was cancelled",
+                        call.name
+                    );
+                    vec![glue::openai_tool_message(&call.id, &Err(toolcall_runtime::ToolError::Failed(why)))]
+                }
+            },
+        };
+        answers.into_iter().next().unwrap_or_default()
     }
 }

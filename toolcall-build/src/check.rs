@@ -451,6 +451,7 @@ mod tests {
             tools: vec![tool(vec![Param::new("ok", nested), Param::new("bad-name", Type::string())])],
             impls: vec![],
             overrides_const: false,
+            tools_const: false,
         };
         check_gemini_names(&module, &module.tools[0], &diags);
         let found = diags.into_sorted();
@@ -472,6 +473,7 @@ mod tests {
             returns: crate::model::Returns::Value,
             is_async: false,
             context_at: Vec::new(),
+            timeout_ms: None,
         }
     }
 
@@ -519,6 +521,7 @@ mod tests {
             }],
             impls: Vec::new(),
             overrides_const: false,
+            tools_const: false,
         };
         let diags = Diagnostics::default();
         check(&[module("a", "get.weather"), module("b", "get.weather")], &diags);

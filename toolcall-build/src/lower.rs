@@ -43,6 +43,7 @@ pub fn lower_file(
         tools,
         impls: impls.into_values().collect(),
         overrides_const: read.overrides_visible,
+        tools_const: false,
     }
 }
 
@@ -99,6 +100,7 @@ fn lower_fn(
         returns: function.returns,
         is_async: function.is_async,
         context_at: function.context_at.clone(),
+        timeout_ms: None,
     })
 }
 

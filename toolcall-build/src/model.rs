@@ -22,6 +22,8 @@ pub struct ToolModule {
     pub impls: Vec<LocalImpl>,
     /// Whether the file declares a visible `TOOL_PARAMS` const for generated code to check.
     pub overrides_const: bool,
+    /// Whether the file declares a visible `TOOLS` const (tool metadata) to check.
+    pub tools_const: bool,
 }
 
 /// One tool function.
@@ -42,6 +44,8 @@ pub struct ToolDef {
     /// Positions among the function's inputs where the context (`&App`) is passed; the
     /// other positions take `params`, in order.
     pub context_at: Vec<usize>,
+    /// The time limit of one call (`ToolMeta::timeout_ms`), for servers and agents.
+    pub timeout_ms: Option<u64>,
 }
 
 /// How a tool function's return value becomes JSON.

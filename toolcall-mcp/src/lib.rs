@@ -25,7 +25,8 @@
 //!   panicking tool) is a result with `isError: true`, the error's one-line message and
 //!   its JSON object, so the model can correct itself. An unknown tool is the protocol
 //!   error the specification asks for (invalid params).
-//! - Each call has a time limit ([`McpServer::timeout`], 60 s by default): past it the
+//! - Each call has a time limit (the tool's own `ToolMeta::timeout_ms`, else
+//!   [`McpServer::timeout`], 60 s by default): past it the
 //!   call is dropped (the tool is cancelled at its `.await`) and the result says so. A
 //!   `notifications/cancelled` from the client drops the call the same way.
 //! - At most [`McpServer::max_concurrent_calls`] calls run at once (64 by default), across
@@ -68,7 +69,7 @@
 //! # Ok(()) }
 //! ```
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -140,6 +141,8 @@ pub struct McpServer<C: Send + Sync + 'static> {
     instructions: Option<String>,
     page_size: usize,
     timeout: Duration,
+    /// Tools with their own time limit (`ToolMeta::timeout_ms`), which replaces `timeout`.
+    tool_timeouts: Arc<BTreeMap<&'static str, Duration>>,
 }
 
 impl<C: Send + Sync + 'static> Clone for McpServer<C> {
@@ -158,6 +161,7 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             instructions: self.instructions.clone(),
             page_size: self.page_size,
             timeout: self.timeout,
+            tool_timeouts: Arc::clone(&self.tool_timeouts),
         }
     }
 }
@@ -192,6 +196,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             instructions: None,
             page_size: DEFAULT_PAGE_SIZE,
             timeout: DEFAULT_TIMEOUT,
+            tool_timeouts: Arc::new(tool_timeouts(toolset)),
         }
     }
 
@@ -416,10 +421,13 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 .ok_or_else(|| ErrorData::invalid_params(format!("invalid cursor {text:?}"), None))?,
         };
         let end = (start + self.page_size).min(self.tools.len());
-        let old = version.is_some_and(|v| v.as_str() < ProtocolVersion::V_2025_06_18.as_str());
+        let old = version.filter(|v| v.as_str() < ProtocolVersion::V_2025_06_18.as_str());
         let tools = self.tools[start..end]
             .iter()
-            .map(|tool| if old { without_newer_fields(tool) } else { tool.clone() })
+            .map(|tool| match old {
+                Some(version) => without_newer_fields(tool, version),
+                None => tool.clone(),
+            })
             .collect();
         let mut result = ListToolsResult::with_all_items(tools);
         result.next_cursor = (end < self.tools.len()).then(|| end.to_string());
@@ -444,7 +452,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         };
         let outcome = tokio::select! {
             outcome = call => outcome,
-            () = tokio::time::sleep(self.timeout) => {
+            () = tokio::time::sleep(self.limit_of(name)) => {
                 let started = started.load(std::sync::atomic::Ordering::SeqCst);
                 return Ok(error_result(&self.timed_out(name, started), None));
             }
@@ -475,15 +483,23 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         result
     }
 
+    /// The time limit of one call of `name`: its own, or the server's.
+    fn limit_of(&self, name: &str) -> Duration {
+        self.tool_timeouts.get(name).copied().unwrap_or(self.timeout)
+    }
+
     fn timed_out(&self, name: &str, started: bool) -> String {
-        let limit = human(self.timeout);
+        let limit = human(self.limit_of(name));
+        let whose = if self.tool_timeouts.contains_key(name) {
+            "the tool's time limit"
+        } else {
+            "the server's time limit per call"
+        };
         if started {
-            format!(
-                "tool `{name}` did not finish within {limit} (the server's time limit per call); it was cancelled"
-            )
+            format!("tool `{name}` did not finish within {limit} ({whose}); it was cancelled")
         } else {
             format!(
-                "tool `{name}` did not start within {limit} (the server's time limit per call): \
+                "tool `{name}` did not start within {limit} ({whose}): \
                  all {} call slots stayed busy; it was not run",
                 self.limit.running()
             )
@@ -496,11 +512,20 @@ fn parse_tools<C>(toolset: &Toolset<C>) -> Result<Vec<Tool>, String> {
     serde_json::from_str(toolset.emit(Format::Mcp, false)).map_err(|e| e.to_string())
 }
 
-/// A tool without the fields protocol versions before 2025-06-18 do not define.
-fn without_newer_fields(tool: &Tool) -> Tool {
+/// The per-tool time limits the toolset declares.
+fn tool_timeouts<C>(toolset: &Toolset<C>) -> BTreeMap<&'static str, Duration> {
+    toolset.describe().iter().filter_map(|t| Some((t.name, Duration::from_millis(t.timeout_ms?)))).collect()
+}
+
+/// A tool without the fields a protocol version before 2025-06-18 does not define
+/// (`outputSchema`, `title`), nor, before 2025-03-26, `annotations`.
+fn without_newer_fields(tool: &Tool, version: &ProtocolVersion) -> Tool {
     let mut tool = tool.clone();
     tool.output_schema = None;
     tool.title = None;
+    if version.as_str() < ProtocolVersion::V_2025_03_26.as_str() {
+        tool.annotations = None;
+    }
     tool
 }
 

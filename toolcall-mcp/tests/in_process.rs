@@ -217,6 +217,7 @@ async fn a_thousand_tools_list_completely_across_pages() {
             description: "One of many.",
             parameters: leak(render_input_schema(t, Format::Mcp, false)),
             output: None,
+            timeout_ms: None,
         })
         .collect();
     let table: toolcall_runtime::__private::SchemaTable =

@@ -33,6 +33,9 @@ pub struct ToolInfo {
     /// The output schema as JSON text, for tools whose result is a JSON object (MCP's
     /// `outputSchema`); `None` otherwise.
     pub output: Option<&'static str>,
+    /// The time limit of one call in milliseconds, from the tool's `ToolMeta::timeout_ms`;
+    /// servers and agent loops use it instead of their default.
+    pub timeout_ms: Option<u64>,
 }
 
 impl ToolInfo {

@@ -131,6 +131,7 @@ fn precompute(tools: &[Tool], module: &'static str) -> (&'static [ToolInfo], &'s
             description: leak(t.description.clone()),
             parameters: leak(render_input_schema(t, Format::Mcp, false)),
             output: t.output.as_ref().map(|ty| leak(toolcall_runtime::render::render_output_schema(ty))),
+            timeout_ms: None,
         })
         .collect();
     let table: SchemaTable =
@@ -167,6 +168,7 @@ static PING_TOOLS: [ToolInfo; 1] = [ToolInfo {
     description: "Check the service is up.",
     parameters: r#"{"type":"object","properties":{},"required":[],"additionalProperties":false}"#,
     output: None,
+    timeout_ms: None,
 }];
 static PING_SCHEMAS: SchemaTable = [
     [

@@ -103,12 +103,19 @@ fn module_items(module: &ToolModule, root: &syn::Path, context: &TokenStream) ->
             const _: &[::toolcall_runtime::ToolParam] = #fn_path::TOOL_PARAMS;
         }
     });
+    let check_metadata = module.tools_const.then(|| {
+        quote! {
+            // So is the tool metadata.
+            const _: &[::toolcall_runtime::ToolMeta] = #fn_path::TOOLS;
+        }
+    });
     quote! {
         #toolset
         #dispatcher
         #(#calls)*
         #(#impls)*
         #check_overrides
+        #check_metadata
     }
 }
 
@@ -200,6 +207,10 @@ fn info_tokens(module: &str, tool: &ToolDef) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let timeout = match tool.timeout_ms {
+        Some(ms) => quote!(::core::option::Option::Some(#ms)),
+        None => quote!(::core::option::Option::None),
+    };
     quote! {
         ::toolcall_runtime::ToolInfo {
             module: #module,
@@ -207,6 +218,7 @@ fn info_tokens(module: &str, tool: &ToolDef) -> TokenStream {
             description: #description,
             parameters: #parameters,
             output: #output,
+            timeout_ms: #timeout,
         }
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod defaults;
 pub mod docs;
+pub mod metadata;
 pub mod overrides;
 pub mod signature;
 

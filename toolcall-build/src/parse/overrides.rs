@@ -66,7 +66,8 @@ pub fn read_overrides(item: &syn::ItemConst, file: &Path, diags: &Diagnostics) -
     out
 }
 
-fn array_elements(expr: &syn::Expr) -> Option<Vec<&syn::Expr>> {
+/// The elements of `&[a, b, ..]` (or `[a, b, ..]`).
+pub(crate) fn array_elements(expr: &syn::Expr) -> Option<Vec<&syn::Expr>> {
     match expr {
         syn::Expr::Reference(reference) => array_elements(&reference.expr),
         syn::Expr::Array(array) => Some(array.elems.iter().collect()),
@@ -116,7 +117,8 @@ fn constructor_args(expr: &syn::Expr) -> Option<(String, String)> {
     Some((args.next()??, args.next()??))
 }
 
-fn string_literal(expr: &syn::Expr) -> Option<String> {
+/// The value of a string literal.
+pub(crate) fn string_literal(expr: &syn::Expr) -> Option<String> {
     match expr {
         syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
         _ => None,
@@ -124,7 +126,7 @@ fn string_literal(expr: &syn::Expr) -> Option<String> {
 }
 
 /// An integer literal, possibly negated (`-5`).
-fn integer_literal(expr: &syn::Expr) -> Option<i64> {
+pub(crate) fn integer_literal(expr: &syn::Expr) -> Option<i64> {
     match expr {
         syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => n.base10_parse().ok(),
         syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {

@@ -1,0 +1,181 @@
+//! Tool metadata: the `TOOLS` const of a tool file, read as written.
+//!
+//! ```text
+//! pub(crate) const TOOLS: &[ToolMeta] = &[
+//!     ToolMeta::new("delete_note").name("remove_note").title("Remove a note").destructive()
+//!         .idempotent().timeout_ms(5_000).example(r#"{"id": 3}"#),
+//! ];
+//! ```
+//! The compiler type-checks the const (generated code references it); this module reads
+//! the same syntax into [`ToolMetaEntry`] records with their places. Whether they fit the
+//! tools is decided when they are applied (`crate::metadata`).
+
+use std::path::Path;
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use toolcall_runtime::Annotations;
+
+use super::overrides::{array_elements, integer_literal, string_literal};
+use crate::diagnostics::Diagnostics;
+
+/// The name of the const a tool file declares tool metadata in.
+pub const TOOLS_CONST: &str = "TOOLS";
+
+/// One `ToolMeta` entry of `TOOLS`, as written: the build-time reading of
+/// `toolcall_runtime::ToolMeta`.
+#[derive(Clone, Debug)]
+pub struct ToolMetaEntry {
+    /// The function it applies to.
+    pub function: String,
+    /// `.name(..)`: the wire name, with its place.
+    pub name: Option<(String, Span)>,
+    /// `.title(..)`.
+    pub title: Option<String>,
+    /// The MCP annotation hints set.
+    pub annotations: Annotations,
+    /// `.timeout_ms(..)`.
+    pub timeout_ms: Option<u64>,
+    /// Each `.example(..)`'s JSON text, with its place.
+    pub examples: Vec<(String, Span)>,
+    /// Where the entry is written.
+    pub span: Span,
+}
+
+/// Reads the entries of the `TOOLS` const; duplicates warn (the first wins).
+pub fn read_tool_meta(item: &syn::ItemConst, file: &Path, diags: &Diagnostics) -> Vec<ToolMetaEntry> {
+    let Some(elements) = array_elements(&item.expr) else {
+        let message = format!("`{TOOLS_CONST}` must be `&[ToolMeta::new(..)..]`; it is ignored");
+        diags.warn(file, item.expr.span(), message);
+        return Vec::new();
+    };
+    let mut out: Vec<ToolMetaEntry> = Vec::new();
+    for element in elements {
+        let Some(entry) = read_entry(element, file, diags) else { continue };
+        if out.iter().any(|o| o.function == entry.function) {
+            let message =
+                format!("duplicate `{TOOLS_CONST}` entry for `{}`; only the first is used", entry.function);
+            diags.warn(file, entry.span, message);
+            continue;
+        }
+        out.push(entry);
+    }
+    out
+}
+
+/// Reads `ToolMeta::new("f").method(..)..`.
+fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<ToolMetaEntry> {
+    let mut calls = Vec::new();
+    let mut current = expr;
+    while let syn::Expr::MethodCall(call) = current {
+        calls.push(call);
+        current = &call.receiver;
+    }
+    let Some(function) = constructor_arg(current) else {
+        let message = "expected `ToolMeta::new(\"function\")` with a string literal; ignored";
+        diags.warn(file, expr.span(), message);
+        return None;
+    };
+    let mut entry = ToolMetaEntry {
+        function,
+        name: None,
+        title: None,
+        annotations: Annotations::default(),
+        timeout_ms: None,
+        examples: Vec::new(),
+        span: expr.span(),
+    };
+    for call in calls.into_iter().rev() {
+        apply_method(&mut entry, call, file, diags);
+    }
+    Some(entry)
+}
+
+fn constructor_arg(expr: &syn::Expr) -> Option<String> {
+    let syn::Expr::Call(call) = expr else { return None };
+    let syn::Expr::Path(func) = call.func.as_ref() else { return None };
+    if func.path.segments.last()?.ident != "new" || call.args.len() != 1 {
+        return None;
+    }
+    call.args.first().and_then(string_literal)
+}
+
+fn apply_method(entry: &mut ToolMetaEntry, call: &syn::ExprMethodCall, file: &Path, diags: &Diagnostics) {
+    let method = call.method.to_string();
+    let text = || call.args.first().and_then(string_literal);
+    let hints = &mut entry.annotations;
+    match (method.as_str(), call.args.len()) {
+        ("read_only", 0) => hints.read_only = Some(true),
+        ("destructive", 0) => hints.destructive = Some(true),
+        ("non_destructive", 0) => hints.destructive = Some(false),
+        ("idempotent", 0) => hints.idempotent = Some(true),
+        ("open_world", 0) => hints.open_world = Some(true),
+        ("closed_world", 0) => hints.open_world = Some(false),
+        ("name", 1) => match text() {
+            Some(name) => entry.name = Some((name, call.span())),
+            None => diags.warn(file, call.span(), "`name` needs a string literal; ignored"),
+        },
+        ("title", 1) => match text() {
+            Some(title) => entry.title = Some(title),
+            None => diags.warn(file, call.span(), "`title` needs a string literal; ignored"),
+        },
+        ("example", 1) => match text() {
+            Some(json) => entry.examples.push((json, call.span())),
+            None => diags.warn(file, call.span(), "`example` needs a string literal of JSON; ignored"),
+        },
+        ("timeout_ms", 1) => match call.args.first().and_then(integer_literal).map(u64::try_from) {
+            Some(Ok(ms)) if ms > 0 => entry.timeout_ms = Some(ms),
+            _ => diags.warn(file, call.span(), "`timeout_ms` needs a positive integer literal; ignored"),
+        },
+        (other, _) => {
+            diags.warn(file, call.method.span(), format!("unknown ToolMeta method `{other}`; ignored"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_method_and_warns_on_the_rest() {
+        let item: syn::ItemConst = syn::parse_quote! {
+            pub(crate) const TOOLS: &[ToolMeta] = &[
+                ToolMeta::new("delete_note").name("remove_note").title("Remove").destructive()
+                    .idempotent().closed_world().timeout_ms(5_000).example("{}").example(r#"{"id":1}"#),
+                ToolMeta::new("list_notes").read_only().open_world().non_destructive(),
+                ToolMeta::new("delete_note").read_only(),
+                ToolMeta::new("x").shout().timeout_ms(0).name(NAME),
+                ToolMeta::new(NAME),
+            ];
+        };
+        let diags = Diagnostics::default();
+        let got = read_tool_meta(&item, Path::new("t.rs"), &diags);
+        assert_eq!(got.len(), 3);
+        let delete = &got[0];
+        assert_eq!(delete.name.as_ref().map(|n| n.0.as_str()), Some("remove_note"));
+        assert_eq!(delete.title.as_deref(), Some("Remove"));
+        assert_eq!(
+            delete.annotations,
+            Annotations {
+                read_only: None,
+                destructive: Some(true),
+                idempotent: Some(true),
+                open_world: Some(false)
+            }
+        );
+        assert_eq!(delete.timeout_ms, Some(5_000));
+        assert_eq!(delete.examples.len(), 2);
+        assert_eq!(got[1].annotations.destructive, Some(false));
+        let messages: Vec<String> = diags.into_sorted().into_iter().map(|d| d.message).collect();
+        for expected in [
+            "duplicate `TOOLS` entry for `delete_note`",
+            "unknown ToolMeta method `shout`",
+            "`timeout_ms` needs a positive integer literal",
+            "`name` needs a string literal",
+            "expected `ToolMeta::new(\"function\")`",
+        ] {
+            assert!(messages.iter().any(|m| m.contains(expected)), "{expected}: {messages:?}");
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! [`ToolMeta`]: what a tool is, beside what it takes. A tool file declares it in a typed
+//! `TOOLS` const, next to `TOOL_PARAMS`:
+//!
+//! ```
+//! use toolcall_runtime::ToolMeta;
+//!
+//! pub(crate) const TOOLS: &[ToolMeta] = &[
+//!     ToolMeta::new("delete_note")
+//!         .name("remove_note")          // the wire name, everywhere
+//!         .title("Remove a note")       // MCP's display name
+//!         .destructive()                // MCP annotations: ask a person first
+//!         .idempotent()
+//!         .timeout_ms(5_000)            // the MCP server's and the agent's limit for it
+//!         .example(r#"{"id": 3}"#),     // Anthropic's input_examples
+//!     ToolMeta::new("list_notes").read_only().closed_world(),
+//! ];
+//! assert_eq!(TOOLS[0].wire_name(), Some("remove_note"));
+//! ```
+//!
+//! The compiler checks the declaration; the build script reads the same syntax, checks
+//! it (unknown functions, duplicate or invalid names, examples that are not JSON or that
+//! the tool's decoder refuses are located errors) and emits each field where a format has
+//! a place for it. At run time the value is inert.
+
+/// Metadata for one tool function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToolMeta {
+    function: &'static str,
+    name: Option<&'static str>,
+    title: Option<&'static str>,
+    read_only: Option<bool>,
+    destructive: Option<bool>,
+    idempotent: Option<bool>,
+    open_world: Option<bool>,
+    timeout_ms: Option<u64>,
+    example: Option<&'static str>,
+}
+
+impl ToolMeta {
+    /// Metadata for the tool function `function`.
+    pub const fn new(function: &'static str) -> Self {
+        ToolMeta {
+            function,
+            name: None,
+            title: None,
+            read_only: None,
+            destructive: None,
+            idempotent: None,
+            open_world: None,
+            timeout_ms: None,
+            example: None,
+        }
+    }
+
+    /// The tool's wire name, when it should not be the function's name.
+    pub const fn name(mut self, name: &'static str) -> Self {
+        self.name = Some(name);
+        self
+    }
+
+    /// A human-readable title (MCP `title`).
+    pub const fn title(mut self, title: &'static str) -> Self {
+        self.title = Some(title);
+        self
+    }
+
+    /// It changes nothing (MCP `readOnlyHint: true`).
+    pub const fn read_only(mut self) -> Self {
+        self.read_only = Some(true);
+        self
+    }
+
+    /// It may destroy or overwrite data (MCP `destructiveHint: true`).
+    pub const fn destructive(mut self) -> Self {
+        self.destructive = Some(true);
+        self
+    }
+
+    /// It only adds or updates, never destroys (MCP `destructiveHint: false`).
+    pub const fn non_destructive(mut self) -> Self {
+        self.destructive = Some(false);
+        self
+    }
+
+    /// Calling it twice with the same arguments does nothing more (MCP `idempotentHint`).
+    pub const fn idempotent(mut self) -> Self {
+        self.idempotent = Some(true);
+        self
+    }
+
+    /// It reaches an open world, such as the web (MCP `openWorldHint: true`).
+    pub const fn open_world(mut self) -> Self {
+        self.open_world = Some(true);
+        self
+    }
+
+    /// It only touches a closed world, such as its own store (MCP `openWorldHint: false`).
+    pub const fn closed_world(mut self) -> Self {
+        self.open_world = Some(false);
+        self
+    }
+
+    /// The time limit of one call, in milliseconds, for servers and agent loops.
+    pub const fn timeout_ms(mut self, ms: u64) -> Self {
+        self.timeout_ms = Some(ms);
+        self
+    }
+
+    /// An example of arguments, as JSON text. Repeatable: the build script reads every
+    /// call (the inert run-time value keeps the last).
+    pub const fn example(mut self, json: &'static str) -> Self {
+        self.example = Some(json);
+        self
+    }
+
+    /// The function this applies to.
+    pub const fn function(&self) -> &'static str {
+        self.function
+    }
+
+    /// The wire name, when renamed.
+    pub const fn wire_name(&self) -> Option<&'static str> {
+        self.name
+    }
+
+    /// The time limit, in milliseconds.
+    pub const fn timeout(&self) -> Option<u64> {
+        self.timeout_ms
+    }
+}
+
+/// MCP's tool annotations: hints a client may show or act on (ask a person before a
+/// destructive call). `None` is the protocol's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Annotations {
+    /// `readOnlyHint`.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`.
+    pub open_world: Option<bool>,
+}
+
+impl Annotations {
+    /// Whether no hint is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Annotations::default()
+    }
+}
