@@ -111,6 +111,12 @@ impl FileDiagnostics<'_> {
     pub fn error(&self, span: Span, message: impl Into<String>) {
         self.diags.error(self.file, span, message);
     }
+
+    /// Records a diagnostic of `level` at `span` in this file (for rules a crate can make
+    /// errors, such as `Builder::deny_missing_docs`).
+    pub fn emit(&self, level: Level, span: Span, message: impl Into<String>) {
+        self.diags.push(level, self.file, span, message.into());
+    }
 }
 
 impl Drop for Diagnostics {

@@ -31,7 +31,9 @@ mod ast;
 mod check;
 mod codegen;
 mod context;
+mod declared;
 mod diagnostics;
+mod expected;
 mod lower;
 mod model;
 mod parse;
@@ -181,6 +183,8 @@ pub struct Builder {
     providers: Vec<Box<dyn TypeProvider + Send + Sync>>,
     context: Option<String>,
     out_file: String,
+    missing_docs: Level,
+    expected_warnings: Option<PathBuf>,
 }
 
 impl Default for Builder {
@@ -200,6 +204,8 @@ impl Builder {
             providers: Vec::new(),
             context: None,
             out_file: "tools.rs".to_owned(),
+            missing_docs: Level::Warning,
+            expected_warnings: None,
         }
     }
 
@@ -247,6 +253,51 @@ impl Builder {
         self
     }
 
+    /// Makes a tool without a description, and a parameter without any description (no
+    /// `# Arguments` bullet, `TOOL_PARAMS` description or documented type), errors that
+    /// fail the build instead of warnings: for crates that want every tool documented.
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// toolcall_build::Builder::new().deny_missing_docs().compile();
+    /// ```
+    pub fn deny_missing_docs(mut self) -> Self {
+        self.missing_docs = Level::Error;
+        self
+    }
+
+    /// Names a file (relative to the crate) listing the warnings this crate expects, so
+    /// [`Builder::compile`] does not print them; every other warning still prints, and so
+    /// does every error. For crates whose warnings are known and reviewed (fixtures,
+    /// examples), not for hiding new ones.
+    ///
+    /// Each line of the form `path:line:col: message` (as the build prints them) is an
+    /// expected warning; other lines (blank, comments, a snapshot header) are ignored. A
+    /// warning matches a line with the same file and message, wherever it is in the file,
+    /// so moving code does not make it unexpected. A listed warning that no longer occurs
+    /// is printed once, as a reminder to remove it.
+    ///
+    /// [`Builder::compile`] also writes every diagnostic, one line each, to
+    /// `$OUT_DIR/<out_file>.diagnostics` (`tools.rs.diagnostics`), so a test can check that
+    /// the list is still what the build says:
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// toolcall_build::Builder::new().expect_warnings("toolcall-warnings.txt").compile();
+    /// ```
+    /// ```text
+    /// // tests/warnings.rs
+    /// #[test]
+    /// fn the_expected_warnings_are_the_warnings() {
+    ///     let given = include_str!(concat!(env!("OUT_DIR"), "/tools.rs.diagnostics"));
+    ///     assert_eq!(given, include_str!("../toolcall-warnings.txt")); // a list of lines only
+    /// }
+    /// ```
+    pub fn expect_warnings(mut self, list: impl Into<PathBuf>) -> Self {
+        self.expected_warnings = Some(list.into());
+        self
+    }
+
     /// Adds a type provider, asked about types the built-in mappings do not know.
     pub fn type_provider(mut self, provider: impl TypeProvider + Send + Sync + 'static) -> Self {
         self.providers.push(Box::new(provider));
@@ -287,12 +338,13 @@ impl Builder {
         };
         sources.sort_by(|a, b| a.relative.cmp(&b.relative));
         let diags = Diagnostics::default();
+        declared::check_declared(&sources, self.root_module_file(&sources).as_ref(), &diags);
         let mut modules: Vec<ToolModule> = Vec::with_capacity(sources.len());
         for source in &sources {
             let module = parse::module_path(&source.relative);
             if let Some(parsed) = parse::parse_file(&source.path, module, &source.text, &diags) {
                 let read = ast::tool::read_tools(&parsed, context.as_ref(), &diags);
-                let lowered = lower::lower_file(&parsed, &read, &self.providers, &diags);
+                let lowered = lower::lower_file(&parsed, &read, &self.providers, self.missing_docs, &diags);
                 // A `mod.rs` that only declares submodules is not a tool module.
                 if !(lowered.tools.is_empty() && source.relative.ends_with("mod.rs")) {
                     modules.push(lowered);
@@ -331,6 +383,17 @@ impl Builder {
         }
     }
 
+    /// The module file of the tools root when it is not a `mod.rs` among the sources: the
+    /// 2018-style `src/tools.rs` beside the directory, read from disk when it exists.
+    fn root_module_file(&self, sources: &[SourceFile]) -> Option<declared::ModuleFile> {
+        if sources.iter().any(|s| s.relative == Path::new("mod.rs")) {
+            return None;
+        }
+        let path = self.tools_dir.with_extension("rs");
+        let text = std::fs::read_to_string(self.crate_dir.join(&path)).ok()?;
+        Some(declared::ModuleFile { path, text })
+    }
+
     /// A declared context that no tool takes is worth one warning, at the `.context(..)`
     /// call in the build script when it can be found.
     fn check_context_used(&self, context: &ContextType, modules: &[ToolModule], diags: &Diagnostics) {
@@ -357,6 +420,29 @@ impl Builder {
         );
     }
 
+    /// Prints every diagnostic as `cargo:warning`, less the warnings the crate's list
+    /// expects (plus a line per listed warning that no longer occurs).
+    fn print_diagnostics(&self, diagnostics: &[Diagnostic]) {
+        let Some(list) = &self.expected_warnings else {
+            diagnostics.iter().for_each(|d| println!("cargo:warning={d}"));
+            return;
+        };
+        println!("cargo:rerun-if-changed={}", list.display());
+        let expected = match std::fs::read_to_string(self.crate_dir.join(list)) {
+            Ok(text) => expected::Expected::parse(&text),
+            Err(error) => {
+                println!("cargo:warning={}: cannot read the expected warnings ({error})", list.display());
+                expected::Expected::default()
+            }
+        };
+        for line in expected.unexpected(diagnostics) {
+            println!("cargo:warning={line}");
+        }
+        for line in expected.gone(diagnostics) {
+            println!("cargo:warning={}: lists a warning the build no longer gives: {line}", list.display());
+        }
+    }
+
     fn try_compile(&self) -> Result<(), String> {
         let out_dir = std::env::var_os("OUT_DIR")
             .map(PathBuf::from)
@@ -368,9 +454,10 @@ impl Builder {
             println!("cargo:rerun-if-changed={}", source.path.display());
         }
         let generated = self.generate_from(sources).map_err(|e| e.to_string())?;
-        for diagnostic in &generated.diagnostics {
-            println!("cargo:warning={diagnostic}");
-        }
+        self.print_diagnostics(&generated.diagnostics);
+        let lines: String = generated.diagnostics.iter().map(|d| format!("{d}\n")).collect();
+        let listing = out_dir.join(format!("{}.diagnostics", self.out_file));
+        write_if_changed(&listing, &lines).map_err(|e| format!("cannot write {}: {e}", listing.display()))?;
         let errors: Vec<&Diagnostic> =
             generated.diagnostics.iter().filter(|d| d.level == Level::Error).collect();
         if !errors.is_empty() {

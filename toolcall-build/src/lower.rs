@@ -9,20 +9,23 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use toolcall_runtime::ir::{Param, Tool, Type};
 
-use crate::ast::tool::{Param as ParamAst, ToolFile, ToolFn};
-use crate::diagnostics::{Diagnostics, FileDiagnostics};
+use crate::ast::tool::{Param as ParamAst, ToolFile, ToolFn, quoted_list};
+use crate::diagnostics::{Diagnostics, FileDiagnostics, Level};
 use crate::model::{self, Decode, ToolDef, ToolModule};
 use crate::parse::ParsedFile;
-use crate::parse::defaults::DefaultFact;
+use crate::parse::defaults::{DefaultFact, FoundDefault};
 use crate::parse::overrides::{CONST_NAME, ToolParam};
 use crate::provider::TypeProvider;
 use crate::types::{Mapped, OutputMapper, TypeMapper};
 
-/// Lowers one file's tools into a tool module.
+/// Lowers one file's tools into a tool module. A tool or parameter without any
+/// description is reported at `missing_docs` (a warning, or an error when the crate
+/// denies missing docs).
 pub fn lower_file(
     parsed: &ParsedFile,
     read: &ToolFile,
     providers: &[Box<dyn TypeProvider + Send + Sync>],
+    missing_docs: Level,
     diags: &Diagnostics,
 ) -> ToolModule {
     let mut impls = BTreeMap::new();
@@ -32,6 +35,7 @@ pub fn lower_file(
         let report = diags.in_file(&parsed.file);
         for function in &read.tools {
             if let Some(tool) = lower_fn(function, parsed, providers, &mut mapper, &report) {
+                check_descriptions(function, &tool.ir, missing_docs, &report);
                 tools.push(tool);
             }
         }
@@ -64,6 +68,43 @@ fn check_override_targets(
         };
         diags.warn(&parsed.file, entry.span, message);
     }
+}
+
+/// A tool without a description, and the parameters of one without any (no override,
+/// bullet or type doc), are one diagnostic each at the tool's name. An override that sets
+/// an empty description says "none" on purpose.
+fn check_descriptions(function: &ToolFn, tool: &Tool, level: Level, report: &FileDiagnostics<'_>) {
+    let denied = if level == Level::Error { " (`Builder::deny_missing_docs`)" } else { "" };
+    let name = &tool.name;
+    if tool.description.trim().is_empty() {
+        let message = format!(
+            "tool `{name}` has no description{denied}: models choose tools by it; add a `///` doc comment \
+             whose first paragraph says what it does"
+        );
+        report.emit(level, function.ident.span(), message);
+    }
+    let bare: Vec<&str> = tool
+        .params
+        .iter()
+        .zip(&function.params)
+        .filter(|(ir, ast)| {
+            ir.description.trim().is_empty() && ast.over.as_ref().is_none_or(|o| o.description.is_none())
+        })
+        .map(|(ir, _)| ir.name.as_str())
+        .collect();
+    let (what, first) = match bare.as_slice() {
+        [] => return,
+        [one] => (format!("parameter `{one}` of `{name}` has no description{denied}; add a bullet"), *one),
+        [first, ..] => (
+            format!(
+                "parameters {} of `{name}` have no description{denied}; add a bullet for each",
+                quoted_list(&bare)
+            ),
+            *first,
+        ),
+    };
+    let message = format!("{what} under `# Arguments` in the doc comment (`* `{first}` - what it is`)");
+    report.emit(level, function.ident.span(), message);
 }
 
 /// Lowers one tool; `None` (with a warning) when a parameter type cannot be served.
@@ -153,8 +194,7 @@ fn lower_param(param: &ParamAst, mapped: Mapped, report: &FileDiagnostics<'_>) -
     let mut ir = Param::new(wire, ty).description(description);
     ir.optional = mapped.optional;
     if mapped.optional {
-        ir.default =
-            param.default.as_ref().and_then(|fact| default_value(fact, &ir.ty, wire, report, param.ty_span));
+        ir.default = param.default.as_ref().and_then(|found| default_value(found, &ir.ty, wire, report));
     }
     (ir, decode, bounded)
 }
@@ -229,24 +269,27 @@ fn apply_bounds(ty: &mut Type, entry: &ToolParam, wire: &str, report: &FileDiagn
     applied
 }
 
-/// The JSON default for `fact`, checked against the parameter's value domain.
-fn default_value(
-    fact: &DefaultFact,
-    ty: &Type,
-    wire: &str,
-    report: &FileDiagnostics<'_>,
-    span: proc_macro2::Span,
-) -> Option<Value> {
-    let value = match fact {
+/// The JSON default the body applies, checked against the parameter's value domain; a
+/// default the body applies but the build cannot read is a warning where it is applied.
+fn default_value(found: &FoundDefault, ty: &Type, wire: &str, report: &FileDiagnostics<'_>) -> Option<Value> {
+    let unread = |why: &str| {
+        report.warn(found.span, format!("default of `{wire}` not read, so the schema shows none: {why}"));
+        None
+    };
+    let value = match &found.fact {
         DefaultFact::Value(value) => value.clone(),
-        DefaultFact::TypeDefault => type_default(ty)?,
-        DefaultFact::Unknown => return None,
+        DefaultFact::TypeDefault => match type_default(ty) {
+            Some(value) => value,
+            None => return unread("the build does not know the default of its type"),
+        },
+        DefaultFact::Computed => return None,
+        DefaultFact::Unread(why) => return unread(why),
     };
     if fits(&value, ty) {
         Some(value)
     } else {
         report.warn(
-            span,
+            found.span,
             format!(
                 "default {value} of `{wire}` is not a valid value of its type; it is not sent to the model"
             ),
@@ -255,14 +298,17 @@ fn default_value(
     }
 }
 
-/// `Default::default()` of primitives and strings, as JSON.
+/// `Default::default()` of primitives, plain strings and collections, as JSON.
 fn type_default(ty: &Type) -> Option<Value> {
     match ty {
         Type::Integer { as_string: true, .. } => Some(Value::from("0")),
         Type::Integer { .. } => Some(Value::from(0)),
         Type::Number { .. } => Some(Value::from(0.0)),
         Type::Boolean => Some(Value::Bool(false)),
-        Type::String { min_length: None, .. } => Some(Value::from("")),
+        Type::String { min_length: None, format: None, pattern: None, .. } => Some(Value::from("")),
+        Type::Array { min_items: None | Some(0), .. } => Some(Value::Array(Vec::new())),
+        Type::Map(_) => Some(Value::Object(serde_json::Map::new())),
+        Type::Described(inner, _) => type_default(inner),
         _ => None,
     }
 }
@@ -282,6 +328,10 @@ fn fits(value: &Value, ty: &Type) -> bool {
             min_length.is_none_or(|m| len >= m) && max_length.is_none_or(|m| len <= m)
         }
         (Type::Enum(variants), Value::String(s)) => variants.iter().any(|v| &v.value == s),
+        (Type::Array { min_items, .. }, Value::Array(items)) => {
+            items.is_empty() && min_items.is_none_or(|m| m == 0)
+        }
+        (Type::Map(_), Value::Object(map)) => map.is_empty(),
         (Type::Nullable(inner), value) => value.is_null() || fits(value, inner),
         (Type::Described(inner, _), value) => fits(value, inner),
         (Type::Any, _) => true,

@@ -126,10 +126,12 @@ fn string_integer_on_a_non_integer_warns() {
 #[test]
 fn defaults_outside_the_domain_are_not_sent() {
     let generated = generate("default_domain");
-    for (name, value) in [("level", "300"), ("count", "-1"), ("letter", "\"ab\""), ("name", "5")] {
+    let defaults = [("level", "300"), ("count", "-1"), ("letter", "\"ab\""), ("name", "5")];
+    for (line, (name, value)) in (5..).zip(defaults) {
         let found = lines_with(&generated, &[&format!("default {value} of `{name}` is not a valid value")]);
         assert_eq!(found.len(), 1, "{name}:\n{}", diagnostic_lines(&generated));
-        assert!(found[0].starts_with("src/tools/defaults.rs:4:"), "{}", found[0]);
+        // At the `unwrap_or` that applies it.
+        assert!(found[0].starts_with(&format!("src/tools/defaults.rs:{line}:")), "{}", found[0]);
     }
     let paint = &generated.modules[0].tools[0].ir;
     assert!(paint.params.iter().all(|p| p.default.is_none() && p.optional));
@@ -228,4 +230,151 @@ pub fn open(window: Window, label: Label) {}
         toolcall_runtime::ir::Type::Any,
         "a `from` type is `{{}}`, not its own fields"
     );
+}
+
+#[test]
+fn missing_descriptions_warn_once_per_tool() {
+    let generated = generate("missing_docs");
+    assert!(!generated.has_errors());
+    let expect = [
+        ("src/tools/notes.rs:3:8: ", "tool `undocumented` has no description: models choose tools by it"),
+        ("src/tools/notes.rs:3:8: ", "parameter `limit` of `undocumented` has no description"),
+        ("src/tools/notes.rs:8:8: ", "parameters `query`, `limit` and `tag` of `search` have no description"),
+        ("src/tools/notes.rs:18:8: ", "parameter `reason` of `archive` has no description"),
+    ];
+    for (place, words) in expect {
+        let found = lines_with(&generated, &[words]);
+        assert_eq!(found.len(), 1, "{words}:\n{}", diagnostic_lines(&generated));
+        assert!(found[0].starts_with(place), "{}", found[0]);
+    }
+    assert_eq!(generated.diagnostics.len(), 4, "{}", diagnostic_lines(&generated));
+    // Still tools: the warnings change nothing in what is generated.
+    assert_eq!(tool_names(&generated), vec!["undocumented", "search", "archive", "count"]);
+}
+
+#[test]
+fn deny_missing_docs_makes_them_errors() {
+    let generated = Builder::new().deny_missing_docs().generate_from(bad_sources("missing_docs")).unwrap();
+    assert!(generated.has_errors());
+    let errors: Vec<String> =
+        generated.diagnostics.iter().filter(|d| d.level == Level::Error).map(ToString::to_string).collect();
+    assert_eq!(errors.len(), 4, "{}", diagnostic_lines(&generated));
+    assert!(errors.iter().all(|e| e.contains(": error: ") && e.contains("(`Builder::deny_missing_docs`)")));
+    // Other warnings stay warnings.
+    let warned = Builder::new().deny_missing_docs().generate_from(bad_sources("stray_bullet")).unwrap();
+    let stray = lines_with(&warned, &["names `colour`"]);
+    assert!(!stray[0].contains("error:"), "{}", stray[0]);
+}
+
+#[test]
+fn bullets_naming_no_parameter_warn_at_their_line() {
+    let generated = generate("stray_bullet");
+    assert!(!generated.has_errors());
+    let expect = [
+        (
+            "src/tools/search.rs:5:1: ",
+            "`# Arguments` of `search` names `querry`, which is not one of its parameters; did you mean `query`?",
+        ),
+        (
+            "src/tools/search.rs:7:1: ",
+            "`# Arguments` of `search` names `colour`, which is not one of its parameters; its parameters are \
+             `query` and `limit`",
+        ),
+        (
+            "src/tools/search.rs:17:1: ",
+            "`# Arguments` of `ping` names `host`, which is not one of its parameters; it takes none",
+        ),
+        // The misspelt bullet leaves `query` undescribed, which is said too.
+        ("src/tools/search.rs:8:8: ", "parameter `query` of `search` has no description"),
+    ];
+    for (place, words) in expect {
+        let found = lines_with(&generated, &[words]);
+        assert_eq!(found.len(), 1, "{words}:\n{}", diagnostic_lines(&generated));
+        assert!(found[0].starts_with(place), "{}", found[0]);
+    }
+}
+
+#[test]
+fn defaults_the_body_applies_but_the_build_cannot_read_warn_where_applied() {
+    let generated = generate("unread_default");
+    assert!(!generated.has_errors());
+    let expect = [
+        ("src/tools/listing.rs:32:21: ", "`computed()` is not a literal"),
+        (
+            "src/tools/listing.rs:33:21: ",
+            "default of `size` not read, so the schema shows none: `.min(..)` after `unwrap_or` turns it into 50; write `unwrap_or(50)`",
+        ),
+        (
+            "src/tools/listing.rs:34:37: ",
+            "default of `depth` not read, so the schema shows none: the body applies different defaults, 1 here and 2 at 34:65",
+        ),
+        (
+            "src/tools/listing.rs:35:25: ",
+            "`.pow(..)` after `unwrap_or` may change it; bind the default first",
+        ),
+        (
+            "src/tools/listing.rs:36:27: ",
+            "`Sorting` is a local struct or alias, whose default the build does not read",
+        ),
+    ];
+    for (place, words) in expect {
+        let found = lines_with(&generated, &[words]);
+        assert_eq!(found.len(), 1, "{words}:\n{}", diagnostic_lines(&generated));
+        assert!(found[0].starts_with(place), "{}", found[0]);
+        assert!(found[0].contains("so the schema shows none"), "{}", found[0]);
+    }
+    // `unwrap_or_else` says "computed when called" on purpose: no warning, no default.
+    assert!(lines_with(&generated, &["`label`"]).is_empty(), "{}", diagnostic_lines(&generated));
+    let list = &generated.modules[0].tools[0].ir;
+    assert!(list.params.iter().all(|p| p.default.is_none() && p.optional));
+}
+
+#[test]
+fn tool_files_their_parent_module_does_not_declare_are_errors_at_the_file() {
+    let generated = generate("undeclared_module");
+    assert!(generated.has_errors());
+    let expect = [
+        ("src/tools/forgotten.rs:1:1: error: ", "add `pub mod forgotten;` to `src/tools/mod.rs`"),
+        (
+            "src/tools/billing/invoices.rs:1:1: error: ",
+            "add `pub mod invoices;` to `src/tools/billing/mod.rs`",
+        ),
+        ("src/tools/mod.rs:5:5: error: ", "`mod private_decl;` is private"),
+        (
+            "src/tools/orphans/lost.rs:1:1: error: ",
+            "is in module `orphans`, which no file declares, so it is not compiled: add \
+             `src/tools/orphans/mod.rs` holding `pub mod lost;`",
+        ),
+    ];
+    for (place, words) in expect {
+        let found = lines_with(&generated, &[words]);
+        assert_eq!(found.len(), 1, "{words}:\n{}", diagnostic_lines(&generated));
+        assert!(found[0].starts_with(place), "{}", found[0]);
+    }
+    let errors = generated.diagnostics.iter().filter(|d| d.level == Level::Error).count();
+    assert_eq!(errors, 4, "declared and inline-declared files are fine:\n{}", diagnostic_lines(&generated));
+}
+
+/// A 2018-style `src/tools.rs` beside the directory is the root module file, read from
+/// disk; without any root module file, top-level files are not checked.
+#[test]
+fn the_root_module_file_may_sit_beside_the_tools_dir() {
+    let dir = std::env::temp_dir().join(format!("toolcall-declared-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("src/tools")).unwrap();
+    std::fs::write(dir.join("src/tools.rs"), "pub mod kept;\n").unwrap();
+    for name in ["kept", "dropped"] {
+        let text = format!("/// A tool.\npub fn {name}() {{}}\n");
+        std::fs::write(dir.join(format!("src/tools/{name}.rs")), text).unwrap();
+    }
+    let generated = Builder::new().crate_dir(&dir).generate().unwrap();
+    let lines = diagnostic_lines(&generated);
+    assert_eq!(
+        lines,
+        "src/tools/dropped.rs:1:1: error: `src/tools/dropped.rs` is not declared as a module, so it is not \
+         compiled and its tools cannot be called: add `pub mod dropped;` to `src/tools.rs`\n"
+    );
+    std::fs::remove_file(dir.join("src/tools.rs")).unwrap();
+    let generated = Builder::new().crate_dir(&dir).generate().unwrap();
+    assert!(!generated.has_errors(), "{}", diagnostic_lines(&generated));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

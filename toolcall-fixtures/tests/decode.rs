@@ -373,6 +373,20 @@ fn defaults_are_the_functions_own() {
     let args = json!({"days": 1, "limit": 2, "unit": "f", "verbose": true, "offset": -1, "scale": 2.5, "greeting": "hi"});
     assert_eq!(run("with_defaults", args.clone()), Ok(args));
     assert_eq!(run("opaque_defaults", json!({})), Ok(json!({"count": 127, "label": "none"})));
+    let more = json!({
+        "order": "oldest_first", "archived": "oldest_first", "sort": "newest_first", "limit": 10,
+        "above": -5, "below": -40, "count": 0, "tags": [], "label": "all"
+    });
+    assert_eq!(run("more_defaults", json!({})), Ok(more));
+    let given = json!({
+        "order": "newest_first", "archived": "newest_first", "sort": "oldest_first", "limit": 70,
+        "above": 1, "below": 2, "count": 3, "tags": ["a"], "label": "x"
+    });
+    let clamped = json!({
+        "order": "newest_first", "archived": "newest_first", "sort": "oldest_first", "limit": 50,
+        "above": 1, "below": 2, "count": 3, "tags": ["a"], "label": "x"
+    });
+    assert_eq!(run("more_defaults", given), Ok(clamped));
 }
 
 #[test]

@@ -189,6 +189,25 @@ fn defaults_in_the_schema() {
     assert!(opaque["count"].get("default").is_none() && opaque["label"].get("default").is_none());
 }
 
+/// Unit variants of local enums, `Default::default()` of known types, negative literals,
+/// consts of those, chains that keep the value and defaults applied anywhere in the body:
+/// each default in the schema is the value the function uses when the argument is absent.
+#[test]
+fn more_defaults_in_the_schema_are_what_the_function_applies() {
+    let props = properties("more_defaults");
+    let applied = toolset::ALL.run("more_defaults", &json!({})).unwrap();
+    let names = ["order", "archived", "sort", "limit", "above", "below", "count", "tags", "label"];
+    for name in names {
+        assert_eq!(props[name]["default"], applied[name], "{name}");
+    }
+    assert_eq!(props["order"]["default"], "oldest_first");
+    assert_eq!(props["sort"]["default"], "newest_first");
+    assert_eq!(props["limit"]["default"], 10);
+    assert_eq!(props["below"]["default"], -40);
+    assert_eq!(props["tags"]["default"], json!([]));
+    assert_eq!(info("more_defaults").parameters_value()["required"], json!([]));
+}
+
 #[test]
 fn overrides_change_description_and_wire() {
     let props = properties("transfer");

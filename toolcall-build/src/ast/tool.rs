@@ -11,7 +11,7 @@ use syn::spanned::Spanned;
 use crate::context::{ContextType, ContextUse};
 use crate::diagnostics::{Diagnostics, FileDiagnostics};
 use crate::model::Returns;
-use crate::parse::defaults::{DefaultFact, leading_defaults};
+use crate::parse::defaults::{DefaultFact, FoundDefault, body_defaults, enum_default};
 use crate::parse::docs::{Docs, doc_text, parse_docs};
 use crate::parse::overrides::{CONST_NAME, ToolParam, read_overrides};
 use crate::parse::{ParsedFile, signature};
@@ -61,8 +61,8 @@ pub struct Param {
     pub ty_span: Span,
     /// Its `# Arguments` bullet text, when it has one.
     pub bullet: Option<String>,
-    /// The default its body gives it (`let x = x.unwrap_or(3);`).
-    pub default: Option<DefaultFact>,
+    /// The default its body gives it (`let x = x.unwrap_or(3);`), and where.
+    pub default: Option<FoundDefault>,
     /// Its `TOOL_PARAMS` entry.
     pub over: Option<ToolParam>,
 }
@@ -124,14 +124,18 @@ fn read_tool(
         Err((span, why)) => return skip(span, why),
     };
     let docs = parse_docs(&doc_text(&function.attrs));
-    let defaults = leading_defaults(&function.block, &parsed.consts);
     let names = param_names(&inputs, &docs, report);
+    let bindings: Vec<String> = names.iter().filter_map(|(_, binding)| binding.clone()).collect();
+    let defaults = body_defaults(&function.block, &bindings, parsed);
+    check_bullets(function, &name, &docs, &names, &context_at, report);
     let params = inputs
         .into_iter()
         .zip(names)
         .map(|(input, (wire, binding))| Param {
             bullet: docs.params.iter().find(|p| p.name == wire).map(|p| p.text.clone()),
-            default: binding.and_then(|b| defaults.get(&b).cloned()),
+            default: binding
+                .and_then(|b| defaults.get(&b).cloned())
+                .map(|d| local_default(d, &input.ty, parsed)),
             over: overrides.iter().find(|o| o.function == name && o.param == wire).cloned(),
             ty: (*input.ty).clone(),
             span: input.span(),
@@ -149,6 +153,106 @@ fn read_tool(
         success: signature::success_type(&function.sig).cloned(),
         name,
     })
+}
+
+/// `unwrap_or_default()` of an `Option<LocalEnum>`: the enum's `#[default]` variant.
+fn local_default(found: FoundDefault, ty: &syn::Type, parsed: &ParsedFile) -> FoundDefault {
+    if found.fact != DefaultFact::TypeDefault {
+        return found;
+    }
+    let Some(local) = option_of_local(ty).filter(|name| parsed.locals.contains_key(name)) else {
+        return found;
+    };
+    let fact = match enum_default(parsed, &local) {
+        Ok(value) => DefaultFact::Value(value),
+        Err(why) => DefaultFact::Unread(format!("`{local}` {why}")),
+    };
+    FoundDefault { fact, ..found }
+}
+
+/// `X` of `Option<X>`, when `X` is one plain name.
+fn option_of_local(ty: &syn::Type) -> Option<String> {
+    let syn::Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last().filter(|s| s.ident == "Option")?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    match args.args.first() {
+        Some(syn::GenericArgument::Type(syn::Type::Path(inner))) if inner.qself.is_none() => {
+            inner.path.get_ident().map(ToString::to_string)
+        }
+        _ => None,
+    }
+}
+
+/// `# Arguments` bullets naming no parameter warn, at their doc line, with the closest
+/// parameter name when one is near. A bullet naming the context's binding is fine.
+fn check_bullets(
+    function: &syn::ItemFn,
+    tool: &str,
+    docs: &Docs,
+    names: &[(String, Option<String>)],
+    context_at: &[usize],
+    report: &FileDiagnostics<'_>,
+) {
+    let context: Vec<String> = typed_inputs(function)
+        .enumerate()
+        .filter(|(position, _)| context_at.contains(position))
+        .filter_map(|(_, input)| signature::binding_name(&input.pat))
+        .collect();
+    let wires: Vec<&str> = names.iter().map(|(wire, _)| wire.as_str()).collect();
+    for bullet in &docs.params {
+        if wires.contains(&bullet.name.as_str()) || context.contains(&bullet.name) {
+            continue;
+        }
+        let hint = match toolcall_runtime::closest_name(&bullet.name, wires.iter().copied()) {
+            Some(close) => format!("did you mean `{close}`?"),
+            None if wires.is_empty() => "it takes none".to_owned(),
+            None => format!("its parameters are {}", quoted_list(&wires)),
+        };
+        report.warn(
+            bullet_span(function, &bullet.name),
+            format!(
+                "`# Arguments` of `{tool}` names `{}`, which is not one of its parameters; {hint}",
+                bullet.name
+            ),
+        );
+    }
+}
+
+/// `a`, `b` and `c`, each in backticks.
+pub fn quoted_list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => quoted.concat(),
+    }
+}
+
+/// Where the bullet naming `name` is written: the `///` line whose list item starts with
+/// it, else the first doc line, else the function's name.
+fn bullet_span(function: &syn::ItemFn, name: &str) -> Span {
+    let names_it = |line: &str| {
+        let line = line.trim_start();
+        let item = match line.strip_prefix(['*', '-', '+']) {
+            Some(rest) => rest,
+            None if line.starts_with(|c: char| c.is_ascii_digit()) => {
+                line.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['.', ')'])
+            }
+            None => return false,
+        };
+        let item = item.trim_start().trim_start_matches('`').trim_start_matches("r#");
+        item.starts_with(name) && !item[name.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+    };
+    let docs = function.attrs.iter().filter(|a| a.path().is_ident("doc"));
+    docs.clone()
+        .find(|attr| match &attr.meta {
+            syn::Meta::NameValue(nv) => matches!(
+                &nv.value,
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) if text.value().lines().any(&names_it)
+            ),
+            _ => false,
+        })
+        .or_else(|| docs.clone().next())
+        .map_or_else(|| function.sig.ident.span(), Spanned::span)
 }
 
 fn typed_inputs(function: &syn::ItemFn) -> impl Iterator<Item = &syn::PatType> {

@@ -1,108 +1,431 @@
-//! Defaults read from a function body: the leading `let days = days.unwrap_or(3);`
-//! statements.
+//! Defaults read from a function body: `let days = days.unwrap_or(3);`, wherever the body
+//! applies one.
 //!
-//! Takes the body and the file's consts; gives, per parameter binding, what the default
-//! is: a JSON literal, the type's own default (`unwrap_or_default()`), or unknown
-//! (`unwrap_or_else(..)`, a non-literal), which keeps the parameter optional with no
-//! `default` in the schema.
+//! Takes the body, the names of the parameters and the file (its consts and local enums);
+//! gives, per parameter, what the body says its default is, with where it says it:
+//!
+//! * `x.unwrap_or(v)` anywhere in the body (in a macro's arguments too), on `x` itself or
+//!   on `x.as_deref()`, `x.as_ref()`, `x.clone()`, `x.copied()`, `x.cloned()`, where `v`
+//!   is a literal (negative ones too), a unit variant of a local enum (its wire string),
+//!   `Default::default()` or `T::default()` of a type whose default is known, or a
+//!   same-file `const` holding one of those: the default. Methods chained after it keep it
+//!   only when they cannot change it (`.to_owned()`, `.into()`, `.min(50)` on 10).
+//! * `x.unwrap_or_default()`: the type's own default.
+//! * `x.unwrap_or_else(..)`: computed at run time, deliberately no default.
+//! * anything else (`unwrap_or(compute())`, a chain that changes the value, two different
+//!   defaults): not read, with the reason, for a located warning once the parameter is
+//!   known to be optional.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
+use proc_macro2::{Span, TokenStream, TokenTree};
 use serde_json::Value;
+use syn::spanned::Spanned;
+use syn::visit_mut::{self, VisitMut};
+
+use crate::ast::{Data, Style};
+use crate::parse::ParsedFile;
 
 /// What a body says about one optional parameter's default.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DefaultFact {
-    /// `unwrap_or(<literal or JSON-literal const>)`.
+    /// `unwrap_or(<literal, unit variant, const of one>)`: the value on the wire.
     Value(Value),
-    /// `unwrap_or_default()`.
+    /// `unwrap_or_default()`, `unwrap_or(Default::default())`: the type's own default.
     TypeDefault,
-    /// Anything else: optional, no default emitted.
-    Unknown,
+    /// `unwrap_or_else(..)`: computed when called; optional with no default, on purpose.
+    Computed,
+    /// A default the body applies but the build cannot read: why (a warning).
+    Unread(String),
 }
 
-/// Scans the leading `let x = x.unwrap_or..(..);` statements of `body`.
-/// Stops at the first statement of another shape.
-pub fn leading_defaults(
+impl DefaultFact {
+    /// How a message names this default.
+    fn describe(&self) -> String {
+        match self {
+            DefaultFact::Value(value) => value.to_string(),
+            DefaultFact::TypeDefault => "the type's default".to_owned(),
+            DefaultFact::Computed | DefaultFact::Unread(_) => "a computed one".to_owned(),
+        }
+    }
+}
+
+/// A default and the place in the body that applies it.
+#[derive(Clone, Debug)]
+pub struct FoundDefault {
+    /// What it is.
+    pub fact: DefaultFact,
+    /// Where it is applied (the `unwrap_or..` call).
+    pub span: Span,
+}
+
+/// Every default `body` applies to one of `params` (binding names), by parameter.
+/// Several places that agree give that default; places that disagree give
+/// [`DefaultFact::Unread`].
+pub fn body_defaults(
     body: &syn::Block,
-    consts: &BTreeMap<String, syn::ItemConst>,
-) -> BTreeMap<String, DefaultFact> {
-    let mut out = BTreeMap::new();
-    for stmt in &body.stmts {
-        let Some((name, fact)) = default_statement(stmt, consts) else { break };
-        out.entry(name).or_insert(fact);
+    params: &[String],
+    file: &ParsedFile,
+) -> BTreeMap<String, FoundDefault> {
+    let mut finder = Finder { params, file, seen: BTreeSet::new(), found: Vec::new() };
+    finder.visit_block_mut(&mut body.clone());
+    let mut out: BTreeMap<String, FoundDefault> = BTreeMap::new();
+    for (name, found) in finder.found {
+        match out.get_mut(&name) {
+            None => {
+                out.insert(name, found);
+            }
+            Some(first) => merge(first, found),
+        }
     }
     out
 }
 
-/// `let x = x.unwrap_or(..);` -> (`x`, fact).
-fn default_statement(
-    stmt: &syn::Stmt,
-    consts: &BTreeMap<String, syn::ItemConst>,
-) -> Option<(String, DefaultFact)> {
-    let syn::Stmt::Local(local) = stmt else { return None };
-    let init = local.init.as_ref()?;
-    let syn::Expr::MethodCall(call) = init.expr.as_ref() else { return None };
-    let receiver = path_ident(&call.receiver)?;
-    let method = call.method.to_string();
-    let fact = match (method.as_str(), call.args.len()) {
-        ("unwrap_or", 1) => call
-            .args
-            .first()
-            .and_then(|arg| literal_value(arg, consts))
-            .map_or(DefaultFact::Unknown, DefaultFact::Value),
-        ("unwrap_or_default", 0) => DefaultFact::TypeDefault,
-        ("unwrap_or_else", 1) => DefaultFact::Unknown,
-        _ => return None,
-    };
-    Some((receiver, fact))
+/// Two places applying a default to one parameter: kept when they agree.
+fn merge(first: &mut FoundDefault, other: FoundDefault) {
+    if matches!(first.fact, DefaultFact::Unread(_)) || first.fact == other.fact {
+        return;
+    }
+    if matches!(other.fact, DefaultFact::Unread(_)) {
+        *first = other;
+        return;
+    }
+    let at = other.span.start();
+    first.fact = DefaultFact::Unread(format!(
+        "the body applies different defaults, {} here and {} at {}:{}",
+        first.fact.describe(),
+        other.fact.describe(),
+        at.line,
+        at.column + 1
+    ));
 }
 
-fn path_ident(expr: &syn::Expr) -> Option<String> {
-    match expr {
-        syn::Expr::Path(path) if path.qself.is_none() => path.path.get_ident().map(unraw),
+/// Walks a body in source order, recording each `param.unwrap_or..(..)` once.
+struct Finder<'a> {
+    params: &'a [String],
+    file: &'a ParsedFile,
+    /// Where recorded calls are (line, column of the method), so a call seen as the
+    /// receiver of a chain is not recorded again on its own.
+    seen: BTreeSet<(usize, usize)>,
+    found: Vec<(String, FoundDefault)>,
+}
+
+impl VisitMut for Finder<'_> {
+    fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+        self.record(expr);
+        visit_mut::visit_expr_mut(self, expr);
+    }
+
+    /// Items inside a body are other functions: their `unwrap_or`s are not this one's.
+    fn visit_item_mut(&mut self, _item: &mut syn::Item) {}
+
+    /// Macro arguments are tokens: each `param.` sequence in them is read as an expression.
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        self.scan_tokens(mac.tokens.clone());
+    }
+}
+
+impl Finder<'_> {
+    /// Records `expr` when it is a default call on a parameter, with the methods chained
+    /// after it.
+    fn record(&mut self, expr: &syn::Expr) {
+        let mut chain = Vec::new();
+        let mut current = expr;
+        let (call, name) = loop {
+            match current {
+                syn::Expr::MethodCall(call) => match self.default_call(call) {
+                    Some(name) => break (call, name),
+                    None => {
+                        chain.push(call);
+                        current = &call.receiver;
+                    }
+                },
+                syn::Expr::Paren(paren) => current = &paren.expr,
+                syn::Expr::Group(group) => current = &group.expr,
+                _ => return,
+            }
+        };
+        let start = call.method.span().start();
+        if !self.seen.insert((start.line, start.column)) {
+            return;
+        }
+        chain.reverse();
+        let fact = self.call_fact(call);
+        let fact = apply_chain(fact, call, &chain, self.file);
+        self.found.push((name, FoundDefault { fact, span: call.method.span() }));
+    }
+
+    /// The parameter `call` applies a default to, when it is `param.unwrap_or..(..)`.
+    fn default_call(&self, call: &syn::ExprMethodCall) -> Option<String> {
+        let arity = match call.method.to_string().as_str() {
+            "unwrap_or" | "unwrap_or_else" => 1,
+            "unwrap_or_default" => 0,
+            _ => return None,
+        };
+        (call.args.len() == arity).then(|| self.param_receiver(&call.receiver)).flatten()
+    }
+
+    /// `param`, or `param` through an adapter that keeps its value (`as_deref()`, ..).
+    fn param_receiver(&self, expr: &syn::Expr) -> Option<String> {
+        match expr {
+            syn::Expr::Path(path) if path.qself.is_none() => {
+                let name = path.path.get_ident().map(unraw)?;
+                self.params.contains(&name).then_some(name)
+            }
+            syn::Expr::Paren(paren) => self.param_receiver(&paren.expr),
+            syn::Expr::Group(group) => self.param_receiver(&group.expr),
+            syn::Expr::MethodCall(call)
+                if call.args.is_empty()
+                    && matches!(
+                        call.method.to_string().as_str(),
+                        "as_deref" | "as_ref" | "clone" | "copied" | "cloned"
+                    ) =>
+            {
+                self.param_receiver(&call.receiver)
+            }
+            _ => None,
+        }
+    }
+
+    /// What one default call says, before any chain.
+    fn call_fact(&self, call: &syn::ExprMethodCall) -> DefaultFact {
+        match call.method.to_string().as_str() {
+            "unwrap_or_default" => DefaultFact::TypeDefault,
+            "unwrap_or_else" => DefaultFact::Computed,
+            _ => match call.args.first().map(|arg| (arg, default_expr(arg, self.file, 0))) {
+                Some((_, Ok(fact))) => fact,
+                Some((arg, Err(why))) => DefaultFact::Unread(format!("`{}` {why}", source_of(arg))),
+                None => DefaultFact::Unread("`unwrap_or` has no argument".to_owned()),
+            },
+        }
+    }
+
+    /// Finds `param . ...` runs in macro tokens (up to the next `,` or `;` of their
+    /// group), parses each as an expression and visits it; groups are scanned inside.
+    fn scan_tokens(&mut self, tokens: TokenStream) {
+        let trees: Vec<TokenTree> = tokens.into_iter().collect();
+        for (index, tree) in trees.iter().enumerate() {
+            match tree {
+                TokenTree::Group(group) => self.scan_tokens(group.stream()),
+                TokenTree::Ident(ident) if self.params.contains(&unraw(ident)) => {
+                    if follows_path(&trees[..index]) {
+                        continue;
+                    }
+                    let run: TokenStream = trees[index..]
+                        .iter()
+                        .take_while(
+                            |t| !matches!(t, TokenTree::Punct(p) if p.as_char() == ',' || p.as_char() == ';'),
+                        )
+                        .cloned()
+                        .collect();
+                    if let Ok(mut expr) = syn::parse2::<syn::Expr>(run) {
+                        self.visit_expr_mut(&mut expr);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Whether the tokens before an identifier make it a field or a path segment (`.x`, `::x`).
+fn follows_path(before: &[TokenTree]) -> bool {
+    let punct =
+        |tree: Option<&TokenTree>, c: char| matches!(tree, Some(TokenTree::Punct(p)) if p.as_char() == c);
+    let mut back = before.iter().rev();
+    let (last, second) = (back.next(), back.next());
+    punct(last, '.') || (punct(last, ':') && punct(second, ':'))
+}
+
+/// Methods after `unwrap_or(..)` that give back the same value.
+const KEEPS_VALUE: &[&str] = &["to_owned", "into", "clone", "as_str", "as_ref", "into_owned", "borrow"];
+
+/// The default after the methods chained on the call: kept when they cannot change it,
+/// evaluated for `min`/`max`/`clamp` of literals, else not read.
+fn apply_chain(
+    fact: DefaultFact,
+    call: &syn::ExprMethodCall,
+    chain: &[&syn::ExprMethodCall],
+    file: &ParsedFile,
+) -> DefaultFact {
+    let mut fact = fact;
+    for link in chain {
+        let method = link.method.to_string();
+        let keeps = link.args.is_empty() && (KEEPS_VALUE.contains(&method.as_str()) || method == "to_string");
+        fact = match fact {
+            DefaultFact::Computed | DefaultFact::Unread(_) => return fact,
+            DefaultFact::Value(value) if keeps => DefaultFact::Value(kept(value, &method)),
+            DefaultFact::TypeDefault if keeps => DefaultFact::TypeDefault,
+            DefaultFact::Value(value) => match clamp(&value, link, file) {
+                Some(after) if after == value => DefaultFact::Value(value),
+                Some(after) => {
+                    return DefaultFact::Unread(format!(
+                        "`.{method}(..)` after `{}` turns it into {after}; write `unwrap_or({after})`",
+                        call.method
+                    ));
+                }
+                None => return DefaultFact::Unread(changes(&method, &call.method)),
+            },
+            DefaultFact::TypeDefault => return DefaultFact::Unread(changes(&method, &call.method)),
+        };
+    }
+    fact
+}
+
+/// `value` after a method that keeps it (`to_string` writes a number or bool as text).
+fn kept(value: Value, method: &str) -> Value {
+    match value {
+        Value::Number(_) | Value::Bool(_) if method == "to_string" => Value::String(value.to_string()),
+        other => other,
+    }
+}
+
+fn changes(method: &str, call: &syn::Ident) -> String {
+    format!("`.{method}(..)` after `{call}` may change it; bind the default first, then call it")
+}
+
+/// `value.min(a)`, `value.max(a)`, `value.clamp(a, b)` of numbers the build can read.
+fn clamp(value: &Value, link: &syn::ExprMethodCall, file: &ParsedFile) -> Option<Value> {
+    let args = link
+        .args
+        .iter()
+        .map(|arg| match default_expr(arg, file, 0) {
+            Ok(DefaultFact::Value(bound @ Value::Number(_))) => Some(bound),
+            _ => None,
+        })
+        .collect::<Option<Vec<Value>>>()?;
+    let v = value.as_f64()?;
+    match (link.method.to_string().as_str(), args.as_slice()) {
+        ("min", [bound]) => Some(if v <= bound.as_f64()? { value.clone() } else { bound.clone() }),
+        ("max", [bound]) => Some(if v >= bound.as_f64()? { value.clone() } else { bound.clone() }),
+        ("clamp", [low, high]) => Some(if v < low.as_f64()? {
+            low.clone()
+        } else if v > high.as_f64()? {
+            high.clone()
+        } else {
+            value.clone()
+        }),
         _ => None,
     }
+}
+
+/// How deep a `const` may name another `const`.
+const CONST_DEPTH: usize = 8;
+
+/// Why an `unwrap_or` argument is not read, in general.
+const UNREADABLE: &str = "is not a literal, a unit variant of a local enum, `Default::default()` of a \
+     known type or a `const` holding one; write one of those, or `unwrap_or_else(|| ..)` for a default the \
+     model need not know";
+
+/// What an `unwrap_or` argument says: `Err` with why it cannot be read.
+fn default_expr(expr: &syn::Expr, file: &ParsedFile, depth: usize) -> Result<DefaultFact, &'static str> {
+    match expr {
+        syn::Expr::Lit(lit) => lit_value(&lit.lit).map(DefaultFact::Value).ok_or(UNREADABLE),
+        syn::Expr::Paren(paren) => default_expr(&paren.expr, file, depth),
+        syn::Expr::Group(group) => default_expr(&group.expr, file, depth),
+        syn::Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Neg(_)) => {
+            match default_expr(&unary.expr, file, depth)? {
+                DefaultFact::Value(value) => negate(value).map(DefaultFact::Value).ok_or(UNREADABLE),
+                _ => Err(UNREADABLE),
+            }
+        }
+        syn::Expr::Path(path) if path.qself.is_none() => path_default(&path.path, file, depth),
+        syn::Expr::Call(call) if call.args.is_empty() => call_default(&call.func, file),
+        syn::Expr::Call(call) if call.args.len() == 1 && is_string_from(&call.func) => {
+            match call.args.first().map(|arg| default_expr(arg, file, depth)) {
+                Some(Ok(DefaultFact::Value(text @ Value::String(_)))) => Ok(DefaultFact::Value(text)),
+                _ => Err(UNREADABLE),
+            }
+        }
+        syn::Expr::MethodCall(call) if call.args.is_empty() => {
+            let method = call.method.to_string();
+            let keeps = KEEPS_VALUE.contains(&method.as_str()) || method == "to_string";
+            match default_expr(&call.receiver, file, depth)? {
+                DefaultFact::Value(value) if keeps => Ok(DefaultFact::Value(kept(value, &method))),
+                _ => Err(UNREADABLE),
+            }
+        }
+        _ => Err(UNREADABLE),
+    }
+}
+
+/// A same-file const (followed up to [`CONST_DEPTH`] deep) or a local enum's unit variant.
+fn path_default(path: &syn::Path, file: &ParsedFile, depth: usize) -> Result<DefaultFact, &'static str> {
+    if let Some(ident) = path.get_ident() {
+        let item = file.consts.get(&ident.to_string()).ok_or(UNREADABLE)?;
+        if depth >= CONST_DEPTH {
+            return Err("names consts more than 8 deep");
+        }
+        return default_expr(&item.expr, file, depth + 1);
+    }
+    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match names.as_slice() {
+        [ty, variant] if file.locals.contains_key(ty) => {
+            unit_variant(file, ty, |v| v.ident == variant).map(DefaultFact::Value)
+        }
+        _ => Err(UNREADABLE),
+    }
+}
+
+/// `Default::default()`, `T::default()`, `String::new()`, `Vec::new()` and the like.
+fn call_default(func: &syn::Expr, file: &ParsedFile) -> Result<DefaultFact, &'static str> {
+    let syn::Expr::Path(path) = func else { return Err(UNREADABLE) };
+    let names: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let is_collection = |ty: &str| {
+        matches!(ty, "String" | "Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "HashMap" | "BTreeMap")
+    };
+    match names.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["Default", "default"] => Ok(DefaultFact::TypeDefault),
+        [ty, "default"] if file.locals.contains_key(*ty) => enum_default(file, ty).map(DefaultFact::Value),
+        [.., ty, "new"] if is_collection(ty) => Ok(DefaultFact::TypeDefault),
+        [_, "default"] => Ok(DefaultFact::TypeDefault),
+        _ => Err(UNREADABLE),
+    }
+}
+
+/// The wire string of the `#[default]` unit variant of local enum `name`.
+pub fn enum_default(file: &ParsedFile, name: &str) -> Result<Value, &'static str> {
+    let item = file.ast.items.iter().find_map(|item| match item {
+        syn::Item::Enum(e) if e.ident == name => Some(e),
+        _ => None,
+    });
+    let item = item.ok_or("is a local struct or alias, whose default the build does not read")?;
+    let marked = item
+        .variants
+        .iter()
+        .find(|v| v.attrs.iter().any(|a| a.path().is_ident("default")))
+        .ok_or("has no `#[default]` variant")?;
+    unit_variant(file, name, |v| v.ident == marked.ident)
+}
+
+/// The wire string (as the model sends it) of the unit variant of local enum `ty` that
+/// `pick` selects.
+fn unit_variant(
+    file: &ParsedFile,
+    ty: &str,
+    pick: impl Fn(&crate::ast::Variant) -> bool,
+) -> Result<Value, &'static str> {
+    let container = file.locals.get(ty).ok_or(UNREADABLE)?;
+    let Data::Enum(variants) = &container.data else { return Err(UNREADABLE) };
+    match variants.iter().find(|v| pick(v)) {
+        Some(variant) if variant.style == Style::Unit => Ok(Value::String(variant.name.deserialize.clone())),
+        Some(_) => Err("is a variant with data"),
+        None => Err("is not a variant of the local enum"),
+    }
+}
+
+/// The text of `expr` as written (tokens joined when the source is not at hand), on one
+/// line and cut at 40 characters.
+fn source_of(expr: &syn::Expr) -> String {
+    let text = expr.span().source_text().unwrap_or_else(|| quote::quote!(#expr).to_string());
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() > 40 { format!("{}..", line.chars().take(38).collect::<String>()) } else { line }
 }
 
 /// An identifier's name without the `r#` prefix.
 pub fn unraw(ident: &syn::Ident) -> String {
     let text = ident.to_string();
     text.strip_prefix("r#").map(str::to_owned).unwrap_or(text)
-}
-
-/// A literal (or a same-file const whose value is a literal) as JSON.
-pub fn literal_value(expr: &syn::Expr, consts: &BTreeMap<String, syn::ItemConst>) -> Option<Value> {
-    match expr {
-        syn::Expr::Lit(lit) => lit_value(&lit.lit),
-        syn::Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Neg(_)) => {
-            negate(literal_value(&unary.expr, consts)?)
-        }
-        syn::Expr::Group(group) => literal_value(&group.expr, consts),
-        syn::Expr::Paren(paren) => literal_value(&paren.expr, consts),
-        syn::Expr::Path(_) => {
-            let name = path_ident(expr)?;
-            let item = consts.get(&name)?;
-            // A const that names another const is followed once; no cycles possible.
-            match item.expr.as_ref() {
-                syn::Expr::Path(_) => None,
-                other => literal_value(other, consts),
-            }
-        }
-        syn::Expr::MethodCall(call)
-            if call.args.is_empty()
-                && matches!(call.method.to_string().as_str(), "to_string" | "to_owned" | "into") =>
-        {
-            match literal_value(&call.receiver, consts)? {
-                text @ Value::String(_) => Some(text),
-                _ => None,
-            }
-        }
-        syn::Expr::Call(call) if call.args.len() == 1 && is_string_from(&call.func) => {
-            call.args.first().and_then(|arg| literal_value(arg, consts)).filter(Value::is_string)
-        }
-        _ => None,
-    }
 }
 
 fn is_string_from(func: &syn::Expr) -> bool {
@@ -129,70 +452,178 @@ fn negate(value: Value) -> Option<Value> {
     if let Some(u) = n.as_u64() {
         return i64::try_from(u).ok().map(|i| Value::from(-i));
     }
+    if let Some(i) = n.as_i64() {
+        return i.checked_neg().map(Value::from);
+    }
     n.as_f64().and_then(|f| serde_json::Number::from_f64(-f)).map(Value::Number)
 }
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
+    use crate::diagnostics::Diagnostics;
     use serde_json::json;
 
-    fn facts(body: syn::Block, consts: &str) -> BTreeMap<String, DefaultFact> {
-        let file: syn::File = syn::parse_str(consts).unwrap();
-        let consts = file
+    /// The defaults of the first function in `text`, for its parameter names.
+    fn facts(text: &str) -> BTreeMap<String, DefaultFact> {
+        let diags = Diagnostics::default();
+        let parsed = crate::parse::parse_file(Path::new("t.rs"), vec![], text, &diags).unwrap();
+        assert!(diags.into_sorted().is_empty());
+        let function = parsed
+            .ast
             .items
-            .into_iter()
-            .filter_map(|i| match i {
-                syn::Item::Const(c) => Some((c.ident.to_string(), c)),
+            .iter()
+            .find_map(|i| match i {
+                syn::Item::Fn(f) => Some(f),
                 _ => None,
             })
+            .unwrap();
+        let params: Vec<String> = function
+            .sig
+            .inputs
+            .iter()
+            .filter_map(|i| match i {
+                syn::FnArg::Typed(t) => crate::parse::signature::binding_name(&t.pat),
+                syn::FnArg::Receiver(_) => None,
+            })
             .collect();
-        leading_defaults(&body, &consts)
+        body_defaults(&function.block, &params, &parsed).into_iter().map(|(k, v)| (k, v.fact)).collect()
+    }
+
+    fn unread(fact: &DefaultFact, words: &str) {
+        match fact {
+            DefaultFact::Unread(why) => assert!(why.contains(words), "{why}"),
+            other => panic!("{other:?} is read"),
+        }
     }
 
     #[test]
     fn literals_consts_and_type_defaults() {
-        let body: syn::Block = syn::parse_quote!({
-            let days = days.unwrap_or(3);
-            let unit = unit.unwrap_or("celsius");
-            let scale = scale.unwrap_or(-1.5);
-            let limit = limit.unwrap_or(LIMIT);
-            let verbose = verbose.unwrap_or_default();
-            let when = when.unwrap_or_else(now);
-            let name = name.unwrap_or(String::from("x"));
-            let after = after.unwrap_or(9);
-        });
-        let got = facts(body, "const LIMIT: u32 = 10;");
+        let got = facts(
+            "const LIMIT: u32 = 10;
+            fn f(days: O, unit: O, scale: O, limit: O, verbose: O, when: O, name: O, after: O) {
+                let days = days.unwrap_or(3);
+                let unit = unit.unwrap_or(\"celsius\");
+                let scale = scale.unwrap_or(-1.5);
+                let limit = limit.unwrap_or(LIMIT);
+                let verbose = verbose.unwrap_or_default();
+                let when = when.unwrap_or_else(now);
+                let name = name.unwrap_or(String::from(\"x\"));
+                let after = after.unwrap_or(9);
+            }",
+        );
         assert_eq!(got["days"], DefaultFact::Value(json!(3)));
         assert_eq!(got["unit"], DefaultFact::Value(json!("celsius")));
         assert_eq!(got["scale"], DefaultFact::Value(json!(-1.5)));
         assert_eq!(got["limit"], DefaultFact::Value(json!(10)));
         assert_eq!(got["verbose"], DefaultFact::TypeDefault);
-        assert_eq!(got["when"], DefaultFact::Unknown);
+        assert_eq!(got["when"], DefaultFact::Computed);
         assert_eq!(got["name"], DefaultFact::Value(json!("x")));
         assert_eq!(got["after"], DefaultFact::Value(json!(9)));
     }
 
     #[test]
-    fn scanning_stops_at_the_first_other_statement() {
-        let body: syn::Block = syn::parse_quote!({
-            let a = a.unwrap_or(1);
-            println!("hi");
-            let b = b.unwrap_or(2);
-        });
-        let got = facts(body, "");
-        assert!(got.contains_key("a"));
-        assert!(!got.contains_key("b"));
+    fn defaults_are_read_anywhere_in_the_body_and_in_macro_arguments() {
+        let got = facts(
+            "fn f(a: O, b: O, c: O, d: O, e: O) -> Value {
+                println!(\"hi\");
+                let b = if true { b.unwrap_or(2) } else { 0 };
+                let x = c.as_deref().unwrap_or(\"none\").to_owned();
+                let items = vec![d.unwrap_or(4), 1];
+                json!({\"a\": a.unwrap_or(1), \"e\": e.clone().unwrap_or(5) + 1})
+            }",
+        );
+        assert_eq!(got["a"], DefaultFact::Value(json!(1)));
+        assert_eq!(got["b"], DefaultFact::Value(json!(2)));
+        assert_eq!(got["c"], DefaultFact::Value(json!("none")));
+        assert_eq!(got["d"], DefaultFact::Value(json!(4)));
+        assert_eq!(got["e"], DefaultFact::Value(json!(5)));
     }
 
     #[test]
-    fn non_literal_values_are_unknown() {
-        let body: syn::Block = syn::parse_quote!({
-            let a = a.unwrap_or(compute());
-            let b = b.unwrap_or(NOT_LITERAL);
-        });
-        let got = facts(body, "const NOT_LITERAL: Vec<u8> = Vec::new();");
-        assert_eq!(got["a"], DefaultFact::Unknown);
-        assert_eq!(got["b"], DefaultFact::Unknown);
+    fn local_unit_variants_enum_defaults_negatives_and_consts_of_them() {
+        let got = facts(
+            "#[derive(Default)]
+            #[serde(rename_all = \"snake_case\")]
+            pub enum Order { #[default] NewestFirst, Oldest, Near { km: u32 } }
+            pub enum Plain { A, B }
+            const ORDER: Order = Order::Oldest;
+            const LOW: i32 = -5;
+            const LOWER: i32 = LOW;
+            fn f(a: O, b: O, c: O, d: O, e: O, g: O, h: O, i: O, j: O) {
+                let a = a.unwrap_or(Order::Oldest);
+                let b = b.unwrap_or(ORDER);
+                let c = c.unwrap_or(Order::default());
+                let d = d.unwrap_or(LOWER);
+                let e = e.unwrap_or(-LOW);
+                let g = g.unwrap_or(Plain::default());
+                let h = h.unwrap_or(Order::Near { km: 1 });
+                let i = i.unwrap_or(Default::default());
+                let j = j.unwrap_or(Vec::new());
+            }",
+        );
+        assert_eq!(got["a"], DefaultFact::Value(json!("oldest")));
+        assert_eq!(got["b"], DefaultFact::Value(json!("oldest")));
+        assert_eq!(got["c"], DefaultFact::Value(json!("newest_first")));
+        assert_eq!(got["d"], DefaultFact::Value(json!(-5)));
+        assert_eq!(got["e"], DefaultFact::Value(json!(5)));
+        unread(&got["g"], "`Plain::default()` has no `#[default]` variant");
+        unread(&got["h"], "`Order::Near { km: 1 }` is not a literal");
+        assert_eq!(got["i"], DefaultFact::TypeDefault);
+        assert_eq!(got["j"], DefaultFact::TypeDefault);
+    }
+
+    #[test]
+    fn chains_keep_the_default_only_when_they_cannot_change_it() {
+        let got = facts(
+            "const MAX: u32 = 50;
+            fn f(a: O, b: O, c: O, d: O, e: O, g: O) {
+                let a = a.unwrap_or(10).min(50);
+                let b = b.unwrap_or(100).min(MAX);
+                let c = c.unwrap_or(5).clamp(1, 10);
+                let d = d.unwrap_or(\"x\").to_string();
+                let e = e.unwrap_or(3).pow(2);
+                let g = g.unwrap_or_default().len();
+            }",
+        );
+        assert_eq!(got["a"], DefaultFact::Value(json!(10)));
+        unread(&got["b"], "`.min(..)` after `unwrap_or` turns it into 50; write `unwrap_or(50)`");
+        assert_eq!(got["c"], DefaultFact::Value(json!(5)));
+        assert_eq!(got["d"], DefaultFact::Value(json!("x")));
+        unread(&got["e"], "`.pow(..)` after `unwrap_or` may change it");
+        unread(&got["g"], "`.len(..)` after `unwrap_or_default` may change it");
+    }
+
+    #[test]
+    fn unreadable_and_conflicting_defaults_say_why() {
+        let got = facts(
+            "const NOT_LITERAL: Vec<u8> = Vec::with_capacity(1);
+            fn f(a: O, b: O, c: O, d: O, e: O) {
+                let a = a.unwrap_or(compute());
+                let b = b.unwrap_or(NOT_LITERAL);
+                let c = if x { c.unwrap_or(1) } else { c.unwrap_or(2) };
+                let d = if x { d.unwrap_or(1) } else { d.unwrap_or(1) };
+                let e = e.unwrap_or(u8::MAX / 2);
+            }",
+        );
+        unread(&got["a"], "`compute()` is not a literal");
+        unread(&got["b"], "`NOT_LITERAL` is not a literal");
+        unread(&got["c"], "different defaults, 1 here and 2 at 5:58");
+        assert_eq!(got["d"], DefaultFact::Value(json!(1)));
+        unread(&got["e"], "`u8::MAX / 2` is not a literal");
+    }
+
+    #[test]
+    fn other_receivers_and_nested_functions_are_not_defaults() {
+        let got = facts(
+            "fn f(a: O, b: O) {
+                let x = self.a.unwrap_or(1);
+                let y = a.map(|v| v + 1).unwrap_or(2);
+                fn inner(b: Option<u8>) -> u8 { b.unwrap_or(3) }
+            }",
+        );
+        assert!(got.is_empty(), "{got:?}");
     }
 }

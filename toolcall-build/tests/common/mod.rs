@@ -44,20 +44,19 @@ pub fn source(relative: &str, text: &str) -> SourceFile {
     SourceFile { path: Path::new("src/tools").join(&relative), relative, text: text.to_owned() }
 }
 
-/// The `.rs` files of one bad-fixture folder, as tool files.
+/// The `.rs` files of one bad-fixture folder (and its subfolders), as tool files.
 pub fn bad_sources(rule: &str) -> Vec<SourceFile> {
     let dir = Path::new(BAD).join(rule);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("bad fixture folder exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .map(|p| {
-            let name = p.file_name().expect("file name").to_string_lossy().into_owned();
-            source(&name, &std::fs::read_to_string(p).expect("readable fixture"))
+    assert!(dir.is_dir(), "bad fixture folder {} exists", dir.display());
+    walkdir::WalkDir::new(&dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|entry| entry.expect("readable entry"))
+        .filter(|entry| entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "rs"))
+        .map(|entry| {
+            let relative = entry.path().strip_prefix(&dir).expect("inside the folder");
+            let text = std::fs::read_to_string(entry.path()).expect("readable fixture");
+            source(&relative.to_string_lossy().replace('\\', "/"), &text)
         })
         .collect()
 }

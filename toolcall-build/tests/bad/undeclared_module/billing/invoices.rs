@@ -1,0 +1,4 @@
+/// List the invoices.
+pub fn invoices() -> Vec<u32> {
+    Vec::new()
+}

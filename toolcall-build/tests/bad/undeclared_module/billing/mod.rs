@@ -1,0 +1,1 @@
+//! Billing: declares no submodule.

@@ -1,0 +1,4 @@
+/// A tool in `declared.rs`.
+pub fn declared_tool() -> bool {
+    true
+}

@@ -1,0 +1,4 @@
+/// A tool in `forgotten.rs`.
+pub fn forgotten_tool() -> bool {
+    true
+}

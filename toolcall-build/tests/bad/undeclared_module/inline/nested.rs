@@ -1,0 +1,4 @@
+/// Declared by an inline module: fine.
+pub fn nested() -> bool {
+    true
+}

@@ -1,0 +1,8 @@
+//! The tool modules.
+
+pub mod billing;
+pub mod declared;
+mod private_decl;
+pub mod inline {
+    pub mod nested;
+}
