@@ -18,6 +18,14 @@ impl TypeProvider for MoneyProvider {
     }
 }
 
+/// The warnings the demo's tools give on purpose (tuples and an open map, which strict modes
+/// flatten): not printed by the build; `tests/warnings.rs` keeps the list exact.
+const EXPECTED_WARNINGS: &str = "toolcall-warnings.txt";
+
 fn main() {
-    toolcall_build::Builder::new().context("crate::App").type_provider(MoneyProvider).compile();
+    toolcall_build::Builder::new()
+        .context("crate::App")
+        .type_provider(MoneyProvider)
+        .expect_warnings(EXPECTED_WARNINGS)
+        .compile();
 }
