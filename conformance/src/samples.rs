@@ -7,6 +7,11 @@
 //! whether maps are left empty (strict schemas close every object, so the model can only
 //! send `{}` for a map there).
 //!
+//! A recursive type (a reference to one of the tool's definitions) is followed
+//! [`FREE_REFS`] times; past that a value takes the shortest way out: fewest items, no
+//! optional slot (or `null` where every slot is required), `null` for nullables, a union
+//! branch without references.
+//!
 //! ```
 //! use conformance::samples::{Mode, arguments};
 //! use toolcall_runtime::ir::{Param, Tool, Type};
@@ -19,7 +24,12 @@
 //! ```
 
 use serde_json::{Map, Number, Value, json};
-use toolcall_runtime::ir::{MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Tool, Type};
+use toolcall_runtime::ir::{
+    Definition, MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Tool, Type, find_definition,
+};
+
+/// How many references a sample follows before it takes the shortest way out.
+pub const FREE_REFS: u32 = 2;
 
 /// How optional parameters and fields are filled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,19 +58,33 @@ pub struct Mode {
     pub optional: Optional,
     /// Range ends.
     pub extreme: Extreme,
-    /// Maps are `{}` (strict schemas close them).
+    /// Maps are `{}` (strict schemas close them), and untyped values hold only empty
+    /// objects (OpenAI strict's `json-value`).
     pub closed_maps: bool,
+    /// Every slot is required (optional ones nullable): on the way out of a recursive
+    /// value an optional slot is `null` rather than left out.
+    pub all_required: bool,
     /// Which union branch / enum value: `None` takes the first (`Low`) or last (`High`).
     pub pick: Option<usize>,
 }
 
 impl Mode {
     /// Required slots only, at the low end.
-    pub const MINIMAL: Mode =
-        Mode { optional: Optional::Omit, extreme: Extreme::Low, closed_maps: false, pick: None };
+    pub const MINIMAL: Mode = Mode {
+        optional: Optional::Omit,
+        extreme: Extreme::Low,
+        closed_maps: false,
+        all_required: false,
+        pick: None,
+    };
     /// Every slot present, at the high end.
-    pub const MAXIMAL: Mode =
-        Mode { optional: Optional::Present, extreme: Extreme::High, closed_maps: false, pick: None };
+    pub const MAXIMAL: Mode = Mode {
+        optional: Optional::Present,
+        extreme: Extreme::High,
+        closed_maps: false,
+        all_required: false,
+        pick: None,
+    };
 
     /// A short label for messages: `omit/low`, `present/high/closed/pick2`.
     pub fn label(&self) -> String {
@@ -97,12 +121,11 @@ pub fn modes(target: Target) -> Vec<Mode> {
         Target::StrictNullable => (Optional::Null, true),
         Target::StrictOptional => (Optional::Omit, true),
     };
-    let mut out = vec![
-        Mode { optional: optional_low, extreme: Extreme::Low, closed_maps, pick: None },
-        Mode { optional: Optional::Present, extreme: Extreme::High, closed_maps, pick: None },
-    ];
+    let all_required = target == Target::StrictNullable;
+    let mode = |optional, extreme, pick| Mode { optional, extreme, closed_maps, all_required, pick };
+    let mut out = vec![mode(optional_low, Extreme::Low, None), mode(Optional::Present, Extreme::High, None)];
     for pick in 1..=3 {
-        out.push(Mode { optional: Optional::Present, extreme: Extreme::Low, closed_maps, pick: Some(pick) });
+        out.push(mode(Optional::Present, Extreme::Low, Some(pick)));
     }
     out
 }
@@ -121,16 +144,45 @@ pub fn samples(tool: &Tool, target: Target) -> Vec<(String, Value)> {
 
 /// One argument object for `tool`.
 pub fn arguments(tool: &Tool, mode: Mode) -> Value {
-    object(&tool.params, mode)
+    object(&tool.params, mode, At { defs: &tool.defs, refs: FREE_REFS, depth: 0 })
 }
 
-fn object(params: &[Param], mode: Mode) -> Value {
+/// Where a value is generated: the tool's definitions, how many more references it follows
+/// freely (at 0 it takes the shortest way out), and how deep it is.
+#[derive(Clone, Copy)]
+struct At<'d> {
+    defs: &'d [Definition],
+    refs: u32,
+    depth: u32,
+}
+
+impl At<'_> {
+    fn ending(self) -> bool {
+        self.refs == 0
+    }
+
+    fn deeper(self) -> Self {
+        At { depth: self.depth + 1, ..self }
+    }
+}
+
+/// Whether a reference is anywhere inside `ty` (not following references).
+fn has_ref(ty: &Type) -> bool {
+    matches!(ty, Type::Ref(_)) || ty.children().into_iter().any(has_ref)
+}
+
+fn object(params: &[Param], mode: Mode, at: At<'_>) -> Value {
     let mut map = Map::new();
     for param in params {
-        let slot = match (param.optional, mode.optional) {
+        let optional = match mode.optional {
+            _ if !at.ending() => mode.optional,
+            _ if mode.all_required => Optional::Null,
+            _ => Optional::Omit,
+        };
+        let slot = match (param.optional, optional) {
             (true, Optional::Omit) => None,
             (true, Optional::Null) => Some(Value::Null),
-            _ => Some(value(&param.ty, mode, 0)),
+            _ => Some(value_at(&param.ty, mode, 0, at.deeper())),
         };
         if let Some(slot) = slot {
             map.insert(param.name.clone(), slot);
@@ -139,11 +191,18 @@ fn object(params: &[Param], mode: Mode) -> Value {
     Value::Object(map)
 }
 
-/// A value of `ty`; `salt` makes items of one array differ (for `uniqueItems`).
+/// A value of `ty`; `salt` makes items of one array differ (for `uniqueItems`). `ty` has
+/// no definitions to refer to ([`arguments`] follows a tool's).
 pub fn value(ty: &Type, mode: Mode, salt: usize) -> Value {
-    let low = mode.extreme == Extreme::Low;
+    value_at(ty, mode, salt, At { defs: &[], refs: FREE_REFS, depth: 0 })
+}
+
+fn value_at(ty: &Type, mode: Mode, salt: usize, at: At<'_>) -> Value {
+    let low = mode.extreme == Extreme::Low || at.ending();
     match ty {
         Type::Any if low => Value::Null,
+        // OpenAI strict's `json-value`: objects only empty.
+        Type::Any if mode.closed_maps => json!([1, "two", true, null, [salt], {}]),
         Type::Any => json!({"nested": [1, "two", true, null], "ratio": 1.5, "salt": salt}),
         Type::Null => Value::Null,
         Type::Boolean => Value::Bool(low == (salt % 2 == 1)),
@@ -166,16 +225,30 @@ pub fn value(ty: &Type, mode: Mode, salt: usize) -> Value {
         }
         Type::Array { items, min_items, max_items, .. } => {
             let count = item_count(*min_items, *max_items, low);
-            Value::Array((0..count).map(|i| value(items, mode, salt + i)).collect())
+            Value::Array((0..count).map(|i| value_at(items, mode, salt + i, at.deeper())).collect())
         }
-        Type::Tuple(items) => Value::Array(items.iter().map(|item| value(item, mode, salt)).collect()),
-        Type::Object(params) => object(params, mode),
-        Type::Map(values) => map(values, mode, salt),
+        Type::Tuple(items) => {
+            Value::Array(items.iter().map(|item| value_at(item, mode, salt, at.deeper())).collect())
+        }
+        Type::Object(params) => object(params, mode, at),
+        Type::Map(values) => map(values, mode, salt, at.deeper()),
         Type::Nullable(_) if low => Value::Null,
-        Type::Nullable(inner) | Type::Described(inner, _) => value(inner, mode, salt),
+        Type::Nullable(inner) | Type::Described(inner, _) => value_at(inner, mode, salt, at),
         Type::AnyOf(branches) | Type::OneOf(branches) => {
-            pick(branches, mode, salt).map_or(Value::Null, |branch| value(branch, mode, salt))
+            let plain: Vec<&Type> = branches.iter().filter(|b| !has_ref(b)).collect();
+            let chosen = if at.ending() && !plain.is_empty() {
+                pick(&plain, mode, salt).copied()
+            } else {
+                pick(branches, mode, salt)
+            };
+            chosen.map_or(Value::Null, |branch| value_at(branch, mode, salt, at))
         }
+        // A definition with no finite value: stop (the sample then fails, visibly).
+        Type::Ref(_) if at.depth > 64 => Value::Null,
+        Type::Ref(name) => match find_definition(at.defs, name) {
+            Some(def) => value_at(&def.ty, mode, salt, At { refs: at.refs.saturating_sub(1), ..at }),
+            None => Value::Null,
+        },
     }
 }
 
@@ -192,13 +265,13 @@ fn pick<T>(items: &[T], mode: Mode, salt: usize) -> Option<&T> {
     items.get(index)
 }
 
-fn map(values: &Type, mode: Mode, salt: usize) -> Value {
-    if mode.closed_maps || mode.extreme == Extreme::Low {
+fn map(values: &Type, mode: Mode, salt: usize, at: At<'_>) -> Value {
+    if mode.closed_maps || mode.extreme == Extreme::Low || at.ending() {
         return json!({});
     }
     let mut map = Map::new();
-    map.insert("alpha".to_owned(), value(values, mode, salt));
-    map.insert("beta-key".to_owned(), value(values, mode, salt + 1));
+    map.insert("alpha".to_owned(), value_at(values, mode, salt, at));
+    map.insert("beta-key".to_owned(), value_at(values, mode, salt + 1, at));
     Value::Object(map)
 }
 

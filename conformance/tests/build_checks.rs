@@ -119,27 +119,33 @@ fn two_variants_with_one_wire_value_are_an_error() {
     caught(find(&generated, Level::Error, "src/tools/fixture.rs", line, &["`Col`", "`r`", "twice"]));
 }
 
-/// OpenAI strict rejects a schema without `type` ("schema must have a 'type' key", known
-/// issue `untyped-openai-strict`). Either the renderer gives untyped values a `type` in
-/// OpenAI strict, or the check says OpenAI strict rejects the tool (today it only says
-/// strict mode "cannot constrain it").
+/// OpenAI strict rejects a schema without `type` ("schema must have a 'type' key"). The
+/// renderer gives an untyped value one there: a reference to the `json-value` definition,
+/// any JSON value whose objects are empty (strict mode closes every object). The check
+/// says so, and the schema accepts what it promises and nothing with a key in an object.
 #[test]
-fn an_untyped_value_is_either_typed_or_flagged_for_openai_strict() {
+fn an_untyped_value_is_typed_for_openai_strict_and_flagged() {
     let text = "/// Store.\npub fn store(value: serde_json::Value) -> bool {\n    true\n}\n";
     let generated = fixture(text);
     let tool = &generated.modules[0].tools[0].ir;
     let emitted: Value = serde_json::from_str(&render_tool(tool, Format::OpenAi, true)).unwrap();
-    let typed = emitted.pointer("/function/parameters/properties/value/type").is_some()
-        || emitted.pointer("/function/parameters/properties/value/anyOf").is_some();
-    if !typed {
-        caught(find(
-            &generated,
-            Level::Warning,
-            "src/tools/fixture.rs",
-            2,
-            &["`value`", "OpenAI strict rejects"],
-        ));
+    let parameters = &emitted["function"]["parameters"];
+    let target = parameters.pointer("/properties/value/$ref").and_then(Value::as_str).unwrap();
+    let definition = parameters.pointer(&conformance::rules::ref_pointer(target).unwrap()).unwrap();
+    assert!(definition.get("type").is_some() || definition.get("anyOf").is_some(), "{definition}");
+    let validator = conformance::validate::validator(parameters);
+    for ok in [json!(1), json!("x"), json!(null), json!([[true], {}, 2.5]), json!({})] {
+        let errors = conformance::validate::errors(&validator, &json!({ "value": ok }));
+        assert!(errors.is_empty(), "{ok}: {errors:?}");
     }
+    assert!(!conformance::validate::errors(&validator, &json!({"value": {"k": 1}})).is_empty());
+    caught(find(
+        &generated,
+        Level::Warning,
+        "src/tools/fixture.rs",
+        2,
+        &["`value`", "OpenAI strict", "objects are empty"],
+    ));
 }
 
 // --- Generator and decoder findings (toolcall-build / toolcall-runtime) --------------

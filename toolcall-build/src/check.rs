@@ -1,14 +1,18 @@
 //! Check stage: rules across tools and modules, run on the lowered model.
 //!
 //! Duplicate tool names (an error naming both places), provider-safe names, what strict
-//! mode cannot express (open objects, untyped values, tuples), and the providers'
-//! documented limits (provider-rules §2, §3), each with its file:line. Provider limits are
-//! warnings naming the provider: every format is generated, and a crate may only use some.
+//! mode cannot express (open objects, untyped values, tuples), recursive types where a
+//! format takes no `$ref`, and the providers' documented limits (provider-rules §2, §3),
+//! each with its file:line. Provider limits are warnings naming the provider: every format
+//! is generated, and a crate may only use some. Every walk over a parameter's type follows
+//! its references into the tool's definitions (each once).
 
 use std::collections::BTreeMap;
 
-use toolcall_runtime::ir::{MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Type};
-use toolcall_runtime::render::OPENAI_STRICT_FORMATS;
+use toolcall_runtime::ir::{
+    Definition, MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Tool, Type, find_definition,
+};
+use toolcall_runtime::render::{INLINED_LEVELS, OPENAI_STRICT_FORMATS};
 
 use crate::diagnostics::{Diagnostics, Level};
 use crate::model::{ToolDef, ToolModule};
@@ -27,6 +31,7 @@ pub fn check(modules: &[ToolModule], diags: &Diagnostics) {
             check_name(module, tool, diags);
             check_gemini_names(module, tool, diags);
             check_strict(module, tool, diags);
+            check_recursion(module, tool, diags);
             check_values(module, tool, diags);
             check_limits(module, tool, diags);
         }
@@ -91,7 +96,7 @@ fn check_gemini_names(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) 
         if !is_gemini_parameter_name(&param.name) {
             bad.insert(param.name.clone());
         }
-        property_names(&param.ty, &mut bad, 0);
+        property_names(&param.ty, &tool.ir.defs, &mut bad);
     }
     if !bad.is_empty() {
         let names: Vec<String> = bad.iter().map(|n| format!("`{n}`")).collect();
@@ -105,17 +110,41 @@ fn check_gemini_names(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) 
     }
 }
 
+/// Calls `visit` on `ty` and every type inside it, following references into `defs` (each
+/// definition once), at most 64 levels deep; `visit` says whether to go inside a type.
+fn walk<'t>(ty: &'t Type, defs: &'t [Definition], visit: &mut dyn FnMut(&'t Type) -> bool) {
+    fn inner<'t>(
+        ty: &'t Type,
+        defs: &'t [Definition],
+        seen: &mut Vec<&'t str>,
+        depth: usize,
+        visit: &mut dyn FnMut(&'t Type) -> bool,
+    ) {
+        if depth > 64 || !visit(ty) {
+            return;
+        }
+        if let Type::Ref(name) = ty {
+            if !seen.contains(&name.as_str()) {
+                seen.push(name);
+                if let Some(def) = find_definition(defs, name) {
+                    inner(&def.ty, defs, seen, depth + 1, visit);
+                }
+            }
+            return;
+        }
+        ty.children().into_iter().for_each(|child| inner(child, defs, seen, depth + 1, visit));
+    }
+    inner(ty, defs, &mut Vec::new(), 0, visit);
+}
+
 /// Property names anywhere inside `ty` that Gemini refuses.
-fn property_names(ty: &Type, out: &mut std::collections::BTreeSet<String>, depth: usize) {
-    if depth > 64 {
-        return;
-    }
-    if let Type::Object(params) = ty {
-        out.extend(params.iter().filter(|p| !is_gemini_parameter_name(&p.name)).map(|p| p.name.clone()));
-    }
-    for child in ty.children() {
-        property_names(child, out, depth + 1);
-    }
+fn property_names(ty: &Type, defs: &[Definition], out: &mut std::collections::BTreeSet<String>) {
+    walk(ty, defs, &mut |ty| {
+        if let Type::Object(params) = ty {
+            out.extend(params.iter().filter(|p| !is_gemini_parameter_name(&p.name)).map(|p| p.name.clone()));
+        }
+        true
+    });
 }
 
 /// JSON Schema 2020-12's defined `format` values; anything else is non-standard.
@@ -142,10 +171,15 @@ const STANDARD_FORMATS: &[&str] = &[
 ];
 
 /// What is wrong with the values a type admits, whatever the format: a warning or an error.
-fn value_problems(ty: &Type, out: &mut Vec<(Level, String)>, depth: usize) {
-    if depth > 64 {
-        return;
-    }
+fn value_problems(ty: &Type, defs: &[Definition], out: &mut Vec<(Level, String)>) {
+    walk(ty, defs, &mut |ty| {
+        type_problems(ty, out);
+        true
+    });
+}
+
+/// What is wrong with the values of `ty` itself (not looking inside it).
+fn type_problems(ty: &Type, out: &mut Vec<(Level, String)>) {
     match ty {
         Type::String { format, pattern, min_length, max_length } => {
             if let Some(format) = format.as_deref().filter(|f| !STANDARD_FORMATS.contains(f)) {
@@ -174,7 +208,6 @@ fn value_problems(ty: &Type, out: &mut Vec<(Level, String)>, depth: usize) {
         }
         _ => {}
     }
-    ty.children().into_iter().for_each(|child| value_problems(child, out, depth + 1));
 }
 
 /// Lookarounds and backreferences: Anthropic strict and llguidance reject them.
@@ -197,7 +230,7 @@ fn check_values(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
     for (index, param) in tool.ir.params.iter().enumerate() {
         let span = tool.params.get(index).map_or(tool.span, |p| p.span);
         let mut found = Vec::new();
-        value_problems(&param.ty, &mut found, 0);
+        value_problems(&param.ty, &tool.ir.defs, &mut found);
         found.sort();
         found.dedup();
         for (level, problem) in found {
@@ -214,7 +247,7 @@ fn check_strict(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
     for (index, param) in tool.ir.params.iter().enumerate() {
         let span = tool.params.get(index).map_or(tool.span, |p| p.span);
         let mut found = Vec::new();
-        strict_losses(&param.ty, &mut found, 0);
+        strict_losses(&param.ty, &tool.ir.defs, &mut found);
         found.sort_unstable();
         found.dedup();
         for loss in found {
@@ -225,25 +258,57 @@ fn check_strict(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
 }
 
 /// What strict schemas lose for `ty`.
-fn strict_losses(ty: &Type, out: &mut Vec<&'static str>, depth: usize) {
-    if depth > 64 {
-        return;
-    }
-    match ty {
+fn strict_losses(ty: &Type, defs: &[Definition], out: &mut Vec<&'static str>) {
+    walk(ty, defs, &mut |ty| match ty {
         Type::Map(_) => {
             // Its values cannot be sent at all; nothing below it matters in strict mode.
             out.push("open object: strict mode closes every object, so the model can only send {}");
-            return;
+            false
         }
-        Type::Any => out.push(
-            "untyped value `{}`: OpenAI strict rejects a schema without a type (give it a type, or do not send this tool with OpenAI strict); other strict modes cannot constrain it",
-        ),
+        Type::Any => {
+            out.push(
+                "untyped value `{}`: strict modes cannot constrain it, and OpenAI strict (which needs a type) \
+                 gets any JSON value whose objects are empty, as it closes every object",
+            );
+            true
+        }
         Type::Tuple(_) => {
-            out.push("tuple: strict mode drops prefixItems, so item order is only in the description")
+            out.push("tuple: strict mode drops prefixItems, so item order is only in the description");
+            true
         }
-        _ => {}
+        _ => true,
+    });
+}
+
+/// A parameter of a recursive type: one warning naming the types. Gemini's `parameters`
+/// and Anthropic strict take no recursive schema, so the renderer writes them out a few
+/// levels deep there (provider-rules §3, §5).
+fn check_recursion(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
+    for (index, param) in tool.ir.params.iter().enumerate() {
+        let mut names: Vec<&str> = Vec::new();
+        walk(&param.ty, &tool.ir.defs, &mut |ty| {
+            if let Type::Ref(name) = ty
+                && !names.contains(&name.as_str())
+            {
+                names.push(name);
+            }
+            true
+        });
+        if names.is_empty() {
+            continue;
+        }
+        let span = tool.params.get(index).map_or(tool.span, |p| p.span);
+        let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        let message = format!(
+            "`{}` parameter `{}`: recursive type {}: `$defs` and `$ref` where the format takes them; \
+             Gemini and Anthropic strict take no recursive schema, so there it is written out \
+             {INLINED_LEVELS} levels deep, then `{{}}`",
+            tool.ir.name,
+            param.name,
+            list.join(", ")
+        );
+        diags.warn(&module.file, span, message);
     }
-    ty.children().into_iter().for_each(|child| strict_losses(child, out, depth + 1));
 }
 
 /// OpenAI: at most this many functions per request.
@@ -283,12 +348,17 @@ struct Measure {
 }
 
 impl Measure {
-    fn of_params(params: &[Param]) -> Measure {
+    /// The tool's input schema: its parameters, and each definition once (as `$defs`).
+    fn of_tool(tool: &Tool) -> Measure {
         let mut m = Measure::default();
-        m.object(params, 1);
-        m.optional = params.iter().filter(|p| p.optional).count();
+        m.object(&tool.params, 1);
+        for def in &tool.defs {
+            m.string_chars += def.name.chars().count();
+            m.walk(&def.ty, 1);
+        }
+        m.optional = tool.params.iter().filter(|p| p.optional).count();
         // Anthropic strict keeps optional properties as they are (no nullable widening).
-        m.unions = params.iter().filter(|p| is_union(&p.ty)).count();
+        m.unions = tool.params.iter().filter(|p| is_union(&p.ty, &tool.defs)).count();
         m
     }
 
@@ -332,13 +402,21 @@ impl Measure {
     }
 }
 
-fn is_union(ty: &Type) -> bool {
-    matches!(ty.undescribed(), Type::AnyOf(_) | Type::OneOf(_) | Type::Nullable(_))
+/// Whether `ty` is a union (Anthropic strict writes definitions out: a reference is what
+/// it stands for).
+fn is_union(ty: &Type, defs: &[Definition]) -> bool {
+    match ty.undescribed() {
+        Type::AnyOf(_) | Type::OneOf(_) | Type::Nullable(_) => true,
+        Type::Ref(name) => find_definition(defs, name).is_some_and(|def| {
+            matches!(def.ty.undescribed(), Type::AnyOf(_) | Type::OneOf(_) | Type::Nullable(_))
+        }),
+        _ => false,
+    }
 }
 
 /// The provider limits that apply to one tool.
 fn limit_messages(tool: &ToolDef) -> Vec<String> {
-    let m = Measure::of_params(&tool.ir.params);
+    let m = Measure::of_tool(&tool.ir);
     let mut out = Vec::new();
     let mut push = |cond: bool, text: String| {
         if cond {
@@ -408,7 +486,7 @@ fn check_crate_limits(modules: &[ToolModule], diags: &Diagnostics) {
         ));
     }
     let (max_tools, max_optional, max_unions) = ANTHROPIC_STRICT_LIMITS;
-    let measures: Vec<Measure> = tools.iter().map(|(_, t)| Measure::of_params(&t.ir.params)).collect();
+    let measures: Vec<Measure> = tools.iter().map(|(_, t)| Measure::of_tool(&t.ir)).collect();
     let optional: usize = measures.iter().map(|m| m.optional).sum();
     let unions: usize = measures.iter().map(|m| m.unions).sum();
     if tools.len() > max_tools || optional > max_optional || unions > max_unions {
@@ -466,6 +544,7 @@ mod tests {
                 description: String::new(),
                 params,
                 output: None,
+                defs: Vec::new(),
             },
             ident: quote::format_ident!("t"),
             span: proc_macro2::Span::call_site(),

@@ -132,6 +132,7 @@ fn lower_fn(
         tool.params.push(ir);
         decodes.push(model::Param { name: param.wire.clone(), span: param.span, decode, bounds });
     }
+    tool.defs = mapper.definitions(&tool.params);
     tool = with_output(tool, function, parsed, providers, report);
     Some(ToolDef {
         ir: tool,

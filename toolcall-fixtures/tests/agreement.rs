@@ -1,7 +1,8 @@
 //! The schema is the contract: property tests over every fixture tool.
 //!
 //! * Values generated from each parameter's IR type (valid by construction) are accepted
-//!   by the generated dispatcher.
+//!   by the generated dispatcher. Recursive types (references to the tool's definitions)
+//!   are generated a few levels deep, then by the shortest way out.
 //! * Arbitrary JSON near the schema (wrong types, extra and missing keys, nulls, huge
 //!   numbers, floats with zero fraction, deep nesting, odd Unicode) is accepted by the
 //!   generated decoders exactly when the IR-driven generic decoder
@@ -20,7 +21,7 @@ use proptest::prelude::*;
 use serde_json::{Number, Value, json};
 use toolcall_fixtures::toolset;
 use toolcall_runtime::__private::decode_arguments;
-use toolcall_runtime::ir::{Param, Tool, Type};
+use toolcall_runtime::ir::{Definition, Param, Tool, Type, find_definition};
 use toolcall_runtime::{Reason, ToolError};
 
 /// Why a parameter's IR is not the whole contract.
@@ -28,8 +29,8 @@ use toolcall_runtime::{Reason, ToolError};
 enum Gap {
     /// A `format` (date, uuid, ip address) the IR validator does not parse.
     Format,
-    /// `{}`: a recursive re-entry or a foreign type the generated code decodes fully, or
-    /// `serde_json::Value` (which agrees, but the IR cannot tell it from the other two).
+    /// `{}`: a foreign type the generated code decodes fully, or `serde_json::Value`
+    /// (which agrees, but the IR cannot tell it from the foreign type).
     Untyped,
     /// `f32`: the IR says "number", the Rust type also bounds it to ±3.4e38.
     NarrowFloat,
@@ -41,7 +42,6 @@ enum Gap {
 /// Every parameter the agreement test leaves out, with its reason. Derived by
 /// [`gaps`]; the test asserts the derived list equals this one.
 const EXCEPTIONS: &[(&str, &str, Gap)] = &[
-    ("count_nodes", "tree", Gap::Untyped),
     ("ip", "address", Gap::Format),
     ("maps", "raw", Gap::Untyped),
     ("numbers", "a", Gap::NarrowFloat),
@@ -65,19 +65,25 @@ fn tools() -> &'static [Tool] {
     })
 }
 
-fn gap_of(tool: &str, param: &Param) -> Option<Gap> {
-    if F32_PARAMS.contains(&(tool, param.name.as_str())) {
+fn gap_of(tool: &Tool, param: &Param) -> Option<Gap> {
+    if F32_PARAMS.contains(&(tool.name.as_str(), param.name.as_str())) {
         return Some(Gap::NarrowFloat);
     }
-    type_gap(&param.ty)
+    type_gap(&param.ty, &tool.defs, &mut Vec::new())
 }
 
-fn type_gap(ty: &Type) -> Option<Gap> {
+/// The first gap inside `ty`, following references into `defs` (each once).
+fn type_gap<'t>(ty: &'t Type, defs: &'t [Definition], seen: &mut Vec<&'t str>) -> Option<Gap> {
     match ty {
         Type::Any => Some(Gap::Untyped),
         Type::String { format: Some(_), .. } => Some(Gap::Format),
         Type::Integer { maximum: None, width: None, .. } => Some(Gap::UnboundedInteger),
-        _ => ty.children().into_iter().find_map(type_gap),
+        Type::Ref(name) if seen.contains(&name.as_str()) => None,
+        Type::Ref(name) => {
+            seen.push(name);
+            type_gap(&find_definition(defs, name)?.ty, defs, seen)
+        }
+        _ => ty.children().into_iter().find_map(|child| type_gap(child, defs, seen)),
     }
 }
 
@@ -86,7 +92,7 @@ fn gaps() -> Vec<(String, String, Gap)> {
     let mut out: Vec<(String, String, Gap)> = tools()
         .iter()
         .flat_map(|t| {
-            t.params.iter().filter_map(|p| gap_of(&t.name, p).map(|g| (t.name.clone(), p.name.clone(), g)))
+            t.params.iter().filter_map(|p| gap_of(t, p).map(|g| (t.name.clone(), p.name.clone(), g)))
         })
         .collect();
     out.sort();
@@ -112,7 +118,41 @@ fn is_argument_error(result: &Result<Value, ToolError>) -> bool {
 // ---------------------------------------------------------------------------------------
 // Valid values from the IR
 
-fn valid(ty: &Type, depth: u32) -> BoxedStrategy<Value> {
+/// How many references a value follows freely; past them it takes the shortest way out.
+const FREE_REFS: u32 = 3;
+
+/// Where a generated value is: the tool's definitions, how many more references may be
+/// followed freely (at 0 arrays take their fewest items, optional slots are left out,
+/// nullable ones are `null` and unions take a branch without references, so a recursive
+/// value ends), and the JSON depth.
+#[derive(Clone, Copy)]
+struct Gen {
+    defs: &'static [Definition],
+    refs: u32,
+    depth: u32,
+}
+
+impl Gen {
+    fn of(tool: &'static Tool) -> Gen {
+        Gen { defs: &tool.defs, refs: FREE_REFS, depth: 0 }
+    }
+
+    /// The shortest way out of a recursive value.
+    fn ending(self) -> bool {
+        self.refs == 0
+    }
+
+    fn deeper(self) -> Gen {
+        Gen { depth: self.depth + 1, ..self }
+    }
+}
+
+/// Whether a reference is anywhere inside `ty` (not following references).
+fn has_ref(ty: &Type) -> bool {
+    matches!(ty, Type::Ref(_)) || ty.children().into_iter().any(has_ref)
+}
+
+fn valid(ty: &Type, g: Gen) -> BoxedStrategy<Value> {
     match ty {
         Type::Any | Type::Null => Just(Value::Null).boxed(),
         Type::Boolean => any::<bool>().prop_map(Value::Bool).boxed(),
@@ -144,27 +184,41 @@ fn valid(ty: &Type, depth: u32) -> BoxedStrategy<Value> {
         }
         Type::Array { items, min_items, max_items, unique } => {
             let lo = min_items.unwrap_or(0) as usize;
-            let hi = max_items.map_or(lo + 3, |m| m as usize);
+            let hi = if g.ending() { lo } else { max_items.map_or(lo + 3, |m| m as usize) };
             let unique = *unique;
-            proptest::collection::vec(valid(items, depth + 1), lo..=hi)
+            if hi == 0 {
+                return Just(Value::Array(Vec::new())).boxed();
+            }
+            proptest::collection::vec(valid(items, g.deeper()), lo..=hi)
                 .prop_filter("unique", move |items| !unique || all_distinct(items))
                 .prop_map(Value::Array)
                 .boxed()
         }
         Type::Tuple(items) => {
-            let parts: Vec<BoxedStrategy<Value>> = items.iter().map(|t| valid(t, depth + 1)).collect();
+            let parts: Vec<BoxedStrategy<Value>> = items.iter().map(|t| valid(t, g.deeper())).collect();
             parts.prop_map(Value::Array).boxed()
         }
-        Type::Object(params) => valid_object(params, depth + 1),
-        Type::Map(values) => proptest::collection::btree_map("[a-z]{1,6}", valid(values, depth + 1), 0..3)
+        Type::Object(params) => valid_object(params, g.deeper()),
+        Type::Map(_) if g.ending() => Just(json!({})).boxed(),
+        Type::Map(values) => proptest::collection::btree_map("[a-z]{1,6}", valid(values, g.deeper()), 0..3)
             .prop_map(|m| Value::Object(m.into_iter().collect()))
             .boxed(),
-        Type::Nullable(inner) => prop_oneof![Just(Value::Null), valid(inner, depth)].boxed(),
-        Type::Described(inner, _) => valid(inner, depth),
+        Type::Nullable(_) if g.ending() => Just(Value::Null).boxed(),
+        Type::Nullable(inner) => prop_oneof![Just(Value::Null), valid(inner, g)].boxed(),
+        Type::Described(inner, _) => valid(inner, g),
         Type::AnyOf(branches) | Type::OneOf(branches) => {
-            let options: Vec<BoxedStrategy<Value>> = branches.iter().map(|b| valid(b, depth)).collect();
+            let plain: Vec<&Type> = branches.iter().filter(|b| !has_ref(b)).collect();
+            let chosen: Vec<&Type> =
+                if g.ending() && !plain.is_empty() { plain } else { branches.iter().collect() };
+            let options: Vec<BoxedStrategy<Value>> = chosen.into_iter().map(|b| valid(b, g)).collect();
             proptest::strategy::Union::new(options).boxed()
         }
+        // A definition without a finite value would never end: `null` (rejected) stops it.
+        Type::Ref(_) if g.depth > 64 => Just(Value::Null).boxed(),
+        Type::Ref(name) => match find_definition(g.defs, name) {
+            Some(def) => valid(&def.ty, Gen { refs: g.refs.saturating_sub(1), ..g }),
+            None => Just(Value::Null).boxed(),
+        },
     }
 }
 
@@ -172,13 +226,15 @@ fn all_distinct(items: &[Value]) -> bool {
     items.iter().enumerate().all(|(i, a)| items[..i].iter().all(|b| a != b))
 }
 
-/// An object with every required property and a random subset of the optional ones.
-fn valid_object(params: &[Param], depth: u32) -> BoxedStrategy<Value> {
+/// An object with every required property and a random subset of the optional ones (none
+/// on the way out of a recursive value).
+fn valid_object(params: &[Param], g: Gen) -> BoxedStrategy<Value> {
     let slots: Vec<BoxedStrategy<Option<(String, Value)>>> = params
         .iter()
+        .filter(|p| !(p.optional && g.ending()))
         .map(|p| {
             let name = p.name.clone();
-            let value = valid(&p.ty, depth).prop_map(move |v| Some((name.clone(), v)));
+            let value = valid(&p.ty, g).prop_map(move |v| Some((name.clone(), v)));
             if p.optional { prop_oneof![Just(None), value].boxed() } else { value.boxed() }
         })
         .collect();
@@ -187,8 +243,8 @@ fn valid_object(params: &[Param], depth: u32) -> BoxedStrategy<Value> {
 
 /// Valid arguments for `tool`, excepted parameters included (they get values the IR
 /// cannot vouch for, so tools with exceptions are left out of this property).
-fn valid_args(tool: &Tool) -> BoxedStrategy<Value> {
-    valid_object(&tool.params, 0)
+fn valid_args(tool: &'static Tool) -> BoxedStrategy<Value> {
+    valid_object(&tool.params, Gen::of(tool))
 }
 
 fn faithful_tools() -> Vec<&'static Tool> {
@@ -366,6 +422,35 @@ fn every_edge_value_agrees_in_every_parameter() {
     }
     assert!(checked > 2000, "{checked} edge calls");
     assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Recursive values at and past the depth limit: both decoders accept a chain nested to
+/// just under it and refuse one past it, and agree on every depth between.
+#[test]
+fn recursive_values_agree_at_every_depth() {
+    let tool = tools().iter().find(|t| t.name == "sum_chain").expect("the fixture has sum_chain");
+    assert!(tool.definition("Chain").is_some(), "{tool:?}");
+    let chain =
+        |depth: usize| (0..depth).fold(json!({"value": 1}), |next, _| json!({"value": 1, "next": next}));
+    for depth in [0, 1, 2, 10, 100, 125, 126, 127, 128, 129, 200] {
+        let args = json!({ "chain": chain(depth) });
+        let generated = toolset::ALL.run("sum_chain", &args);
+        let generic = decode_arguments(tool, &args);
+        assert_eq!(generated.is_ok(), generic.is_ok(), "depth {depth}: {generated:?} / {generic:?}");
+        if let Ok(sum) = &generated {
+            assert_eq!(sum, &json!(depth + 1));
+        }
+    }
+    assert!(toolset::ALL.run("sum_chain", &json!({"chain": chain(100)})).is_ok());
+    assert!(toolset::ALL.run("sum_chain", &json!({"chain": chain(200)})).is_err());
+    // A mistake deep inside is reported at its path by both.
+    let mut bad = chain(3);
+    bad["next"]["next"]["value"] = json!("x");
+    let args = json!({ "chain": bad });
+    let generated = toolset::ALL.run("sum_chain", &args).unwrap_err();
+    let generic = decode_arguments(tool, &args).unwrap_err();
+    assert_eq!(generated, generic);
+    assert!(generated.to_string().starts_with("chain.next.next.value:"), "{generated}");
 }
 
 fn pick_tool() -> BoxedStrategy<&'static Tool> {

@@ -235,7 +235,14 @@ fn local_types_in_the_schema() {
     assert_eq!(address["properties"]["zip"]["description"], "Postal code.");
     assert_eq!(address["additionalProperties"], false);
     assert_eq!(properties("pair")["labels"]["properties"]["left"]["type"], "string");
-    assert_eq!(properties("count_nodes")["tree"]["properties"]["children"]["items"], json!({}));
+    // A recursive type is one definition, used through `$ref` (`count_nodes` of `recursive.rs`
+    // for the rest).
+    let count_nodes: Value = serde_json::from_str(info("count_nodes").parameters).unwrap();
+    assert_eq!(count_nodes["properties"]["tree"]["$ref"], "#/$defs/Tree");
+    assert_eq!(
+        count_nodes["$defs"]["Tree"]["properties"]["children"]["items"],
+        json!({"$ref": "#/$defs/Tree"})
+    );
     let record = properties("record");
     assert_eq!(record["reading"]["description"], "A temperature in degrees Celsius.");
     assert_eq!(record["previous"]["description"], "A temperature in degrees Celsius.");

@@ -24,7 +24,7 @@ use crate::decode::{
     ArgError, MAX_DEPTH, check_depth, expect_object, integer_value, is_decimal_integer, nesting_depth,
 };
 use crate::error::{Reason, ToolError, summarize};
-use crate::ir::{Param, Tool, Type, Width};
+use crate::ir::{Definition, Param, Tool, Type, Width, find_definition};
 use crate::render::{Format, render_tool};
 use crate::slot::Bounds;
 
@@ -84,9 +84,10 @@ pub fn decode_arguments(tool: &Tool, args: &Value) -> Result<Map<String, Value>,
     let (map, unknown) = arguments(args, &known)?;
     let mut out = Map::new();
     let mut errors: Vec<ToolError> = unknown.into_iter().collect();
+    let cx = Cx::new(&tool.defs);
     for param in &tool.params {
         let slot = map.get(&param.name);
-        match field(param, slot, 0) {
+        match field(cx, param, slot, 0) {
             Ok(Some(value)) => {
                 out.insert(param.name.clone(), value);
             }
@@ -103,8 +104,48 @@ pub fn decode_arguments(tool: &Tool, args: &Value) -> Result<Map<String, Value>,
     }
 }
 
-/// Validates `value` against `ty`, returning it normalised.
+/// Validates `value` against `ty`, returning it normalised. `ty` alone has no definitions:
+/// a [`Type::Ref`] in it fails ([`decode_arguments`] resolves a tool's). A reference adds
+/// no depth: `depth` counts JSON nesting, as the generated decoders do.
 pub fn validate(ty: &Type, value: &Value, depth: usize) -> Result<Value, ArgError> {
+    check(Cx::new(&[]), ty, value, depth)
+}
+
+/// What validation carries besides the value: the definitions references resolve to, and
+/// how many references were followed since the last step into the value. More steps than
+/// there are definitions mean they refer to each other without any nesting between (no
+/// value can end such a loop): an error, not a stack overflow.
+#[derive(Clone, Copy)]
+struct Cx<'d> {
+    defs: &'d [Definition],
+    hops: usize,
+}
+
+impl<'d> Cx<'d> {
+    fn new(defs: &'d [Definition]) -> Self {
+        Cx { defs, hops: 0 }
+    }
+
+    /// For a value one level into the current one.
+    fn inner(self) -> Self {
+        Cx { hops: 0, ..self }
+    }
+
+    /// The definition behind reference `name`, one hop further.
+    fn follow(self, name: &str) -> Result<(Self, &'d Type), ArgError> {
+        let def = find_definition(self.defs, name).ok_or_else(|| {
+            ArgError::invalid(format!("the schema refers to `{name}`, which it does not define"))
+        })?;
+        if self.hops >= self.defs.len() {
+            return Err(ArgError::invalid(format!(
+                "the schema's `{name}` refers to itself with nothing in between: no value fits it"
+            )));
+        }
+        Ok((Cx { hops: self.hops + 1, ..self }, &def.ty))
+    }
+}
+
+fn check(cx: Cx<'_>, ty: &Type, value: &Value, depth: usize) -> Result<Value, ArgError> {
     let wrong = |reason: fn(Value) -> Reason| Err(ArgError::new(reason(summarize(value))));
     match ty {
         Type::Any => {
@@ -128,15 +169,19 @@ pub fn validate(ty: &Type, value: &Value, depth: usize) -> Result<Value, ArgErro
             validate_enum(value, &allowed)
         }
         Type::Array { items, min_items, max_items, unique } => {
-            validate_array(items, value, depth, *min_items, *max_items, *unique)
+            validate_array(cx.inner(), items, value, depth, (*min_items, *max_items), *unique)
         }
-        Type::Tuple(items) => validate_tuple(items, value, depth),
-        Type::Object(params) => validate_object(params, value, depth),
-        Type::Map(values) => validate_map(values, value, depth),
+        Type::Tuple(items) => validate_tuple(cx.inner(), items, value, depth),
+        Type::Object(params) => validate_object(cx.inner(), params, value, depth),
+        Type::Map(values) => validate_map(cx.inner(), values, value, depth),
         Type::Nullable(_) if value.is_null() => Ok(Value::Null),
-        Type::Nullable(inner) => validate(inner, value, depth),
-        Type::Described(inner, _) => validate(inner, value, depth),
-        Type::AnyOf(branches) | Type::OneOf(branches) => validate_branches(branches, value, depth),
+        Type::Nullable(inner) => check(cx, inner, value, depth),
+        Type::Described(inner, _) => check(cx, inner, value, depth),
+        Type::AnyOf(branches) | Type::OneOf(branches) => validate_branches(cx, branches, value, depth),
+        Type::Ref(name) => {
+            let (cx, ty) = cx.follow(name)?;
+            check(cx, ty, value, depth)
+        }
     }
 }
 
@@ -281,18 +326,19 @@ pub(crate) fn check_bounds(value: &Value, bounds: Bounds) -> Result<(), ArgError
     }
 }
 
+/// `cx` is already [`Cx::inner`]: the items are one level in.
 fn validate_array(
+    cx: Cx<'_>,
     items: &Type,
     value: &Value,
     depth: usize,
-    min_items: Option<u64>,
-    max_items: Option<u64>,
+    (min_items, max_items): (Option<u64>, Option<u64>),
     unique: bool,
 ) -> Result<Value, ArgError> {
     let list = counted_items(value, depth, min_items, max_items)?;
     let mut out: Vec<Value> = Vec::with_capacity(list.len());
     for (i, item) in list.iter().enumerate() {
-        let item = validate(items, item, depth + 1).map_err(|e| e.at_index(i))?;
+        let item = check(cx, items, item, depth + 1).map_err(|e| e.at_index(i))?;
         if unique && out.contains(&item) {
             return Err(ArgError::new(Reason::DuplicateItem { value: summarize(&item) }).at_index(i));
         }
@@ -301,25 +347,25 @@ fn validate_array(
     Ok(Value::Array(out))
 }
 
-fn validate_tuple(items: &[Type], value: &Value, depth: usize) -> Result<Value, ArgError> {
+fn validate_tuple(cx: Cx<'_>, items: &[Type], value: &Value, depth: usize) -> Result<Value, ArgError> {
     let list = crate::decode::tuple_items(value, items.len(), depth)?;
     let out = items
         .iter()
         .zip(list)
         .enumerate()
-        .map(|(i, (ty, item))| validate(ty, item, depth + 1).map_err(|e| e.at_index(i)))
+        .map(|(i, (ty, item))| check(cx, ty, item, depth + 1).map_err(|e| e.at_index(i)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Value::Array(out))
 }
 
-fn validate_object(params: &[Param], value: &Value, depth: usize) -> Result<Value, ArgError> {
+fn validate_object(cx: Cx<'_>, params: &[Param], value: &Value, depth: usize) -> Result<Value, ArgError> {
     let known: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
     let map = expect_object(value, &known, depth)?;
     let mut out = Map::new();
     for param in params {
         let slot = map.get(&param.name);
         // An absent field is reported at this object's path, as `decode_field` does.
-        let value = field(param, slot, depth + 1)
+        let value = field(cx, param, slot, depth + 1)
             .map_err(|e| if slot.is_some() { e.at_key(&param.name) } else { e })?;
         if let Some(value) = value {
             out.insert(param.name.clone(), value);
@@ -330,30 +376,30 @@ fn validate_object(params: &[Param], value: &Value, depth: usize) -> Result<Valu
 
 /// One object property or tool parameter: `Ok(None)` when absent and optional (or an
 /// explicit null for a non-nullable optional); its default when it has one.
-fn field(param: &Param, value: Option<&Value>, depth: usize) -> Result<Option<Value>, ArgError> {
+fn field(cx: Cx<'_>, param: &Param, value: Option<&Value>, depth: usize) -> Result<Option<Value>, ArgError> {
     let treat_as_absent = value.is_none_or(|v| v.is_null() && param.optional && !param.ty.accepts_null());
     match value {
         _ if treat_as_absent && param.optional => Ok(param.default.clone()),
         None => Err(ArgError::new(Reason::MissingField { field: param.name.clone() })),
-        Some(value) => validate(&param.ty, value, depth).map(Some),
+        Some(value) => check(cx, &param.ty, value, depth).map(Some),
     }
 }
 
-fn validate_map(values: &Type, value: &Value, depth: usize) -> Result<Value, ArgError> {
+fn validate_map(cx: Cx<'_>, values: &Type, value: &Value, depth: usize) -> Result<Value, ArgError> {
     check_depth(depth)?;
     let map =
         value.as_object().ok_or_else(|| ArgError::new(Reason::ExpectedObject { value: summarize(value) }))?;
     let mut out = Map::new();
     for (key, item) in map {
-        out.insert(key.clone(), validate(values, item, depth + 1).map_err(|e| e.at_key(key))?);
+        out.insert(key.clone(), check(cx, values, item, depth + 1).map_err(|e| e.at_key(key))?);
     }
     Ok(Value::Object(out))
 }
 
-fn validate_branches(branches: &[Type], value: &Value, depth: usize) -> Result<Value, ArgError> {
+fn validate_branches(cx: Cx<'_>, branches: &[Type], value: &Value, depth: usize) -> Result<Value, ArgError> {
     let mut first_error = None;
     for branch in branches {
-        match validate(branch, value, depth) {
+        match check(cx, branch, value, depth) {
             Ok(value) => return Ok(value),
             Err(e) => {
                 first_error.get_or_insert(e);

@@ -14,6 +14,20 @@
 //!     .param(Param::new("days", Type::integer_between(0, 255)).optional().default(3));
 //! assert_eq!(tool.params.len(), 2);
 //! ```
+//!
+//! A recursive type is a [`Definition`] of the tool, named, and every use of it is a
+//! [`Type::Ref`] to that name: a tree of labels is
+//!
+//! ```
+//! use toolcall_runtime::ir::{Param, Tool, Type};
+//!
+//! let tree = Type::Object(vec![
+//!     Param::new("label", Type::string()),
+//!     Param::new("children", Type::array(Type::reference("Tree"))),
+//! ]);
+//! let tool = Tool::new("count_nodes").param(Param::new("tree", Type::reference("Tree"))).def("Tree", tree);
+//! assert!(tool.definition("Tree").is_some());
+//! ```
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -97,12 +111,49 @@ pub struct Tool {
     /// is a JSON object. `None` for other results and results the build cannot describe.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<Type>,
+    /// The named types [`Type::Ref`]s in the parameters (and in these definitions) stand
+    /// for: recursive types, written once. Empty for most tools.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defs: Vec<Definition>,
+}
+
+/// A named type of a tool, what a [`Type::Ref`] of that name stands for. Rendered as an
+/// entry of the input schema's `$defs` where the format takes references, else written
+/// out where it is used, a few levels deep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Definition {
+    /// The name references use; unique within the tool. Schemas write it with every
+    /// character other than ASCII letters, digits, `_`, `.` and `-` as `_` (so a `$ref`
+    /// needs no escaping): keep names distinct after that, or stay within those.
+    pub name: String,
+    /// The type it stands for; it may refer to itself and to other definitions.
+    pub ty: Type,
 }
 
 impl Tool {
     /// A tool with no description and no parameters.
     pub fn new(name: impl Into<String>) -> Self {
-        Tool { name: name.into(), description: String::new(), params: Vec::new(), output: None }
+        Tool {
+            name: name.into(),
+            description: String::new(),
+            params: Vec::new(),
+            output: None,
+            defs: Vec::new(),
+        }
+    }
+
+    /// Adds a named type that [`Type::Ref`]s of `name` stand for (replacing one of the
+    /// same name).
+    pub fn def(mut self, name: impl Into<String>, ty: Type) -> Self {
+        let name = name.into();
+        self.defs.retain(|d| d.name != name);
+        self.defs.push(Definition { name, ty });
+        self
+    }
+
+    /// The definition named `name`, if the tool has one.
+    pub fn definition(&self, name: &str) -> Option<&Definition> {
+        find_definition(&self.defs, name)
     }
 
     /// Sets the schema of the result (kept only when it describes a JSON object: MCP's
@@ -124,7 +175,8 @@ impl Tool {
         self
     }
 
-    /// The parameters as a closed object type: the tool's input schema.
+    /// The parameters as a closed object type: the tool's input schema. Its
+    /// [`Type::Ref`]s stand for the tool's [`defs`](Tool::defs).
     pub fn input_type(&self) -> Type {
         Type::Object(self.params.clone())
     }
@@ -253,6 +305,14 @@ pub enum Type {
     Const(String),
     /// Another type with a description attached (used inside unions and arrays).
     Described(Box<Type>, String),
+    /// The type of the tool's [`Definition`] with this name: how a recursive type refers
+    /// to itself (rendered `{"$ref": "#/$defs/<name>"}` where the format takes it).
+    Ref(String),
+}
+
+/// The definition named `name` in `defs`.
+pub fn find_definition<'d>(defs: &'d [Definition], name: &str) -> Option<&'d Definition> {
+    defs.iter().find(|d| d.name == name)
 }
 
 impl Type {
@@ -306,12 +366,18 @@ impl Type {
         Type::Enum(variants)
     }
 
+    /// A reference to the tool's definition `name`.
+    pub fn reference(name: impl Into<String>) -> Self {
+        Type::Ref(name.into())
+    }
+
     /// `self` or `null`. Already-nullable types are returned unchanged.
     pub fn nullable(self) -> Self {
         if self.accepts_null() { self } else { Type::Nullable(Box::new(self)) }
     }
 
-    /// Whether `null` is a valid value of this type.
+    /// Whether `null` is a valid value of this type, as far as it says without the tool's
+    /// definitions: `false` for a [`Type::Ref`].
     pub fn accepts_null(&self) -> bool {
         match self {
             Type::Any | Type::Null | Type::Nullable(_) => true,
@@ -322,7 +388,8 @@ impl Type {
     }
 
     /// The types directly inside this one: items, tuple elements, property types, map
-    /// values, union branches, the wrapped type. Walkers over the IR recurse through this.
+    /// values, union branches, the wrapped type. Walkers over the IR recurse through this;
+    /// a [`Type::Ref`] has none (its definition is the tool's).
     pub fn children(&self) -> Vec<&Type> {
         match self {
             Type::Array { items, .. }
@@ -340,7 +407,8 @@ impl Type {
             | Type::Number { .. }
             | Type::String { .. }
             | Type::Enum(_)
-            | Type::Const(_) => Vec::new(),
+            | Type::Const(_)
+            | Type::Ref(_) => Vec::new(),
         }
     }
 

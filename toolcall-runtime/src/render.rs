@@ -6,6 +6,14 @@
 //! writes JSON text directly, so key order is fixed: properties in declaration order, every
 //! other key in the order this module writes them. Same IR in, same bytes out.
 //!
+//! A tool's [`Definition`]s (recursive types) become `$defs` of its input schema, used
+//! through `{"$ref": "#/$defs/<name>"}`, where the format takes references (OpenAI, MCP,
+//! Anthropic without strict). Gemini's `parameters` and Anthropic strict take no recursive
+//! schema: there each use is written out, [`INLINED_LEVELS`] levels deep per definition,
+//! then `{}` with a note. OpenAI strict needs a `type` on every schema, so an untyped value
+//! there is a reference to the definition [`JSON_VALUE`]: any JSON value whose objects are
+//! empty (strict mode closes every object).
+//!
 //! ```
 //! use toolcall_runtime::ir::{Param, Tool, Type};
 //! use toolcall_runtime::render::{render_tool, Format};
@@ -15,11 +23,14 @@
 //! assert!(json.starts_with(r#"{"name":"echo","input_schema":"#));
 //! ```
 
+use std::cell::Cell;
 use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::ir::{EnumVariant, MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Tool, Type, Width};
+use crate::ir::{
+    Definition, EnumVariant, MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Tool, Type, Width, find_definition,
+};
 
 /// A provider's tool-definition format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -83,6 +94,22 @@ pub const ANTHROPIC_STRICT_FORMATS: &[&str] =
 /// The `format` values Gemini's OpenAPI-subset `Schema` accepts on strings.
 pub const GEMINI_FORMATS: &[&str] = &["email", "byte", "date", "date-time", "password"];
 
+/// Where a format takes no `$ref`, how many times one definition is written out on one
+/// path before the rest of it is `{}` (with a note naming it).
+pub const INLINED_LEVELS: usize = 2;
+
+/// The name of the definition an untyped value refers to where the format needs a `type`
+/// on every schema (OpenAI strict): not a Rust identifier, so no local type takes it.
+pub const JSON_VALUE: &str = "json-value";
+
+/// The schema of [`JSON_VALUE`]: any JSON value, with objects only empty (strict mode closes
+/// every object, and a closed object without properties is `{}`).
+const JSON_VALUE_SCHEMA: &str = concat!(
+    r#"{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"},"#,
+    r##"{"type":"array","items":{"$ref":"#/$defs/json-value"}},"##,
+    r#"{"type":"object","properties":{},"required":[],"additionalProperties":false}]}"#
+);
+
 /// What a target accepts, as data. One renderer reads it; nothing is copied per provider.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -115,6 +142,15 @@ pub struct Settings {
     pub additional_properties: bool,
     /// A null option is written `"nullable": true` (OpenAPI) rather than with a `null` type.
     pub nullable_keyword: bool,
+    /// Definitions are `$defs` used through `$ref`; else each use is written out
+    /// ([`INLINED_LEVELS`] deep, then `{}`).
+    pub refs: bool,
+    /// A `$ref` may carry `description` and `default` beside it; else such a reference is
+    /// a one-branch `anyOf` (OpenAI strict wants a `$ref` alone).
+    pub ref_siblings: bool,
+    /// An untyped value refers to [`JSON_VALUE`] instead of being `{}` (a schema without
+    /// `type`, which OpenAI strict rejects).
+    pub typed_any: bool,
 }
 
 impl Settings {
@@ -135,6 +171,9 @@ impl Settings {
             one_of: true,
             additional_properties: true,
             nullable_keyword: false,
+            refs: true,
+            ref_siblings: true,
+            typed_any: false,
         };
         if matches!(format, Format::Gemini) {
             return Settings {
@@ -144,6 +183,7 @@ impl Settings {
                 one_of: false,
                 additional_properties: false,
                 nullable_keyword: true,
+                refs: false,
                 ..lax
             };
         }
@@ -161,6 +201,8 @@ impl Settings {
                 unique_items: false,
                 prefix_items: false,
                 one_of: false,
+                ref_siblings: false,
+                typed_any: true,
                 ..lax
             },
             // Handled above: Gemini has no strict mode.
@@ -175,6 +217,9 @@ impl Settings {
                 unique_items: false,
                 prefix_items: false,
                 one_of: false,
+                // "Recursive schemas" are not supported (provider-rules §3).
+                refs: false,
+                ref_siblings: false,
                 ..lax
             },
         }
@@ -184,29 +229,30 @@ impl Settings {
 /// Renders one tool definition in `format`.
 pub fn render_tool(tool: &Tool, format: Format, strict: bool) -> String {
     let mut out = String::with_capacity(256);
-    Renderer::new(Settings::new(format, strict), &mut out).tool(tool);
+    write_tool(Settings::new(format, strict), tool, &mut out);
     out
 }
 
 /// Renders a JSON array of tool definitions in `format`.
 pub fn render_tools<'a>(tools: impl IntoIterator<Item = &'a Tool>, format: Format, strict: bool) -> String {
+    let settings = Settings::new(format, strict);
     let mut out = String::with_capacity(1024);
     out.push('[');
-    let mut renderer = Renderer::new(Settings::new(format, strict), &mut out);
     for (i, tool) in tools.into_iter().enumerate() {
         if i > 0 {
-            renderer.out.push(',');
+            out.push(',');
         }
-        renderer.tool(tool);
+        write_tool(settings, tool, &mut out);
     }
     out.push(']');
     out
 }
 
-/// Renders only the input schema of `tool` (the `parameters` object).
+/// Renders only the input schema of `tool` (the `parameters` object, with its `$defs`).
 pub fn render_input_schema(tool: &Tool, format: Format, strict: bool) -> String {
     let mut out = String::with_capacity(256);
-    Renderer::new(Settings::new(format, strict), &mut out).object(&tool.params, &[]);
+    let cx = Context::new(&tool.defs);
+    Renderer::new(Scope::new(Settings::new(format, strict), &cx), &mut out).root(&tool.params);
     out
 }
 
@@ -216,11 +262,36 @@ pub fn render_output_schema(ty: &Type) -> String {
     render_type(ty, Format::Mcp, false)
 }
 
-/// Renders a type alone as a schema (no tool envelope).
+/// Renders a type alone as a schema (no tool envelope). It has no definitions to refer
+/// to: a [`Type::Ref`] in it is a dangling `$ref` (or `{}` where the format inlines).
 pub fn render_type(ty: &Type, format: Format, strict: bool) -> String {
     let mut out = String::with_capacity(64);
-    Renderer::new(Settings::new(format, strict), &mut out).schema(ty, "", None);
+    let cx = Context::new(&[]);
+    let mut renderer = Renderer::new(Scope::new(Settings::new(format, strict), &cx), &mut out);
+    renderer.schema(ty, "", None);
+    renderer.definitions();
     out
+}
+
+fn write_tool(settings: Settings, tool: &Tool, out: &mut String) {
+    let cx = Context::new(&tool.defs);
+    Renderer::new(Scope::new(settings, &cx), out).tool(tool);
+}
+
+/// Writes the JSON string of a reference to definition `name`: `"#/$defs/<key>"`.
+fn write_pointer(out: &mut String, name: &str) {
+    out.push_str("\"#/$defs/");
+    push_def_key(out, name);
+    out.push('"');
+}
+
+/// Writes definition `name` as its `$defs` key: letters, digits, `_`, `.` and `-` as they
+/// are, any other character as `_`. A key then needs no escaping in a JSON pointer or a
+/// URI fragment, which not every consumer decodes (llguidance does not).
+fn push_def_key(out: &mut String, name: &str) {
+    out.extend(
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') { c } else { '_' }),
+    );
 }
 
 /// Writes a JSON object key by key, handling commas.
@@ -350,19 +421,61 @@ impl Notes {
     }
 }
 
-/// The one schema renderer.
-struct Renderer<'o> {
+/// What every renderer of one schema shares: the definitions references resolve to, and
+/// whether an untyped value referred to [`JSON_VALUE`] (which then joins the `$defs`).
+struct Context<'d> {
+    defs: &'d [Definition],
+    json_value: Cell<bool>,
+}
+
+impl<'d> Context<'d> {
+    fn new(defs: &'d [Definition]) -> Self {
+        Context { defs, json_value: Cell::new(false) }
+    }
+}
+
+/// The definitions being written out on the current path, innermost first (formats
+/// without `$ref`). A list on the stack: no allocation.
+struct Chain<'c> {
+    name: &'c str,
+    parent: Option<&'c Chain<'c>>,
+}
+
+impl Chain<'_> {
+    /// How many times `name` is on the path.
+    fn count(chain: Option<&Chain<'_>>, name: &str) -> usize {
+        std::iter::successors(chain, |link| link.parent).filter(|link| link.name == name).count()
+    }
+}
+
+/// What a renderer knows besides where it writes: the settings, the schema's shared
+/// context, and the definitions being written out on its path.
+#[derive(Clone, Copy)]
+struct Scope<'c> {
     settings: Settings,
+    cx: &'c Context<'c>,
+    chain: Option<&'c Chain<'c>>,
+}
+
+impl<'c> Scope<'c> {
+    fn new(settings: Settings, cx: &'c Context<'c>) -> Self {
+        Scope { settings, cx, chain: None }
+    }
+}
+
+/// The one schema renderer.
+struct Renderer<'o, 'c> {
+    scope: Scope<'c>,
     out: &'o mut String,
 }
 
-impl<'o> Renderer<'o> {
-    fn new(settings: Settings, out: &'o mut String) -> Self {
-        Renderer { settings, out }
+impl<'o, 'c> Renderer<'o, 'c> {
+    fn new(scope: Scope<'c>, out: &'o mut String) -> Self {
+        Renderer { scope, out }
     }
 
     fn tool(&mut self, tool: &Tool) {
-        let (outer, schema_key) = match self.settings.format {
+        let (outer, schema_key) = match self.scope.settings.format {
             Format::OpenAi => {
                 self.out.push_str(r#"{"type":"function","function":"#);
                 (true, "parameters")
@@ -372,7 +485,7 @@ impl<'o> Renderer<'o> {
             Format::OpenAiResponses | Format::Gemini => (false, "parameters"),
         };
         let mut obj = Obj::open(self.out);
-        if self.settings.format == Format::OpenAiResponses {
+        if self.scope.settings.format == Format::OpenAiResponses {
             obj.str("type", "function");
         }
         obj.str("name", &tool.name);
@@ -380,22 +493,17 @@ impl<'o> Renderer<'o> {
             obj.str("description", &tool.description);
         }
         // Gemini takes a declaration without parameters, and may refuse an empty object.
-        if !(self.settings.format == Format::Gemini && tool.params.is_empty()) {
-            obj.key(schema_key);
-            obj.out.push_str(&{
-                let mut schema = String::with_capacity(128);
-                Renderer::new(self.settings, &mut schema).object(&tool.params, &[]);
-                schema
-            });
+        if !(self.scope.settings.format == Format::Gemini && tool.params.is_empty()) {
+            Renderer::new(self.scope, obj.key(schema_key)).root(&tool.params);
         }
-        if let (Format::Mcp, Some(output)) = (self.settings.format, &tool.output) {
+        if let (Format::Mcp, Some(output)) = (self.scope.settings.format, &tool.output) {
             // What the server returns, not what a model writes: plain JSON Schema, strict or not.
             obj.key("outputSchema");
             obj.out.push_str(&render_output_schema(output));
         }
-        if self.settings.strict_flag {
+        if self.scope.settings.strict_flag {
             obj.raw("strict", "true");
-        } else if self.settings.format == Format::OpenAiResponses {
+        } else if self.scope.settings.format == Format::OpenAiResponses {
             // Omitted, the Responses API would make the schema strict.
             obj.raw("strict", "false");
         }
@@ -414,16 +522,74 @@ impl<'o> Renderer<'o> {
             }
             Type::Object(params) => self.object_with(params, description, default),
             Type::Nullable(inner) => self.nullable(inner, description, default),
+            Type::Ref(name) => self.reference(name, description, default),
+            Type::Any if self.scope.settings.typed_any => {
+                self.scope.cx.json_value.set(true);
+                self.reference(JSON_VALUE, description, default)
+            }
             _ => self.simple(ty, None, description, default),
+        }
+    }
+
+    /// A use of definition `name`: a `$ref` (alone, beside a description or default, or as
+    /// a one-branch `anyOf` when it must stand alone), or the definition written out.
+    fn reference(&mut self, name: &str, description: &str, default: Option<&Value>) {
+        let s = self.scope.settings;
+        if !s.refs {
+            return self.inline(name, description, default);
+        }
+        let default = default.filter(|_| s.defaults);
+        if description.is_empty() && default.is_none() {
+            self.out.push_str(r#"{"$ref":"#);
+            write_pointer(self.out, name);
+            self.out.push('}');
+            return;
+        }
+        let mut obj = Obj::open(self.out);
+        if s.ref_siblings {
+            write_pointer(obj.key("$ref"), name);
+        }
+        if !description.is_empty() {
+            obj.str("description", description);
+        }
+        if !s.ref_siblings {
+            let out = obj.key("anyOf");
+            out.push_str(r#"[{"$ref":"#);
+            write_pointer(out, name);
+            out.push_str("}]");
+        }
+        write_default(s, &mut obj, default);
+        obj.close();
+    }
+
+    /// Definition `name` written out where it is used, until it is [`INLINED_LEVELS`]
+    /// deep on this path; past that (or when the tool has no such definition) `{}`, with
+    /// a note saying what belongs there.
+    fn inline(&mut self, name: &str, description: &str, default: Option<&Value>) {
+        let found = find_definition(self.scope.cx.defs, name);
+        match found {
+            Some(def) if Chain::count(self.scope.chain, name) < INLINED_LEVELS => {
+                let link = Chain { name, parent: self.scope.chain };
+                let scope = Scope { chain: Some(&link), ..self.scope };
+                Renderer::new(scope, self.out).schema(&def.ty, description, default);
+            }
+            _ => {
+                let mut notes = Notes::default();
+                if found.is_some() {
+                    notes.push(format!("same shape as the enclosing {name}"));
+                }
+                let text = notes.description(description).unwrap_or_default();
+                self.simple(&Type::Any, None, &text, default);
+            }
         }
     }
 
     /// `inner` or null: a type array where `inner` is a single plain type, else `anyOf`;
     /// with the OpenAPI keyword, `inner` with `"nullable": true` first.
     fn nullable(&mut self, inner: &Type, description: &str, default: Option<&Value>) {
-        if self.settings.nullable_keyword {
+        if self.scope.settings.nullable_keyword {
             let mut schema = String::with_capacity(64);
-            Renderer::new(self.settings, &mut schema).schema(inner, description, default);
+            Renderer::new(self.scope, &mut schema).schema(inner, description, default);
             self.out.push_str(r#"{"nullable":true"#);
             if schema.len() > 2 {
                 self.out.push(',');
@@ -452,13 +618,13 @@ impl<'o> Renderer<'o> {
                     if i > 0 {
                         out.push(',');
                     }
-                    Renderer::new(self.settings, out).schema(branch, "", None);
+                    Renderer::new(self.scope, out).schema(branch, "", None);
                 }
             }
-            _ => Renderer::new(self.settings, out).schema(inner, "", None),
+            _ => Renderer::new(self.scope, out).schema(inner, "", None),
         }
         out.push_str(r#",{"type":"null"}]"#);
-        write_default(self.settings, &mut obj, default);
+        write_default(self.scope.settings, &mut obj, default);
         obj.close();
     }
 
@@ -485,7 +651,7 @@ impl<'o> Renderer<'o> {
             obj.first = false;
             obj.out.push_str(&body);
         }
-        write_default(self.settings, &mut obj, default);
+        write_default(self.scope.settings, &mut obj, default);
         obj.close();
     }
 
@@ -493,7 +659,7 @@ impl<'o> Renderer<'o> {
     /// comma-separated `"key":value` pairs; returns the `type` name.
     fn body(&self, ty: &Type, body: &mut String, notes: &mut Notes) -> Option<&'static str> {
         let mut obj = Obj { out: body, first: true };
-        let s = self.settings;
+        let s = self.scope.settings;
         match ty {
             Type::Any => None,
             Type::Null => Some("null"),
@@ -554,7 +720,7 @@ impl<'o> Renderer<'o> {
             }
             Type::Array { items, min_items, max_items, unique } => {
                 let out = obj.key("items");
-                Renderer::new(s, out).schema(items, "", None);
+                Renderer::new(self.scope, out).schema(items, "", None);
                 self.item_limits(&mut obj, notes, *min_items, *max_items);
                 if *unique && s.unique_items {
                     obj.raw("uniqueItems", "true");
@@ -576,7 +742,7 @@ impl<'o> Renderer<'o> {
                     obj.raw("required", "[]");
                     obj.raw("additionalProperties", "false");
                 } else {
-                    Renderer::new(s, obj.key("additionalProperties")).schema(values, "", None);
+                    Renderer::new(self.scope, obj.key("additionalProperties")).schema(values, "", None);
                 }
                 Some("object")
             }
@@ -590,7 +756,7 @@ impl<'o> Renderer<'o> {
                 None
             }
             // Handled by `schema`; kept total for safety.
-            Type::Object(_) | Type::Nullable(_) | Type::Described(..) => None,
+            Type::Object(_) | Type::Nullable(_) | Type::Described(..) | Type::Ref(_) => None,
         }
     }
 
@@ -604,7 +770,7 @@ impl<'o> Renderer<'o> {
         max_length: Option<u64>,
     ) {
         if let Some(format) = format {
-            match self.settings.formats {
+            match self.scope.settings.formats {
                 Some(allowed) if !allowed.contains(&format.as_str()) => {
                     notes.push(format!("format: {format}"))
                 }
@@ -614,7 +780,7 @@ impl<'o> Renderer<'o> {
         if let Some(pattern) = pattern {
             obj.str("pattern", pattern);
         }
-        if self.settings.length_limits {
+        if self.scope.settings.length_limits {
             min_length.into_iter().for_each(|v| obj.int("minLength", v as i64));
             max_length.into_iter().for_each(|v| obj.int("maxLength", v as i64));
         } else {
@@ -632,7 +798,7 @@ impl<'o> Renderer<'o> {
     }
 
     fn item_limits(&self, obj: &mut Obj<'_>, notes: &mut Notes, min: Option<u64>, max: Option<u64>) {
-        if self.settings.item_limits {
+        if self.scope.settings.item_limits {
             min.into_iter().for_each(|v| obj.int("minItems", v as i64));
             max.into_iter().for_each(|v| obj.int("maxItems", v as i64));
             return;
@@ -647,14 +813,14 @@ impl<'o> Renderer<'o> {
 
     fn tuple(&self, obj: &mut Obj<'_>, notes: &mut Notes, items: &[Type]) {
         let len = items.len() as u64;
-        if self.settings.prefix_items {
+        if self.scope.settings.prefix_items {
             let out = obj.key("prefixItems");
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                Renderer::new(self.settings, out).schema(item, "", None);
+                Renderer::new(self.scope, out).schema(item, "", None);
             }
             out.push(']');
         } else {
@@ -669,7 +835,7 @@ impl<'o> Renderer<'o> {
             let mut schemas: Vec<String> = Vec::with_capacity(items.len());
             for item in items {
                 let mut schema = String::with_capacity(32);
-                Renderer::new(self.settings, &mut schema).schema(item, "", None);
+                Renderer::new(self.scope, &mut schema).schema(item, "", None);
                 if !schemas.contains(&schema) {
                     schemas.push(schema);
                 }
@@ -680,7 +846,7 @@ impl<'o> Renderer<'o> {
                 many => obj.raw("items", &format!(r#"{{"anyOf":[{}]}}"#, many.join(","))),
             }
         }
-        if self.settings.item_limits {
+        if self.scope.settings.item_limits {
             self.item_limits(obj, notes, Some(len), Some(len));
         } else if len <= 1 {
             // The note above already says "exactly N items"; only a 0/1 minimum is kept.
@@ -695,19 +861,55 @@ impl<'o> Renderer<'o> {
             if i > 0 {
                 out.push(',');
             }
-            Renderer::new(self.settings, out).schema(branch, "", None);
+            Renderer::new(self.scope, out).schema(branch, "", None);
         }
         out.push(']');
     }
 
-    /// The tool's root object (no description, no default).
-    fn object(&mut self, params: &[Param], _path: &[&str]) {
+    /// The tool's root object (no description, no default), with the `$defs` its
+    /// references need.
+    fn root(&mut self, params: &[Param]) {
         self.object_with(params, "", None);
+        self.definitions();
+    }
+
+    /// Reopens the root schema just written and adds `$defs`: the tool's definitions, and
+    /// [`JSON_VALUE`] when an untyped value referred to it. Nothing when there are none or
+    /// the format takes no references.
+    fn definitions(&mut self) {
+        let (s, cx) = (self.scope.settings, self.scope.cx);
+        if !s.refs || (cx.defs.is_empty() && !cx.json_value.get()) || !self.out.ends_with('}') {
+            return;
+        }
+        self.out.pop();
+        if !self.out.ends_with('{') {
+            self.out.push(',');
+        }
+        self.out.push_str(r#""$defs":{"#);
+        for (i, def) in cx.defs.iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            self.out.push('"');
+            push_def_key(self.out, &def.name);
+            self.out.push_str("\":");
+            Renderer::new(Scope::new(s, cx), self.out).schema(&def.ty, "", None);
+        }
+        // Read after the definitions: an untyped value inside one refers to it too.
+        if cx.json_value.get() {
+            if !cx.defs.is_empty() {
+                self.out.push(',');
+            }
+            write_str(self.out, JSON_VALUE);
+            self.out.push(':');
+            self.out.push_str(JSON_VALUE_SCHEMA);
+        }
+        self.out.push_str("}}");
     }
 
     /// A closed object: properties in order, `required`, `additionalProperties: false`.
     fn object_with(&mut self, params: &[Param], description: &str, default: Option<&Value>) {
-        let s = self.settings;
+        let s = self.scope.settings;
         let mut obj = Obj::open(self.out);
         obj.str("type", "object");
         if !description.is_empty() {
@@ -723,7 +925,7 @@ impl<'o> Renderer<'o> {
             out.push(':');
             let widen = s.all_required && param.optional;
             let ty = if widen { param.ty.clone().nullable() } else { param.ty.clone() };
-            Renderer::new(s, out).schema(&ty, &param.description, param.default.as_ref());
+            Renderer::new(self.scope, out).schema(&ty, &param.description, param.default.as_ref());
         }
         out.push('}');
         let out = obj.key("required");
@@ -739,7 +941,7 @@ impl<'o> Renderer<'o> {
         if s.additional_properties {
             obj.raw("additionalProperties", "false");
         }
-        write_default(self.settings, &mut obj, default);
+        write_default(self.scope.settings, &mut obj, default);
         obj.close();
     }
 }

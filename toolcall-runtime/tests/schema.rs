@@ -637,8 +637,10 @@ fn value_row() {
     assert_openai_strict_basics(&r);
     assert_eq!(r.prop(Format::OpenAi, false, "payload"), &json!({"description":"Any JSON value."}));
     assert_eq!(r.prop(Format::OpenAi, false, "meta"), &json!({}));
-    // `Value` accepts null already, so strict mode does not wrap it.
-    assert_eq!(r.prop(Format::OpenAi, true, "meta"), &json!({}));
+    // `Value` accepts null already, so strict mode does not wrap it; OpenAI strict needs a
+    // `type`, so it refers to the `json-value` definition (any value, objects empty).
+    assert_eq!(r.prop(Format::OpenAi, true, "meta"), &json!({"$ref": "#/$defs/json-value"}));
+    assert_eq!(r.prop(Format::Anthropic, true, "meta"), &json!({}));
     assert_eq!(r.required(Format::OpenAi, false), ["payload", "amount"]);
 }
 
@@ -859,7 +861,10 @@ fn render_type_alone() {
         render_type(&ty, Format::OpenAi, false),
         r#"{"type":["integer","null"],"minimum":-9007199254740991,"maximum":5}"#
     );
-    assert_eq!(render_type(&Type::Any, Format::OpenAi, true), "{}");
+    // OpenAI strict needs a `type`: an untyped value is the `json-value` definition.
+    assert_eq!(render_type(&Type::Any, Format::OpenAi, false), "{}");
+    let any = render_type(&Type::Any, Format::OpenAi, true);
+    assert!(any.starts_with(r##"{"$ref":"#/$defs/json-value","$defs":{"json-value":{"anyOf":"##), "{any}");
     assert_eq!(render_type(&Type::Null, Format::Anthropic, true), r#"{"type":"null"}"#);
     let described = Type::Described(Box::new(Type::Boolean), "yes or no".to_owned());
     assert_eq!(

@@ -2,13 +2,19 @@
 //! the schema as serde deserializes them, with a `FromArg` impl recorded for codegen.
 //! Everything about a type is read from its [`ast::Container`](crate::ast::Container):
 //! wire names, skips, defaults and tagging were decided once, in the ast stage.
+//!
+//! A type met again while it is being expanded (`struct Tree { children: Vec<Tree> }`, or
+//! a pair that contain each other) is recursive: every use of it, the outermost included,
+//! becomes a [`Type::Ref`] to one [`Definition`] of the tool, so the schema states the
+//! whole shape. A type is its name with its generic arguments: `Wrap<Wrap<u8>>` nests two
+//! different types, `Tree<T>` holding `Vec<Tree<T>>` is one.
 
 use std::collections::BTreeMap;
 
 use syn::visit_mut::VisitMut;
-use toolcall_runtime::ir::{EnumVariant, Param, Type};
+use toolcall_runtime::ir::{Definition, EnumVariant, Param, Type};
 
-use super::{Strategy, TypeMapper};
+use super::{Expanding, Strategy, TypeMapper};
 use crate::ast::{Container, Data, Field as FieldAst, Style, Variant as VariantAst};
 use crate::model::{Field, LocalImpl, Payload, Shape, Tagging, Variant};
 
@@ -48,9 +54,16 @@ impl<'a> TypeMapper<'a> {
             // Aliases cannot recurse (rustc rejects it); expanding one costs no budget.
             return self.map(&substituted(target, &env));
         }
-        if self.stack.iter().any(|s| s == name) {
-            // A recursive reference stops here and accepts anything in the schema.
-            return Ok((Type::Any, self.local_strategy(name, item)?));
+        let key = type_key(name, &args);
+        if let Some(frame) = self.stack.iter_mut().find(|frame| frame.key == key) {
+            // Met again inside itself: recursive. Refer to the definition it will become.
+            frame.reentered = true;
+            return Ok((Type::Ref(self.def_name(&key, name, &args)), self.local_strategy(name, item)?));
+        }
+        if let Some((_, def)) = self.defs.iter().find(|(known, _)| *known == key) {
+            // Already defined for this tool (by another parameter, or earlier in this one).
+            let reference = Type::Ref(def.name.clone());
+            return Ok((reference, self.local_strategy(name, item)?));
         }
         if self.budget == 0 {
             self.warn(format!(
@@ -70,14 +83,57 @@ impl<'a> TypeMapper<'a> {
             return Ok((Type::Any, self.local_strategy(name, item)?));
         }
         self.budget -= 1;
-        self.stack.push(name.to_owned());
+        self.stack.push(Expanding { key: key.clone(), reentered: false });
         let schema = match &item.data {
             Data::Struct(style, fields) => self.struct_schema(item, *style, fields, &env),
             Data::Enum(variants) => self.enum_schema(item, variants, &env),
             Data::Alias(_) => Ok(Type::Any),
         };
-        self.stack.pop();
-        Ok((schema?, self.local_strategy(name, item)?))
+        let recursive = self.stack.pop().is_some_and(|frame| frame.reentered);
+        let schema = schema?;
+        let strategy = self.local_strategy(name, item)?;
+        if !recursive {
+            return Ok((schema, strategy));
+        }
+        let def = Definition { name: self.def_name(&key, name, &args), ty: schema };
+        if loops_without_nesting(&def, &self.defs) {
+            return Err(format!(
+                "local type `{name}` contains itself with no JSON nesting in between (through a newtype, \
+                 `untagged` or `Option` wrapper), so no value ends it and decoding it would never \
+                 finish; put the inner value in a named field or a tagged variant"
+            ));
+        }
+        let reference = Type::Ref(def.name.clone());
+        self.defs.push((key, def));
+        Ok((reference, strategy))
+    }
+
+    /// The definition name of the type `key` (`name` with `args`): the name, with the
+    /// arguments' identifiers for a generic instance (`Tree_u8`), unique among the
+    /// definitions of this tool.
+    fn def_name(&mut self, key: &str, name: &str, args: &[syn::Type]) -> String {
+        if let Some(known) = self.def_names.get(key) {
+            return known.clone();
+        }
+        let mut base = name.to_owned();
+        for arg in args {
+            let text = quote::quote!(#arg).to_string();
+            let words =
+                text.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').filter(|w| !w.is_empty());
+            words.for_each(|word| {
+                base.push('_');
+                base.push_str(word);
+            });
+        }
+        let taken = |candidate: &str| self.def_names.values().any(|n| n == candidate);
+        let mut unique = base.clone();
+        let mut n = 2;
+        while taken(&unique) {
+            unique = format!("{base}_{n}");
+            n += 1;
+        }
+        self.def_names.insert(key.to_owned(), unique.clone());
+        unique
     }
 
     /// How a local struct or enum is decoded, computed once per type (memoized): its
@@ -377,6 +433,49 @@ pub(super) fn enum_schema(tagging: &Tagging, variants: Vec<(String, String, Opti
     match tagging {
         Tagging::Untagged => Type::AnyOf(branches),
         _ => Type::OneOf(branches),
+    }
+}
+
+/// What tells one local type from another: its name, with its generic arguments.
+fn type_key(name: &str, args: &[syn::Type]) -> String {
+    if args.is_empty() {
+        return name.to_owned();
+    }
+    let args: Vec<String> = args.iter().map(|a| quote::quote!(#a).to_string()).collect();
+    format!("{name}<{}>", args.join(", "))
+}
+
+/// Whether `def` reaches itself through references alone, with no JSON nesting between
+/// (`#[serde(untagged)] enum E { A(Box<E>), B(u8) }`): a decoder of it would recurse
+/// without consuming input. `known` holds the definitions made before it.
+fn loops_without_nesting(def: &Definition, known: &[(String, Definition)]) -> bool {
+    let mut queue = Vec::new();
+    unguarded_refs(&def.ty, &mut queue);
+    let mut seen: Vec<&str> = Vec::new();
+    while let Some(name) = queue.pop() {
+        if name == def.name {
+            return true;
+        }
+        if seen.contains(&name) {
+            continue;
+        }
+        seen.push(name);
+        if let Some((_, next)) = known.iter().find(|(_, d)| d.name == name) {
+            unguarded_refs(&next.ty, &mut queue);
+        }
+    }
+    false
+}
+
+/// The references a value of `ty` may be, as a whole (not inside an array or object).
+fn unguarded_refs<'t>(ty: &'t Type, out: &mut Vec<&'t str>) {
+    match ty {
+        Type::Ref(name) => out.push(name),
+        Type::Described(inner, _) | Type::Nullable(inner) => unguarded_refs(inner, out),
+        Type::AnyOf(branches) | Type::OneOf(branches) => {
+            branches.iter().for_each(|branch| unguarded_refs(branch, out))
+        }
+        _ => {}
     }
 }
 

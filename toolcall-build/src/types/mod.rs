@@ -1,9 +1,11 @@
 //! The one type mapper: Rust types (as syn sees them) -> IR types + how to decode them.
 //!
 //! Built-in mappings (std, chrono, uuid, ...) come first and cannot be replaced; then
-//! local structs, enums and aliases of the same file (inlined, generics instantiated,
-//! recursion stopped at the first re-entry, a budget of [`INLINE_BUDGET`] inlinings); then
-//! type providers; anything else becomes `{}` with a warning and is decoded with serde.
+//! local structs, enums and aliases of the same file (inlined, generics instantiated, a
+//! budget of [`INLINE_BUDGET`] inlinings); then type providers; anything else becomes `{}`
+//! with a warning and is decoded with serde. A local type that contains itself (directly
+//! or through others) is not inlined: it becomes a named [`Definition`] of the tool and
+//! each use of it a [`Type::Ref`] ([`TypeMapper::definitions`] hands them over per tool).
 //!
 //! Three readers share these tables: the schema walk (`map`, here and in `builtin`,
 //! `local`), the decoder's plan (`decoding`: how each field is decoded, no schema, no
@@ -19,7 +21,7 @@ pub use output::OutputMapper;
 use std::collections::BTreeMap;
 
 use proc_macro2::Span;
-use toolcall_runtime::ir::Type;
+use toolcall_runtime::ir::{Definition, Param, Type};
 
 use crate::ast::Container;
 use crate::diagnostics::{Diagnostics, FileDiagnostics};
@@ -64,7 +66,14 @@ pub struct TypeMapper<'a> {
     report: FileDiagnostics<'a>,
     impls: &'a mut BTreeMap<String, LocalImpl>,
     budget: usize,
-    stack: Vec<String>,
+    /// The local types being expanded, outermost first.
+    stack: Vec<Expanding>,
+    /// The recursive types met since the last [`TypeMapper::definitions`]: by type key
+    /// (name and generic arguments), with their definition.
+    defs: Vec<(String, Definition)>,
+    /// The definition name given to each type key since the last
+    /// [`TypeMapper::definitions`] (unique among them).
+    def_names: BTreeMap<String, String>,
     /// Generic parameters treated as "any `FromArg` type" (building generic impls).
     placeholders: Vec<String>,
     /// How each provided type (by its tokens) is decoded, as the schema walk resolved it.
@@ -92,6 +101,8 @@ impl<'a> TypeMapper<'a> {
             impls,
             budget: INLINE_BUDGET,
             stack: Vec::new(),
+            defs: Vec::new(),
+            def_names: BTreeMap::new(),
             placeholders: Vec::new(),
             provided: BTreeMap::new(),
             strategies: BTreeMap::new(),
@@ -120,6 +131,30 @@ impl<'a> TypeMapper<'a> {
         self.span = span;
         self.budget = INLINE_BUDGET;
         self.map_slot(ty)
+    }
+
+    /// Hands over the definitions `params` (one tool's parameters, as mapped since the last
+    /// call) refer to, in the order they are first used, and forgets the rest: call it
+    /// once per tool, after its parameters.
+    pub fn definitions(&mut self, params: &[Param]) -> Vec<Definition> {
+        let mut pending = std::mem::take(&mut self.defs);
+        self.def_names.clear();
+        let mut out: Vec<Definition> = Vec::new();
+        let mut queue: Vec<String> = Vec::new();
+        params.iter().for_each(|p| refs_in(&p.ty, &mut queue));
+        queue.reverse();
+        while let Some(name) = queue.pop() {
+            if out.iter().any(|d| d.name == name) {
+                continue;
+            }
+            let Some(index) = pending.iter().position(|(_, d)| d.name == name) else { continue };
+            let (_, def) = pending.swap_remove(index);
+            let mut inner = Vec::new();
+            refs_in(&def.ty, &mut inner);
+            queue.extend(inner.into_iter().rev());
+            out.push(def);
+        }
+        out
     }
 
     /// Maps a slot (parameter or field): `Option<T>` makes it optional, and
@@ -295,6 +330,20 @@ impl<'a> TypeMapper<'a> {
             }
         }
         String::new()
+    }
+}
+
+/// A local type being expanded: its key, and whether it was met again inside itself.
+struct Expanding {
+    key: String,
+    reentered: bool,
+}
+
+/// The names of the references in `ty`, in document order (not following them).
+fn refs_in(ty: &Type, out: &mut Vec<String>) {
+    match ty {
+        Type::Ref(name) => out.push(name.clone()),
+        other => other.children().into_iter().for_each(|child| refs_in(child, out)),
     }
 }
 

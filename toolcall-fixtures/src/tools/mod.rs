@@ -10,6 +10,7 @@ pub mod names;
 pub mod outputs;
 pub mod overrides;
 pub mod private;
+pub mod recursive;
 pub mod results;
 pub mod serde_names;
 pub mod shared;
