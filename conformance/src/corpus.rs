@@ -200,7 +200,8 @@ pub fn compiled() -> [(&'static str, &'static [ToolInfo], Emit); 2] {
 /// A compiled toolset's `emit`.
 pub type Emit = fn(Format, bool) -> &'static str;
 
-/// Hand-built tools: every `Type` variant and every keyword the renderer can write.
+/// Hand-built tools: every `Type` variant and every keyword the renderer can write, and
+/// recursive definitions.
 pub fn hand_built() -> Source {
     let tools = hand_built_tools();
     let mut registry = Registry::new();
@@ -379,6 +380,32 @@ fn nested_tool() -> Tool {
     Tool::new("nested").description("Deeply nested objects.").param(Param::new("root", deep))
 }
 
+/// Recursive types: a tree with an optional self-reference and an untyped field, a pair
+/// that refer to each other (one with a name that needs escaping in a `$ref`), and
+/// references with a description, a default and a null option.
+fn recursive_tool() -> Tool {
+    let node = object(vec![
+        Param::new("label", Type::string()).description("the node's label"),
+        Param::new("children", Type::array(Type::reference("Node"))),
+        Param::new("next", Type::reference("Node")).optional().description("a node after this one"),
+        Param::new("meta", Type::Any).optional(),
+    ]);
+    let ping = object(vec![Param::new("pong", Type::reference("pong/2 v").nullable())]);
+    let pong = object(vec![Param::new("pings", Type::array(Type::reference("Ping")))]);
+    Tool::new("recursive")
+        .description("Recursive types: a tree and a pair that refer to each other.")
+        .param(Param::new("tree", Type::reference("Node")).description("a tree"))
+        .param(Param::new("ping", Type::reference("Ping")))
+        .param(Param::new("maybe", Type::reference("Node").nullable()).description("null for none"))
+        .param(
+            Param::new("start", Type::reference("Node"))
+                .default(serde_json::json!({"label": "root", "children": []})),
+        )
+        .def("Node", node)
+        .def("Ping", ping)
+        .def("pong/2 v", pong)
+}
+
 /// The hand-built tools.
 pub fn hand_built_tools() -> Vec<Tool> {
     vec![
@@ -388,6 +415,7 @@ pub fn hand_built_tools() -> Vec<Tool> {
         shapes_tool(),
         optionals_tool(),
         nested_tool(),
+        recursive_tool(),
         Tool::new("no_params").description("A tool without parameters."),
     ]
 }

@@ -204,8 +204,9 @@ pub fn name_allowed(name: &str, format: Format) -> bool {
 }
 
 /// Rules for every format, strict or not: the name rule, unique names, `required` entries
-/// unique and declared, known `type` names, standard `format` values, and integer bounds
-/// within ±(2^53−1) (§7, §8 "Common").
+/// unique and declared, known `type` names, standard `format` values, integer bounds
+/// within ±(2^53−1) (§7, §8 "Common"), and every `$ref` local and resolving inside the
+/// input schema (§4 "MUST NOT auto-dereference network `$ref`", §8 MCP item 5).
 pub fn common_violations(defs: &[Value], format: Format) -> Vec<Violation> {
     let mut out = Vec::new();
     let mut names = BTreeSet::new();
@@ -231,6 +232,7 @@ pub fn common_violations(defs: &[Value], format: Format) -> Vec<Violation> {
 }
 
 fn schema_violations(schema: &Value, report: &mut dyn FnMut(&str, String)) {
+    ref_violations(schema, report);
     for (path, node) in subschemas(schema) {
         for name in type_names(node) {
             if !TYPE_NAMES.contains(&name) {
@@ -251,6 +253,69 @@ fn schema_violations(schema: &Value, report: &mut dyn FnMut(&str, String)) {
             }
         }
     }
+}
+
+/// The JSON pointer a local `$ref` names (`#/$defs/a%20b` -> `/$defs/a b`), if it is one:
+/// a fragment, percent-decoded.
+pub fn ref_pointer(target: &str) -> Option<String> {
+    let fragment = target.strip_prefix('#')?;
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Every `$ref` in `schema` with its path and target, in document order.
+pub fn refs(schema: &Value) -> Vec<(String, &str)> {
+    subschemas(schema)
+        .into_iter()
+        .filter_map(|(path, node)| node.get("$ref").and_then(Value::as_str).map(|t| (path, t)))
+        .collect()
+}
+
+/// A `$ref` must be local and resolve: a JSON pointer to a schema inside the same input
+/// schema (its root is the document: definitions are its `$defs`).
+fn ref_violations(schema: &Value, report: &mut dyn FnMut(&str, String)) {
+    for (path, target) in refs(schema) {
+        match ref_pointer(target) {
+            None => report(&path, format!("`$ref` {target:?} is not local")),
+            Some(pointer) if !schema.pointer(&pointer).is_some_and(Value::is_object) => {
+                report(&path, format!("`$ref` {target:?} does not resolve inside the schema"))
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// Whether the schema at local `$ref` `target` reaches `target` again through the `$ref`s
+/// inside it (directly or through other targets): a recursive schema.
+pub fn is_recursive_ref(schema: &Value, target: &str) -> bool {
+    let mut queue = vec![target.to_owned()];
+    let mut seen: Vec<String> = Vec::new();
+    while let Some(next) = queue.pop() {
+        if seen.contains(&next) {
+            continue;
+        }
+        let Some(node) = ref_pointer(&next).and_then(|p| schema.pointer(&p)) else { continue };
+        for (_, inner) in refs(node) {
+            if inner == target {
+                return true;
+            }
+            queue.push(inner.to_owned());
+        }
+        seen.push(next);
+    }
+    false
 }
 
 /// Whether a numeric bound is a finite number within ±(2^53−1).
@@ -541,6 +606,11 @@ pub fn anthropic_strict_violations(defs: &[Value]) -> Vec<Violation> {
             allowed_keywords(node, &path, &ANTHROPIC_KEYWORDS, &mut report);
             allowed_format(node, &path, &ANTHROPIC_FORMATS, &mut report);
             anthropic_node(node, &path, &mut report);
+            if let Some(target) = node.get("$ref").and_then(Value::as_str)
+                && is_recursive_ref(schema, target)
+            {
+                report(&path, format!("recursive `$ref` {target} (through the schemas it refers to)"));
+            }
         }
         let (optional, unions) = anthropic_counts(schema);
         if optional > 24 || unions > 16 {
@@ -788,6 +858,30 @@ mod tests {
             json!({"type":"object","properties":{"u":{"type":"string","format":"uri"},"a":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["u"],"additionalProperties":false}),
         );
         assert!(ok.is_empty(), "{ok:?}");
+    }
+
+    #[test]
+    fn refs_must_resolve_and_anthropic_strict_refuses_recursion_through_defs() {
+        let def = |schema: Value| json!({"name": "t", "inputSchema": schema});
+        let dangling = def(json!({"type":"object","properties":{"a":{"$ref":"#/$defs/Missing"}}}));
+        let remote = def(json!({"type":"object","properties":{"a":{"$ref":"https://x.test/s.json"}}}));
+        // Escapes are decoded, as JSON Schema says (the renderer writes keys that need none).
+        let escaped = def(
+            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/a%20b~1c"}},"$defs":{"a b/c":{"type":"string"}}}),
+        );
+        let found = to_strings(common_violations(&[dangling, remote], Format::Mcp));
+        assert!(found.iter().any(|v| v.contains("does not resolve")), "{found:?}");
+        assert!(found.iter().any(|v| v.contains("is not local")), "{found:?}");
+        assert!(common_violations(&[escaped], Format::Mcp).is_empty());
+        // A pair that refer to each other: no `$ref` sits inside its own target's path.
+        let pair = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"additionalProperties":false,
+            "$defs":{"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/B"}},"additionalProperties":false},
+                     "B":{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"additionalProperties":false}}});
+        let found = anthropic(pair);
+        assert!(found.iter().any(|v| v.contains("recursive `$ref` #/$defs/A")), "{found:?}");
+        let flat = json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"additionalProperties":false,
+            "$defs":{"A":{"type":"string"}}});
+        assert!(anthropic(flat).is_empty());
     }
 
     #[test]

@@ -222,3 +222,63 @@ fn serde_json_map_with_type_arguments_is_an_open_object() {
     let emitted: Value = serde_json::from_str(&render_tool(tool, Format::Mcp, false)).unwrap();
     assert_eq!(emitted.pointer("/inputSchema/properties/m/type"), Some(&json!("object")));
 }
+
+/// Recursive local types: a pair that contain each other is one definition (the type met
+/// again), used through `$ref` where the format takes it and written out in Gemini and
+/// Anthropic strict, with one warning per parameter at its place.
+#[test]
+fn a_mutually_recursive_pair_is_one_definition_with_a_located_warning() {
+    let text = "/// A folder.\npub struct Folder {\n    /// Its name.\n    pub name: String,\n    /// What it holds.\n    pub entries: Vec<Entry>,\n}\n\n/// An entry.\npub enum Entry {\n    /// A file.\n    File(String),\n    /// A folder.\n    Folder(Folder),\n}\n\n/// Count files.\n///\n/// # Arguments\n///\n/// * `root` - the folder\npub fn count(root: Folder) -> usize {\n    root.entries.len()\n}\n";
+    let generated = generate(&[("tree.rs", text)], None);
+    let line = line_of(text, "pub fn count");
+    assert_found(find(
+        &generated,
+        Level::Warning,
+        "src/tools/tree.rs",
+        line,
+        &["`root`", "recursive type `Folder`", "Gemini and Anthropic strict"],
+    ));
+    let tool = &generated.modules[0].tools[0].ir;
+    let names: Vec<&str> = tool.defs.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["Folder"], "Entry is inlined into Folder: only the type met again is a definition");
+    assert_eq!(tool.params[0].ty, Type::reference("Folder"));
+    for (format, strict) in conformance::corpus::variants() {
+        let text = render_tool(tool, format, strict);
+        let inlined = format == Format::Gemini || (format == Format::Anthropic && strict);
+        assert_eq!(!text.contains("$ref"), inlined, "{format:?} strict={strict}: {text}");
+        assert_eq!(text.contains("same shape as the enclosing Folder"), inlined, "{text}");
+    }
+}
+
+/// A generic type is its name with its arguments: `Wrap<Wrap<u8>>` nests two types (no
+/// recursion), and `Tree<T>` instantiated twice in one tool is two definitions.
+#[test]
+fn generic_instances_are_told_apart() {
+    let text = "/// A box.\npub struct Wrap<T> {\n    /// The value.\n    pub inner: T,\n}\n\n/// A tree.\npub struct Tree<T> {\n    /// The value.\n    pub value: T,\n    /// The subtrees.\n    pub kids: Vec<Tree<T>>,\n}\n\n/// Use them.\n///\n/// # Arguments\n///\n/// * `w` - boxes\n/// * `a` - numbers\n/// * `b` - words\n/// * `c` - numbers again\npub fn use_them(w: Wrap<Wrap<u8>>, a: Tree<u8>, b: Tree<String>, c: Option<Tree<u8>>) -> bool {\n    true\n}\n";
+    let generated = generate(&[("generic.rs", text)], None);
+    assert!(!generated.has_errors());
+    let tool = &generated.modules[0].tools[0].ir;
+    let names: Vec<&str> = tool.defs.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["Tree_u8", "Tree_String"]);
+    let rendered = render_tool(tool, Format::Mcp, false);
+    assert!(rendered.contains(r#""inner":{"type":"object""#), "Wrap<Wrap<u8>> is written out: {rendered}");
+    assert_eq!(tool.params[3].ty, Type::reference("Tree_u8"), "one definition for both uses");
+}
+
+/// A type that holds itself with no JSON nesting between (an untagged variant of itself)
+/// has no finite value and a decoder of it would never end: the tool is refused, with the
+/// reason, at the parameter.
+#[test]
+fn a_type_that_holds_itself_without_nesting_is_refused() {
+    let text = "/// A loop.\n#[derive(serde::Deserialize)]\n#[serde(untagged)]\npub enum Loop {\n    /// Again.\n    Again(Box<Loop>),\n    /// A number.\n    Number(u8),\n}\n\n/// Spin.\n///\n/// # Arguments\n///\n/// * `l` - the loop\npub fn spin(l: Loop) -> bool {\n    true\n}\n";
+    let generated = generate(&[("looping.rs", text)], None);
+    let line = line_of(text, "pub fn spin");
+    assert_found(find(
+        &generated,
+        Level::Warning,
+        "src/tools/looping.rs",
+        line,
+        &["`spin` is not a tool", "`Loop` contains itself with no JSON nesting"],
+    ));
+    assert!(generated.modules.iter().all(|m| m.tools.is_empty()));
+}

@@ -186,7 +186,10 @@ fn responses_output_is_flat_says_strict_and_passes_the_chat_checks() {
 #[test]
 fn gemini_output_stays_inside_the_openapi_subset() {
     fn walk(value: &serde_json::Value, at: &str, out: &mut Vec<String>) {
-        const REJECTED: [&str; 15] = [
+        // provider-rules §8 Gemini item 6: `$ref`/`$defs` inlined.
+        const REJECTED: [&str; 17] = [
+            "$ref",
+            "$defs",
             "$schema",
             "additionalProperties",
             "const",
@@ -254,4 +257,47 @@ fn gemini_output_stays_inside_the_openapi_subset() {
         }
     }
     report("gemini_output_stays_inside_the_openapi_subset", examined, &failures);
+}
+
+/// Recursive types (tool definitions): `$defs` holding every definition, used through
+/// `$ref`, in the formats that take references (OpenAI and MCP strict or not, Anthropic
+/// without strict); written out with no `$ref` at all in Gemini and Anthropic strict
+/// (provider-rules §3 "Recursive schemas" not supported, §8 Gemini item 6). That every
+/// `$ref` resolves is a common rule, checked above for every format.
+#[test]
+fn recursive_types_are_defs_where_the_format_takes_refs_and_written_out_elsewhere() {
+    let (mut examined, mut failures) = (0, Vec::new());
+    for source in corpus::sources() {
+        for (format, strict) in variants() {
+            let value = source.render_value(format, strict);
+            for (tool, def) in source.tools.iter().zip(definitions(&value)) {
+                if tool.defs.is_empty() {
+                    continue;
+                }
+                examined += 1;
+                let schema = input_schema(def, format).expect("an input schema");
+                let text = schema.to_string();
+                let inlined = format == Format::Gemini || (format == Format::Anthropic && strict);
+                let label = format!("{} {} {} strict={strict}", source.name, tool.name, format.as_str());
+                if inlined && (text.contains("\"$ref\"") || text.contains("\"$defs\"")) {
+                    failures.push(format!("{label}: a reference where the format takes none"));
+                }
+                for name in tool.defs.iter().map(|d| &d.name).filter(|_| !inlined) {
+                    // The key: characters a `$ref` would need escaped are written `_`.
+                    let key: String = name
+                        .chars()
+                        .map(|c| if c.is_ascii_alphanumeric() || "_.-".contains(c) { c } else { '_' })
+                        .collect();
+                    if schema.get("$defs").and_then(|d| d.get(&key)).is_none() {
+                        failures.push(format!("{label}: no `$defs/{key}` for `{name}`"));
+                    }
+                }
+            }
+        }
+    }
+    report(
+        "recursive_types_are_defs_where_the_format_takes_refs_and_written_out_elsewhere",
+        examined,
+        &failures,
+    );
 }
