@@ -107,8 +107,26 @@ fn mcp_checklist_names_input_schemas_and_refs() {
                     .as_object()
                     .into_iter()
                     .flat_map(|m| m.keys())
-                    .filter(|k| !["name", "description", "inputSchema", "outputSchema"].contains(&k.as_str()))
+                    .filter(|k| {
+                        !["name", "title", "description", "inputSchema", "outputSchema", "annotations"]
+                            .contains(&k.as_str())
+                    })
                     .collect();
+                // provider-rules §8 MCP item 8: `title` a string, `annotations` booleans only.
+                if def.get("title").is_some_and(|t| !t.is_string()) {
+                    failures.push(format!("{} strict={strict}: title is not a string in {def}", source.name));
+                }
+                if let Some(hints) = def.get("annotations") {
+                    let known =
+                        ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint", "title"];
+                    let bad = hints.as_object().is_none_or(|m| {
+                        m.iter()
+                            .any(|(k, v)| !known.contains(&k.as_str()) || (k != "title" && !v.is_boolean()))
+                    });
+                    if bad {
+                        failures.push(format!("{} strict={strict}: bad annotations in {def}", source.name));
+                    }
+                }
                 if !extra.is_empty() {
                     failures.push(format!(
                         "{} strict={strict}: unexpected MCP keys {extra:?} in {def}",

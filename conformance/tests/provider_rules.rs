@@ -93,7 +93,9 @@ fn anthropic_non_strict_output_has_the_messages_shape() {
         for def in definitions(&value) {
             examined += 1;
             let keys: Vec<&String> = def.as_object().into_iter().flat_map(|m| m.keys()).collect();
-            let known = keys.iter().all(|k| ["name", "description", "input_schema"].contains(&k.as_str()));
+            let known = keys
+                .iter()
+                .all(|k| ["name", "description", "input_schema", "input_examples"].contains(&k.as_str()));
             let object = def.pointer("/input_schema/type").and_then(|t| t.as_str()) == Some("object");
             if !known || !object {
                 failures.push(format!("{}: {def}", source.name));

@@ -44,6 +44,15 @@ impl Store {
         note
     }
 
+    /// Removes note `id` of `owner`; the removed note, or `None` when `owner` has none
+    /// with that id (another user's note is never touched).
+    pub fn remove(&self, owner: u64, id: u64) -> Option<Note> {
+        let mut notes = self.notes.write().unwrap_or_else(|e| e.into_inner());
+        let mine = notes.get_mut(&owner)?;
+        let at = mine.iter().position(|note| note.id == id)?;
+        Some(mine.remove(at))
+    }
+
     /// The notes of `owner`, oldest first.
     pub fn notes_of(&self, owner: u64) -> Vec<Note> {
         let notes = self.notes.read().unwrap_or_else(|e| e.into_inner());

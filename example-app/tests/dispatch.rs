@@ -455,6 +455,7 @@ fn hidden_and_private_functions_are_not_tools() {
         "whoami",
         "list_notes",
         "add_note",
+        "remove_note", // `delete_note`, renamed by its `TOOLS` entry
         "place_order",
         "check_address",
         "distance",

@@ -102,3 +102,56 @@ async fn bad_messages_get_errors_and_the_session_goes_on() {
         tokio::time::timeout(std::time::Duration::from_secs(20), child.wait()).await.unwrap().unwrap();
     assert!(status.success(), "stdin closed: the server exits cleanly ({status})");
 }
+
+/// `tools/list` for a client of protocol `version`, over raw lines.
+async fn list_tools_as(version: &str) -> Vec<Value> {
+    let mut child = serve_command()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}),
+    ];
+    for message in messages {
+        stdin.write_all(format!("{message}\n").as_bytes()).await.unwrap();
+    }
+    stdin.flush().await.unwrap();
+    loop {
+        let line = tokio::time::timeout(std::time::Duration::from_secs(20), lines.next_line())
+            .await
+            .expect("the server answers")
+            .unwrap()
+            .expect("stdout stays open");
+        let message: Value = serde_json::from_str(&line).unwrap();
+        if message["id"] == 2 {
+            return message["result"]["tools"].as_array().unwrap().clone();
+        }
+    }
+}
+
+/// `TOOLS` metadata over MCP: the renamed destructive tool carries its title and
+/// annotations for clients whose protocol defines them, and neither for older ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn titles_and_annotations_follow_the_protocol_version() {
+    let find = |tools: &[Value], name: &str| tools.iter().find(|t| t["name"] == name).cloned().unwrap();
+    let current = list_tools_as("2025-06-18").await;
+    let remove = find(&current, "remove_note");
+    assert_eq!(remove["title"], "Remove a note");
+    assert_eq!(remove["annotations"]["destructiveHint"], true);
+    assert_eq!(remove["annotations"]["idempotentHint"], true);
+    assert!(!current.iter().any(|t| t["name"] == "delete_note"), "only the wire name is served");
+    let march = list_tools_as("2025-03-26").await;
+    let remove = find(&march, "remove_note");
+    assert!(remove.get("title").is_none() && remove["annotations"]["destructiveHint"] == true, "{remove}");
+    let old = list_tools_as("2024-11-05").await;
+    let remove = find(&old, "remove_note");
+    assert!(remove.get("title").is_none() && remove.get("annotations").is_none(), "{remove}");
+}

@@ -244,3 +244,24 @@ async fn an_endpoint_nobody_listens_on_is_a_transport_error() {
     assert!(matches!(error, AgentError::Transport(_)), "{error:?}");
     assert!(error.to_string().contains(&addr.to_string()), "{error}");
 }
+
+#[tokio::test]
+async fn a_tools_own_time_limit_ends_its_call_and_the_model_is_told() {
+    // `remove_note` has a 2 s limit of its own (`TOOLS` in example-app); the store's round
+    // trip takes 3 s, so the call is cancelled at 2 s, before it removes anything.
+    let store = Arc::new(Store::seeded(Duration::from_millis(3_000)));
+    let app = App::for_user(&store, User { id: 1, name: "Ada".to_owned() });
+    let calls = [("call_1", "remove_note", r#"{"id":1}"#)];
+    let server = Server::start(vec![tool_calls(&calls), answer("it took too long")]).await;
+    let agent = Agent::new(&toolset::ALL, app, server.base_url.clone());
+    let started = std::time::Instant::now();
+    let (outcome, _) = run(&agent, "remove my first note").await;
+    assert_eq!(outcome.unwrap().answer, "it took too long");
+    assert!(started.elapsed() < Duration::from_millis(2_900), "{:?}", started.elapsed());
+    let content = server.requests()[1].body["messages"][2]["content"].as_str().unwrap().to_owned();
+    assert!(
+        content.contains("`remove_note` did not finish within 2000 ms (the tool's time limit)"),
+        "{content}"
+    );
+    assert_eq!(store.notes_of(1).len(), 2, "the cancelled call removed nothing");
+}

@@ -539,12 +539,10 @@ mod tests {
 
     fn tool(params: Vec<Param>) -> ToolDef {
         ToolDef {
-            ir: toolcall_runtime::ir::Tool {
-                name: "t".into(),
-                description: String::new(),
-                params,
-                output: None,
-                defs: Vec::new(),
+            ir: {
+                let mut ir = toolcall_runtime::ir::Tool::new("t");
+                ir.params = params;
+                ir
             },
             ident: quote::format_ident!("t"),
             span: proc_macro2::Span::call_site(),

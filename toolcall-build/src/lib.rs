@@ -35,6 +35,7 @@ mod declared;
 mod diagnostics;
 mod expected;
 mod lower;
+mod metadata;
 mod model;
 mod parse;
 mod provider;
@@ -344,7 +345,9 @@ impl Builder {
             let module = parse::module_path(&source.relative);
             if let Some(parsed) = parse::parse_file(&source.path, module, &source.text, &diags) {
                 let read = ast::tool::read_tools(&parsed, context.as_ref(), &diags);
-                let lowered = lower::lower_file(&parsed, &read, &self.providers, self.missing_docs, &diags);
+                let mut lowered =
+                    lower::lower_file(&parsed, &read, &self.providers, self.missing_docs, &diags);
+                metadata::apply(&parsed, &mut lowered, &diags);
                 // A `mod.rs` that only declares submodules is not a tool module.
                 if !(lowered.tools.is_empty() && source.relative.ends_with("mod.rs")) {
                     modules.push(lowered);

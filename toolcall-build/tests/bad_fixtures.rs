@@ -86,6 +86,33 @@ fn ranges_that_cannot_hold_are_located_errors() {
 }
 
 #[test]
+fn tool_metadata_that_cannot_hold_is_located() {
+    let generated = generate("metadata");
+    assert!(generated.has_errors());
+    let expect = [
+        ("meta.rs:4:29: error: ", "tool name `remove it!` must match ^[a-zA-Z0-9_-]{1,64}$"),
+        ("meta.rs:5:5: ", "duplicate `TOOLS` entry for `remove`"),
+        ("meta.rs:6:5: ", "`TOOLS` names `nowhere`, which is not a tool in this file"),
+        ("meta.rs:7:29: error: ", "example for `lookup` is not JSON"),
+        (
+            "meta.rs:7:",
+            r#"example for `lookup` is refused by the tool's decoder: id: expected an integer, got "x""#,
+        ),
+        ("meta.rs:8:43: ", "unknown ToolMeta method `shout`"),
+        // The rename collides with `lookup`: the duplicate-name check sees wire names.
+        ("meta.rs:30:8: error: ", "tool name `lookup` is defined twice"),
+    ];
+    for (place, words) in expect {
+        let found = lines_with(&generated, &[place, words]);
+        assert_eq!(found.len(), 1, "`{place}` `{words}`:\n{}", diagnostic_lines(&generated));
+    }
+    // A valid example is kept; an invalid name leaves the tool under its function's name.
+    let tools = &generated.modules[0].tools;
+    assert!(tools.iter().any(|t| t.ir.name == "lookup" && t.ir.examples.len() == 1));
+    assert!(tools.iter().any(|t| t.ir.name == "remove"));
+}
+
+#[test]
 fn overrides_naming_nothing_warn() {
     let generated = generate("overrides");
     assert!(!generated.has_errors());

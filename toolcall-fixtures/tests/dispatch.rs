@@ -256,8 +256,7 @@ fn override_ranges_are_in_the_schema_and_enforced() {
 /// empty one.
 #[test]
 fn override_descriptions_are_kept_as_written() {
-    let tools: Value =
-        serde_json::from_str(toolset::ALL.emit(toolcall_runtime::Format::Mcp, false)).unwrap();
+    let tools: Value = serde_json::from_str(toolset::ALL.emit(toolcall_runtime::Format::Mcp, false)).unwrap();
     let find = |name: &str| tools.as_array().unwrap().iter().find(|t| t["name"] == name).unwrap().clone();
     let transfer = find("transfer");
     let props = &transfer["inputSchema"]["properties"];
@@ -265,4 +264,39 @@ fn override_descriptions_are_kept_as_written() {
     assert_eq!(props["memo_id"]["description"], "a big optional id");
     let alarm = find("set_alarm");
     assert_eq!(alarm["inputSchema"]["properties"]["ticket"]["description"], "a big id (at least 1000)");
+}
+
+/// `TOOLS` metadata: a renamed tool answers to its wire name only; title and annotations
+/// are in MCP definitions, examples in Anthropic's, the time limit in `ToolInfo`.
+#[test]
+fn tool_metadata_reaches_every_place_it_belongs() {
+    let args = json!({"account": {"number": 1}, "label": "vip"});
+    assert_eq!(run("label_account", args.clone()).unwrap()["label"], "vip");
+    let err = run("tag_account", args).unwrap_err();
+    assert!(matches!(err, ToolError::UnknownTool { .. }), "{err:?}");
+    assert!(toolset::ALL.names().any(|n| n == "label_account"));
+
+    let mcp: Value = serde_json::from_str(toolset::ALL.emit(toolcall_runtime::Format::Mcp, false)).unwrap();
+    let find =
+        |tools: &Value, name: &str| tools.as_array().unwrap().iter().find(|t| t["name"] == name).cloned();
+    let alarm = find(&mcp, "set_alarm").unwrap();
+    assert_eq!(alarm["title"], "Set an alarm");
+    assert_eq!(alarm["annotations"], json!({"idempotentHint": true, "openWorldHint": false}));
+    assert_eq!(find(&mcp, "label_account").unwrap()["annotations"], json!({"destructiveHint": false}));
+    assert!(alarm.get("input_examples").is_none());
+
+    for strict in [false, true] {
+        let anthropic: Value =
+            serde_json::from_str(toolset::ALL.emit(toolcall_runtime::Format::Anthropic, strict)).unwrap();
+        let alarm = find(&anthropic, "set_alarm").unwrap();
+        assert_eq!(alarm["input_examples"].as_array().map(Vec::len), Some(2), "{alarm}");
+        assert_eq!(alarm["input_examples"][0]["label"], "wake");
+        assert!(alarm.get("title").is_none() && alarm.get("annotations").is_none());
+    }
+    let openai = toolset::ALL.emit(toolcall_runtime::Format::OpenAi, true);
+    assert!(!openai.contains("input_examples") && !openai.contains(r#""title":"Set an alarm""#));
+
+    let info = toolset::ALL.describe().iter().find(|t| t.name == "set_alarm").unwrap();
+    assert_eq!(info.timeout_ms, Some(250));
+    assert_eq!(toolset::ALL.describe().iter().find(|t| t.name == "transfer").unwrap().timeout_ms, None);
 }

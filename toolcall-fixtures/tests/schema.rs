@@ -216,7 +216,7 @@ fn overrides_change_description_and_wire() {
     assert!(props["note"].get("description").is_none(), "empty override clears the bullet");
     assert_eq!(props["memo_id"]["type"], "string");
     assert_eq!(props["amount"]["type"], "integer");
-    let tag = properties("tag_account");
+    let tag = properties("label_account");
     assert!(tag["account"].get("description").is_none(), "empty override clears the type doc");
     assert_eq!(tag["label"]["description"], "Override beats the bullet");
 }

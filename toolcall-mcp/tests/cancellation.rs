@@ -61,3 +61,14 @@ async fn a_call_past_the_time_limit_is_dropped_and_says_so() {
         .unwrap();
     assert_eq!(sum.content[0].as_text().map(|t| t.text.clone()), Some("3".into()));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tools_own_time_limit_replaces_the_servers() {
+    let ctx = Arc::new(Ctx::default());
+    let client = connect(McpServer::with_shared_context(&ALL, Arc::clone(&ctx))).await;
+    let result = client.call_tool(CallToolRequestParams::new("hold_limited")).await.unwrap();
+    assert_eq!(result.is_error, Some(true));
+    let text = result.content[0].as_text().unwrap().text.clone();
+    assert!(text.contains("`hold_limited` did not finish within 80 ms (the tool's time limit)"), "{text}");
+    assert!(live_becomes(&ctx, 0).await, "the timed-out call was dropped");
+}

@@ -32,6 +32,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use crate::meta::Annotations;
+
 /// The largest integer every JSON client represents exactly: 2^53 − 1.
 pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 /// The smallest integer every JSON client represents exactly: −(2^53 − 1).
@@ -115,6 +117,15 @@ pub struct Tool {
     /// for: recursive types, written once. Empty for most tools.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub defs: Vec<Definition>,
+    /// A human-readable title (MCP `title`); empty means none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub title: String,
+    /// Hints for clients (MCP `annotations`): read-only, destructive, idempotent, open world.
+    #[serde(default, skip_serializing_if = "Annotations::is_empty")]
+    pub annotations: Annotations,
+    /// Examples of arguments (Anthropic `input_examples`), each accepted by the tool.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<Value>,
 }
 
 /// A named type of a tool, what a [`Type::Ref`] of that name stands for. Rendered as an
@@ -139,7 +150,28 @@ impl Tool {
             params: Vec::new(),
             output: None,
             defs: Vec::new(),
+            title: String::new(),
+            annotations: Annotations::default(),
+            examples: Vec::new(),
         }
+    }
+
+    /// Sets the title (MCP `title`).
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = title.into();
+        self
+    }
+
+    /// Sets the client hints (MCP `annotations`).
+    pub fn annotations(mut self, annotations: Annotations) -> Self {
+        self.annotations = annotations;
+        self
+    }
+
+    /// Adds an example of arguments (Anthropic `input_examples`).
+    pub fn example(mut self, arguments: Value) -> Self {
+        self.examples.push(arguments);
+        self
     }
 
     /// Adds a named type that [`Type::Ref`]s of `name` stand for (replacing one of the

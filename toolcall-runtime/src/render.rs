@@ -489,6 +489,9 @@ impl<'o, 'c> Renderer<'o, 'c> {
             obj.str("type", "function");
         }
         obj.str("name", &tool.name);
+        if self.scope.settings.format == Format::Mcp && !tool.title.is_empty() {
+            obj.str("title", &tool.title);
+        }
         if !tool.description.is_empty() {
             obj.str("description", &tool.description);
         }
@@ -500,6 +503,20 @@ impl<'o, 'c> Renderer<'o, 'c> {
             // What the server returns, not what a model writes: plain JSON Schema, strict or not.
             obj.key("outputSchema");
             obj.out.push_str(&render_output_schema(output));
+        }
+        if self.scope.settings.format == Format::Mcp && !tool.annotations.is_empty() {
+            write_annotations(obj.key("annotations"), &tool.annotations);
+        }
+        if self.scope.settings.format == Format::Anthropic && !tool.examples.is_empty() {
+            let out = obj.key("input_examples");
+            out.push('[');
+            for (i, example) in tool.examples.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&example.to_string());
+            }
+            out.push(']');
         }
         if self.scope.settings.strict_flag {
             obj.raw("strict", "true");
@@ -1009,4 +1026,21 @@ fn shape_name(ty: &Type) -> &'static str {
         Type::Null => "null",
         other => plain_type_name(other).unwrap_or("any"),
     }
+}
+
+/// MCP's `annotations` object: the hints that are set, in the specification's order.
+fn write_annotations(out: &mut String, hints: &crate::meta::Annotations) {
+    let mut obj = Obj::open(out);
+    let flags = [
+        ("readOnlyHint", hints.read_only),
+        ("destructiveHint", hints.destructive),
+        ("idempotentHint", hints.idempotent),
+        ("openWorldHint", hints.open_world),
+    ];
+    for (key, value) in flags {
+        if let Some(value) = value {
+            obj.raw(key, if value { "true" } else { "false" });
+        }
+    }
+    obj.close();
 }

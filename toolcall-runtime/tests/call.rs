@@ -60,8 +60,22 @@ fn dispatch<'a>(ctx: &'a Counter, name: &'a str, args: &'a Value) -> Option<Disp
 }
 
 static INFO: [ToolInfo; 2] = [
-    ToolInfo { module: "m", name: "count", description: "", parameters: "{}", output: None, timeout_ms: None },
-    ToolInfo { module: "m", name: "polls", description: "", parameters: "{}", output: None, timeout_ms: None },
+    ToolInfo {
+        module: "m",
+        name: "count",
+        description: "",
+        parameters: "{}",
+        output: None,
+        timeout_ms: None,
+    },
+    ToolInfo {
+        module: "m",
+        name: "polls",
+        description: "",
+        parameters: "{}",
+        output: None,
+        timeout_ms: None,
+    },
 ];
 static SCHEMAS: SchemaTable = [["[]"; 2]; 5];
 static TOOLS: Toolset<Counter> = Toolset::new(&INFO, &SCHEMAS, dispatch);

@@ -3,8 +3,29 @@
 //! types live here, so the build describes them (MCP `outputSchema`).
 
 use serde::Serialize;
+use toolcall_runtime::ToolMeta;
 
 use crate::App;
+
+/// What these tools are, for clients and models: a confirmation-worthy destructive tool
+/// under its wire name, read-only hints, a tool-specific time limit and examples.
+pub(crate) const TOOLS: &[ToolMeta] = &[
+    ToolMeta::new("delete_note")
+        .name("remove_note")
+        .title("Remove a note")
+        .destructive()
+        .idempotent()
+        .closed_world()
+        .timeout_ms(2_000)
+        .example(r#"{"id": 2}"#),
+    ToolMeta::new("list_notes")
+        .title("List my notes")
+        .read_only()
+        .closed_world()
+        .example("{}")
+        .example(r#"{"limit": 3}"#),
+    ToolMeta::new("whoami").title("Who am I").read_only().closed_world(),
+];
 
 /// A signed-in user.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -61,4 +82,18 @@ pub async fn add_note(app: &App, text: String) -> Result<Note, String> {
     }
     app.store.round_trip().await;
     Ok(app.store.insert(app.user.id, &text))
+}
+
+/// Delete one of the signed-in user's notes for good.
+///
+/// # Arguments
+///
+/// * `id` - the note's id, as `list_notes` shows it
+///
+/// # Errors
+///
+/// When the signed-in user has no note with that id.
+pub async fn delete_note(app: &App, id: u64) -> Result<Note, String> {
+    app.store.round_trip().await;
+    app.store.remove(app.user.id, id).ok_or_else(|| format!("you have no note {id}"))
 }

@@ -112,7 +112,7 @@ fn apply_method(entry: &mut ToolMetaEntry, call: &syn::ExprMethodCall, file: &Pa
         ("open_world", 0) => hints.open_world = Some(true),
         ("closed_world", 0) => hints.open_world = Some(false),
         ("name", 1) => match text() {
-            Some(name) => entry.name = Some((name, call.span())),
+            Some(name) => entry.name = Some((name, call.method.span())),
             None => diags.warn(file, call.span(), "`name` needs a string literal; ignored"),
         },
         ("title", 1) => match text() {
@@ -120,7 +120,7 @@ fn apply_method(entry: &mut ToolMetaEntry, call: &syn::ExprMethodCall, file: &Pa
             None => diags.warn(file, call.span(), "`title` needs a string literal; ignored"),
         },
         ("example", 1) => match text() {
-            Some(json) => entry.examples.push((json, call.span())),
+            Some(json) => entry.examples.push((json, call.method.span())),
             None => diags.warn(file, call.span(), "`example` needs a string literal of JSON; ignored"),
         },
         ("timeout_ms", 1) => match call.args.first().and_then(integer_literal).map(u64::try_from) {

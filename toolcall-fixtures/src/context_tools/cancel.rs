@@ -2,7 +2,12 @@
 
 use std::sync::atomic::Ordering;
 
+use toolcall_runtime::ToolMeta;
+
 use crate::Ctx;
+
+/// `hold_limited` has its own time limit, which servers and agents use instead of theirs.
+pub(crate) const TOOLS: &[ToolMeta] = &[ToolMeta::new("hold_limited").timeout_ms(80)];
 
 /// Counts itself in `ctx.live` while alive.
 struct LiveGuard<'a>(&'a Ctx);
@@ -25,6 +30,11 @@ pub async fn hold(ctx: &Ctx) -> u8 {
     let _guard = LiveGuard::new(ctx);
     std::future::pending::<()>().await;
     0
+}
+
+/// Like `hold`, under its own time limit of 80 ms.
+pub async fn hold_limited(ctx: &Ctx) -> u8 {
+    hold(ctx).await
 }
 
 /// Holds a guard, yields, then panics: the guard is dropped while unwinding.

@@ -2,7 +2,19 @@
 
 use serde::Serialize;
 use serde_json::{Value, json};
-use toolcall_runtime::ToolParam;
+use toolcall_runtime::{ToolMeta, ToolParam};
+
+/// Tool metadata the build reads (and the compiler checks through generated code).
+pub(crate) const TOOLS: &[ToolMeta] = &[
+    ToolMeta::new("tag_account").name("label_account").title("Label an account").non_destructive(),
+    ToolMeta::new("set_alarm")
+        .title("Set an alarm")
+        .idempotent()
+        .closed_world()
+        .timeout_ms(250)
+        .example(r#"{"hour": 7, "label": "wake", "snooze": [], "volume": 3, "ticket": "1000"}"#)
+        .example(r#"{"hour": 23, "minute": 59, "label": "sleep", "snooze": [5, 10], "volume": 0.5, "ticket": "2048"}"#),
+];
 
 /// Overrides the build reads (and the compiler checks through generated code).
 pub(crate) const TOOL_PARAMS: &[ToolParam] = &[

@@ -44,8 +44,22 @@ const DEFINITIONS: &str = r#"[
 ]"#;
 
 static INFO: [ToolInfo; 2] = [
-    ToolInfo { module: "gauge", name: "work", description: "", parameters: "{}", output: None, timeout_ms: None },
-    ToolInfo { module: "gauge", name: "whoami", description: "", parameters: "{}", output: None, timeout_ms: None },
+    ToolInfo {
+        module: "gauge",
+        name: "work",
+        description: "",
+        parameters: "{}",
+        output: None,
+        timeout_ms: None,
+    },
+    ToolInfo {
+        module: "gauge",
+        name: "whoami",
+        description: "",
+        parameters: "{}",
+        output: None,
+        timeout_ms: None,
+    },
 ];
 
 static SCHEMAS: SchemaTable = [[DEFINITIONS; 2]; 5];
