@@ -36,17 +36,26 @@ pub fn closest_name<'k>(name: &str, known: impl IntoIterator<Item = &'k str>) ->
     best.map(|(_, candidate)| candidate)
 }
 
-/// Levenshtein distance between `a` and `b`, in characters.
+/// Edit distance between `a` and `b`, in characters: insertions, deletions,
+/// substitutions and swaps of two neighbours (`lable` is one edit from `label`), each
+/// costing one (the optimal-string-alignment distance).
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
+    for i in 0..a.len() {
         current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitute = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitute.min(previous[j + 1] + 1).min(current[j] + 1);
+        for j in 0..b.len() {
+            let substitute = previous[j] + usize::from(a[i] != b[j]);
+            let mut best = substitute.min(previous[j + 1] + 1).min(current[j] + 1);
+            if i > 0 && j > 0 && a[i] == b[j - 1] && a[i - 1] == b[j] {
+                best = best.min(before[j - 1] + 1);
+            }
+            current[j + 1] = best;
         }
+        std::mem::swap(&mut before, &mut previous);
         std::mem::swap(&mut previous, &mut current);
     }
     previous[b.len()]
@@ -68,6 +77,7 @@ mod tests {
         assert_eq!(closest_name("x", ["a", "b"]), None);
         assert_eq!(closest_name("A", ["a"]), Some("a"));
         assert_eq!(closest_name("units", ["city", "days"]), None);
+        assert_eq!(closest_name("lable", ["hour", "label"]), Some("label"));
         assert_eq!(closest_name("", ["a"]), None);
         assert_eq!(closest_name("a", std::iter::empty()), None);
     }
@@ -83,5 +93,7 @@ mod tests {
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("é", "e"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("lable", "label"), 1, "a swap of neighbours is one edit");
+        assert_eq!(edit_distance("ab", "ba"), 1);
     }
 }
