@@ -28,10 +28,7 @@ impl CallArgs {
     pub fn run(self) -> ExitCode {
         let runtime = match super::runtime() {
             Ok(runtime) => runtime,
-            Err(error) => {
-                eprintln!("error: cannot start the async runtime: {error}");
-                return ExitCode::FAILURE;
-            }
+            Err(exit) => return exit,
         };
         let app = App::demo();
         match runtime.block_on(toolset::ALL.call_bytes(&app, &self.name, &bytes(self.json))) {

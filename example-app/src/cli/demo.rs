@@ -31,10 +31,7 @@ impl DemoArgs {
     pub fn run(self) -> ExitCode {
         let runtime = match super::runtime() {
             Ok(runtime) => runtime,
-            Err(error) => {
-                eprintln!("error: cannot start the async runtime: {error}");
-                return ExitCode::FAILURE;
-            }
+            Err(exit) => return exit,
         };
         let app = App::demo();
         print_sizes();

@@ -87,9 +87,13 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     }
 }
 
-/// A single-threaded tokio runtime with timers, for the async tools.
-pub(crate) fn runtime() -> io::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_current_thread().enable_time().build()
+/// A single-threaded tokio runtime with timers, for the async tools; when none can start,
+/// the exit status, after saying why on stderr.
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_current_thread().enable_time().build().map_err(|error| {
+        eprintln!("error: cannot start the async runtime: {error}");
+        ExitCode::FAILURE
+    })
 }
 
 /// Writes `text` and a newline to stdout. A reader that has gone away (`| head`) is not
