@@ -81,3 +81,21 @@ async fn a_timed_out_call_gives_its_slot_back() {
     // With no line at all, the next call is refused unless the slot is free.
     assert_eq!(call(&client, "whoami", json!({})).await, Ok("\"local\"".into()));
 }
+
+/// #20's volume check over real HTTP: 1,000 sequential calls from one client, then 200
+/// concurrent calls from 20 clients; every call answered, none lost, no error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_sequential_and_two_hundred_concurrent_calls_are_all_answered() {
+    let stats = Arc::new(Stats::default());
+    let uri = serve(McpServer::new(&GAUGE, Gauge::new("local", &stats))).await;
+    let client = Client::new(&uri, Era::Stateless).connect().await.expect("connect");
+    for i in 0..1_000 {
+        let answer = call(&client, "work", json!({"ms": 0})).await;
+        assert_eq!(answer.as_deref(), Ok("\"local\""), "call {i}");
+    }
+    assert_eq!(stats.calls.load(Ordering::SeqCst), 1_000);
+    let answers = flood(&uri, 20, 10, 1).await;
+    assert_eq!(answers.len(), 200);
+    assert!(answers.iter().all(|a| a.as_deref() == Ok("\"local\"")), "{answers:?}");
+    assert_eq!(stats.calls.load(Ordering::SeqCst), 1_200, "every call ran once: none lost");
+}
