@@ -7,6 +7,7 @@
 use serde_json::Value;
 use toolcall_runtime::ToolError;
 
+use crate::check::is_provider_safe;
 use crate::diagnostics::{Diagnostics, FileDiagnostics};
 use crate::model::{ToolDef, ToolModule};
 use crate::parse::ParsedFile;
@@ -41,7 +42,7 @@ fn function_name(tool: &ToolDef) -> String {
 
 fn apply_entry(tool: &mut ToolDef, entry: ToolMetaEntry, report: &FileDiagnostics<'_>) {
     if let Some((name, span)) = entry.name {
-        if is_tool_name(&name) {
+        if is_provider_safe(&name) {
             tool.ir.name = name;
         } else {
             let message = format!(
@@ -71,26 +72,5 @@ fn checked_example(tool: &toolcall_runtime::ir::Tool, json: &str) -> Result<Valu
     match toolcall_runtime::__private::decode_arguments(tool, &value) {
         Ok(_) => Ok(value),
         Err(error) => Err(format!("is refused by the tool's decoder: {error}")),
-    }
-}
-
-/// The name rule of OpenAI, Anthropic and Gemini alike.
-fn is_tool_name(name: &str) -> bool {
-    (1..=64).contains(&name.len())
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tool_names_follow_the_shared_rule() {
-        assert!(is_tool_name("remove_note"));
-        assert!(is_tool_name("a-b_9"));
-        assert!(!is_tool_name(""));
-        assert!(!is_tool_name("has space"));
-        assert!(!is_tool_name("dotted.name"));
-        assert!(!is_tool_name(&"x".repeat(65)));
     }
 }

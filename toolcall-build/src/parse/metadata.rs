@@ -16,7 +16,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use toolcall_runtime::Annotations;
 
-use super::overrides::{array_elements, integer_literal, string_literal};
+use super::overrides::{array_elements, integer_literal, method_chain, string_literal};
 use crate::diagnostics::Diagnostics;
 
 /// The name of the const a tool file declares tool metadata in.
@@ -65,12 +65,7 @@ pub fn read_tool_meta(item: &syn::ItemConst, file: &Path, diags: &Diagnostics) -
 
 /// Reads `ToolMeta::new("f").method(..)..`.
 fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<ToolMetaEntry> {
-    let mut calls = Vec::new();
-    let mut current = expr;
-    while let syn::Expr::MethodCall(call) = current {
-        calls.push(call);
-        current = &call.receiver;
-    }
+    let (current, calls) = method_chain(expr);
     let Some(function) = constructor_arg(current) else {
         let message = "expected `ToolMeta::new(\"function\")` with a string literal; ignored";
         diags.warn(file, expr.span(), message);
@@ -85,7 +80,7 @@ fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<Tool
         examples: Vec::new(),
         span: expr.span(),
     };
-    for call in calls.into_iter().rev() {
+    for call in calls {
         apply_method(&mut entry, call, file, diags);
     }
     Some(entry)

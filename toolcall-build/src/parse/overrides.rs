@@ -66,6 +66,19 @@ pub fn read_overrides(item: &syn::ItemConst, file: &Path, diags: &Diagnostics) -
     out
 }
 
+/// `Type::new(..).a(..).b(..)` split into the constructor call and its method calls, in
+/// the order they are written.
+pub(crate) fn method_chain(expr: &syn::Expr) -> (&syn::Expr, Vec<&syn::ExprMethodCall>) {
+    let mut calls = Vec::new();
+    let mut current = expr;
+    while let syn::Expr::MethodCall(call) = current {
+        calls.push(call);
+        current = &call.receiver;
+    }
+    calls.reverse();
+    (current, calls)
+}
+
 /// The elements of `&[a, b, ..]` (or `[a, b, ..]`).
 pub(crate) fn array_elements(expr: &syn::Expr) -> Option<Vec<&syn::Expr>> {
     match expr {
@@ -77,12 +90,7 @@ pub(crate) fn array_elements(expr: &syn::Expr) -> Option<Vec<&syn::Expr>> {
 
 /// Reads `ToolParam::new("f", "p").method(..)..`.
 fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<ToolParam> {
-    let mut calls = Vec::new();
-    let mut current = expr;
-    while let syn::Expr::MethodCall(call) = current {
-        calls.push(call);
-        current = &call.receiver;
-    }
+    let (current, calls) = method_chain(expr);
     let (function, param) = constructor_args(current).or_else(|| {
         diags.warn(
             file,
@@ -101,7 +109,7 @@ fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<Tool
         length: None,
         span: expr.span(),
     };
-    for call in calls.into_iter().rev() {
+    for call in calls {
         apply_method(&mut entry, call, file, diags);
     }
     Some(entry)
