@@ -9,16 +9,17 @@
 
 use std::net::SocketAddr;
 use std::process::Stdio;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, ProtocolVersion};
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService};
 use serde_json::json;
 use tokio::io::{AsyncBufReadExt, BufReader};
+
+// The HTTP client, raw requests and the balancer of toolcall-mcp's own HTTP tests.
+#[path = "../../toolcall-mcp/tests/common/net.rs"]
+#[allow(dead_code)]
+mod net;
+use net::{Client, Era, RoundRobin, initialize_body};
 
 /// A running `example-app serve --http`, killed when dropped.
 struct Served {
@@ -57,22 +58,10 @@ async fn connect(
     modern: bool,
     fresh: bool,
 ) -> Result<RunningService<RoleClient, ()>, rmcp::service::ClientInitializeError> {
-    let mut config = StreamableHttpClientTransportConfig::with_uri(uri.to_owned());
-    if let Some(token) = token {
-        config = config.auth_header(token.to_owned());
-    }
-    let mut http = reqwest::Client::builder();
-    if fresh {
-        http = http.pool_max_idle_per_host(0);
-    }
-    let transport = StreamableHttpClientTransport::with_client(http.build().unwrap(), config);
-    if modern {
-        let lifecycle =
-            ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] };
-        ().serve_with_lifecycle(transport, lifecycle).await
-    } else {
-        ().serve(transport).await
-    }
+    let mut client = Client::new(uri, if modern { Era::Stateless } else { Era::Legacy });
+    client.token = token.map(str::to_owned);
+    client.fresh_connections = fresh;
+    client.connect().await
 }
 
 async fn text(client: &RunningService<RoleClient, ()>, name: &str) -> String {
@@ -83,29 +72,17 @@ async fn text(client: &RunningService<RoleClient, ()>, name: &str) -> String {
 
 /// A raw `initialize` POST with `headers`: the status and the body.
 async fn post_initialize(uri: &str, headers: &[(&str, &str)]) -> (u16, String) {
-    let body = json!({
-        "jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
-    });
-    post(uri, body.to_string(), headers).await
+    post(uri, initialize_body(), headers).await
 }
 
+/// A raw POST: the status and the body; a 401 always asks for a bearer token.
 async fn post(uri: &str, body: String, headers: &[(&str, &str)]) -> (u16, String) {
-    let mut request = reqwest::Client::new()
-        .post(uri)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(body);
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let www = response.headers().get("www-authenticate").map(|v| v.to_str().unwrap().to_owned());
+    let (status, response_headers, body) = net::post(uri, body, headers).await;
     if status == 401 {
+        let www = response_headers.get("www-authenticate").map(|v| v.to_str().unwrap().to_owned());
         assert_eq!(www.as_deref(), Some("Bearer"));
     }
-    (status, response.text().await.unwrap_or_default())
+    (status, body)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -201,42 +178,15 @@ async fn origins_hosts_and_body_size_are_checked() {
 async fn two_processes_serve_one_stateless_client_in_turn() {
     let args = ["--http", "127.0.0.1:0", "--token", "t"];
     let replicas = [start(&mut serve_command(&args)).await, start(&mut serve_command(&args)).await];
-    let (uri, counts) = round_robin(&replicas).await;
-    let client = connect(&uri, Some("t"), true, true).await.expect("discover through the balancer");
+    let uris: Vec<String> = replicas.iter().map(|r| r.uri.clone()).collect();
+    let balancer = RoundRobin::start(&uris).await;
+    let client = connect(&balancer.uri, Some("t"), true, true).await.expect("discover through the balancer");
     for i in 0..20i64 {
         let args = json!({"a": i, "b": 1}).as_object().cloned().unwrap();
         let sum = client.call_tool(CallToolRequestParams::new("add").with_arguments(args)).await.unwrap();
         assert_eq!(sum.content[0].as_text().map(|t| t.text.clone()), Some((i + 1).to_string()));
     }
     assert_eq!(text(&client, "whoami").await, r#"{"id":1,"name":"Ada"}"#);
-    let counts: Vec<usize> = counts.iter().map(|c| c.load(Ordering::SeqCst)).collect();
+    let counts = balancer.counts();
     assert!(counts.iter().all(|&n| n >= 10), "each process answered half: {counts:?}");
-}
-
-/// A TCP balancer on 127.0.0.1 handing each connection to the next replica in turn;
-/// its `/mcp` URI and the connections each replica got.
-async fn round_robin(replicas: &[Served]) -> (String, Arc<Vec<AtomicUsize>>) {
-    let backends: Vec<SocketAddr> = replicas
-        .iter()
-        .map(|r| r.uri.trim_start_matches("http://").trim_end_matches("/mcp").parse().unwrap())
-        .collect();
-    let counts: Arc<Vec<AtomicUsize>> = Arc::new(backends.iter().map(|_| AtomicUsize::new(0)).collect());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let uri = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let shared = Arc::clone(&counts);
-    tokio::spawn(async move {
-        let mut next = 0;
-        while let Ok((mut inbound, _)) = listener.accept().await {
-            let i = next % backends.len();
-            next += 1;
-            shared[i].fetch_add(1, Ordering::SeqCst);
-            let backend = backends[i];
-            tokio::spawn(async move {
-                if let Ok(mut outbound) = tokio::net::TcpStream::connect(backend).await {
-                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
-                }
-            });
-        }
-    });
-    (uri, counts)
 }
