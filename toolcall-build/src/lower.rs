@@ -39,6 +39,7 @@ pub fn lower_file(
                 tools.push(tool);
             }
         }
+        mapper.mark_fast_impls();
     }
     check_override_targets(parsed, &read.overrides, &tools, diags);
     ToolModule {
@@ -129,8 +130,9 @@ fn lower_fn(
         };
         let (ir, decode, bounded) = lower_param(param, mapped, report);
         let bounds = bounded.then(|| ir.ty.clone());
+        let fast = decode == Decode::FromArg && mapper.is_fast(&param.ty);
         tool.params.push(ir);
-        decodes.push(model::Param { name: param.wire.clone(), span: param.span, decode, bounds });
+        decodes.push(model::Param { name: param.wire.clone(), span: param.span, decode, bounds, fast });
     }
     tool.defs = mapper.definitions(&tool.params);
     tool = with_output(tool, function, parsed, providers, report);

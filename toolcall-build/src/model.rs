@@ -107,6 +107,8 @@ pub struct Param {
     /// The parameter's IR type, when an override's range narrows it: checked before
     /// decoding.
     pub bounds: Option<ir::Type>,
+    /// Whether its type has the one-pass fast decoder (`FastArg`).
+    pub fast: bool,
 }
 
 /// A local struct or enum that needs `impl FromArg`.
@@ -118,6 +120,8 @@ pub struct LocalImpl {
     pub generics: syn::Generics,
     /// Its shape on the wire.
     pub shape: Shape,
+    /// Whether it also gets the one-pass fast decoder (`FastArg`).
+    pub fast: bool,
 }
 
 /// The wire shape of a local type, as serde (de)serializes it.

@@ -12,6 +12,8 @@ use std::sync::atomic::AtomicUsize;
 use std::task::{Context, Poll};
 
 pub mod context_tools;
+#[cfg(test)]
+mod fast_path;
 pub mod tools;
 
 /// The generated toolsets: one module per tool file, plus `ALL`.

@@ -495,6 +495,24 @@ proptest! {
     }
 
     #[test]
+    fn text_and_value_entry_points_agree(
+        (tool, args) in pick_tool().prop_flat_map(|t| (Just(t), near_args(t))),
+        pretty in any::<bool>(),
+    ) {
+        // The text path decodes straight from the text (one pass, no `Value`) where it
+        // can; it answers exactly as parsing the text and running the value does.
+        let text = if pretty { serde_json::to_string_pretty(&args) } else { serde_json::to_string(&args) };
+        let text = text.unwrap();
+        let by_text = toolset::ALL.run_json(&tool.name, &text);
+        let parsed = toolcall_runtime::__private::parse_arguments(text.as_bytes()).unwrap();
+        let by_value = toolset::ALL.run(&tool.name, &parsed);
+        prop_assert_eq!(&by_text, &by_value, "{} on {}", tool.name, text);
+        prop_assert_eq!(&toolset::ALL.run_bytes(&tool.name, text.as_bytes()), &by_value);
+        let generic = decode_arguments(tool, &parsed);
+        prop_assert_eq!(!is_argument_error(&by_text), generic.is_ok(), "{} on {}", tool.name, text);
+    }
+
+    #[test]
     fn a_repeated_key_is_refused_at_its_path_by_every_text_entry_point(
         (tool, args) in pick_tool().prop_flat_map(|t| (Just(t), valid_args(t))),
         target in 0..8usize,

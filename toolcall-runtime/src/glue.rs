@@ -91,6 +91,16 @@ fn openai_call(call: &Value) -> Result<(&str, OpenAiArgs<'_>), ToolError> {
     }
 }
 
+/// One OpenAI tool call on its way to a future.
+enum Prepared<'m> {
+    /// Decoded straight from its argument text (and, for a sync tool, already run).
+    Started(Option<CallFuture<'m>>),
+    /// Arguments as a value, parsed or as sent.
+    Args(&'m str, Cow<'m, Value>),
+    /// Malformed: answered with this error.
+    Failed(ToolError),
+}
+
 /// Runs one Anthropic `tool_use` block and answers it with a `tool_result` block.
 pub fn answer_anthropic(tools: &impl Runner, block: &Value) -> Value {
     let id = block["id"].as_str().unwrap_or_default();
@@ -112,23 +122,30 @@ pub fn answer_anthropic(tools: &impl Runner, block: &Value) -> Value {
 /// ```
 pub async fn answer_openai_message<C>(tools: &Toolset<C>, ctx: &C, message: &Value) -> Vec<Value> {
     let calls = tool_calls(&message["tool_calls"], |_| true);
-    // Arguments sent as JSON text are parsed first, so each call can borrow its own.
-    let prepared: Vec<Result<(&str, Cow<'_, Value>), ToolError>> = calls
+    // Arguments sent as JSON text are decoded straight from the text where the fast path
+    // takes them, else parsed first, so each call can borrow its own.
+    let mut prepared: Vec<Prepared<'_>> = calls
         .iter()
-        .map(|call| {
-            let (name, args) = openai_call(call)?;
-            let args = match args {
-                OpenAiArgs::Text(text) => Cow::Owned(parse_arguments(text.as_bytes())?),
-                OpenAiArgs::Decoded(args) => Cow::Borrowed(args),
-            };
-            Ok((name, args))
+        .map(|call| match openai_call(call) {
+            Ok((name, OpenAiArgs::Text(text))) => match tools.call_text(ctx, name, text.as_bytes()) {
+                Some(call) => Prepared::Started(Some(call)),
+                None => match parse_arguments(text.as_bytes()) {
+                    Ok(args) => Prepared::Args(name, Cow::Owned(args)),
+                    Err(error) => Prepared::Failed(error),
+                },
+            },
+            Ok((name, OpenAiArgs::Decoded(args))) => Prepared::Args(name, Cow::Borrowed(args)),
+            Err(error) => Prepared::Failed(error),
         })
         .collect();
     let futures = prepared
-        .iter()
+        .iter_mut()
         .map(|prepared| match prepared {
-            Ok((name, args)) => tools.call(ctx, name, args),
-            Err(error) => CallFuture::ready("", Err(error.clone())),
+            Prepared::Started(call) => {
+                call.take().unwrap_or_else(|| CallFuture::ready("", Err(ToolError::Several(Vec::new()))))
+            }
+            Prepared::Args(name, args) => tools.call(ctx, name, args),
+            Prepared::Failed(error) => CallFuture::ready("", Err(error.clone())),
         })
         .collect();
     answer_all(&calls, futures, openai_tool_message).await

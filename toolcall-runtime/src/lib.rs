@@ -31,6 +31,7 @@ mod call;
 mod decode;
 mod dynamic;
 mod error;
+mod fast;
 pub mod glue;
 pub mod ir;
 pub mod json;
@@ -65,11 +66,16 @@ pub mod __private {
     };
     pub use crate::dynamic::{decode_arguments, validate};
     pub use crate::error::summarize;
-    pub use crate::toolset::{DispatchFn, SchemaTable};
+    pub use crate::toolset::{DispatchFn, SchemaTable, TextDispatchFn};
 
     /// Slot decoding for generated call functions and `FromArg` impls.
     pub mod slot {
         pub use crate::slot::*;
+    }
+
+    /// The one-pass fast path of argument decoding.
+    pub mod fast {
+        pub use crate::fast::*;
     }
 
     /// Decoding helpers behind `FromArg`.

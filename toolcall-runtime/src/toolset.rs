@@ -19,6 +19,11 @@ use crate::render::Format;
 /// context and the arguments outlive the call, so an async tool may borrow both.
 pub type DispatchFn<C> = for<'a> fn(ctx: &'a C, name: &'a str, args: &'a Value) -> Option<Dispatched<'a>>;
 
+/// What generated text dispatchers look like: the call decoded straight from argument
+/// text by the one-pass fast path (`toolcall_runtime::__private::fast`), or `None` when
+/// the fast path gave up (or `name` is unknown) and the `Value` path must answer.
+pub type TextDispatchFn<C> = for<'a> fn(ctx: &'a C, name: &'a str, text: &'a [u8]) -> Option<Dispatched<'a>>;
+
 /// The provider-neutral description of one tool, as [`Toolset::describe`] returns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ToolInfo {
@@ -62,6 +67,7 @@ pub struct Toolset<C: 'static = ()> {
     tools: &'static [ToolInfo],
     schemas: &'static SchemaTable,
     dispatch: DispatchFn<C>,
+    text: Option<TextDispatchFn<C>>,
 }
 
 impl<C> Clone for Toolset<C> {
@@ -89,7 +95,29 @@ impl<C> Toolset<C> {
         schemas: &'static SchemaTable,
         dispatch: DispatchFn<C>,
     ) -> Self {
-        Toolset { tools, schemas, dispatch }
+        Toolset { tools, schemas, dispatch, text: None }
+    }
+
+    /// Adds the dispatcher that decodes argument text without parsing it into a `Value`
+    /// first (generated code); without one, text is parsed and dispatched as a `Value`.
+    pub const fn with_text(mut self, text: TextDispatchFn<C>) -> Self {
+        self.text = Some(text);
+        self
+    }
+
+    /// The call decoded straight from argument text, when the fast path takes it.
+    pub(crate) fn call_text<'a>(&self, ctx: &'a C, name: &'a str, text: &'a [u8]) -> Option<CallFuture<'a>> {
+        let dispatched = (self.text?)(ctx, name, text)?;
+        Some(CallFuture::new(name, dispatched))
+    }
+
+    /// [`Toolset::run_with`] on argument text.
+    fn run_text_with(&self, ctx: &C, name: &str, text: &[u8]) -> Result<Value, ToolError> {
+        if let Some(dispatched) = self.text.and_then(|dispatch| dispatch(ctx, name, text)) {
+            return ready(name, dispatched);
+        }
+        let args = crate::call::parse_arguments(text)?;
+        self.run_with(ctx, name, &args)
     }
 
     /// The tool definitions for `format` as a JSON array, precomputed.
@@ -168,6 +196,9 @@ impl<C> Toolset<C> {
 
     /// Like [`Toolset::call_json`], from raw bytes; invalid UTF-8 is `InvalidJson`.
     pub async fn call_bytes(&self, ctx: &C, name: &str, args: &[u8]) -> Result<Value, ToolError> {
+        if let Some(call) = self.call_text(ctx, name, args) {
+            return call.await;
+        }
         let args = crate::call::parse_arguments(args)?;
         self.call(ctx, name, &args).await
     }
@@ -177,8 +208,7 @@ impl<C> Toolset<C> {
     /// arguments are still decoded first, so their errors come back as usual).
     pub fn run_with(&self, ctx: &C, name: &str, args: &Value) -> Result<Value, ToolError> {
         match (self.dispatch)(ctx, name, args) {
-            Some(Dispatched::Ready(result)) => result,
-            Some(Dispatched::Async(_)) => Err(ToolError::AsyncTool(name.to_owned())),
+            Some(dispatched) => ready(name, dispatched),
             None => Err(self.unknown(name)),
         }
     }
@@ -198,20 +228,30 @@ impl Toolset<()> {
 
     /// Like [`Toolset::run`], with the arguments as JSON text (as OpenAI sends them).
     pub fn run_json(&self, name: &str, args: &str) -> Result<Value, ToolError> {
-        let args = crate::call::parse_arguments(args.as_bytes())?;
-        self.run(name, &args)
+        self.run_text_with(&(), name, args.as_bytes())
     }
 
     /// Like [`Toolset::run_json`], from raw bytes; invalid UTF-8 is `InvalidJson`.
     pub fn run_bytes(&self, name: &str, args: &[u8]) -> Result<Value, ToolError> {
-        let args = crate::call::parse_arguments(args)?;
-        self.run(name, &args)
+        self.run_text_with(&(), name, args)
+    }
+}
+
+/// A sync run's result: an async tool is not run.
+fn ready(name: &str, dispatched: Dispatched<'_>) -> Result<Value, ToolError> {
+    match dispatched {
+        Dispatched::Ready(result) => result,
+        Dispatched::Async(_) => Err(ToolError::AsyncTool(name.to_owned())),
     }
 }
 
 impl Runner for Toolset<()> {
     fn run(&self, name: &str, args: &Value) -> Result<Value, ToolError> {
         Toolset::run(self, name, args)
+    }
+
+    fn run_json(&self, name: &str, args: &str) -> Result<Value, ToolError> {
+        Toolset::run_json(self, name, args)
     }
 }
 

@@ -17,42 +17,79 @@ pub fn call_ident(tool: &ToolDef) -> syn::Ident {
     format_ident!("__call_{}", tool.ident.to_string().trim_start_matches("r#"))
 }
 
-/// `fn <ident>(ctx, name, args) -> Option<Dispatched>`: a `match` over (name hash, name),
-/// so dispatch cost barely grows with the number of tools. A sync tool's arm runs it; an
-/// async tool's arm decodes its arguments and hands back its boxed body.
+/// Whether a tool has the one-pass fast decoder: every parameter's type has it, none
+/// is range-checked, and there are few enough for the runtime's slot tuples.
+pub fn is_fast(tool: &ToolDef) -> bool {
+    tool.params.len() <= crate::types::MAX_SLOTS && tool.params.iter().all(|p| p.fast && p.bounds.is_none())
+}
+
+/// Two dispatchers, each a `match` over (name hash, name), so dispatch cost barely grows
+/// with the number of tools:
+/// - `fn <ident>(ctx, name, args: &Value) -> Option<Dispatched>`: a sync tool's arm runs
+///   it; an async tool's arm decodes its arguments and hands back its boxed body;
+/// - `fn <ident>_text(ctx, name, text: &[u8]) -> Option<Dispatched>`: the same straight
+///   from argument text, for the tools with the fast decoder; `None` when the fast path
+///   gives up (the caller parses the text and uses the first).
+///
+/// `target(tool, function)` is the path of one of the tool's generated functions.
 pub fn dispatcher(
     tools: &[&ToolDef],
-    target: impl Fn(&ToolDef) -> TokenStream,
+    target: impl Fn(&ToolDef, &syn::Ident) -> TokenStream,
     ident: &syn::Ident,
     context: &TokenStream,
 ) -> TokenStream {
     let value = quote!(::toolcall_runtime::serde_json::Value);
     let output = quote!(::core::option::Option<::toolcall_runtime::__private::Dispatched<'a>>);
-    if tools.is_empty() {
-        return quote! {
-            fn #ident<'a>(_ctx: &'a #context, _name: &'a str, _args: &'a #value) -> #output {
-                ::core::option::Option::None
-            }
-        };
-    }
-    let arms = tools.iter().map(|tool| {
-        let name = &tool.ir.name;
-        let hash = proc_macro2::Literal::u64_suffixed(toolcall_runtime::__private::name_hash(name));
-        let call = target(tool);
-        let dispatched = if tool.is_async {
-            quote!(::toolcall_runtime::__private::Dispatched::from_async(#call(ctx, args)))
-        } else {
-            quote!(::toolcall_runtime::__private::Dispatched::Ready(#call(ctx, args)))
-        };
-        quote!((#hash, #name) => #dispatched,)
-    });
+    let dispatched = quote!(::toolcall_runtime::__private::Dispatched);
+    let text_ident = format_ident!("{}_text", ident);
+    // Text goes only to the tools that can read it; a value to every tool.
+    let arms = |input: TokenStream, only_fast: bool| {
+        tools
+            .iter()
+            .filter(|tool| !only_fast || is_fast(tool))
+            .map(|tool| {
+                let call = target(tool, &call_ident(tool));
+                let wrap = if tool.is_async { quote!(from_async) } else { quote!(Ready) };
+                name_pattern(tool, quote!(#call(ctx, #input).map(#dispatched::#wrap)))
+            })
+            .collect::<Vec<_>>()
+    };
+    let by_value = name_match(arms(quote!(args), false), quote!(args));
+    let by_text = name_match(arms(quote!(text), true), quote!(text));
     quote! {
         fn #ident<'a>(ctx: &'a #context, name: &'a str, args: &'a #value) -> #output {
-            // An integer switch on the name's hash, then one string comparison.
-            ::core::option::Option::Some(match (::toolcall_runtime::__private::name_hash(name), name) {
-                #(#arms)*
-                _ => return ::core::option::Option::None,
-            })
+            let args = ::toolcall_runtime::__private::fast::Args::Value(args);
+            #by_value
+        }
+
+        fn #text_ident<'a>(ctx: &'a #context, name: &'a str, text: &'a [u8]) -> #output {
+            let text = ::toolcall_runtime::__private::fast::Args::Text(text);
+            #by_text
+        }
+    }
+}
+
+/// One dispatcher arm: `(hash, "name") => body,`.
+fn name_pattern(tool: &ToolDef, body: TokenStream) -> TokenStream {
+    let name = &tool.ir.name;
+    let hash = proc_macro2::Literal::u64_suffixed(toolcall_runtime::__private::name_hash(name));
+    quote!((#hash, #name) => #body,)
+}
+
+/// `match (name_hash(name), name) { arms, _ => None }`, or the bare `None` (with the
+/// unused inputs bound to `_`) when there are no arms.
+fn name_match(arms: Vec<TokenStream>, input: TokenStream) -> TokenStream {
+    if arms.is_empty() {
+        return quote! {
+            let _ = (ctx, name, #input);
+            ::core::option::Option::None
+        };
+    }
+    // An integer switch on the name's hash, then one string comparison.
+    quote! {
+        match (::toolcall_runtime::__private::name_hash(name), name) {
+            #(#arms)*
+            _ => ::core::option::Option::None,
         }
     }
 }
@@ -78,18 +115,12 @@ pub fn slot_expr(decode: &Decode, value: &TokenStream, depth: &TokenStream) -> T
     }
 }
 
-/// The call function of one tool: decode every parameter, then run a sync tool with
-/// panics caught, or box an async tool's body (polled later, panics caught per poll).
-pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream) -> TokenStream {
-    let ident = call_ident(tool);
+/// How a decoded call ends: a sync tool runs with panics caught (`Result<Value, _>`);
+/// an async tool's body is boxed, to be polled later (`Result<ToolFuture, _>`).
+fn finish_call(tool: &ToolDef, module_path: &TokenStream, bindings: &[syn::Ident]) -> TokenStream {
     let name = &tool.ir.name;
-    let known = tool.params.iter().map(|p| &p.name);
-    let bindings: Vec<syn::Ident> = (0..tool.params.len()).map(|i| format_ident!("arg{}", i)).collect();
-    let results: Vec<syn::Ident> = (0..tool.params.len()).map(|i| format_ident!("r{}", i)).collect();
-    let decodes = tool.params.iter().zip(&results).map(|(param, result)| decode_param(param, result));
-    let collect = collect_errors(&bindings, &results);
     let function = &tool.ident;
-    let inputs = call_inputs(tool, &bindings);
+    let inputs = call_inputs(tool, bindings);
     let call = if tool.is_async {
         quote!(#module_path::#function(#(#inputs),*).await)
     } else {
@@ -103,42 +134,117 @@ pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream)
         Returns::Value => quote!(::toolcall_runtime::__private::encode(#call)),
         Returns::Result => quote!(::toolcall_runtime::__private::encode_result(#call)),
     };
-    let args_binding = if tool.params.is_empty() { quote!(_) } else { quote!(arguments) };
-    let ctx = if tool.context_at.is_empty() { quote!(_ctx) } else { quote!(ctx) };
+    if tool.is_async {
+        quote!(::core::result::Result::Ok(::toolcall_runtime::__private::boxed(async move { #encode })))
+    } else {
+        quote!(::toolcall_runtime::__private::invoke(#name, move || #encode))
+    }
+}
+
+/// What a tool's call ends in: `Result<Value, ToolError>` for a sync tool, the boxed
+/// body for an async one.
+fn call_output(tool: &ToolDef) -> TokenStream {
     let value = quote!(::toolcall_runtime::serde_json::Value);
     let error = quote!(::toolcall_runtime::ToolError);
-    // `__call_` + `_name` has a double underscore inside, which rustc's style lint flags.
-    let allow = tool
-        .ident
-        .to_string()
-        .trim_start_matches("r#")
-        .starts_with('_')
-        .then(|| quote!(#[allow(non_snake_case)]));
-    let check = quote!(let (#args_binding, unknown) = ::toolcall_runtime::__private::arguments(args, &[#(#known),*])?;);
     if tool.is_async {
+        quote!(::core::result::Result<::toolcall_runtime::__private::ToolFuture<'a>, #error>)
+    } else {
+        quote!(::core::result::Result<#value, #error>)
+    }
+}
+
+/// `#[allow(non_snake_case)]` where the tool's name starts with `_`: `__call_` +
+/// `_name` has a double underscore inside, which rustc's style lint flags.
+fn allow_leading_underscore(tool: &ToolDef) -> Option<TokenStream> {
+    tool.ident.to_string().trim_start_matches("r#").starts_with('_').then(|| quote!(#[allow(non_snake_case)]))
+}
+
+/// The call function of one tool, `fn(ctx, Args) -> Option<..>`: where the tool has
+/// the fast decoder, one pass over the arguments (text or value), each key matched to its
+/// parameter's slot; else, or when that gives up, the exact decoder on the value, which
+/// reports every error. Then a sync tool runs with panics caught, or an async tool's body
+/// is boxed (polled later, panics caught per poll). `None` only for text the fast path
+/// gave up on: the caller parses it and calls again with the value.
+pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream) -> TokenStream {
+    let ident = call_ident(tool);
+    let bindings: Vec<syn::Ident> = (0..tool.params.len()).map(|i| format_ident!("arg{}", i)).collect();
+    let exact = exact_decode(tool, &bindings);
+    let decode = if is_fast(tool) {
+        let fast = fast_decode(tool);
         quote! {
-            #allow
-            pub(crate) fn #ident<'a>(
-                #ctx: &'a #context,
-                args: &'a #value,
-            ) -> ::core::result::Result<::toolcall_runtime::__private::ToolFuture<'a>, #error> {
-                #check
-                #(#decodes)*
-                #collect
-                ::core::result::Result::Ok(::toolcall_runtime::__private::boxed(async move { #encode }))
-            }
+            let (#(#bindings,)*) = match #fast {
+                ::core::option::Option::Some(decoded) => decoded,
+                ::core::option::Option::None => { #exact }
+            };
         }
     } else {
-        quote! {
-            #allow
-            pub(crate) fn #ident(#ctx: &#context, args: &#value) -> ::core::result::Result<#value, #error> {
-                #check
-                #(#decodes)*
-                #collect
-                ::toolcall_runtime::__private::invoke(#name, move || #encode)
-            }
+        quote!(let (#(#bindings,)*) = { #exact };)
+    };
+    let finish = finish_call(tool, module_path, &bindings);
+    let output = call_output(tool);
+    let ctx = if tool.context_at.is_empty() { quote!(_ctx) } else { quote!(ctx) };
+    let allow = allow_leading_underscore(tool);
+    quote! {
+        #allow
+        pub(crate) fn #ident<'a>(
+            #ctx: &'a #context,
+            args: ::toolcall_runtime::__private::fast::Args<'a>,
+        ) -> ::core::option::Option<#output> {
+            #decode
+            ::core::option::Option::Some(#finish)
         }
     }
+}
+
+/// The fast decoder's expression: `Some((arg0, ..))`, or `None` when it gives up.
+fn fast_decode(tool: &ToolDef) -> TokenStream {
+    let fast = quote!(::toolcall_runtime::__private::fast);
+    let index = key_index(tool.params.iter().map(|p| p.name.as_str()));
+    if tool.params.is_empty() {
+        return quote!(args.arguments(&mut (), #index));
+    }
+    let slots: Vec<syn::Ident> = (0..tool.params.len()).map(|i| format_ident!("s{}", i)).collect();
+    let nones = slots.iter().map(|_| quote!(::core::option::Option::None));
+    quote!((|| {
+        let mut slots = (#(#nones,)*);
+        args.arguments(&mut slots, #index)?;
+        let (#(#slots,)*) = slots;
+        ::core::option::Option::Some((#(#fast::present(#slots)?,)*))
+    })())
+}
+
+/// The exact decoder's block, on the value: every parameter decoded, every error
+/// collected and returned together (`return Some(Err(..))`); its value is the tuple of
+/// decoded parameters. Text returns `None` first (the caller parses it).
+fn exact_decode(tool: &ToolDef, bindings: &[syn::Ident]) -> TokenStream {
+    let known = tool.params.iter().map(|p| &p.name);
+    let results: Vec<syn::Ident> = (0..tool.params.len()).map(|i| format_ident!("r{}", i)).collect();
+    let decodes = tool.params.iter().zip(&results).map(|(param, result)| decode_param(param, result));
+    let collect = collect_errors(bindings, &results);
+    let args_binding = if tool.params.is_empty() { quote!(_) } else { quote!(arguments) };
+    quote! {
+        let args = args.value()?;
+        let (#args_binding, unknown) = match ::toolcall_runtime::__private::arguments(args, &[#(#known),*]) {
+            ::core::result::Result::Ok(found) => found,
+            ::core::result::Result::Err(error) => {
+                return ::core::option::Option::Some(::core::result::Result::Err(error));
+            }
+        };
+        #(#decodes)*
+        #collect
+    }
+}
+
+/// `|key: &str| match key { "a" => Some(0), .. _ => None }`: a generated key `match`.
+pub fn key_index<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> TokenStream {
+    if names.len() == 0 {
+        return quote!(|_: &str| ::core::option::Option::None);
+    }
+    let arms = names.enumerate().map(|(i, name)| quote!(#name => ::core::option::Option::Some(#i),));
+    quote!(|key: &str| match key {
+        #(#arms)*
+        _ => ::core::option::Option::None,
+    })
 }
 
 /// The function's arguments in declaration order: the context where it takes it, the
@@ -174,21 +280,23 @@ fn decode_param(param: &model::Param, result: &syn::Ident) -> TokenStream {
 /// returns every error at once (the unknown arguments first, then the parameters in
 /// declaration order).
 fn collect_errors(bindings: &[syn::Ident], results: &[syn::Ident]) -> TokenStream {
-    let error = quote!(::core::result::Result::Err);
+    let error = |e: TokenStream| quote!(::core::option::Option::Some(::core::result::Result::Err(#e)));
     if bindings.is_empty() {
+        let unknown = error(quote!(unknown));
         return quote! {
             if let ::core::option::Option::Some(unknown) = unknown {
-                return #error(unknown);
+                return #unknown;
             }
         };
     }
+    let all = error(quote!(::toolcall_runtime::__private::several([unknown, #(#results.err(),)*])));
     quote! {
-        let (#(#bindings,)*) = match (unknown, #(#results,)*) {
+        match (unknown, #(#results,)*) {
             (::core::option::Option::None, #(::core::result::Result::Ok(#bindings),)*) => (#(#bindings,)*),
             (unknown, #(#results,)*) => {
-                return #error(::toolcall_runtime::__private::several([unknown, #(#results.err(),)*]));
+                return #all;
             }
-        };
+        }
     }
 }
 

@@ -283,3 +283,84 @@ fn untagged_body(variants: &[Variant], type_name: &str) -> TokenStream {
         ::core::result::Result::Err(::toolcall_runtime::__private::slot::no_variant(value, #type_name, first))
     }
 }
+
+/// The `impl FastArg` of a local type the fast path reads (`LocalImpl::fast`): a struct's
+/// object in one pass, each key matched to its field's slot; a unit enum's name by a
+/// `match`. Anything unexpected gives up, and the `FromArg` impl above explains it.
+pub fn fast_impl(local: &LocalImpl, module_path: &TokenStream) -> TokenStream {
+    let fast = quote!(::toolcall_runtime::__private::fast);
+    let ident = &local.ident;
+    let mut generics = local.generics.clone();
+    for param in generics.type_params_mut() {
+        param.bounds.push(syn::parse_quote!(#fast::FastArg<'de>));
+    }
+    let (_, type_generics, where_clause) = local.generics.split_for_impl();
+    let impl_params = generics.params.iter();
+    let body = match &local.shape {
+        Shape::Struct(fields) => fast_struct_body(fields),
+        Shape::Enum { variants, .. } => fast_unit_enum_body(variants),
+        // `types::fast` marks only these two shapes.
+        _ => quote!(::core::result::Result::Err(<D::Error as ::toolcall_runtime::serde::de::Error>::custom(
+            #fast::Bail
+        ))),
+    };
+    quote! {
+        impl<'de, #(#impl_params),*> #fast::FastArg<'de> for #module_path::#ident #type_generics #where_clause {
+            fn fast<D: ::toolcall_runtime::serde::Deserializer<'de>>(
+                de: D,
+                depth: usize,
+            ) -> ::core::result::Result<Self, D::Error> {
+                #body
+            }
+        }
+    }
+}
+
+/// Fills one slot per decoded field, then builds `Self` (skipped fields default).
+fn fast_struct_body(fields: &[Field]) -> TokenStream {
+    let fast = quote!(::toolcall_runtime::__private::fast);
+    let decoded: Vec<&Field> = fields.iter().filter(|f| f.decode.is_some()).collect();
+    let slots: Vec<syn::Ident> = (0..decoded.len()).map(|i| format_ident!("s{}", i)).collect();
+    let index = super::dispatch::key_index(decoded.iter().map(|f| f.wire.as_str()));
+    let mut next = slots.iter();
+    let inits = fields.iter().map(|field| {
+        let ident = &field.ident;
+        if field.decode.is_none() {
+            return quote!(#ident: ::core::default::Default::default());
+        }
+        let slot = next.next();
+        if field.default {
+            quote!(#ident: #fast::defaulted(#slot))
+        } else {
+            quote!(#ident: #fast::required(#slot)?)
+        }
+    });
+    let nones = slots.iter().map(|_| quote!(::core::option::Option::None));
+    if slots.is_empty() {
+        return quote! {
+            #fast::fields(de, &mut (), depth, #index)?;
+            ::core::result::Result::Ok(Self { #(#inits),* })
+        };
+    }
+    quote! {
+        let mut slots = (#(#nones,)*);
+        #fast::fields(de, &mut slots, depth, #index)?;
+        let (#(#slots,)*) = slots;
+        ::core::result::Result::Ok(Self { #(#inits),* })
+    }
+}
+
+/// A unit variant picked by its wire name.
+fn fast_unit_enum_body(variants: &[Variant]) -> TokenStream {
+    let arms = variants.iter().map(|v| {
+        let (wire, ident) = (&v.wire, &v.ident);
+        quote!(#wire => ::core::option::Option::Some(Self::#ident),)
+    });
+    quote! {
+        let _ = depth;
+        ::toolcall_runtime::__private::fast::unit_variant(de, |name: &str| match name {
+            #(#arms)*
+            _ => ::core::option::Option::None,
+        })
+    }
+}

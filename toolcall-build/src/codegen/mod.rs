@@ -87,16 +87,10 @@ fn module_items(module: &ToolModule, root: &syn::Path, context: &TokenStream) ->
         toolset_tokens(&format_ident!("TOOLS"), "tools of this module", &module_name, &tools, false, context);
     let fn_path = module_path_tokens(root, &module.path);
     let calls = module.tools.iter().map(|t| dispatch::call_fn(t, &fn_path, context));
-    let dispatcher = dispatch::dispatcher(
-        &tools,
-        |tool| {
-            let call = dispatch::call_ident(tool);
-            quote!(#call)
-        },
-        &format_ident!("__dispatch"),
-        context,
-    );
+    let dispatcher =
+        dispatch::dispatcher(&tools, |_, function| quote!(#function), &format_ident!("__dispatch"), context);
     let impls = module.impls.iter().map(|i| from_arg::local_impl(i, &fn_path));
+    let fast_impls = module.impls.iter().filter(|i| i.fast).map(|i| from_arg::fast_impl(i, &fn_path));
     let check_overrides = module.overrides_const.then(|| {
         quote! {
             // The overrides are read by the build script; this makes the compiler check them.
@@ -114,6 +108,7 @@ fn module_items(module: &ToolModule, root: &syn::Path, context: &TokenStream) ->
         #dispatcher
         #(#calls)*
         #(#impls)*
+        #(#fast_impls)*
         #check_overrides
         #check_metadata
     }
@@ -135,15 +130,14 @@ fn all_toolset(modules: &[ToolModule], context: &TokenStream) -> TokenStream {
     );
     let dispatcher = dispatch::dispatcher(
         &defs,
-        |tool| {
+        |tool, function| {
             let module = tools
                 .iter()
                 .find(|(_, t)| std::ptr::eq(*t, tool))
                 .map(|(m, _)| m.path.clone())
                 .unwrap_or_default();
             let segments = module.iter().map(|s| crate::parse::module_ident(s));
-            let call = dispatch::call_ident(tool);
-            quote!(self #(:: #segments)* :: #call)
+            quote!(self #(:: #segments)* :: #function)
         },
         &format_ident!("__dispatch_all"),
         context,
@@ -184,13 +178,15 @@ fn toolset_with_infos(
     } else {
         (format_ident!("__INFO"), format_ident!("__SCHEMAS"), format_ident!("__dispatch"))
     };
+    let text_ident = format_ident!("{}_text", dispatch_ident);
     let doc = format!(" The toolset of {what}: schemas precomputed at build time, calls dispatched by name.");
     quote! {
         #[doc = #doc]
         // Not every crate uses every toolset.
         #[allow(dead_code)]
         pub static #ident: ::toolcall_runtime::Toolset<#context> =
-            ::toolcall_runtime::Toolset::new(&#info_ident, &#schemas_ident, #dispatch_ident);
+            ::toolcall_runtime::Toolset::new(&#info_ident, &#schemas_ident, #dispatch_ident)
+                .with_text(#text_ident);
         static #info_ident: [::toolcall_runtime::ToolInfo; #count] = [#infos];
         const #schemas_ident: ::toolcall_runtime::__private::SchemaTable = [#(#rows),*];
     }

@@ -217,6 +217,7 @@ impl<'a> TypeMapper<'a> {
                     ident: item.ident.clone(),
                     generics: item.generics.clone(),
                     shape,
+                    fast: false,
                 });
                 Ok(Strategy::FromArg)
             }

@@ -7,15 +7,18 @@
 //! or through others) is not inlined: it becomes a named [`Definition`] of the tool and
 //! each use of it a [`Type::Ref`] ([`TypeMapper::definitions`] hands them over per tool).
 //!
-//! Three readers share these tables: the schema walk (`map`, here and in `builtin`,
+//! Four readers share these tables: the schema walk (`map`, here and in `builtin`,
 //! `local`), the decoder's plan (`decoding`: how each field is decoded, no schema, no
-//! reports) and the serialize-side view of return types (`output`).
+//! reports), which types have the one-pass fast decoder (`fast`) and the serialize-side
+//! view of return types (`output`).
 
 mod builtin;
 mod decoding;
+mod fast;
 mod local;
 mod output;
 
+pub use fast::MAX_SLOTS;
 pub use output::OutputMapper;
 
 use std::collections::BTreeMap;
@@ -82,6 +85,13 @@ pub struct TypeMapper<'a> {
     strategies: BTreeMap<String, Result<Strategy, String>>,
     /// Local types whose strategy is being computed (cycle guard).
     in_progress: Vec<String>,
+    /// Whether each local struct/enum has the fast decoder, once known.
+    fast_locals: BTreeMap<String, bool>,
+    /// The order `fast_locals` learned its answers in (to forget the ones that rested on
+    /// an assumption that failed).
+    fast_order: Vec<String>,
+    /// Local types whose fast decoder is being read (cycle guard).
+    fast_in_progress: Vec<String>,
     /// Where warnings point.
     span: Span,
 }
@@ -107,6 +117,9 @@ impl<'a> TypeMapper<'a> {
             provided: BTreeMap::new(),
             strategies: BTreeMap::new(),
             in_progress: Vec::new(),
+            fast_locals: BTreeMap::new(),
+            fast_order: Vec::new(),
+            fast_in_progress: Vec::new(),
             span: Span::call_site(),
         }
     }

@@ -1,0 +1,419 @@
+//! The fast path of argument decoding: one pass over each object, straight from any serde
+//! `Deserializer` — the argument text itself (`run_json`, `run_bytes`, `call_json`, the
+//! glue) or an already-parsed `serde_json::Value` (`run`, `call`).
+//!
+//! Generated code gives every tool and every local struct a decoder of this shape: a
+//! tuple of slots, one per parameter or field, and a `match` from wire name to slot
+//! index (serde derive's field-identifier approach), so an object is read once, in
+//! order, with no map built and no key searched. It accepts only what the exact decoder
+//! ([`FromArg`] on a `Value`) accepts, and builds the same values: scalars are decoded
+//! by their own `FromArg` impl from the number or string the deserializer hands over.
+//!
+//! It gives up at the first thing that is not a plain success — malformed text, a
+//! wrong type, an unknown, missing or repeated key, nesting near [`MAX_DEPTH`] — and the
+//! caller then runs the exact decoder, which reports every error with its path (all of
+//! them, as the dispatch contract says). Errors are rare and cost a second decode; a
+//! success costs one pass. [`Bail`] carries no message: it is never shown.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Number, Value};
+
+use crate::decode::{FromArg, MAX_DEPTH};
+
+/// A type that the fast path can decode. `Err` means "not here": the caller falls back
+/// to [`FromArg`] on a `Value`, which decides and explains.
+pub trait FastArg<'de>: FromArg<'de> {
+    /// Decodes one value from `de`, nested `depth` levels deep.
+    fn fast<D: Deserializer<'de>>(de: D, depth: usize) -> Result<Self, D::Error>;
+}
+
+/// The one error of the fast path: "use the exact decoder".
+fn bail<E: de::Error>() -> E {
+    E::custom(Bail)
+}
+
+/// Why the fast path gave up; never shown (the exact decoder's error is).
+#[derive(Debug)]
+pub struct Bail;
+
+impl fmt::Display for Bail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not decoded by the fast path")
+    }
+}
+
+/// Whether a value at `depth` may open an object or array here. One level short of the
+/// exact decoder's limit, so a value the exact decoder refuses as too deep never gets
+/// through.
+fn may_nest(depth: usize) -> bool {
+    depth + 1 < MAX_DEPTH
+}
+
+// ---------------------------------------------------------------------------------------
+// Where arguments come from
+
+/// The arguments of one call: the text the model sent, or a value the caller holds.
+#[derive(Clone, Copy, Debug)]
+pub enum Args<'de> {
+    /// Argument text (or bytes), which must hold one JSON object and nothing else.
+    Text(&'de [u8]),
+    /// An already-parsed value.
+    Value(&'de Value),
+}
+
+impl<'de> Args<'de> {
+    /// Reads the arguments object into `slots`, keys mapped by `index`; `None` when the
+    /// fast path gives up.
+    pub fn arguments<S: Slots<'de>>(
+        self,
+        slots: &mut S,
+        index: impl Fn(&str) -> Option<usize>,
+    ) -> Option<()> {
+        // Parameters sit at depth 0, as in the exact decoder.
+        match self {
+            Args::Text(text) => {
+                let mut de = serde_json::Deserializer::from_slice(text);
+                de.deserialize_map(Fields { slots, index, depth: 0 }).ok()?;
+                de.end().ok()
+            }
+            Args::Value(value @ Value::Object(_)) => {
+                value.deserialize_map(Fields { slots, index, depth: 0 }).ok()
+            }
+            Args::Value(_) => None,
+        }
+    }
+
+    /// The arguments as a value, for the exact decoder; `None` for text, which the caller
+    /// parses (reporting malformed JSON and repeated keys) and dispatches again as a value.
+    pub fn value(self) -> Option<&'de Value> {
+        match self {
+            Args::Value(value) => Some(value),
+            Args::Text(_) => None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Objects: slots filled in one pass
+
+/// The slots of one object: a tuple of `Option`s, one per parameter or field. Filling a
+/// slot twice (a repeated key) gives up.
+pub trait Slots<'de> {
+    /// Decodes the next map value into slot `index`.
+    fn fill<A: MapAccess<'de>>(&mut self, index: usize, map: &mut A, depth: usize) -> Result<(), A::Error>;
+}
+
+impl<'de> Slots<'de> for () {
+    fn fill<A: MapAccess<'de>>(&mut self, _: usize, _: &mut A, _: usize) -> Result<(), A::Error> {
+        Err(bail())
+    }
+}
+
+/// Fills one slot from the next map value.
+fn fill_one<'de, A: MapAccess<'de>, T: FastArg<'de>>(
+    slot: &mut Option<T>,
+    map: &mut A,
+    depth: usize,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(bail());
+    }
+    *slot = Some(map.next_value_seed(Seed::<T>(depth, PhantomData))?);
+    Ok(())
+}
+
+macro_rules! slots_tuple {
+    ($($index:tt $ty:ident),+) => {
+        impl<'de, $($ty: FastArg<'de>),+> Slots<'de> for ($(Option<$ty>,)+) {
+            fn fill<A: MapAccess<'de>>(&mut self, index: usize, map: &mut A, depth: usize) -> Result<(), A::Error> {
+                match index {
+                    $($index => fill_one(&mut self.$index, map, depth),)+
+                    _ => Err(bail()),
+                }
+            }
+        }
+    };
+}
+slots_tuple!(0 S0);
+slots_tuple!(0 S0, 1 S1);
+slots_tuple!(0 S0, 1 S1, 2 S2);
+slots_tuple!(0 S0, 1 S1, 2 S2, 3 S3);
+slots_tuple!(0 S0, 1 S1, 2 S2, 3 S3, 4 S4);
+slots_tuple!(0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5);
+slots_tuple!(0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5, 6 S6);
+slots_tuple!(0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5, 6 S6, 7 S7);
+slots_tuple!(0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5, 6 S6, 7 S7, 8 S8);
+slots_tuple!(0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5, 6 S6, 7 S7, 8 S8, 9 S9);
+slots_tuple!(0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5, 6 S6, 7 S7, 8 S8, 9 S9, 10 S10);
+slots_tuple!(0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5, 6 S6, 7 S7, 8 S8, 9 S9, 10 S10, 11 S11);
+
+/// The most slots one object's fast decoder has; a tool or struct with more takes the
+/// exact path only.
+pub const MAX_SLOTS: usize = 12;
+
+/// Reads one object's entries into its slots.
+struct Fields<'s, S, F> {
+    slots: &'s mut S,
+    index: F,
+    depth: usize,
+}
+
+impl<'de, S: Slots<'de>, F: Fn(&str) -> Option<usize>> Visitor<'de> for Fields<'_, S, F> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(index) = map.next_key_seed(Key(&self.index, PhantomData))? {
+            let index = index.ok_or_else(bail)?;
+            self.slots.fill(index, &mut map, self.depth)?;
+        }
+        Ok(())
+    }
+}
+
+/// A key (or a unit variant's name) resolved by a generated `match` (`None`: unknown),
+/// without being copied.
+struct Key<'f, F, R>(&'f F, PhantomData<R>);
+
+impl<'de, F: Fn(&str) -> Option<R>, R> DeserializeSeed<'de> for Key<'_, F, R> {
+    type Value = Option<R>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Option<R>, D::Error> {
+        de.deserialize_str(self)
+    }
+}
+
+impl<'de, F: Fn(&str) -> Option<R>, R> Visitor<'de> for Key<'_, F, R> {
+    type Value = Option<R>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Option<R>, E> {
+        Ok((self.0)(key))
+    }
+}
+
+/// Decodes a struct's object at `depth` into `slots` (generated `FastArg` impls).
+pub fn fields<'de, D: Deserializer<'de>, S: Slots<'de>>(
+    de: D,
+    slots: &mut S,
+    depth: usize,
+    index: impl Fn(&str) -> Option<usize>,
+) -> Result<(), D::Error> {
+    if !may_nest(depth) {
+        return Err(bail());
+    }
+    de.deserialize_map(Fields { slots, index, depth: depth + 1 })
+}
+
+/// A filled slot's value, or its value when absent ([`FromArg::absent`]: `None` for
+/// `Option`s); `None` for a missing required one.
+pub fn present<'de, T: FromArg<'de>>(slot: Option<T>) -> Option<T> {
+    slot.or_else(T::absent)
+}
+
+/// [`present`], giving up on a missing required field.
+pub fn required<'de, T: FromArg<'de>, E: de::Error>(slot: Option<T>) -> Result<T, E> {
+    present(slot).ok_or_else(bail)
+}
+
+/// A `#[serde(default)]` field's value: absent or `null` is `Default::default()`. Its
+/// slot holds an `Option<T>`, so a `null` fills it (and a repeated key is seen).
+pub fn defaulted<T: Default>(slot: Option<Option<T>>) -> T {
+    slot.flatten().unwrap_or_default()
+}
+
+/// The unit variant a JSON string names, picked by a generated `match` (the `FastArg`
+/// impls of enums whose variants are all units); anything else gives up.
+pub fn unit_variant<'de, D: Deserializer<'de>, T>(
+    de: D,
+    pick: impl Fn(&str) -> Option<T>,
+) -> Result<T, D::Error> {
+    de.deserialize_str(Key(&pick, PhantomData))?.ok_or_else(bail)
+}
+
+/// Decodes one `T` at a depth (a map value or an array item).
+struct Seed<T>(usize, PhantomData<T>);
+
+impl<'de, T: FastArg<'de>> DeserializeSeed<'de> for Seed<T> {
+    type Value = T;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<T, D::Error> {
+        T::fast(de, self.0)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Scalars: decoded by their own `FromArg` impl, so both paths accept the same values
+
+/// A JSON scalar as the deserializer hands it over, rebuilt as the `Value` the exact
+/// path would have built (numbers and booleans; no allocation).
+struct Scalar;
+
+impl<'de> Visitor<'de> for Scalar {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a number or boolean")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Number::from_f64(v).map(Value::Number).ok_or_else(bail)
+    }
+}
+
+macro_rules! scalar_fast {
+    ($($ty:ty),*) => {$(
+        impl<'de> FastArg<'de> for $ty {
+            fn fast<D: Deserializer<'de>>(de: D, depth: usize) -> Result<Self, D::Error> {
+                let value = de.deserialize_any(Scalar)?;
+                <$ty as FromArg>::from_arg(&value, depth).map_err(|_| bail())
+            }
+        }
+    )*};
+}
+scalar_fast!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
+
+/// A string, owned or borrowed from the input.
+struct Str<T>(PhantomData<T>);
+
+impl<'de> Visitor<'de> for Str<String> {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        Ok(v.to_owned())
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
+        Ok(v)
+    }
+}
+
+impl<'de> FastArg<'de> for String {
+    fn fast<D: Deserializer<'de>>(de: D, _depth: usize) -> Result<Self, D::Error> {
+        de.deserialize_string(Str::<String>(PhantomData))
+    }
+}
+
+impl<'de> Visitor<'de> for Str<&'de str> {
+    type Value = &'de str;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string without escapes")
+    }
+
+    // An escaped string is unescaped into a buffer the result cannot borrow: give up.
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<&'de str, E> {
+        Ok(v)
+    }
+}
+
+impl<'de> FastArg<'de> for &'de str {
+    fn fast<D: Deserializer<'de>>(de: D, _depth: usize) -> Result<Self, D::Error> {
+        de.deserialize_str(Str::<&'de str>(PhantomData))
+    }
+}
+
+impl<'de> FastArg<'de> for char {
+    fn fast<D: Deserializer<'de>>(de: D, depth: usize) -> Result<Self, D::Error> {
+        let text = String::fast(de, depth)?;
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(c),
+            _ => Err(bail()),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Containers
+
+/// `null` is `None` (unless `T` itself gives `null` a meaning: then give up).
+struct Opt<T>(usize, PhantomData<T>);
+
+impl<'de, T: FastArg<'de>> Visitor<'de> for Opt<T> {
+    type Value = Option<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an optional value")
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<Option<T>, D::Error> {
+        T::fast(de, self.0).map(Some)
+    }
+}
+
+impl<'de, T: FastArg<'de>> FastArg<'de> for Option<T> {
+    fn fast<D: Deserializer<'de>>(de: D, depth: usize) -> Result<Self, D::Error> {
+        if T::ACCEPTS_NULL {
+            return Err(bail());
+        }
+        de.deserialize_option(Opt::<T>(depth, PhantomData))
+    }
+}
+
+/// The items of an array, each one level deeper.
+struct Items<T>(usize, PhantomData<T>);
+
+impl<'de, T: FastArg<'de>> Visitor<'de> for Items<T> {
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element_seed(Seed::<T>(self.0 + 1, PhantomData))? {
+            items.push(item);
+        }
+        Ok(items)
+    }
+}
+
+impl<'de, T: FastArg<'de>> FastArg<'de> for Vec<T> {
+    fn fast<D: Deserializer<'de>>(de: D, depth: usize) -> Result<Self, D::Error> {
+        if !may_nest(depth) {
+            return Err(bail());
+        }
+        de.deserialize_seq(Items::<T>(depth, PhantomData))
+    }
+}
+
+impl<'de, T: FastArg<'de>> FastArg<'de> for Box<T> {
+    fn fast<D: Deserializer<'de>>(de: D, depth: usize) -> Result<Self, D::Error> {
+        T::fast(de, depth).map(Box::new)
+    }
+}
