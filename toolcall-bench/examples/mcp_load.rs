@@ -551,6 +551,8 @@ struct Phase {
     not_run: usize,
     elapsed: Duration,
     cpu_ticks: Option<u64>,
+    /// The server's RSS after the round, its clients gone.
+    rss_kb: Option<u64>,
 }
 
 async fn phase(server: &Server, options: &Arc<Options>, round: usize) -> Phase {
@@ -565,6 +567,7 @@ async fn phase(server: &Server, options: &Arc<Options>, round: usize) -> Phase {
         not_run: 0,
         elapsed: Duration::ZERO,
         cpu_ticks: None,
+        rss_kb: None,
     };
     let connecting: Vec<_> = (0..options.clients)
         .map(|_| {
@@ -618,6 +621,7 @@ async fn phase(server: &Server, options: &Arc<Options>, round: usize) -> Phase {
         // Ends the session (DELETE), so sessions do not pile up across rounds.
         let _ = tokio::time::timeout(options.call_timeout, client.cancel()).await;
     }
+    result.rss_kb = status_kb(server.pid(), "VmRSS");
     result
 }
 
@@ -934,16 +938,22 @@ impl Report {
                 );
             }
         }
-        let _ = writeln!(out, "\nEach round:\n");
-        let _ = writeln!(out, "| round | server | calls ok | failed | seconds | calls/s | p50 | p99 |");
-        let _ = writeln!(out, "|---:|---|---:|---:|---:|---:|---:|---:|");
+        let _ = writeln!(
+            out,
+            "\nEach round (RSS after = the server's `VmRSS` once the round's clients are gone):\n"
+        );
+        let _ = writeln!(
+            out,
+            "| round | server | calls ok | failed | seconds | calls/s | p50 | p99 | RSS after |"
+        );
+        let _ = writeln!(out, "|---:|---|---:|---:|---:|---:|---:|---:|---:|");
         for phase in &self.phases {
             let mut sorted = phase.latencies.clone();
             sorted.sort_unstable();
             let secs = phase.elapsed.as_secs_f64();
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {:.2} | {:.0} | {} | {} |",
+                "| {} | {} | {} | {} | {:.2} | {:.0} | {} | {} | {} |",
                 phase.round,
                 phase.kind.short(),
                 phase.ok,
@@ -952,6 +962,7 @@ impl Report {
                 if secs > 0.0 { phase.ok as f64 / secs } else { 0.0 },
                 ms(quantile(&sorted, 0.5)),
                 ms(quantile(&sorted, 0.99)),
+                mib(phase.rss_kb),
             );
         }
         let mut problems = Vec::new();
@@ -981,7 +992,8 @@ impl Report {
             let _ = writeln!(
                 out,
                 "\nFailures: none in {calls} measured calls (plus warm-up); no server wrote to stderr \
-                 beyond its address, and both were still running at the end."
+                 beyond its address, and {} still running at the end.",
+                if self.servers.len() == 2 { "both were" } else { "it was" }
             );
         } else {
             let _ = writeln!(out, "\nFailures and server output:\n");
