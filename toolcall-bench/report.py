@@ -4,7 +4,17 @@
     python3 toolcall-bench/report.py            # 2x cargo bench + callgrind + size probe -> BENCHMARKS.md
     python3 toolcall-bench/report.py --no-bench # reuse target/criterion from the last run
     python3 toolcall-bench/report.py --no-size --no-callgrind  # reuse those parts' last results
+    python3 toolcall-bench/report.py --no-load  # keep sections/mcp_load.md from its last run
 
+`cargo bench -p toolcall-bench` runs both benches: toolcall.rs and mcp.rs (MCP round
+trips, in the summary table). Then the HTTP load test (examples/mcp_load.rs) runs and
+rewrites toolcall-bench/sections/mcp_load.md; if it cannot run, the last file stays.
+
+Every toolcall-bench/sections/*.md is a measured-by-hand or separately generated section:
+each is appended, in name order, after the summary table, so regenerating never drops it.
+ANALYSIS.md goes at the end.
+
+The target directory is $CARGO_TARGET_DIR when set, else target/.
 Criterion's estimates are read from target/criterion/<group>/<function>/new/estimates.json
 (the median of the samples). Every ratio is ours / baseline, both
 measured in the same `cargo bench` run.
@@ -30,7 +40,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CRITERION = ROOT / "target" / "criterion"
+# Where cargo builds: the criterion results, timings and binaries are there.
+TARGET = Path(os.environ["CARGO_TARGET_DIR"]).resolve() if os.environ.get("CARGO_TARGET_DIR") else ROOT / "target"
+CRITERION = TARGET / "criterion"
+SECTIONS = ROOT / "toolcall-bench" / "sections"
 PROBE = ROOT / "target" / "size-probe"
 
 TOOLS = ["add", "get_weather", "create_order"]
@@ -97,7 +110,7 @@ def run_benches(runs: int) -> dict:
 
 def compile_times() -> dict[str, float]:
     """Seconds per toolcall-bench unit in the last `cargo --timings` report."""
-    html = (ROOT / "target" / "cargo-timings" / "cargo-timing.html").read_text()
+    html = (TARGET / "cargo-timings" / "cargo-timing.html").read_text()
     start = html.index("UNIT_DATA = ") + len("UNIT_DATA = ")
     units = json.loads(html[start : html.index("];", start) + 1])
     return {
@@ -272,7 +285,7 @@ def instructions(binary: Path, case: str, n: int) -> float:
 def callgrind() -> dict[str, float]:
     subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "toolcall-bench", "--example", "profile"],
                    cwd=ROOT, check=True)
-    binary = ROOT / "target" / "release" / "examples" / "profile"
+    binary = TARGET / "release" / "examples" / "profile"
     cases = {}
     for tool in TOOLS:
         for kind in ["run", "run_json"]:
@@ -488,7 +501,7 @@ def size_probe() -> dict:
         result["tools_rs_bytes"] = generated[-1].stat().st_size
     # example-app's own binary, for scale.
     subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "example-app"], cwd=ROOT, check=True)
-    app = ROOT / "target" / "release" / "example-app"
+    app = TARGET / "release" / "example-app"
     subprocess.run(["strip", "-o", str(PROBE / "example-app.stripped"), str(app)], check=True)
     result["example_app"] = (PROBE / "example-app.stripped").stat().st_size
     return result
@@ -606,6 +619,8 @@ def write_report(bench: dict | None, size: dict | None, counts: dict | None, inf
         "|---|---:|---:|---:|---:|---|---|---|",
     ]
     lines += ["| " + " | ".join(r) + " |" for r in table]
+    for section in sorted(SECTIONS.glob("*.md")):
+        lines += ["", section.read_text().strip()]
     lines += [""] + prototype_section()
     if counts:
         lines += [""] + callgrind_section(counts)
@@ -615,6 +630,39 @@ def write_report(bench: dict | None, size: dict | None, counts: dict | None, inf
     if notes.exists():
         lines += ["", notes.read_text().strip()]
     (ROOT / "BENCHMARKS.md").write_text("\n".join(lines) + "\n")
+
+
+# ---------------------------------------------------------------------------------------
+# HTTP load test
+
+
+def run_load() -> None:
+    """Builds and runs examples/mcp_load.rs (release), which writes sections/mcp_load.md.
+    It exits 1 when a call failed, after writing the section (the failures are in it); on
+    any other failure the last section file stays and a warning is printed."""
+    section = SECTIONS / "mcp_load.md"
+    build = subprocess.run(
+        ["cargo", "build", "--release", "--quiet", "-p", "example-app", "-p", "toolcall-bench",
+         "--bin", "example-app", "--example", "mcp_load"],
+        cwd=ROOT,
+    )
+    if build.returncode != 0:
+        print("warning: the load test did not build; keeping the last mcp_load.md", file=sys.stderr)
+        return
+    binary = TARGET / "release" / "examples" / "mcp_load"
+    try:
+        run = subprocess.run(
+            [str(binary), "--markdown", str(section.relative_to(ROOT))],
+            cwd=ROOT, capture_output=True, text=True, timeout=600,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        print(f"warning: the load test did not finish ({error}); keeping the last mcp_load.md", file=sys.stderr)
+        return
+    if run.returncode == 1 and "wrote " in run.stderr:
+        print("warning: the load test saw failed calls; see mcp_load.md", file=sys.stderr)
+    elif run.returncode != 0:
+        print(f"warning: the load test failed; keeping the last mcp_load.md:\n{run.stderr[-2000:]}",
+              file=sys.stderr)
 
 
 def cached(path: Path, compute):
@@ -633,6 +681,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=2, help="cargo bench runs; each value is the best median")
     parser.add_argument("--no-size", action="store_true", help="reuse the last size probe's results")
     parser.add_argument("--no-callgrind", action="store_true", help="reuse the last instruction counts")
+    parser.add_argument("--no-load", action="store_true", help="keep the last HTTP load test section")
     args = parser.parse_args()
     info = machine()
     meta = CRITERION / "toolcall-bench-run.json"
@@ -646,6 +695,8 @@ def main() -> int:
         BEST.update(bench.get("best", {}))
     counts = cached(CRITERION / "toolcall-bench-callgrind.json", None if args.no_callgrind else callgrind)
     size = cached(CRITERION / "toolcall-bench-size.json", None if args.no_size else size_probe)
+    if not args.no_load:
+        run_load()
     write_report(bench, size, counts, info)
     print(f"wrote {ROOT / 'BENCHMARKS.md'}", file=sys.stderr)
     return 0
