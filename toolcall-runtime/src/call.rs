@@ -24,6 +24,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{ToolError, UnknownName, summarize};
 pub use crate::text::parse_arguments;
+use crate::toolset::{ToolInfo, unknown_tool};
 
 /// Anything that runs tools by name: [`Toolset`](crate::Toolset),
 /// [`Registry`](crate::Registry). The provider glue in [`crate::glue`] works with any.
@@ -184,60 +185,91 @@ impl fmt::Debug for Dispatched<'_> {
 #[must_use = "a call does nothing unless it is awaited"]
 pub struct CallFuture<'a> {
     name: &'a str,
+    /// The tools of the toolset asked, for the error when its dispatcher did not know `name`.
+    known: &'static [ToolInfo],
     state: CallState<'a>,
 }
 
 enum CallState<'a> {
-    Ready(Option<Result<Value, ToolError>>),
-    Running(ToolFuture<'a>),
+    /// What the dispatcher answered, kept as it wrote it (`None`: `name` is not one of its
+    /// tools): a sync tool's result is not moved again until the poll hands it over.
+    Dispatched(Option<Dispatched<'a>>),
+    /// The result was handed over, or the body finished or panicked and was dropped.
+    Done,
 }
 
 impl<'a> CallFuture<'a> {
     /// A call of tool `name` as its dispatcher answered it.
+    #[inline]
     pub fn new(name: &'a str, dispatched: Dispatched<'a>) -> Self {
-        let state = match dispatched {
-            Dispatched::Ready(result) => CallState::Ready(Some(result)),
-            Dispatched::Async(body) => CallState::Running(body),
-        };
-        CallFuture { name, state }
+        CallFuture { name, known: &[], state: CallState::Dispatched(Some(dispatched)) }
     }
 
     /// A call that is already over with `result`.
+    #[inline]
     pub fn ready(name: &'a str, result: Result<Value, ToolError>) -> Self {
-        CallFuture { name, state: CallState::Ready(Some(result)) }
+        CallFuture::new(name, Dispatched::Ready(result))
     }
+
+    /// A call of tool `name` as the dispatcher of a toolset of `known` tools answered it;
+    /// `None` ends in [`ToolError::UnknownTool`] at the first poll.
+    #[inline]
+    pub(crate) fn dispatched(
+        name: &'a str,
+        known: &'static [ToolInfo],
+        dispatched: Option<Dispatched<'a>>,
+    ) -> Self {
+        CallFuture { name, known, state: CallState::Dispatched(dispatched) }
+    }
+
+    /// One poll of an async tool's body, with panics caught. Out of line: the ready path
+    /// of [`CallFuture::poll`] stays a tag test and one move.
+    #[inline(never)]
+    fn poll_body(
+        &mut self,
+        mut body: ToolFuture<'a>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Result<Value, ToolError>> {
+        match guarded(self.name, || body.as_mut().poll(cx)) {
+            Ok(Poll::Pending) => {
+                self.state = CallState::Dispatched(Some(Dispatched::Async(body)));
+                Poll::Pending
+            }
+            // The body is dropped here, finished or panicked: it is never polled again.
+            Ok(Poll::Ready(result)) => Poll::Ready(result),
+            Err(panicked) => Poll::Ready(Err(panicked)),
+        }
+    }
+}
+
+/// What a call polled again after it completed answers.
+#[cold]
+#[inline(never)]
+fn polled_again() -> Poll<Result<Value, ToolError>> {
+    Poll::Ready(Err(ToolError::Failed("the call was polled again after it completed".to_owned())))
 }
 
 impl Future for CallFuture<'_> {
     type Output = Result<Value, ToolError>;
 
+    #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let polled = match &mut this.state {
-            CallState::Ready(result) => {
-                return Poll::Ready(result.take().unwrap_or_else(|| {
-                    Err(ToolError::Failed("the call was polled again after it completed".to_owned()))
-                }));
-            }
-            CallState::Running(body) => guarded(this.name, || body.as_mut().poll(cx)),
-        };
-        let result = match polled {
-            Ok(Poll::Pending) => return Poll::Pending,
-            Ok(Poll::Ready(result)) => result,
-            Err(panicked) => Err(panicked),
-        };
-        // The body is dropped here, finished or panicked: it is never polled again.
-        this.state = CallState::Ready(None);
-        Poll::Ready(result)
+        match std::mem::replace(&mut this.state, CallState::Done) {
+            CallState::Dispatched(Some(Dispatched::Ready(result))) => Poll::Ready(result),
+            CallState::Dispatched(Some(Dispatched::Async(body))) => this.poll_body(body, cx),
+            CallState::Dispatched(None) => Poll::Ready(Err(unknown_tool(this.name, this.known))),
+            CallState::Done => polled_again(),
+        }
     }
 }
 
 impl fmt::Debug for CallFuture<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let state = match &self.state {
-            CallState::Ready(Some(_)) => "ready",
-            CallState::Ready(None) => "done",
-            CallState::Running(_) => "running",
+            CallState::Dispatched(Some(Dispatched::Ready(_)) | None) => "ready",
+            CallState::Dispatched(Some(Dispatched::Async(_))) => "running",
+            CallState::Done => "done",
         };
         f.debug_struct("CallFuture").field("tool", &self.name).field("state", &state).finish()
     }

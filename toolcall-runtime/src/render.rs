@@ -228,7 +228,7 @@ impl Settings {
 
 /// Renders one tool definition in `format`.
 pub fn render_tool(tool: &Tool, format: Format, strict: bool) -> String {
-    let mut out = String::with_capacity(256);
+    let mut out = String::with_capacity(capacity_for(tool));
     write_tool(Settings::new(format, strict), tool, &mut out);
     out
 }
@@ -273,6 +273,13 @@ pub fn render_type(ty: &Type, format: Format, strict: bool) -> String {
     out
 }
 
+/// About the length of `tool`'s definition, so its text is written without growing the
+/// buffer more than once: the envelope, the texts it copies, and a schema per parameter.
+fn capacity_for(tool: &Tool) -> usize {
+    let params: usize = tool.params.iter().map(|p| 2 * p.name.len() + p.description.len() + 112).sum();
+    192 + tool.name.len() + tool.description.len() + params
+}
+
 fn write_tool(settings: Settings, tool: &Tool, out: &mut String) {
     let cx = Context::new(&tool.defs);
     Renderer::new(Scope::new(settings, &cx), out).tool(tool);
@@ -306,13 +313,15 @@ impl<'o> Obj<'o> {
         Obj { out, first: true }
     }
 
+    /// Starts the entry `key` (a keyword of this module: written as it is, not escaped).
     fn key(&mut self, key: &str) -> &mut String {
         if !self.first {
             self.out.push(',');
         }
         self.first = false;
-        write_str(self.out, key);
-        self.out.push(':');
+        self.out.push('"');
+        self.out.push_str(key);
+        self.out.push_str("\":");
         self.out
     }
 
@@ -320,12 +329,20 @@ impl<'o> Obj<'o> {
         write_str(self.key(key), value);
     }
 
+    /// A string value of this module's own (a type name, a pattern): needs no escaping.
+    fn word(&mut self, key: &str, value: &str) {
+        let out = self.key(key);
+        out.push('"');
+        out.push_str(value);
+        out.push('"');
+    }
+
     fn raw(&mut self, key: &str, value: &str) {
         self.key(key).push_str(value);
     }
 
     fn int(&mut self, key: &str, value: i64) {
-        let _ = write!(self.key(key), "{value}");
+        write_int(self.key(key), value);
     }
 
     fn close(self) {
@@ -335,17 +352,21 @@ impl<'o> Obj<'o> {
 
 /// Writes `text` as a JSON string literal.
 pub(crate) fn write_str(out: &mut String, text: &str) {
-    // Fast path: most text (keys, names, plain descriptions) needs no escaping.
-    if !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-        out.reserve(text.len() + 2);
-        out.push('"');
-        out.push_str(text);
-        out.push('"');
-        return;
-    }
+    out.reserve(text.len() + 2);
     out.push('"');
+    write_escaped(out, text);
+    out.push('"');
+}
+
+/// Writes `text` escaped for the inside of a JSON string literal.
+fn write_escaped(out: &mut String, text: &str) {
+    // Fast path: most text (names, plain descriptions) needs no escaping.
+    let Some(first) = first_escape(text.as_bytes()) else {
+        out.push_str(text);
+        return;
+    };
     let mut start = 0;
-    for (i, byte) in text.bytes().enumerate() {
+    for (i, &byte) in text.as_bytes().iter().enumerate().skip(first) {
         let escape = match byte {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -357,14 +378,65 @@ pub(crate) fn write_str(out: &mut String, text: &str) {
         };
         out.push_str(&text[start..i]);
         if escape.is_empty() {
-            let _ = write!(out, "\\u{byte:04x}");
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0xf)]));
         } else {
             out.push_str(escape);
         }
         start = i + 1;
     }
     out.push_str(&text[start..]);
-    out.push('"');
+}
+
+/// Whether `byte` must be escaped in a JSON string: `"`, `\` or a control character.
+const fn needs_escape(byte: u8) -> bool {
+    byte == b'"' || byte == b'\\' || byte < 0x20
+}
+
+/// The index of the first byte of `bytes` that must be escaped, if any. Eight bytes at a
+/// time: a word has such a byte when one of its bytes is below 0x20, or equals `"` or
+/// `\` (each found as a zero byte of the word xor that byte repeated).
+fn first_escape(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let quote = w ^ (ONES * u64::from(b'"'));
+        let backslash = w ^ (ONES * u64::from(b'\\'));
+        let found = (w.wrapping_sub(ONES * 0x20) & !w)
+            | (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash);
+        if found & HIGH != 0 {
+            return chunk.iter().position(|&b| needs_escape(b)).map(|i| offset + i);
+        }
+        offset += 8;
+    }
+    chunks.remainder().iter().position(|&b| needs_escape(b)).map(|i| offset + i)
+}
+
+/// Writes `value` in decimal.
+fn write_int(out: &mut String, value: i64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = value.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if value < 0 {
+        out.push('-');
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 fn write_value(out: &mut String, value: &Value) {
@@ -398,6 +470,35 @@ impl Notes {
 
     fn hint(&mut self, hint: &'static str) {
         self.hint = Some(hint);
+    }
+
+    /// Writes the `description` entry: `base` with the notes after it (see
+    /// [`Notes::description`]), escaped piece by piece; nothing when both are empty.
+    fn write_description(&self, obj: &mut Obj<'_>, base: &str) {
+        let hint = self.hint.filter(|_| base.is_empty());
+        if hint.is_none() && self.notes.is_empty() {
+            if !base.is_empty() {
+                obj.str("description", base);
+            }
+            return;
+        }
+        let out = obj.key("description");
+        out.push('"');
+        if !base.is_empty() {
+            write_escaped(out, base);
+            out.push_str(" (");
+        }
+        let notes = hint.into_iter().chain(self.notes.iter().map(String::as_str));
+        for (i, note) in notes.enumerate() {
+            if i > 0 {
+                out.push_str("; ");
+            }
+            write_escaped(out, note);
+        }
+        if !base.is_empty() {
+            out.push(')');
+        }
+        out.push('"');
     }
 
     fn description(&self, base: &str) -> Option<String> {
@@ -486,7 +587,7 @@ impl<'o, 'c> Renderer<'o, 'c> {
         };
         let mut obj = Obj::open(self.out);
         if self.scope.settings.format == Format::OpenAiResponses {
-            obj.str("type", "function");
+            obj.word("type", "function");
         }
         obj.str("name", &tool.name);
         if self.scope.settings.format == Format::Mcp && !tool.title.is_empty() {
@@ -619,8 +720,7 @@ impl<'o, 'c> Renderer<'o, 'c> {
                 Type::Described(_, text) if description.is_empty() => text.as_str(),
                 _ => description,
             };
-            let both = format!(r#"["{name}","null"]"#);
-            return self.simple(inner.undescribed(), Some(&both), description, default);
+            return self.simple(inner.undescribed(), Some(or_null(name)), description, default);
         }
         let mut obj = Obj::open(self.out);
         if !description.is_empty() {
@@ -646,44 +746,37 @@ impl<'o, 'c> Renderer<'o, 'c> {
     }
 
     /// Every non-object, non-nullable type. `type_name` overrides the `type` keyword.
+    /// Written in one pass: what goes into the description is gathered first, then the
+    /// keywords are written after it.
     fn simple(&mut self, ty: &Type, type_name: Option<&str>, description: &str, default: Option<&Value>) {
+        let scope = self.scope;
         let mut notes = Notes::default();
-        let mut body = String::with_capacity(32);
-        let name = self.body(ty, &mut body, &mut notes);
+        let name = scope.notes(ty, &mut notes);
         let mut obj = Obj::open(self.out);
         if let Some(name) = type_name.or(name) {
             if name.starts_with('[') {
                 obj.raw("type", name);
             } else {
-                obj.str("type", name);
+                obj.word("type", name);
             }
         }
-        if let Some(text) = notes.description(description) {
-            obj.str("description", &text);
-        }
-        if !body.is_empty() {
-            if !obj.first {
-                obj.out.push(',');
-            }
-            obj.first = false;
-            obj.out.push_str(&body);
-        }
-        write_default(self.scope.settings, &mut obj, default);
+        notes.write_description(&mut obj, description);
+        scope.keywords(ty, &mut obj);
+        write_default(scope.settings, &mut obj, default);
         obj.close();
     }
+}
 
-    /// Writes the keywords of `ty` after `type` and `description` into `body`, as
-    /// comma-separated `"key":value` pairs; returns the `type` name.
-    fn body(&self, ty: &Type, body: &mut String, notes: &mut Notes) -> Option<&'static str> {
-        let mut obj = Obj { out: body, first: true };
-        let s = self.scope.settings;
+impl<'c> Scope<'c> {
+    /// The `type` name of `ty` (for [`Renderer::simple`]), and into `notes` what its
+    /// keywords cannot say in this format.
+    fn notes(&self, ty: &Type, notes: &mut Notes) -> Option<&'static str> {
+        let s = self.settings;
         match ty {
             Type::Any => None,
             Type::Null => Some("null"),
             Type::Boolean => Some("boolean"),
             Type::Integer { as_string: true, minimum, maximum, width, .. } => {
-                let pattern = if minimum.is_some_and(|m| m >= 0) { "^[0-9]+$" } else { "^-?[0-9]+$" };
-                obj.str("pattern", pattern);
                 notes.hint("an integer written as a decimal string");
                 // A pattern cannot bound a number: bounds narrower than the sign and the
                 // Rust type's own range go in words.
@@ -694,18 +787,83 @@ impl<'o, 'c> Renderer<'o, 'c> {
                 Some("string")
             }
             Type::Integer { minimum, maximum, non_zero, .. } => {
-                let clamp = |v: i64| v.clamp(MIN_SAFE_INTEGER, MAX_SAFE_INTEGER);
-                let (min, max) = (minimum.map(clamp), maximum.map(clamp));
-                if s.numeric_limits {
-                    min.into_iter().for_each(|v| obj.int("minimum", v));
-                    max.into_iter().for_each(|v| obj.int("maximum", v));
-                } else {
+                if !s.numeric_limits {
+                    let (min, max) = (minimum.map(clamp_safe), maximum.map(clamp_safe));
                     limit_notes(notes, min.map(|v| v.to_string()), max.map(|v| v.to_string()));
                 }
                 if *non_zero {
                     notes.push("must not be 0".to_owned());
                 }
                 Some("integer")
+            }
+            Type::Number { minimum, maximum } => {
+                if !s.numeric_limits {
+                    limit_notes(notes, minimum.map(|v| v.to_string()), maximum.map(|v| v.to_string()));
+                }
+                Some("number")
+            }
+            Type::String { format, min_length, max_length, .. } => {
+                self.string_notes(notes, format, *min_length, *max_length);
+                Some("string")
+            }
+            Type::Const(_) => Some("string"),
+            Type::Enum(variants) => {
+                enum_notes(variants, notes);
+                Some("string")
+            }
+            Type::Array { min_items, max_items, unique, .. } => {
+                self.item_limit_notes(notes, *min_items, *max_items);
+                if *unique && !s.unique_items {
+                    notes.push("items must be unique".to_owned());
+                }
+                Some("array")
+            }
+            Type::Tuple(items) => {
+                if !s.prefix_items {
+                    let len = items.len() as u64;
+                    let shapes: Vec<&str> = items.iter().map(|t| shape_name(t.undescribed())).collect();
+                    notes.push(format!(
+                        "exactly {len} {}: [{}]",
+                        plural(&len.to_string(), "item"),
+                        shapes.join(", ")
+                    ));
+                }
+                Some("array")
+            }
+            Type::Map(_) => {
+                if !s.additional_properties {
+                    notes.push("an object whose keys are free".to_owned());
+                }
+                Some("object")
+            }
+            // `AnyOf`, `OneOf`; the rest is handled by `schema` (kept total for safety).
+            Type::AnyOf(_)
+            | Type::OneOf(_)
+            | Type::Object(_)
+            | Type::Nullable(_)
+            | Type::Described(..)
+            | Type::Ref(_) => None,
+        }
+    }
+
+    /// Writes the keywords of `ty` after `type` and `description` into `obj`: everything
+    /// [`Scope::notes`] did not move into the description.
+    fn keywords(&self, ty: &Type, obj: &mut Obj<'_>) {
+        let s = self.settings;
+        match ty {
+            Type::Integer { as_string: true, minimum, .. } => {
+                let pattern = if minimum.is_some_and(|m| m >= 0) { "^[0-9]+$" } else { "^-?[0-9]+$" };
+                obj.word("pattern", pattern);
+            }
+            Type::Integer { minimum, maximum, .. } => {
+                if s.numeric_limits {
+                    if let Some(v) = *minimum {
+                        obj.int("minimum", clamp_safe(v));
+                    }
+                    if let Some(v) = *maximum {
+                        obj.int("maximum", clamp_safe(v));
+                    }
+                }
             }
             Type::Number { minimum, maximum } => {
                 if s.numeric_limits {
@@ -715,144 +873,135 @@ impl<'o, 'c> Renderer<'o, 'c> {
                     if let Some(v) = maximum {
                         write_f64(obj.key("maximum"), *v);
                     }
-                } else {
-                    limit_notes(notes, minimum.map(|v| v.to_string()), maximum.map(|v| v.to_string()));
                 }
-                Some("number")
             }
             Type::String { format, pattern, min_length, max_length } => {
-                self.string_keywords(&mut obj, notes, format, pattern, *min_length, *max_length);
-                Some("string")
+                if let Some(format) = format.as_deref().filter(|f| self.format_allowed(f)) {
+                    obj.str("format", format);
+                }
+                if let Some(pattern) = pattern {
+                    obj.str("pattern", pattern);
+                }
+                if s.length_limits {
+                    if let Some(v) = *min_length {
+                        obj.int("minLength", v as i64);
+                    }
+                    if let Some(v) = *max_length {
+                        obj.int("maxLength", v as i64);
+                    }
+                }
             }
             Type::Const(value) => {
                 let out = obj.key("enum");
                 out.push('[');
                 write_str(out, value);
                 out.push(']');
-                Some("string")
             }
             Type::Enum(variants) => {
-                enum_keyword(&mut obj, variants, notes);
-                Some("string")
+                let out = obj.key("enum");
+                out.push('[');
+                for (i, variant) in variants.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_str(out, &variant.value);
+                }
+                out.push(']');
             }
             Type::Array { items, min_items, max_items, unique } => {
-                let out = obj.key("items");
-                Renderer::new(self.scope, out).schema(items, "", None);
-                self.item_limits(&mut obj, notes, *min_items, *max_items);
+                Renderer::new(*self, obj.key("items")).schema(items, "", None);
+                self.item_limits(obj, *min_items, *max_items);
                 if *unique && s.unique_items {
                     obj.raw("uniqueItems", "true");
-                } else if *unique {
-                    notes.push("items must be unique".to_owned());
                 }
-                Some("array")
             }
-            Type::Tuple(items) => {
-                self.tuple(&mut obj, notes, items);
-                Some("array")
-            }
+            Type::Tuple(items) => self.tuple(obj, items),
             Type::Map(values) => {
                 if !s.additional_properties {
-                    notes.push("an object whose keys are free".to_owned());
+                    // Said in the description (`Scope::notes`).
                 } else if s.close_maps {
                     // OpenAI strict rejects an object schema without `properties` and `required`.
                     obj.raw("properties", "{}");
                     obj.raw("required", "[]");
                     obj.raw("additionalProperties", "false");
                 } else {
-                    Renderer::new(self.scope, obj.key("additionalProperties")).schema(values, "", None);
+                    Renderer::new(*self, obj.key("additionalProperties")).schema(values, "", None);
                 }
-                Some("object")
             }
-            Type::AnyOf(branches) => {
-                self.branches(&mut obj, "anyOf", branches);
-                None
-            }
-            Type::OneOf(branches) => {
-                let key = if s.one_of { "oneOf" } else { "anyOf" };
-                self.branches(&mut obj, key, branches);
-                None
-            }
-            // Handled by `schema`; kept total for safety.
-            Type::Object(_) | Type::Nullable(_) | Type::Described(..) | Type::Ref(_) => None,
+            Type::AnyOf(branches) => self.branches(obj, "anyOf", branches),
+            Type::OneOf(branches) => self.branches(obj, if s.one_of { "oneOf" } else { "anyOf" }, branches),
+            Type::Any
+            | Type::Null
+            | Type::Boolean
+            | Type::Object(_)
+            | Type::Nullable(_)
+            | Type::Described(..)
+            | Type::Ref(_) => {}
         }
     }
 
-    fn string_keywords(
-        &self,
-        obj: &mut Obj<'_>,
-        notes: &mut Notes,
-        format: &Option<String>,
-        pattern: &Option<String>,
-        min_length: Option<u64>,
-        max_length: Option<u64>,
-    ) {
-        if let Some(format) = format {
-            match self.scope.settings.formats {
-                Some(allowed) if !allowed.contains(&format.as_str()) => {
-                    notes.push(format!("format: {format}"))
-                }
-                _ => obj.str("format", format),
-            }
-        }
-        if let Some(pattern) = pattern {
-            obj.str("pattern", pattern);
-        }
-        if self.scope.settings.length_limits {
-            min_length.into_iter().for_each(|v| obj.int("minLength", v as i64));
-            max_length.into_iter().for_each(|v| obj.int("maxLength", v as i64));
-        } else {
-            let (min, max) = (min_length.map(|v| v.to_string()), max_length.map(|v| v.to_string()));
-            match (min, max) {
-                (Some(a), Some(b)) if a == b => {
-                    notes.push(format!("exactly {a} {}", plural(&a, "character")))
-                }
-                (min, max) => {
-                    min.into_iter().for_each(|v| notes.push(format!("at least {v} characters")));
-                    max.into_iter().for_each(|v| notes.push(format!("at most {v} characters")));
-                }
-            }
-        }
+    /// Whether the format keeps the string `format` value `format`.
+    fn format_allowed(&self, format: &str) -> bool {
+        self.settings.formats.is_none_or(|allowed| allowed.contains(&format))
     }
 
-    fn item_limits(&self, obj: &mut Obj<'_>, notes: &mut Notes, min: Option<u64>, max: Option<u64>) {
-        if self.scope.settings.item_limits {
-            min.into_iter().for_each(|v| obj.int("minItems", v as i64));
-            max.into_iter().for_each(|v| obj.int("maxItems", v as i64));
+    fn string_notes(&self, notes: &mut Notes, format: &Option<String>, min: Option<u64>, max: Option<u64>) {
+        if let Some(format) = format.as_deref().filter(|f| !self.format_allowed(f)) {
+            notes.push(format!("format: {format}"));
+        }
+        if self.settings.length_limits {
             return;
         }
-        match min {
-            Some(v @ (0 | 1)) => obj.int("minItems", v as i64),
-            Some(v) => notes.push(format!("at least {v} items")),
-            None => {}
+        match (min.map(|v| v.to_string()), max.map(|v| v.to_string())) {
+            (Some(a), Some(b)) if a == b => notes.push(format!("exactly {a} {}", plural(&a, "character"))),
+            (min, max) => {
+                min.into_iter().for_each(|v| notes.push(format!("at least {v} characters")));
+                max.into_iter().for_each(|v| notes.push(format!("at most {v} characters")));
+            }
+        }
+    }
+
+    /// `minItems`/`maxItems` where the format keeps them; else only a minimum of 0 or 1.
+    fn item_limits(&self, obj: &mut Obj<'_>, min: Option<u64>, max: Option<u64>) {
+        if self.settings.item_limits {
+            min.into_iter().for_each(|v| obj.int("minItems", v as i64));
+            max.into_iter().for_each(|v| obj.int("maxItems", v as i64));
+        } else if let Some(v @ (0 | 1)) = min {
+            obj.int("minItems", v as i64);
+        }
+    }
+
+    /// The item limits [`Scope::item_limits`] does not write, in words.
+    fn item_limit_notes(&self, notes: &mut Notes, min: Option<u64>, max: Option<u64>) {
+        if self.settings.item_limits {
+            return;
+        }
+        if let Some(v) = min.filter(|v| *v > 1) {
+            notes.push(format!("at least {v} items"));
         }
         max.into_iter().for_each(|v| notes.push(format!("at most {v} items")));
     }
 
-    fn tuple(&self, obj: &mut Obj<'_>, notes: &mut Notes, items: &[Type]) {
+    fn tuple(&self, obj: &mut Obj<'_>, items: &[Type]) {
         let len = items.len() as u64;
-        if self.scope.settings.prefix_items {
+        if self.settings.prefix_items {
             let out = obj.key("prefixItems");
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                Renderer::new(self.scope, out).schema(item, "", None);
+                Renderer::new(*self, out).schema(item, "", None);
             }
             out.push(']');
         } else {
-            let shapes: Vec<&str> = items.iter().map(|t| shape_name(t.undescribed())).collect();
-            notes.push(format!(
-                "exactly {len} {}: [{}]",
-                plural(&len.to_string(), "item"),
-                shapes.join(", ")
-            ));
-            // OpenAI strict rejects an array schema without `items`: the items' one schema,
-            // or `anyOf` of their distinct schemas.
+            // The length is in the description (`Scope::notes`). OpenAI strict rejects an
+            // array schema without `items`: the items' one schema, or `anyOf` of their
+            // distinct schemas.
             let mut schemas: Vec<String> = Vec::with_capacity(items.len());
             for item in items {
                 let mut schema = String::with_capacity(32);
-                Renderer::new(self.scope, &mut schema).schema(item, "", None);
+                Renderer::new(*self, &mut schema).schema(item, "", None);
                 if !schemas.contains(&schema) {
                     schemas.push(schema);
                 }
@@ -863,10 +1012,10 @@ impl<'o, 'c> Renderer<'o, 'c> {
                 many => obj.raw("items", &format!(r#"{{"anyOf":[{}]}}"#, many.join(","))),
             }
         }
-        if self.scope.settings.item_limits {
-            self.item_limits(obj, notes, Some(len), Some(len));
+        if self.settings.item_limits {
+            self.item_limits(obj, Some(len), Some(len));
         } else if len <= 1 {
-            // The note above already says "exactly N items"; only a 0/1 minimum is kept.
+            // The note says "exactly N items"; only a 0/1 minimum is kept.
             obj.int("minItems", len as i64);
         }
     }
@@ -878,11 +1027,13 @@ impl<'o, 'c> Renderer<'o, 'c> {
             if i > 0 {
                 out.push(',');
             }
-            Renderer::new(self.scope, out).schema(branch, "", None);
+            Renderer::new(*self, out).schema(branch, "", None);
         }
         out.push(']');
     }
+}
 
+impl Renderer<'_, '_> {
     /// The tool's root object (no description, no default), with the `$defs` its
     /// references need.
     fn root(&mut self, params: &[Param]) {
@@ -928,7 +1079,7 @@ impl<'o, 'c> Renderer<'o, 'c> {
     fn object_with(&mut self, params: &[Param], description: &str, default: Option<&Value>) {
         let s = self.scope.settings;
         let mut obj = Obj::open(self.out);
-        obj.str("type", "object");
+        obj.word("type", "object");
         if !description.is_empty() {
             obj.str("description", description);
         }
@@ -940,9 +1091,14 @@ impl<'o, 'c> Renderer<'o, 'c> {
             }
             write_str(out, &param.name);
             out.push(':');
-            let widen = s.all_required && param.optional;
-            let ty = if widen { param.ty.clone().nullable() } else { param.ty.clone() };
-            Renderer::new(self.scope, out).schema(&ty, &param.description, param.default.as_ref());
+            // Widened to nullable as `Type::nullable` would, without building that type.
+            let widen = s.all_required && param.optional && !param.ty.accepts_null();
+            let mut renderer = Renderer::new(self.scope, out);
+            if widen {
+                renderer.nullable(&param.ty, &param.description, param.default.as_ref());
+            } else {
+                renderer.schema(&param.ty, &param.description, param.default.as_ref());
+            }
         }
         out.push('}');
         let out = obj.key("required");
@@ -969,16 +1125,8 @@ fn write_default(settings: Settings, obj: &mut Obj<'_>, default: Option<&Value>)
     }
 }
 
-fn enum_keyword(obj: &mut Obj<'_>, variants: &[EnumVariant], notes: &mut Notes) {
-    let out = obj.key("enum");
-    out.push('[');
-    for (i, variant) in variants.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_str(out, &variant.value);
-    }
-    out.push(']');
+/// The documented variants of an enum, as one note: `value: description; ...`.
+fn enum_notes(variants: &[EnumVariant], notes: &mut Notes) {
     let documented: Vec<String> = variants
         .iter()
         .filter(|v| !v.description.is_empty())
@@ -987,6 +1135,11 @@ fn enum_keyword(obj: &mut Obj<'_>, variants: &[EnumVariant], notes: &mut Notes) 
     if !documented.is_empty() {
         notes.push(documented.join("; "));
     }
+}
+
+/// An integer bound as a JSON number a model can write exactly.
+fn clamp_safe(value: i64) -> i64 {
+    value.clamp(MIN_SAFE_INTEGER, MAX_SAFE_INTEGER)
 }
 
 /// `word` or `words` for the count written in `count`.
@@ -1013,6 +1166,18 @@ fn plain_type_name(ty: &Type) -> Option<&'static str> {
         Type::Array { .. } | Type::Tuple(_) => Some("array"),
         Type::Map(_) => Some("object"),
         _ => None,
+    }
+}
+
+/// The `type` array of a [`plain_type_name`] or null.
+fn or_null(name: &'static str) -> &'static str {
+    match name {
+        "boolean" => r#"["boolean","null"]"#,
+        "integer" => r#"["integer","null"]"#,
+        "string" => r#"["string","null"]"#,
+        "number" => r#"["number","null"]"#,
+        "array" => r#"["array","null"]"#,
+        _ => r#"["object","null"]"#,
     }
 }
 
@@ -1043,4 +1208,60 @@ fn write_annotations(out: &mut String, hints: &crate::meta::Annotations) {
         }
     }
     obj.close();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{write_int, write_str};
+
+    /// What `write_str` writes, one character at a time.
+    fn reference(text: &str) -> String {
+        let mut out = String::from("\"");
+        for c in text.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    #[test]
+    fn strings_are_escaped_wherever_the_special_byte_falls() {
+        let specials =
+            ['"', '\\', '\n', '\r', '\t', '\u{0}', '\u{7}', '\u{1f}', ' ', '!', '#', '[', ']', 'é', '\u{7f}'];
+        for len in 0..20 {
+            for at in 0..len {
+                for special in specials {
+                    for second in [None, Some(len / 2), Some(len - 1)] {
+                        let mut chars: Vec<char> =
+                            (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+                        if let Some(second) = second {
+                            chars[second] = '"';
+                        }
+                        chars[at] = special;
+                        let text: String = chars.into_iter().collect();
+                        let mut out = String::new();
+                        write_str(&mut out, &text);
+                        assert_eq!(out, reference(&text), "{text:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn integers_are_written_in_decimal() {
+        for value in [0, 1, -1, 9, 10, -10, 4_294_967_295, i64::MAX, i64::MIN, -9_007_199_254_740_991] {
+            let mut out = String::new();
+            write_int(&mut out, value);
+            assert_eq!(out, value.to_string());
+        }
+    }
 }

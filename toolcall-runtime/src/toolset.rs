@@ -182,10 +182,7 @@ impl<C> Toolset<C> {
     /// let out = toolset::ALL.call(&app, "lookup", &json!({"id": 7})).await?;
     /// ```
     pub fn call<'a>(&self, ctx: &'a C, name: &'a str, args: &'a Value) -> CallFuture<'a> {
-        match (self.dispatch)(ctx, name, args) {
-            Some(dispatched) => CallFuture::new(name, dispatched),
-            None => CallFuture::ready(name, Err(self.unknown(name))),
-        }
+        CallFuture::dispatched(name, self.tools, (self.dispatch)(ctx, name, args))
     }
 
     /// Like [`Toolset::call`], with the arguments as JSON text (as OpenAI sends them).
@@ -209,13 +206,16 @@ impl<C> Toolset<C> {
     pub fn run_with(&self, ctx: &C, name: &str, args: &Value) -> Result<Value, ToolError> {
         match (self.dispatch)(ctx, name, args) {
             Some(dispatched) => ready(name, dispatched),
-            None => Err(self.unknown(name)),
+            None => Err(unknown_tool(name, self.tools)),
         }
     }
+}
 
-    fn unknown(&self, name: &str) -> ToolError {
-        ToolError::UnknownTool { name: name.to_owned(), known: self.names().map(str::to_owned).collect() }
-    }
+/// The error for a call of `name`, which none of `tools` is.
+#[cold]
+#[inline(never)]
+pub(crate) fn unknown_tool(name: &str, tools: &[ToolInfo]) -> ToolError {
+    ToolError::UnknownTool { name: name.to_owned(), known: tools.iter().map(|t| t.name.to_owned()).collect() }
 }
 
 /// The sync entry points of a crate without a context.

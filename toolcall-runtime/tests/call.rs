@@ -177,3 +177,20 @@ fn call_json_parses_first_and_its_future_is_send_for_a_sync_context() {
     let future: CallFuture<'_> = assert_send(TOOLS.call(&ctx, "polls", &Value::Null));
     assert!(format!("{future:?}").contains("tool: \"polls\""), "{future:?}");
 }
+
+#[test]
+fn a_call_reports_its_state_and_an_unknown_tool_is_answered_once() {
+    let ctx = Counter::default();
+    let args = json!({"n": 1});
+    let mut call = TOOLS.call(&ctx, "count", &args);
+    assert!(format!("{call:?}").contains("state: \"running\""), "{call:?}");
+    assert!(poll_once(&mut call).is_pending());
+    assert!(format!("{call:?}").contains("state: \"running\""), "{call:?}");
+    assert_eq!(poll_once(&mut call), Poll::Ready(Ok(json!("done"))));
+    assert!(format!("{call:?}").contains("state: \"done\""), "{call:?}");
+
+    let mut unknown = TOOLS.call(&ctx, "nope", &args);
+    assert!(format!("{unknown:?}").contains("state: \"ready\""), "{unknown:?}");
+    assert!(matches!(poll_once(&mut unknown), Poll::Ready(Err(ToolError::UnknownTool { .. }))));
+    assert!(matches!(poll_once(&mut unknown), Poll::Ready(Err(ToolError::Failed(_)))));
+}
