@@ -6,8 +6,8 @@
 //! tuple of slots, one per parameter or field, and a `match` from wire name to slot
 //! index (serde derive's field-identifier approach), so an object is read once, in
 //! order, with no map built and no key searched. It accepts only what the exact decoder
-//! ([`FromArg`] on a `Value`) accepts, and builds the same values: scalars are decoded
-//! by their own `FromArg` impl from the number or string the deserializer hands over.
+//! ([`FromArg`] on a `Value`) accepts, and builds the same values: numbers are judged
+//! as `serde_json::Number` holds them, by the exact decoder's rules.
 //!
 //! It gives up at the first thing that is not a plain success — malformed text, a
 //! wrong type, an unknown, missing or repeated key, nesting near [`MAX_DEPTH`] — and the
@@ -19,7 +19,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Number, Value};
+use serde_json::Value;
 
 use crate::decode::{FromArg, MAX_DEPTH};
 
@@ -252,47 +252,115 @@ impl<'de, T: FastArg<'de>> DeserializeSeed<'de> for Seed<T> {
 }
 
 // ---------------------------------------------------------------------------------------
-// Scalars: decoded by their own `FromArg` impl, so both paths accept the same values
+// Scalars: the same acceptance as their `FromArg` impls, without a `Value`
 
-/// A JSON scalar as the deserializer hands it over, rebuilt as the `Value` the exact
-/// path would have built (numbers and booleans; no allocation).
-struct Scalar;
+/// A JSON number as the deserializer hands it over (as `serde_json::Number` holds it).
+#[derive(Clone, Copy)]
+enum Num {
+    Neg(i64),
+    Pos(u64),
+    Float(f64),
+}
 
-impl<'de> Visitor<'de> for Scalar {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a number or boolean")
+impl Num {
+    /// The whole number, as the exact decoder's `integer_value` reads it: integers, and
+    /// floats with no fraction below 2^63 in magnitude.
+    fn integer(self) -> Option<i128> {
+        match self {
+            Num::Neg(i) => Some(i128::from(i)),
+            Num::Pos(u) => Some(i128::from(u)),
+            Num::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => Some(f as i128),
+            Num::Float(_) => None,
+        }
     }
 
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        Number::from_f64(v).map(Value::Number).ok_or_else(bail)
+    /// The number as `f64`, as `serde_json::Number::as_f64` gives it.
+    fn float(self) -> f64 {
+        match self {
+            Num::Neg(i) => i as f64,
+            Num::Pos(u) => u as f64,
+            Num::Float(f) => f,
+        }
     }
 }
 
-macro_rules! scalar_fast {
+/// Reads a number; anything else gives up.
+struct NumVisitor;
+
+impl<'de> Visitor<'de> for NumVisitor {
+    type Value = Num;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a number")
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Num, E> {
+        // serde_json hands non-negative integers to `visit_u64`; a `Value` keeps them so.
+        Ok(if v < 0 { Num::Neg(v) } else { Num::Pos(v as u64) })
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Num, E> {
+        Ok(Num::Pos(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Num, E> {
+        Ok(Num::Float(v))
+    }
+}
+
+/// Reads a boolean; anything else gives up.
+struct BoolVisitor;
+
+impl<'de> Visitor<'de> for BoolVisitor {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a boolean")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<bool, E> {
+        Ok(v)
+    }
+}
+
+impl<'de> FastArg<'de> for bool {
+    fn fast<D: Deserializer<'de>>(de: D, _depth: usize) -> Result<Self, D::Error> {
+        de.deserialize_bool(BoolVisitor)
+    }
+}
+
+// The same acceptance as the integer `FromArg` impls (`decode::integer_value` and the
+// type's range), without building a `Value`: the agreement tests hold them together.
+macro_rules! integer_fast {
     ($($ty:ty),*) => {$(
         impl<'de> FastArg<'de> for $ty {
-            fn fast<D: Deserializer<'de>>(de: D, depth: usize) -> Result<Self, D::Error> {
-                let value = de.deserialize_any(Scalar)?;
-                <$ty as FromArg>::from_arg(&value, depth).map_err(|_| bail())
+            #[inline]
+            fn fast<D: Deserializer<'de>>(de: D, _depth: usize) -> Result<Self, D::Error> {
+                let number = de.deserialize_any(NumVisitor)?;
+                let whole = match number {
+                    Num::Neg(i) => return <$ty>::try_from(i).map_err(|_| bail()),
+                    Num::Pos(u) => return <$ty>::try_from(u).map_err(|_| bail()),
+                    Num::Float(_) => number.integer().ok_or_else(bail)?,
+                };
+                <$ty>::try_from(whole).map_err(|_| bail())
             }
         }
     )*};
 }
-scalar_fast!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
+integer_fast!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl<'de> FastArg<'de> for f64 {
+    fn fast<D: Deserializer<'de>>(de: D, _depth: usize) -> Result<Self, D::Error> {
+        de.deserialize_any(NumVisitor).map(Num::float)
+    }
+}
+
+impl<'de> FastArg<'de> for f32 {
+    fn fast<D: Deserializer<'de>>(de: D, _depth: usize) -> Result<Self, D::Error> {
+        let narrow = de.deserialize_any(NumVisitor)?.float() as f32;
+        if narrow.is_finite() { Ok(narrow) } else { Err(bail()) }
+    }
+}
 
 /// A string, owned or borrowed from the input.
 struct Str<T>(PhantomData<T>);

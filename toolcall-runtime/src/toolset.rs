@@ -238,6 +238,7 @@ impl Toolset<()> {
 }
 
 /// A sync run's result: an async tool is not run.
+#[inline]
 fn ready(name: &str, dispatched: Dispatched<'_>) -> Result<Value, ToolError> {
     match dispatched {
         Dispatched::Ready(result) => result,
