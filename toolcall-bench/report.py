@@ -434,7 +434,10 @@ RUST_ESCAPE = re.compile(r'\\(u\{[0-9a-fA-F]+\}|x[0-9a-fA-F]{2}|.)', re.S)
 def literal_bytes(path: Path) -> tuple[int, int, int]:
     """(count, total bytes, distinct bytes) of the string literals in a generated file."""
     text = path.read_text()
-    literals = re.findall(r'"((?:[^"\\]|\\.)*)"', text, re.S)
+    # Raw literals (`r#"..."#`, the schema text) as they are; quoted ones unescaped below.
+    found = re.findall(r'\br(#*)"(.*?)"\1|"((?:[^"\\]|\\.)*)"', text, re.S)
+    raw = [body for hashes, body, _ in found if hashes or body]
+    literals = [quoted for hashes, body, quoted in found if not (hashes or body)]
 
     def unescape(m: re.Match) -> str:
         e = m.group(1)
@@ -447,7 +450,7 @@ def literal_bytes(path: Path) -> tuple[int, int, int]:
             return chr(int(e[1:], 16))
         return e
 
-    values = [RUST_ESCAPE.sub(unescape, lit).encode() for lit in literals]
+    values = [RUST_ESCAPE.sub(unescape, lit).encode() for lit in literals] + [r.encode() for r in raw]
     return len(values), sum(map(len, values)), sum(map(len, set(values)))
 
 
@@ -466,7 +469,7 @@ def size_probe() -> dict:
     (src / "without_tools.rs").write_text(
         "//! The same driver over an empty toolset.\nmod driver;\n\n"
         "use toolcall_runtime::Toolset;\n\n"
-        "static EMPTY: Toolset = Toolset::new(&[], &[[\"[]\"; 2]; 3], |_, _| None);\n\n"
+        "static EMPTY: Toolset = Toolset::new(&[], &[[\"[]\"; 2]; 5], |_, _, _| None);\n\n"
         "fn main() -> std::process::ExitCode {\n    driver::main(&[&EMPTY])\n}\n"
     )
     env = dict(os.environ, CARGO_TARGET_DIR=str(PROBE / "target"))
@@ -537,8 +540,11 @@ def size_section(size: dict) -> list[str]:
             "",
             f"The generated `tools.rs` ({size['tools_rs_bytes']:,} bytes of source) holds {count} "
             f"string literals: {total:,} bytes in all, {distinct:,} bytes distinct. Most are "
-            "schema text: every schema is stored once per format and strictness (6 variants), "
-            "and each tool's appears twice, in its module's `TOOLS` and in `ALL`.",
+            "schema text: each toolset stores one JSON array per format and strictness (10 "
+            "variants, a strict one that equals its lax one written once), and each tool's "
+            "definitions appear twice, in its module's `TOOLS` and in `ALL` (a module's array "
+            "is not a substring of `ALL`'s, so they cannot share storage). The info table "
+            "(`describe`) is stored once, in `ALL`; module toolsets borrow their rows of it.",
         ]
     return lines
 
