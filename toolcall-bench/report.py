@@ -328,7 +328,7 @@ use std::process::ExitCode;
 use toolcall_runtime::{Format, Toolset};
 
 /// Uses every entry point of every toolset, so nothing generated is dropped by the linker.
-pub fn main(sets: &[&Toolset]) -> ExitCode {
+pub fn main<C>(sets: &[&Toolset<C>], ctx: &C) -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let set = args.first().and_then(|i| i.parse::<usize>().ok()).and_then(|i| sets.get(i));
     let Some(set) = set else { return ExitCode::FAILURE };
@@ -343,7 +343,10 @@ pub fn main(sets: &[&Toolset]) -> ExitCode {
                 println!("{} {} {} {}", info.module, info.name, info.description, info.parameters);
             }
         }
-        Some(name) => match set.run_json(name, args.get(2).map_or("{}", String::as_str)) {
+        Some(name) => match toolcall_runtime::serde_json::from_str(args.get(2).map_or("{}", String::as_str))
+            .map_err(|e| e.to_string())
+            .and_then(|a| set.run_with(ctx, name, &a).map_err(|e| e.to_string()))
+        {
             Ok(value) => println!("{value}"),
             Err(error) => println!("{error}"),
         },
@@ -464,13 +467,13 @@ def size_probe() -> dict:
     sets = ", ".join(["&example_app::toolset::ALL"] + [f"&example_app::toolset::{m}::TOOLS" for m in modules])
     (src / "with_tools.rs").write_text(
         f"//! example-app's generated toolsets.\nmod driver;\n\n"
-        f"fn main() -> std::process::ExitCode {{\n    driver::main(&[{sets}])\n}}\n"
+        f"fn main() -> std::process::ExitCode {{\n    driver::main(&[{sets}], &example_app::App::demo())\n}}\n"
     )
     (src / "without_tools.rs").write_text(
         "//! The same driver over an empty toolset.\nmod driver;\n\n"
         "use toolcall_runtime::Toolset;\n\n"
         "static EMPTY: Toolset = Toolset::new(&[], &[[\"[]\"; 2]; 5], |_, _, _| None);\n\n"
-        "fn main() -> std::process::ExitCode {\n    driver::main(&[&EMPTY])\n}\n"
+        "fn main() -> std::process::ExitCode {\n    driver::main(&[&EMPTY], &())\n}\n"
     )
     env = dict(os.environ, CARGO_TARGET_DIR=str(PROBE / "target"))
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=PROBE, env=env, check=True)

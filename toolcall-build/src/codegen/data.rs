@@ -82,12 +82,17 @@ impl Definitions {
 /// is, else a quoted literal with escapes (bidi controls and other invisible characters,
 /// which rustc rejects unescaped).
 pub fn literal(text: &str) -> String {
-    let plain = text.chars().all(|c| matches!(c, '"' | '\\') || c.escape_debug().len() == 1);
-    if !plain {
+    if !text.chars().all(stands_raw) {
         return quoted(text);
     }
     let hashes = "#".repeat(closing_hashes(text));
     format!("r{hashes}\"{text}\"{hashes}")
+}
+
+/// Whether `c` may stand unescaped in a raw literal: printable ASCII (checked first, as
+/// almost all schema text is), or a character `escape_debug` leaves alone.
+fn stands_raw(c: char) -> bool {
+    if c.is_ascii() { c == ' ' || c.is_ascii_graphic() } else { c.escape_debug().len() == 1 }
 }
 
 /// A quoted literal: `"..."` with Rust's escapes.
@@ -98,9 +103,16 @@ pub fn quoted(text: &str) -> String {
 /// The fewest `#`s that close a raw literal holding `text`: one more than the longest run
 /// of `#` after a `"` in it.
 fn closing_hashes(text: &str) -> usize {
-    let runs =
-        text.match_indices('"').map(|(at, _)| text[at + 1..].bytes().take_while(|b| *b == b'#').count());
-    runs.max().map_or(1, |longest| longest + 1)
+    let (mut longest, mut run) = (0, None);
+    for byte in text.bytes() {
+        run = match (byte, run) {
+            (b'"', _) => Some(0),
+            (b'#', Some(n)) => Some(n + 1),
+            _ => None,
+        };
+        longest = longest.max(run.unwrap_or(0));
+    }
+    longest + 1
 }
 
 /// `static <ident>: [ToolInfo; N] = [...]`: module, name, description, input and output

@@ -58,12 +58,18 @@ fn write_code(out: &mut Out, tokens: TokenStream) {
         // Unreachable for tokens built here; keep the build failing with a message.
         Err(error) => return out.line(&format!("compile_error!({:?});", error.to_string())),
     };
-    let lines: Vec<&str> = text.lines().collect();
-    let inner = lines.get(depth..lines.len().saturating_sub(depth)).unwrap_or_default();
-    for line in inner {
-        out.verbatim(line);
-        out.verbatim("\n");
+    out.verbatim(strip_lines(&text, depth));
+}
+
+/// `text` without its first and last `n` lines (the wrapping `mod`s).
+fn strip_lines(text: &str, n: usize) -> &str {
+    let mut inner = text;
+    for _ in 0..n {
+        inner = inner.split_once('\n').map_or("", |(_, rest)| rest);
+        let body = inner.strip_suffix('\n').unwrap_or(inner);
+        inner = body.rfind('\n').map_or("", |at| &inner[..=at]);
     }
+    inner
 }
 
 /// Every tool of the crate in `ALL`'s order (module by module), rendered once.
@@ -252,5 +258,17 @@ fn module_code(module: &ToolModule, scope: &Scope<'_, '_>) -> TokenStream {
         #(#impls)*
         #check_overrides
         #check_metadata
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_lines;
+
+    #[test]
+    fn strip_lines_drops_the_wrapping_lines() {
+        assert_eq!(strip_lines("mod m {\n    a\n    b\n}\n", 1), "    a\n    b\n");
+        assert_eq!(strip_lines("mod m {}\n", 1), "");
+        assert_eq!(strip_lines("a\n", 0), "a\n");
     }
 }
