@@ -341,7 +341,7 @@ use std::process::ExitCode;
 use toolcall_runtime::{Format, Toolset};
 
 /// Uses every entry point of every toolset, so nothing generated is dropped by the linker.
-pub fn main(sets: &[&Toolset]) -> ExitCode {
+pub fn main<C>(sets: &[&Toolset<C>], ctx: &C) -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let set = args.first().and_then(|i| i.parse::<usize>().ok()).and_then(|i| sets.get(i));
     let Some(set) = set else { return ExitCode::FAILURE };
@@ -356,7 +356,10 @@ pub fn main(sets: &[&Toolset]) -> ExitCode {
                 println!("{} {} {} {}", info.module, info.name, info.description, info.parameters);
             }
         }
-        Some(name) => match set.run_json(name, args.get(2).map_or("{}", String::as_str)) {
+        Some(name) => match toolcall_runtime::serde_json::from_str(args.get(2).map_or("{}", String::as_str))
+            .map_err(|e| e.to_string())
+            .and_then(|a| set.run_with(ctx, name, &a).map_err(|e| e.to_string()))
+        {
             Ok(value) => println!("{value}"),
             Err(error) => println!("{error}"),
         },
@@ -447,7 +450,10 @@ RUST_ESCAPE = re.compile(r'\\(u\{[0-9a-fA-F]+\}|x[0-9a-fA-F]{2}|.)', re.S)
 def literal_bytes(path: Path) -> tuple[int, int, int]:
     """(count, total bytes, distinct bytes) of the string literals in a generated file."""
     text = path.read_text()
-    literals = re.findall(r'"((?:[^"\\]|\\.)*)"', text, re.S)
+    # Raw literals (`r#"..."#`, the schema text) as they are; quoted ones unescaped below.
+    found = re.findall(r'\br(#*)"(.*?)"\1|"((?:[^"\\]|\\.)*)"', text, re.S)
+    raw = [body for hashes, body, _ in found if hashes or body]
+    literals = [quoted for hashes, body, quoted in found if not (hashes or body)]
 
     def unescape(m: re.Match) -> str:
         e = m.group(1)
@@ -460,7 +466,7 @@ def literal_bytes(path: Path) -> tuple[int, int, int]:
             return chr(int(e[1:], 16))
         return e
 
-    values = [RUST_ESCAPE.sub(unescape, lit).encode() for lit in literals]
+    values = [RUST_ESCAPE.sub(unescape, lit).encode() for lit in literals] + [r.encode() for r in raw]
     return len(values), sum(map(len, values)), sum(map(len, set(values)))
 
 
@@ -474,13 +480,13 @@ def size_probe() -> dict:
     sets = ", ".join(["&example_app::toolset::ALL"] + [f"&example_app::toolset::{m}::TOOLS" for m in modules])
     (src / "with_tools.rs").write_text(
         f"//! example-app's generated toolsets.\nmod driver;\n\n"
-        f"fn main() -> std::process::ExitCode {{\n    driver::main(&[{sets}])\n}}\n"
+        f"fn main() -> std::process::ExitCode {{\n    driver::main(&[{sets}], &example_app::App::demo())\n}}\n"
     )
     (src / "without_tools.rs").write_text(
         "//! The same driver over an empty toolset.\nmod driver;\n\n"
         "use toolcall_runtime::Toolset;\n\n"
-        "static EMPTY: Toolset = Toolset::new(&[], &[[\"[]\"; 2]; 3], |_, _| None);\n\n"
-        "fn main() -> std::process::ExitCode {\n    driver::main(&[&EMPTY])\n}\n"
+        "static EMPTY: Toolset = Toolset::new(&[], &[[\"[]\"; 2]; 5], |_, _, _| None);\n\n"
+        "fn main() -> std::process::ExitCode {\n    driver::main(&[&EMPTY], &())\n}\n"
     )
     env = dict(os.environ, CARGO_TARGET_DIR=str(PROBE / "target"))
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=PROBE, env=env, check=True)
@@ -550,8 +556,11 @@ def size_section(size: dict) -> list[str]:
             "",
             f"The generated `tools.rs` ({size['tools_rs_bytes']:,} bytes of source) holds {count} "
             f"string literals: {total:,} bytes in all, {distinct:,} bytes distinct. Most are "
-            "schema text: every schema is stored once per format and strictness (6 variants), "
-            "and each tool's appears twice, in its module's `TOOLS` and in `ALL`.",
+            "schema text: each toolset stores one JSON array per format and strictness (10 "
+            "variants, a strict one that equals its lax one written once), and each tool's "
+            "definitions appear twice, in its module's `TOOLS` and in `ALL` (a module's array "
+            "is not a substring of `ALL`'s, so they cannot share storage). The info table "
+            "(`describe`) is stored once, in `ALL`; module toolsets borrow their rows of it.",
         ]
     return lines
 

@@ -9,7 +9,8 @@
 //! Cases: `run_<tool>`, `run_json_<tool>`, `serde_run_<tool>`, `serde_run_json_<tool>`,
 //! `proposed_run_<tool>`, `proposed_run_json_<tool>`
 //! (tool = `add`, `get_weather`, `create_order`), `parse_<tool>` (the arguments text to a
-//! `serde_json::Value` only), `render`, `dispatch_10`, `dispatch_1000`, `generate_20`,
+//! `serde_json::Value` only), `render`, `dispatch_10`, `dispatch_1000`, `generate_<tools>`
+//! (`generate_20`, `generate_1000`),
 //! `call_add` (`ALL.call(&(), "add")` polled once) and `call_add_async` (`add_async`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a profiling driver fails loudly")]
@@ -100,8 +101,13 @@ fn main() -> ExitCode {
             let args: Value = serde_json::from_str(synth::PROBE_ARGS).unwrap();
             (0..n).for_each(|_| drop(black_box(set.run(black_box(&name), black_box(&args)))));
         }
-        "generate_20" => {
-            let sources: Vec<SourceFile> = synth::sources(20, 2)
+        c if c.starts_with("generate_") => {
+            // As the `generate` bench: 20 tools in 2 modules, 1,000 in 10.
+            let Some(tools) = c["generate_".len()..].parse::<usize>().ok() else {
+                eprintln!("unknown case `{case}`");
+                return ExitCode::FAILURE;
+            };
+            let sources: Vec<SourceFile> = synth::sources(tools, if tools >= 1000 { 10 } else { 2 })
                 .into_iter()
                 .map(|(file, text)| SourceFile {
                     path: PathBuf::from("src/tools").join(&file),

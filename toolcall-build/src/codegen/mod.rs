@@ -1,10 +1,21 @@
-//! Codegen stage: the model -> `tools.rs` tokens, formatted with prettyplease.
+//! Codegen stage: the model -> the `tools.rs` text.
 //!
 //! Gives one module per tool file (mirroring its path) holding `pub static TOOLS`, the
 //! precomputed schema strings, `FromArg` impls for local types and a `match` dispatcher;
 //! plus `pub static ALL` covering every tool. Every schema string is rendered here, at
-//! build time, by the runtime's one renderer.
+//! build time, by the runtime's one renderer: each tool once per format and strictness,
+//! then joined into the toolsets holding it.
+//!
+//! Code (toolset statics, dispatchers, call functions, impls) is built as tokens and
+//! formatted with prettyplease; data (the info table, the schema strings) is written as
+//! text by [`data`], in the same layout, without a round trip through `syn`.
+//!
+//! Storage: `ALL`'s info table is the only one; each module's `TOOLS` borrows its rows of it.
+//! The schema strings are stored once per toolset and variant: a module's JSON array is not
+//! a substring of `ALL`'s (its closing `]` stands where `ALL` has a `,`), so `ALL`'s arrays
+//! are their own text, except when one module holds every tool and `ALL` uses its table.
 
+mod data;
 mod dispatch;
 mod from_arg;
 
@@ -12,11 +23,9 @@ use std::collections::BTreeMap;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use toolcall_runtime::Format;
-use toolcall_runtime::ir::Tool;
-use toolcall_runtime::render::{render_input_schema, render_output_schema, render_tools};
 
 use crate::model::{ToolDef, ToolModule};
+use data::{Definitions, Out};
 
 /// The first line of every generated file.
 pub const HEADER: &str =
@@ -25,18 +34,120 @@ pub const HEADER: &str =
 /// Generates the whole `tools.rs` text. `root` is the module path of the tools
 /// directory (`crate::tools`); `context` the context type (`()` when none is declared).
 pub fn generate_file(modules: &[ToolModule], root: &syn::Path, context: &TokenStream) -> String {
+    let all = AllTools::new(modules);
     let mut tree = Node::default();
     for module in modules {
         tree.insert(&module.path, module);
     }
-    let body = tree.tokens(root, context, &[]);
-    let all = all_toolset(modules, context);
-    let file: syn::File = match syn::parse2(quote!(#body #all)) {
-        Ok(file) => file,
+    let mut out = Out::new(HEADER);
+    tree.write(&mut out, &Scope { root, context, all: &all }, &[]);
+    all.write(&mut out, context);
+    out.finish()
+}
+
+/// Code tokens as prettyplease formats them at `out`'s nesting level: wrapped in as many
+/// `mod`s while formatting, so lines wrap as they would inside the whole file.
+fn write_code(out: &mut Out, tokens: TokenStream) {
+    let depth = out.depth();
+    let mut wrapped = tokens;
+    for _ in 0..depth {
+        wrapped = quote!(mod m { #wrapped });
+    }
+    let text = match syn::parse2::<syn::File>(wrapped) {
+        Ok(file) => prettyplease::unparse(&file),
         // Unreachable for tokens built here; keep the build failing with a message.
-        Err(error) => return format!("{HEADER}compile_error!({:?});\n", error.to_string()),
+        Err(error) => return out.line(&format!("compile_error!({:?});", error.to_string())),
     };
-    format!("{HEADER}{}", prettyplease::unparse(&file))
+    out.verbatim(strip_lines(&text, depth));
+}
+
+/// `text` without its first and last `n` lines (the wrapping `mod`s).
+fn strip_lines(text: &str, n: usize) -> &str {
+    let mut inner = text;
+    for _ in 0..n {
+        inner = inner.split_once('\n').map_or("", |(_, rest)| rest);
+        let body = inner.strip_suffix('\n').unwrap_or(inner);
+        inner = body.rfind('\n').map_or("", |at| &inner[..=at]);
+    }
+    inner
+}
+
+/// Every tool of the crate in `ALL`'s order (module by module), rendered once.
+struct AllTools<'m> {
+    tools: Vec<(&'m ToolModule, &'m ToolDef)>,
+    definitions: Vec<Definitions>,
+}
+
+impl<'m> AllTools<'m> {
+    fn new(modules: &'m [ToolModule]) -> AllTools<'m> {
+        let tools: Vec<_> = modules.iter().flat_map(|m| m.tools.iter().map(move |t| (m, t))).collect();
+        let definitions = tools.iter().map(|(_, t)| Definitions::render(t)).collect();
+        AllTools { tools, definitions }
+    }
+
+    /// Where `module`'s tools start in `ALL`'s info table.
+    fn start_of(&self, module: &ToolModule) -> usize {
+        self.tools.iter().position(|(m, _)| std::ptr::eq(*m, module)).unwrap_or(0)
+    }
+
+    /// The rendered definitions of `module`'s tools.
+    fn definitions_of(&self, module: &ToolModule) -> Vec<&Definitions> {
+        let start = self.start_of(module);
+        self.definitions[start..start + module.tools.len()].iter().collect()
+    }
+
+    /// The module holding every tool, when there is one: `ALL` then shares its schemas.
+    fn single_module(&self) -> Option<&'m ToolModule> {
+        let (first, _) = self.tools.first()?;
+        self.tools.iter().all(|(m, _)| std::ptr::eq(*m, *first)).then_some(*first)
+    }
+
+    /// `ALL`: its toolset static, the info table, its schemas and its dispatcher.
+    fn write(&self, out: &mut Out, context: &TokenStream) {
+        let schemas = match self.single_module() {
+            Some(module) => {
+                let segments = module.path.iter().map(|s| crate::parse::module_ident(s));
+                quote!(self #(:: #segments)* ::__SCHEMAS)
+            }
+            None => quote!(__ALL_SCHEMAS),
+        };
+        let doc = toolset_doc("every tool of the crate");
+        write_code(
+            out,
+            quote! {
+                #[doc = #doc]
+                // Not every crate uses every toolset.
+                #[allow(dead_code)]
+                pub static ALL: ::toolcall_runtime::Toolset<#context> =
+                    ::toolcall_runtime::Toolset::new(&__ALL_INFO, &#schemas, __dispatch_all)
+                        .with_text(__dispatch_all_text);
+            },
+        );
+        let rows: Vec<(String, &ToolDef)> = self.tools.iter().map(|(m, t)| (m.path.join("::"), *t)).collect();
+        data::info_table(out, "__ALL_INFO", &rows);
+        if self.single_module().is_none() {
+            data::schema_table(out, "__ALL_SCHEMAS", "__ALL_", &self.definitions.iter().collect::<Vec<_>>());
+        }
+        let defs: Vec<&ToolDef> = self.tools.iter().map(|(_, t)| *t).collect();
+        let dispatcher = dispatch::dispatcher(
+            &defs,
+            |tool, function| {
+                let module = self.tools.iter().find(|(_, t)| std::ptr::eq(*t, tool)).map(|(m, _)| &m.path);
+                let segments = module.into_iter().flatten().map(|s| crate::parse::module_ident(s));
+                quote!(self #(:: #segments)* :: #function)
+            },
+            &format_ident!("__dispatch_all"),
+            context,
+        );
+        write_code(out, dispatcher);
+    }
+}
+
+/// What every module's items are generated against.
+struct Scope<'a, 'm> {
+    root: &'a syn::Path,
+    context: &'a TokenStream,
+    all: &'a AllTools<'m>,
 }
 
 /// The module tree: `billing/mod.rs` and `billing/invoices.rs` nest.
@@ -54,22 +165,25 @@ impl<'m> Node<'m> {
         }
     }
 
-    fn tokens(&self, root: &syn::Path, context: &TokenStream, path: &[String]) -> TokenStream {
-        let own = self.module.map(|m| module_items(m, root, context)).unwrap_or_default();
-        let children = self.children.iter().map(|(name, child)| {
-            let ident = crate::parse::module_ident(name);
+    /// This node's items, then one `pub mod` per child.
+    fn write(&self, out: &mut Out, scope: &Scope<'_, '_>, path: &[String]) {
+        if let Some(module) = self.module {
+            module_items(out, module, scope);
+        }
+        for (name, child) in &self.children {
             let mut child_path = path.to_vec();
             child_path.push(name.clone());
-            let inner = child.tokens(root, context, &child_path);
-            let doc = format!(" Tools of `{}`.", child_path.join("::"));
-            quote! {
-                #[doc = #doc]
-                pub mod #ident {
-                    #inner
-                }
-            }
-        });
-        quote!(#own #(#children)*)
+            // Unreachable: files whose names are not identifiers are not read as tool files.
+            let Some(ident) = crate::parse::module_ident(name) else {
+                let message = data::quoted(&format!("`{name}` is not a module name"));
+                out.line(&format!("compile_error!({message});"));
+                continue;
+            };
+            out.line(&format!("/// Tools of `{}`.", child_path.join("::")));
+            out.open(&format!("pub mod {ident} {{"));
+            child.write(out, scope, &child_path);
+            out.close("}");
+        }
     }
 }
 
@@ -79,13 +193,43 @@ fn module_path_tokens(root: &syn::Path, path: &[String]) -> TokenStream {
     quote!(#root #(:: #segments)*)
 }
 
-/// Everything a module holds: its toolset, schemas, impls and dispatcher.
-fn module_items(module: &ToolModule, root: &syn::Path, context: &TokenStream) -> TokenStream {
-    let module_name = module.path.join("::");
+/// The doc line of a toolset static.
+fn toolset_doc(what: &str) -> String {
+    format!(" The toolset of {what}: schemas precomputed at build time, calls dispatched by name.")
+}
+
+/// Everything a module holds: its toolset, schemas, dispatcher, call functions and impls.
+fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
+    let context = scope.context;
+    let doc = toolset_doc("tools of this module");
+    // `ALL`'s info table sits at the file's root; this module's tools are rows of it, taken
+    // with `split_at` (a `const fn`) so each tool's `ToolInfo` is stored once.
+    let all_info = module.path.iter().fold(quote!(__ALL_INFO), |path, _| quote!(super::#path));
+    let start = proc_macro2::Literal::usize_unsuffixed(scope.all.start_of(module));
+    let count = proc_macro2::Literal::usize_unsuffixed(module.tools.len());
+    write_code(
+        out,
+        quote! {
+            #[doc = #doc]
+            // Not every crate uses every toolset.
+            #[allow(dead_code)]
+            pub static TOOLS: ::toolcall_runtime::Toolset<#context> = ::toolcall_runtime::Toolset::new(
+                #all_info.split_at(#start).1.split_at(#count).0,
+                &__SCHEMAS,
+                __dispatch,
+            )
+            .with_text(__dispatch_text);
+        },
+    );
+    data::schema_table(out, "__SCHEMAS", "__", &scope.all.definitions_of(module));
+    write_code(out, module_code(module, scope));
+}
+
+/// A module's dispatcher, call functions, `FromArg` impls and compile-time checks.
+fn module_code(module: &ToolModule, scope: &Scope<'_, '_>) -> TokenStream {
+    let context = scope.context;
     let tools: Vec<&ToolDef> = module.tools.iter().collect();
-    let toolset =
-        toolset_tokens(&format_ident!("TOOLS"), "tools of this module", &module_name, &tools, false, context);
-    let fn_path = module_path_tokens(root, &module.path);
+    let fn_path = module_path_tokens(scope.root, &module.path);
     let calls = module.tools.iter().map(|t| dispatch::call_fn(t, &fn_path, context));
     let dispatcher =
         dispatch::dispatcher(&tools, |_, function| quote!(#function), &format_ident!("__dispatch"), context);
@@ -104,7 +248,6 @@ fn module_items(module: &ToolModule, root: &syn::Path, context: &TokenStream) ->
         }
     });
     quote! {
-        #toolset
         #dispatcher
         #(#calls)*
         #(#impls)*
@@ -114,107 +257,14 @@ fn module_items(module: &ToolModule, root: &syn::Path, context: &TokenStream) ->
     }
 }
 
-/// `ALL`: every tool of every module.
-fn all_toolset(modules: &[ToolModule], context: &TokenStream) -> TokenStream {
-    let tools: Vec<(&ToolModule, &ToolDef)> =
-        modules.iter().flat_map(|m| m.tools.iter().map(move |t| (m, t))).collect();
-    let defs: Vec<&ToolDef> = tools.iter().map(|(_, t)| *t).collect();
-    let infos = tools.iter().map(|(m, t)| info_tokens(&m.path.join("::"), t));
-    let toolset = toolset_with_infos(
-        &format_ident!("ALL"),
-        "every tool of the crate",
-        quote!(#(#infos),*),
-        &defs,
-        true,
-        context,
-    );
-    let dispatcher = dispatch::dispatcher(
-        &defs,
-        |tool, function| {
-            let module = tools
-                .iter()
-                .find(|(_, t)| std::ptr::eq(*t, tool))
-                .map(|(m, _)| m.path.clone())
-                .unwrap_or_default();
-            let segments = module.iter().map(|s| crate::parse::module_ident(s));
-            quote!(self #(:: #segments)* :: #function)
-        },
-        &format_ident!("__dispatch_all"),
-        context,
-    );
-    quote!(#toolset #dispatcher)
-}
+#[cfg(test)]
+mod tests {
+    use super::strip_lines;
 
-fn toolset_tokens(
-    ident: &syn::Ident,
-    what: &str,
-    module: &str,
-    tools: &[&ToolDef],
-    all: bool,
-    context: &TokenStream,
-) -> TokenStream {
-    let infos = tools.iter().map(|t| info_tokens(module, t));
-    toolset_with_infos(ident, what, quote!(#(#infos),*), tools, all, context)
-}
-
-/// A `pub static` toolset with its info table, schema table and dispatcher reference.
-fn toolset_with_infos(
-    ident: &syn::Ident,
-    what: &str,
-    infos: TokenStream,
-    tools: &[&ToolDef],
-    all: bool,
-    context: &TokenStream,
-) -> TokenStream {
-    let irs: Vec<&Tool> = tools.iter().map(|t| &t.ir).collect();
-    let rows = Format::ALL.map(|format| {
-        let lax = render_tools(irs.iter().copied(), format, false);
-        let strict = render_tools(irs.iter().copied(), format, true);
-        quote!([#lax, #strict])
-    });
-    let count = tools.len();
-    let (info_ident, schemas_ident, dispatch_ident) = if all {
-        (format_ident!("__ALL_INFO"), format_ident!("__ALL_SCHEMAS"), format_ident!("__dispatch_all"))
-    } else {
-        (format_ident!("__INFO"), format_ident!("__SCHEMAS"), format_ident!("__dispatch"))
-    };
-    let text_ident = format_ident!("{}_text", dispatch_ident);
-    let doc = format!(" The toolset of {what}: schemas precomputed at build time, calls dispatched by name.");
-    quote! {
-        #[doc = #doc]
-        // Not every crate uses every toolset.
-        #[allow(dead_code)]
-        pub static #ident: ::toolcall_runtime::Toolset<#context> =
-            ::toolcall_runtime::Toolset::new(&#info_ident, &#schemas_ident, #dispatch_ident)
-                .with_text(#text_ident);
-        static #info_ident: [::toolcall_runtime::ToolInfo; #count] = [#infos];
-        const #schemas_ident: ::toolcall_runtime::__private::SchemaTable = [#(#rows),*];
-    }
-}
-
-fn info_tokens(module: &str, tool: &ToolDef) -> TokenStream {
-    let name = &tool.ir.name;
-    let description = &tool.ir.description;
-    let parameters = render_input_schema(&tool.ir, Format::Mcp, false);
-    let output = match &tool.ir.output {
-        Some(ty) => {
-            let text = render_output_schema(ty);
-            quote!(::core::option::Option::Some(#text))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let timeout = match tool.timeout_ms {
-        Some(ms) => quote!(::core::option::Option::Some(#ms)),
-        None => quote!(::core::option::Option::None),
-    };
-    quote! {
-        ::toolcall_runtime::ToolInfo {
-            module: #module,
-            name: #name,
-            description: #description,
-            parameters: #parameters,
-            output: #output,
-            timeout_ms: #timeout,
-        }
+    #[test]
+    fn strip_lines_drops_the_wrapping_lines() {
+        assert_eq!(strip_lines("mod m {\n    a\n    b\n}\n", 1), "    a\n    b\n");
+        assert_eq!(strip_lines("mod m {}\n", 1), "");
+        assert_eq!(strip_lines("a\n", 0), "a\n");
     }
 }
