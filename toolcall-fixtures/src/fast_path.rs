@@ -18,6 +18,7 @@ type Call = fn(&(), Args<'_>) -> Option<Result<Value, ToolError>>;
 /// the same answer when the fast path took the text.
 fn both(text: &str, call: Call) -> Option<Value> {
     let from_text = call(&(), Args::Text(text.as_bytes()));
+    assert_eq!(from_text, call(&(), Args::Str(text)), "bytes and str read alike: {text}");
     if let (Some(from_text), Ok(value)) = (&from_text, serde_json::from_str::<Value>(text)) {
         assert_eq!(Some(from_text), call(&(), Args::Value(&value)).as_ref(), "{text}");
     }

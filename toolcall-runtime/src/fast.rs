@@ -58,7 +58,9 @@ fn may_nest(depth: usize) -> bool {
 /// The arguments of one call: the text the model sent, or a value the caller holds.
 #[derive(Clone, Copy, Debug)]
 pub enum Args<'de> {
-    /// Argument text (or bytes), which must hold one JSON object and nothing else.
+    /// Argument text, which must hold one JSON object and nothing else.
+    Str(&'de str),
+    /// Argument bytes, which must be UTF-8 text holding one JSON object and nothing else.
     Text(&'de [u8]),
     /// An already-parsed value.
     Value(&'de Value),
@@ -74,10 +76,11 @@ impl<'de> Args<'de> {
     ) -> Option<()> {
         // Parameters sit at depth 0, as in the exact decoder.
         match self {
+            Args::Str(text) => {
+                whole(serde_json::Deserializer::from_str(text), Fields { slots, index, depth: 0 })
+            }
             Args::Text(text) => {
-                let mut de = serde_json::Deserializer::from_slice(text);
-                de.deserialize_map(Fields { slots, index, depth: 0 }).ok()?;
-                de.end().ok()
+                whole(serde_json::Deserializer::from_slice(text), Fields { slots, index, depth: 0 })
             }
             Args::Value(value @ Value::Object(_)) => {
                 value.deserialize_map(Fields { slots, index, depth: 0 }).ok()
@@ -91,9 +94,18 @@ impl<'de> Args<'de> {
     pub fn value(self) -> Option<&'de Value> {
         match self {
             Args::Value(value) => Some(value),
-            Args::Text(_) => None,
+            Args::Str(_) | Args::Text(_) => None,
         }
     }
+}
+
+/// Reads one object from the whole of a text: nothing may follow it.
+fn whole<'de, R: serde_json::de::Read<'de>, V: Visitor<'de, Value = ()>>(
+    mut de: serde_json::Deserializer<R>,
+    fields: V,
+) -> Option<()> {
+    de.deserialize_map(fields).ok()?;
+    de.end().ok()
 }
 
 // ---------------------------------------------------------------------------------------

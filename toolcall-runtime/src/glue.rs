@@ -127,13 +127,15 @@ pub async fn answer_openai_message<C>(tools: &Toolset<C>, ctx: &C, message: &Val
     let mut prepared: Vec<Prepared<'_>> = calls
         .iter()
         .map(|call| match openai_call(call) {
-            Ok((name, OpenAiArgs::Text(text))) => match tools.call_text(ctx, name, text.as_bytes()) {
-                Some(call) => Prepared::Started(Some(call)),
-                None => match parse_arguments(text.as_bytes()) {
-                    Ok(args) => Prepared::Args(name, Cow::Owned(args)),
-                    Err(error) => Prepared::Failed(error),
-                },
-            },
+            Ok((name, OpenAiArgs::Text(text))) => {
+                match tools.call_text(ctx, name, crate::fast::Args::Str(text)) {
+                    Some(call) => Prepared::Started(Some(call)),
+                    None => match parse_arguments(text.as_bytes()) {
+                        Ok(args) => Prepared::Args(name, Cow::Owned(args)),
+                        Err(error) => Prepared::Failed(error),
+                    },
+                }
+            }
             Ok((name, OpenAiArgs::Decoded(args))) => Prepared::Args(name, Cow::Borrowed(args)),
             Err(error) => Prepared::Failed(error),
         })

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::call::{CallFuture, Dispatched, Runner};
 use crate::error::ToolError;
+use crate::fast::Args;
 use crate::render::Format;
 
 /// What generated dispatchers look like: `None` when `name` is not one of theirs. The
@@ -22,7 +23,7 @@ pub type DispatchFn<C> = for<'a> fn(ctx: &'a C, name: &'a str, args: &'a Value) 
 /// What generated text dispatchers look like: the call decoded straight from argument
 /// text by the one-pass fast path (`toolcall_runtime::__private::fast`), or `None` when
 /// the fast path gave up (or `name` is unknown) and the `Value` path must answer.
-pub type TextDispatchFn<C> = for<'a> fn(ctx: &'a C, name: &'a str, text: &'a [u8]) -> Option<Dispatched<'a>>;
+pub type TextDispatchFn<C> = for<'a> fn(ctx: &'a C, name: &'a str, text: Args<'a>) -> Option<Dispatched<'a>>;
 
 /// The provider-neutral description of one tool, as [`Toolset::describe`] returns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,17 +107,22 @@ impl<C> Toolset<C> {
     }
 
     /// The call decoded straight from argument text, when the fast path takes it.
-    pub(crate) fn call_text<'a>(&self, ctx: &'a C, name: &'a str, text: &'a [u8]) -> Option<CallFuture<'a>> {
+    pub(crate) fn call_text<'a>(&self, ctx: &'a C, name: &'a str, text: Args<'a>) -> Option<CallFuture<'a>> {
         let dispatched = (self.text?)(ctx, name, text)?;
         Some(CallFuture::new(name, dispatched))
     }
 
     /// [`Toolset::run_with`] on argument text.
-    fn run_text_with(&self, ctx: &C, name: &str, text: &[u8]) -> Result<Value, ToolError> {
+    fn run_text_with(&self, ctx: &C, name: &str, text: Args<'_>) -> Result<Value, ToolError> {
         if let Some(dispatched) = self.text.and_then(|dispatch| dispatch(ctx, name, text)) {
             return ready(name, dispatched);
         }
-        let args = crate::call::parse_arguments(text)?;
+        let bytes = match text {
+            Args::Str(text) => text.as_bytes(),
+            Args::Text(bytes) => bytes,
+            Args::Value(args) => return self.run_with(ctx, name, args),
+        };
+        let args = crate::call::parse_arguments(bytes)?;
         self.run_with(ctx, name, &args)
     }
 
@@ -188,12 +194,16 @@ impl<C> Toolset<C> {
     /// Like [`Toolset::call`], with the arguments as JSON text (as OpenAI sends them).
     /// Malformed text is [`ToolError::InvalidJson`].
     pub async fn call_json(&self, ctx: &C, name: &str, args: &str) -> Result<Value, ToolError> {
-        self.call_bytes(ctx, name, args.as_bytes()).await
+        if let Some(call) = self.call_text(ctx, name, Args::Str(args)) {
+            return call.await;
+        }
+        let args = crate::call::parse_arguments(args.as_bytes())?;
+        self.call(ctx, name, &args).await
     }
 
     /// Like [`Toolset::call_json`], from raw bytes; invalid UTF-8 is `InvalidJson`.
     pub async fn call_bytes(&self, ctx: &C, name: &str, args: &[u8]) -> Result<Value, ToolError> {
-        if let Some(call) = self.call_text(ctx, name, args) {
+        if let Some(call) = self.call_text(ctx, name, Args::Text(args)) {
             return call.await;
         }
         let args = crate::call::parse_arguments(args)?;
@@ -228,12 +238,12 @@ impl Toolset<()> {
 
     /// Like [`Toolset::run`], with the arguments as JSON text (as OpenAI sends them).
     pub fn run_json(&self, name: &str, args: &str) -> Result<Value, ToolError> {
-        self.run_text_with(&(), name, args.as_bytes())
+        self.run_text_with(&(), name, Args::Str(args))
     }
 
     /// Like [`Toolset::run_json`], from raw bytes; invalid UTF-8 is `InvalidJson`.
     pub fn run_bytes(&self, name: &str, args: &[u8]) -> Result<Value, ToolError> {
-        self.run_text_with(&(), name, args)
+        self.run_text_with(&(), name, Args::Text(args))
     }
 }
 

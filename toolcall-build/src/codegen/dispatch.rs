@@ -27,7 +27,7 @@ pub fn is_fast(tool: &ToolDef) -> bool {
 /// with the number of tools:
 /// - `fn <ident>(ctx, name, args: &Value) -> Option<Dispatched>`: a sync tool's arm runs
 ///   it; an async tool's arm decodes its arguments and hands back its boxed body;
-/// - `fn <ident>_text(ctx, name, text: &[u8]) -> Option<Dispatched>`: the same straight
+/// - `fn <ident>_text(ctx, name, text: Args) -> Option<Dispatched>`: the same straight
 ///   from argument text, for the tools with the fast decoder; `None` when the fast path
 ///   gives up (the caller parses the text and uses the first).
 ///
@@ -62,8 +62,7 @@ pub fn dispatcher(
             #by_value
         }
 
-        fn #text_ident<'a>(ctx: &'a #context, name: &'a str, text: &'a [u8]) -> #output {
-            let text = ::toolcall_runtime::__private::fast::Args::Text(text);
+        fn #text_ident<'a>(ctx: &'a #context, name: &'a str, text: ::toolcall_runtime::__private::fast::Args<'a>) -> #output {
             #by_text
         }
     }
