@@ -241,26 +241,6 @@ def rows(counts: dict | None) -> list[list[str]]:
     return out
 
 
-def prototype_section() -> list[str]:
-    """Criterion timings of `toolcall_bench::proposed` beside the generated dispatcher."""
-    lines = [
-        "## Prototypes of the proposed fixes (same run)",
-        "",
-        "| call | toolcall | proposed | serde derive | proposed / serde |",
-        "|---|---:|---:|---:|---:|",
-    ]
-    for kind in ["run", "run_json"]:
-        for tool in TOOLS:
-            ours = estimate(f"{kind}_{tool}/toolcall")
-            prop = estimate(f"{kind}_{tool}/proposed")
-            serde = estimate(f"{kind}_{tool}/serde_derive")
-            lines.append(
-                f"| `{kind}` {tool} | {fmt_time(ours)} | {fmt_time(prop)} | {fmt_time(serde)} | "
-                f"{fmt_ratio(ratio(prop, serde))} |"
-            )
-    return lines
-
-
 # ---------------------------------------------------------------------------------------
 # Instruction counts
 
@@ -289,7 +269,7 @@ def callgrind() -> dict[str, float]:
     cases = {}
     for tool in TOOLS:
         for kind in ["run", "run_json"]:
-            for impl in ["", "serde_", "proposed_"]:
+            for impl in ["", "serde_"]:
                 cases[f"{impl}{kind}_{tool}"] = 2000
     cases.update({"render": 2000, "dispatch_10": 2000, "dispatch_1000": 2000, "generate_20": 2,
                   "call_add": 2000, "call_add_async": 2000})
@@ -305,21 +285,16 @@ def callgrind_section(counts: dict[str, float]) -> list[str]:
         "",
         "`valgrind --tool=callgrind` on `toolcall-bench/examples/profile.rs` (the same calls, "
         "same inputs, release build): instruction counts do not depend on the machine's load, so "
-        "these ratios hold even when the timings above are noisy. `proposed` is "
-        "`toolcall-bench/src/proposed.rs`, a hand-written prototype of the fixes below.",
+        "these ratios hold even when the timings above are noisy.",
         "",
-        "| call | toolcall | serde derive | ratio | proposed | proposed / serde |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| call | toolcall | serde derive | ratio |",
+        "|---|---:|---:|---:|",
     ]
     for kind in ["run", "run_json"]:
         for tool in TOOLS:
             ours = counts.get(f"{kind}_{tool}")
             serde = counts.get(f"serde_{kind}_{tool}")
-            prop = counts.get(f"proposed_{kind}_{tool}")
-            lines.append(
-                f"| `{kind}` {tool} | {fmt(ours)} | {fmt(serde)} | {fmt_ratio(ratio(ours, serde))} | "
-                f"{fmt(prop)} | {fmt_ratio(ratio(prop, serde))} |"
-            )
+            lines.append(f"| `{kind}` {tool} | {fmt(ours)} | {fmt(serde)} | {fmt_ratio(ratio(ours, serde))} |")
     d10, d1000 = counts.get("dispatch_10"), counts.get("dispatch_1000")
     lines += [
         "",
@@ -630,7 +605,6 @@ def write_report(bench: dict | None, size: dict | None, counts: dict | None, inf
     lines += ["| " + " | ".join(r) + " |" for r in table]
     for section in sorted(SECTIONS.glob("*.md")):
         lines += ["", section.read_text().strip()]
-    lines += [""] + prototype_section()
     if counts:
         lines += [""] + callgrind_section(counts)
     if size:

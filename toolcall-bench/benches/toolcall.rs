@@ -10,7 +10,6 @@
 //! | `accessors` | `ALL.names()` (iterated), `ALL.describe()` |
 //! | `run_<tool>` | `toolcall` = `ALL.run`; `serde_derive` = hand-written dispatcher; `jsonschema_serde` = validate with `jsonschema`, then the hand-written dispatcher |
 //! | `run_json_<tool>` | the same from JSON text (`ALL.run_json`, `serde_json::from_str`) |
-//! | `run*_<tool>/proposed` | `toolcall_bench::proposed`: prototypes of the fixes the report proposes |
 //! | `render_tool` | `render::render_tool` on a runtime-built `ir::Tool` (get_weather) |
 //! | `generate` | `Builder::generate_from` on 20 and 1,000 synthetic tools, in memory |
 //! | `dispatch` | `ALL.run` on the first and the last tool of a 10-tool and a 1,000-tool toolset (same call shape) |
@@ -29,7 +28,7 @@ use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::Value;
-use toolcall_bench::{baseline, big_toolset, proposed, small_toolset, synth, toolset};
+use toolcall_bench::{baseline, big_toolset, small_toolset, synth, toolset};
 use toolcall_build::{Builder, SourceFile};
 use toolcall_runtime::Format;
 use toolcall_runtime::ir::{Param, Tool, Type};
@@ -123,8 +122,6 @@ fn run(c: &mut Criterion) {
         assert_eq!(toolset::ALL.run_json(name, text).unwrap(), expected);
         assert_eq!(baseline::run_json(name, text).unwrap(), expected);
         assert_eq!(validated.run_json(name, text).unwrap(), expected);
-        assert_eq!(proposed::run(name, &args).unwrap(), expected);
-        assert_eq!(proposed::run_json(name, text).unwrap(), expected);
 
         let mut group = c.benchmark_group(format!("run_{name}"));
         group.bench_function("toolcall", |b| b.iter(|| toolset::ALL.run(black_box(name), black_box(&args))));
@@ -132,7 +129,6 @@ fn run(c: &mut Criterion) {
         group.bench_function("jsonschema_serde", |b| {
             b.iter(|| validated.run(black_box(name), black_box(&args)));
         });
-        group.bench_function("proposed", |b| b.iter(|| proposed::run(black_box(name), black_box(&args))));
         group.finish();
 
         let mut group = c.benchmark_group(format!("run_json_{name}"));
@@ -144,9 +140,6 @@ fn run(c: &mut Criterion) {
         });
         group.bench_function("jsonschema_serde", |b| {
             b.iter(|| validated.run_json(black_box(name), black_box(text)));
-        });
-        group.bench_function("proposed", |b| {
-            b.iter(|| proposed::run_json(black_box(name), black_box(text)));
         });
         group.finish();
     }

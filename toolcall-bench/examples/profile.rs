@@ -6,8 +6,7 @@
 //! valgrind --tool=callgrind target/release/examples/profile run_json_add 100000
 //! ```
 //!
-//! Cases: `run_<tool>`, `run_json_<tool>`, `serde_run_<tool>`, `serde_run_json_<tool>`,
-//! `proposed_run_<tool>`, `proposed_run_json_<tool>`
+//! Cases: `run_<tool>`, `run_json_<tool>`, `serde_run_<tool>`, `serde_run_json_<tool>`
 //! (tool = `add`, `get_weather`, `create_order`), `parse_<tool>` (the arguments text to a
 //! `serde_json::Value` only), `render`, `dispatch_10`, `dispatch_1000`, `generate_<tools>`
 //! (`generate_20`, `generate_1000`),
@@ -21,7 +20,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::Value;
-use toolcall_bench::{baseline, big_toolset, proposed, small_toolset, synth, toolset};
+use toolcall_bench::{baseline, big_toolset, small_toolset, synth, toolset};
 use toolcall_build::{Builder, SourceFile};
 use toolcall_runtime::Format;
 use toolcall_runtime::ir::{Param, Tool, Type};
@@ -64,12 +63,6 @@ fn main() -> ExitCode {
         }
         c if c.starts_with("serde_run_") => {
             (0..n).for_each(|_| drop(black_box(baseline::run(black_box(tool), black_box(&value)))));
-        }
-        c if c.starts_with("proposed_run_json_") => {
-            (0..n).for_each(|_| drop(black_box(proposed::run_json(black_box(tool), black_box(text)))));
-        }
-        c if c.starts_with("proposed_run_") => {
-            (0..n).for_each(|_| drop(black_box(proposed::run(black_box(tool), black_box(&value)))));
         }
         "call_add" | "call_add_async" => {
             let name = if case == "call_add" { "add" } else { "add_async" };

@@ -8,12 +8,10 @@
 //! - [`small`]/[`small_toolset`]: 10 synthetic tools, and their toolset;
 //! - [`baseline`]: the same three tools dispatched by hand with `#[derive(Deserialize)]`;
 //! - [`mcp`]: our MCP server and an rmcp-macros server of the same three tools;
-//! - [`proposed`]: hand-written prototypes of the dispatcher changes the report proposes;
 //! - [`synth`]: the synthetic source generator (shared with the build script).
 
 pub mod baseline;
 pub mod mcp;
-pub mod proposed;
 pub mod synth;
 pub mod tools;
 
