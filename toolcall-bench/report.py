@@ -184,20 +184,25 @@ def rows(counts: dict | None) -> list[list[str]]:
         ns = estimate(f"accessors/{name}")
         row(f"`{name}()`", ns, target="≤ 5 ns", ok=ns is not None and ns <= 5, seed="13 ns (accessor)")
 
+    # #16's targets are instruction ratios (machine-independent); DESIGN.md's absolute
+    # timings for `run` are shown beside them and judged too.
     run_targets = {"add": (30, "≤ 30 ns", "0.15 µs"), "create_order": (150, "≤ 150 ns", "0.5 µs")}
     for tool in TOOLS:
         ours = estimate(f"run_{tool}/toolcall")
         serde = estimate(f"run_{tool}/serde_derive")
-        limit, target, seed = run_targets.get(tool, (None, "—", "—"))
-        ok = None if limit is None or ours is None else ours <= limit
-        row(f"`run` {tool}", ours, serde, "serde derive", target, ok, seed,
-            instr=instr(f"run_{tool}", f"serde_run_{tool}"))
+        limit, target, seed = run_targets.get(tool, (None, None, "—"))
+        r_instr = instr(f"run_{tool}", f"serde_run_{tool}")
+        ok = None if r_instr is None else r_instr <= 1.2
+        if limit is not None and ours is not None:
+            ok = bool(ok) and ours <= limit
+        target = "≤ 1.2x serde (instr.)" + (f"; {target}" if target else "")
+        row(f"`run` {tool}", ours, serde, "serde derive", target, ok, seed, instr=r_instr)
     for tool in TOOLS:
         ours = estimate(f"run_json_{tool}/toolcall")
         serde = estimate(f"run_json_{tool}/serde_derive")
-        r = ratio(ours, serde)
-        row(f"`run_json` {tool}", ours, serde, "serde derive", "≤ 1.2x baseline",
-            None if r is None else r <= 1.2, instr=instr(f"run_json_{tool}", f"serde_run_json_{tool}"))
+        r_instr = instr(f"run_json_{tool}", f"serde_run_json_{tool}")
+        row(f"`run_json` {tool}", ours, serde, "serde derive", "≤ 1.2x serde (instr.)",
+            None if r_instr is None else r_instr <= 1.2, instr=r_instr)
     for tool in TOOLS:
         for mode in ["run", "run_json"]:
             ours = estimate(f"{mode}_{tool}/toolcall")
@@ -205,8 +210,10 @@ def rows(counts: dict | None) -> list[list[str]]:
             row(f"`{mode}` {tool} vs validate+deserialize", ours, js, "jsonschema + serde")
 
     render = estimate("render_tool/openai_strict")
-    row("runtime `render_tool` (get_weather, OpenAI strict)", render, target="≤ 0.5 µs",
-        ok=render is not None and render <= 500, seed="0.5 µs")
+    render_instr = counts.get("render")
+    row("runtime `render_tool` (get_weather, OpenAI strict)", render, target="≤ 0.5 µs; ≤ 4,000 instr.",
+        ok=render is not None and render <= 500 and render_instr is not None and render_instr <= 4000,
+        seed="0.5 µs")
     for fmt in ["openai", "anthropic"]:
         ns = estimate(f"render_tool/{fmt}")
         row(f"runtime `render_tool` (get_weather, {fmt})", ns, target="≤ 0.5 µs",
@@ -215,7 +222,9 @@ def rows(counts: dict | None) -> list[list[str]]:
     gen20 = estimate("generate/20_tools")
     row("`Builder::generate_from`, 20 tools", gen20, target="≤ 9 ms",
         ok=gen20 is not None and gen20 <= 9e6, seed="+9 ms compile")
-    row("`Builder::generate_from`, 1,000 tools", estimate("generate/1000_tools"))
+    gen1000 = estimate("generate/1000_tools")
+    row("`Builder::generate_from`, 1,000 tools", gen1000, target="≤ 400 ms",
+        ok=gen1000 is not None and gen1000 <= 400e6)
 
     big = estimate("dispatch/1000_tools_last")
     small = estimate("dispatch/10_tools_last")
@@ -227,8 +236,10 @@ def rows(counts: dict | None) -> list[list[str]]:
 
     run_add = estimate("call_add/run")
     call_sync = estimate("call_add/call_sync")
-    row("`call` on a sync tool (add), polled once", call_sync, run_add, "`run`", "no extra allocation",
-        instr=instr("call_add", "run_add"))
+    call_instr = instr("call_add", "run_add")
+    row("`call` on a sync tool (add), polled once", call_sync, run_add, "`run`",
+        "≤ 1.1x `run` (instr.), no extra allocation", None if call_instr is None else call_instr <= 1.1,
+        instr=call_instr)
     for tool in TOOLS:
         ours = estimate(f"mcp_{tool}/toolcall")
         theirs = estimate(f"mcp_{tool}/rmcp_macros")
@@ -597,7 +608,8 @@ def write_report(bench: dict | None, size: dict | None, counts: dict | None, inf
         "Timings on this machine (a 2-core VM shared with other builds) move by up to ±50% "
         "between runs even when it is idle, so every ratio is also given in instructions "
         "(`instr. ratio`, from callgrind; see *Instructions per call*), which do not move. "
-        "`met?` judges the timing.",
+        "`met?` judges instructions where the target says `(instr.)` (#16's targets), and "
+        "the timing otherwise.",
         "",
         "| metric | ours | baseline | ratio | instr. ratio | target | seed | met? |",
         "|---|---:|---:|---:|---:|---|---|---|",

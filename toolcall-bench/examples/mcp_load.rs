@@ -76,12 +76,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match multi_thread_runtime() {
         Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("error: cannot start the async runtime: {error}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     let report = match runtime.block_on(run(&options)) {
         Ok(report) => report,
@@ -261,6 +258,15 @@ impl Options {
 // ---------------------------------------------------------------------------------------
 // The macro server (the child process)
 
+/// A multi-threaded tokio runtime (example-app's kind), or the exit code after saying why
+/// there is none.
+fn multi_thread_runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|error| {
+        eprintln!("error: cannot start the async runtime: {error}");
+        ExitCode::FAILURE
+    })
+}
+
 /// `--serve-macro ADDR`: rmcp's macro server over rmcp's streamable HTTP until killed,
 /// on a multi-threaded runtime like example-app's; prints `listening on http://ADDR/mcp`.
 fn serve_macro(addr: Option<&str>) -> ExitCode {
@@ -268,12 +274,9 @@ fn serve_macro(addr: Option<&str>) -> ExitCode {
         eprintln!("error: --serve-macro needs an address such as 127.0.0.1:0");
         return ExitCode::from(2);
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match multi_thread_runtime() {
         Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("error: cannot start the async runtime: {error}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     let served: Result<(), String> = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("{addr}: {e}"))?;

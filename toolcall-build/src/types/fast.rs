@@ -15,7 +15,7 @@ use crate::ast::{Container, Data, Style};
 use crate::model::{Payload, Shape, Tagging};
 
 /// The most parameters or fields one fast decoder fills (the runtime's slot tuples).
-pub const MAX_SLOTS: usize = 12;
+pub const MAX_SLOTS: usize = toolcall_runtime::__private::fast::MAX_SLOTS;
 
 /// Scalars with a `FastArg` impl in the runtime.
 const FAST_SCALARS: &[&str] = &[
