@@ -2,9 +2,13 @@
 //! return, never panic or overflow. The first byte picks the tool (one past the end picks
 //! an unknown one). Each run gets a fresh seeded store, so notes do not pile up.
 //!
-//! Expectation beyond "returns": an object that holds a key twice is never answered with a
-//! result (the model contradicted itself). A separate key counter is the oracle: when the
-//! text has more object entries than the parsed `Value` keeps, a key was repeated.
+//! Expectations beyond "returns":
+//! - an object that holds a key twice is never answered with a result (the model
+//!   contradicted itself). A separate key counter is the oracle: when the text has more
+//!   object entries than the parsed `Value` keeps, a key was repeated;
+//! - the text path (the one-pass decoder reading the bytes, handing over to the exact
+//!   decoder at the first surprise) answers exactly as parsing the bytes and calling with
+//!   the `Value` does, on a second fresh store.
 #![no_main]
 
 use std::fmt;
@@ -27,13 +31,21 @@ fuzz_target!(|data: &[u8]| {
     let names: Vec<&str> = example_app::toolset::ALL.names().collect();
     let Some((&pick, args)) = data.split_first() else { return };
     let name = names.get(usize::from(pick) % (names.len() + 1)).copied().unwrap_or("no_such_tool");
-    let store = Arc::new(Store::seeded(Duration::ZERO));
-    let app = App::for_user(&store, User { id: 1, name: "fuzz".to_owned() });
-    let result = RUNTIME.block_on(example_app::toolset::ALL.call_bytes(&app, name, args));
+    let result = RUNTIME.block_on(example_app::toolset::ALL.call_bytes(&fresh_app(), name, args));
     if repeats_a_key(args) {
         assert!(is_duplicate_key(&result), "a repeated key was answered: {result:?}");
     }
+    if let Ok(parsed) = toolcall_runtime::__private::parse_arguments(args) {
+        let by_value = RUNTIME.block_on(example_app::toolset::ALL.call(&fresh_app(), name, &parsed));
+        assert_eq!(result, by_value, "text and value disagree on {name} {parsed}");
+    }
 });
+
+/// The app on a fresh seeded store, so every call starts from the same notes.
+fn fresh_app() -> App {
+    let store = Arc::new(Store::seeded(Duration::ZERO));
+    App::for_user(&store, User { id: 1, name: "fuzz".to_owned() })
+}
 
 /// Whether `bytes` is a JSON object some object of which holds a key twice.
 fn repeats_a_key(bytes: &[u8]) -> bool {
