@@ -130,7 +130,8 @@ fn lower_fn(
         };
         let (ir, decode, bounded) = lower_param(param, mapped, report);
         let bounds = bounded.then(|| ir.ty.clone());
-        let fast = decode == Decode::FromArg && mapper.is_fast(&param.ty);
+        // A range is checked on the `Value` before decoding: only the exact decoder does.
+        let fast = !bounded && decode == Decode::FromArg && mapper.is_fast(&param.ty);
         tool.params.push(ir);
         decodes.push(model::Param { name: param.wire.clone(), span: param.span, decode, bounds, fast });
     }

@@ -107,7 +107,8 @@ pub struct Param {
     /// The parameter's IR type, when an override's range narrows it: checked before
     /// decoding.
     pub bounds: Option<ir::Type>,
-    /// Whether its type has the one-pass fast decoder (`FastArg`).
+    /// Whether the one-pass fast decoder reads it: its type has one (`FastArg`) and no
+    /// range is checked on it.
     pub fast: bool,
 }
 

@@ -20,7 +20,6 @@
 //! assert!(answer["content"].as_str().unwrap().contains("city: missing"));
 //! ```
 
-use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -94,9 +93,11 @@ fn openai_call(call: &Value) -> Result<(&str, OpenAiArgs<'_>), ToolError> {
 /// One OpenAI tool call on its way to a future.
 enum Prepared<'m> {
     /// Decoded straight from its argument text (and, for a sync tool, already run).
-    Started(Option<CallFuture<'m>>),
-    /// Arguments as a value, parsed or as sent.
-    Args(&'m str, Cow<'m, Value>),
+    Started(CallFuture<'m>),
+    /// Its argument text, parsed: the value at this index of the parsed ones.
+    Parsed(&'m str, usize),
+    /// Arguments sent as an object.
+    Given(&'m str, &'m Value),
     /// Malformed: answered with this error.
     Failed(ToolError),
 }
@@ -123,31 +124,35 @@ pub fn answer_anthropic(tools: &impl Runner, block: &Value) -> Value {
 pub async fn answer_openai_message<C>(tools: &Toolset<C>, ctx: &C, message: &Value) -> Vec<Value> {
     let calls = tool_calls(&message["tool_calls"], |_| true);
     // Arguments sent as JSON text are decoded straight from the text where the fast path
-    // takes them, else parsed first, so each call can borrow its own.
-    let mut prepared: Vec<Prepared<'_>> = calls
+    // takes them; the rest are parsed first, into `parsed`, so each call can borrow its own.
+    let mut parsed = Vec::new();
+    let prepared: Vec<Prepared<'_>> = calls
         .iter()
         .map(|call| match openai_call(call) {
             Ok((name, OpenAiArgs::Text(text))) => {
                 match tools.call_text(ctx, name, crate::fast::Args::Str(text)) {
-                    Some(call) => Prepared::Started(Some(call)),
+                    Some(call) => Prepared::Started(call),
                     None => match parse_arguments(text.as_bytes()) {
-                        Ok(args) => Prepared::Args(name, Cow::Owned(args)),
+                        Ok(args) => {
+                            parsed.push(args);
+                            Prepared::Parsed(name, parsed.len() - 1)
+                        }
                         Err(error) => Prepared::Failed(error),
                     },
                 }
             }
-            Ok((name, OpenAiArgs::Decoded(args))) => Prepared::Args(name, Cow::Borrowed(args)),
+            Ok((name, OpenAiArgs::Decoded(args))) => Prepared::Given(name, args),
             Err(error) => Prepared::Failed(error),
         })
         .collect();
     let futures = prepared
-        .iter_mut()
+        .into_iter()
         .map(|prepared| match prepared {
-            Prepared::Started(call) => {
-                call.take().unwrap_or_else(|| CallFuture::ready("", Err(ToolError::Several(Vec::new()))))
-            }
-            Prepared::Args(name, args) => tools.call(ctx, name, args),
-            Prepared::Failed(error) => CallFuture::ready("", Err(error.clone())),
+            Prepared::Started(call) => call,
+            // `at` is where the first pass pushed this call's value.
+            Prepared::Parsed(name, at) => tools.call(ctx, name, &parsed[at]),
+            Prepared::Given(name, args) => tools.call(ctx, name, args),
+            Prepared::Failed(error) => CallFuture::ready("", Err(error)),
         })
         .collect();
     answer_all(&calls, futures, openai_tool_message).await

@@ -112,16 +112,27 @@ impl<C> Toolset<C> {
         Some(CallFuture::new(name, dispatched))
     }
 
-    /// [`Toolset::run_with`] on argument text.
-    fn run_text_with(&self, ctx: &C, name: &str, text: Args<'_>) -> Result<Value, ToolError> {
-        if let Some(dispatched) = self.text.and_then(|dispatch| dispatch(ctx, name, text)) {
+    /// [`Toolset::call`] on argument text: `fast` is how the fast path reads it (`Str` or
+    /// `Text`), `bytes` the same text for the parser when it gives up.
+    async fn call_text_or_parsed(
+        &self,
+        ctx: &C,
+        name: &str,
+        fast: Args<'_>,
+        bytes: &[u8],
+    ) -> Result<Value, ToolError> {
+        if let Some(call) = self.call_text(ctx, name, fast) {
+            return call.await;
+        }
+        let args = crate::call::parse_arguments(bytes)?;
+        self.call(ctx, name, &args).await
+    }
+
+    /// [`Toolset::run_with`] on argument text, `fast` and `bytes` as above.
+    fn run_text_with(&self, ctx: &C, name: &str, fast: Args<'_>, bytes: &[u8]) -> Result<Value, ToolError> {
+        if let Some(dispatched) = self.text.and_then(|dispatch| dispatch(ctx, name, fast)) {
             return ready(name, dispatched);
         }
-        let bytes = match text {
-            Args::Str(text) => text.as_bytes(),
-            Args::Text(bytes) => bytes,
-            Args::Value(args) => return self.run_with(ctx, name, args),
-        };
         let args = crate::call::parse_arguments(bytes)?;
         self.run_with(ctx, name, &args)
     }
@@ -194,20 +205,12 @@ impl<C> Toolset<C> {
     /// Like [`Toolset::call`], with the arguments as JSON text (as OpenAI sends them).
     /// Malformed text is [`ToolError::InvalidJson`].
     pub async fn call_json(&self, ctx: &C, name: &str, args: &str) -> Result<Value, ToolError> {
-        if let Some(call) = self.call_text(ctx, name, Args::Str(args)) {
-            return call.await;
-        }
-        let args = crate::call::parse_arguments(args.as_bytes())?;
-        self.call(ctx, name, &args).await
+        self.call_text_or_parsed(ctx, name, Args::Str(args), args.as_bytes()).await
     }
 
     /// Like [`Toolset::call_json`], from raw bytes; invalid UTF-8 is `InvalidJson`.
     pub async fn call_bytes(&self, ctx: &C, name: &str, args: &[u8]) -> Result<Value, ToolError> {
-        if let Some(call) = self.call_text(ctx, name, Args::Text(args)) {
-            return call.await;
-        }
-        let args = crate::call::parse_arguments(args)?;
-        self.call(ctx, name, &args).await
+        self.call_text_or_parsed(ctx, name, Args::Text(args), args).await
     }
 
     /// Runs a sync tool with the context, without an executor. Never blocks: an async
@@ -238,12 +241,12 @@ impl Toolset<()> {
 
     /// Like [`Toolset::run`], with the arguments as JSON text (as OpenAI sends them).
     pub fn run_json(&self, name: &str, args: &str) -> Result<Value, ToolError> {
-        self.run_text_with(&(), name, Args::Str(args))
+        self.run_text_with(&(), name, Args::Str(args), args.as_bytes())
     }
 
     /// Like [`Toolset::run_json`], from raw bytes; invalid UTF-8 is `InvalidJson`.
     pub fn run_bytes(&self, name: &str, args: &[u8]) -> Result<Value, ToolError> {
-        self.run_text_with(&(), name, Args::Text(args))
+        self.run_text_with(&(), name, Args::Text(args), args)
     }
 }
 

@@ -17,10 +17,10 @@ pub fn call_ident(tool: &ToolDef) -> syn::Ident {
     format_ident!("__call_{}", tool.ident.to_string().trim_start_matches("r#"))
 }
 
-/// Whether a tool has the one-pass fast decoder: every parameter's type has it, none
-/// is range-checked, and there are few enough for the runtime's slot tuples.
+/// Whether a tool has the one-pass fast decoder: it reads every parameter, and there are
+/// few enough for the runtime's slot tuples.
 pub fn is_fast(tool: &ToolDef) -> bool {
-    tool.params.len() <= crate::types::MAX_SLOTS && tool.params.iter().all(|p| p.fast && p.bounds.is_none())
+    tool.params.len() <= crate::types::MAX_SLOTS && tool.params.iter().all(|p| p.fast)
 }
 
 /// Two dispatchers, each a `match` over (name hash, name), so dispatch cost barely grows
@@ -200,16 +200,34 @@ fn fast_decode(tool: &ToolDef) -> TokenStream {
     let fast = quote!(::toolcall_runtime::__private::fast);
     let index = key_index(tool.params.iter().map(|p| p.name.as_str()));
     if tool.params.is_empty() {
+        // Nothing to bind: the read itself is the answer.
         return quote!(args.arguments(&mut (), #index));
     }
-    let slots: Vec<syn::Ident> = (0..tool.params.len()).map(|i| format_ident!("s{}", i)).collect();
-    let nones = slots.iter().map(|_| quote!(::core::option::Option::None));
+    let (fill, slots) = fill_slots(tool.params.len(), |slots| quote!(args.arguments(#slots, #index)?;));
     quote!((|| {
-        let mut slots = (#(#nones,)*);
-        args.arguments(&mut slots, #index)?;
-        let (#(#slots,)*) = slots;
+        #fill
         ::core::option::Option::Some((#(#fast::present(#slots)?,)*))
     })())
+}
+
+/// Statements that make `count` empty slots, fill them with `read(&mut slots)` and bind
+/// them to `s0`, `s1`, ... (returned); no slots at all is `read(&mut ())`.
+pub fn fill_slots(
+    count: usize,
+    read: impl FnOnce(TokenStream) -> TokenStream,
+) -> (TokenStream, Vec<syn::Ident>) {
+    if count == 0 {
+        return (read(quote!(&mut ())), Vec::new());
+    }
+    let slots: Vec<syn::Ident> = (0..count).map(|i| format_ident!("s{}", i)).collect();
+    let nones = slots.iter().map(|_| quote!(::core::option::Option::None));
+    let read = read(quote!(&mut slots));
+    let fill = quote! {
+        let mut slots = (#(#nones,)*);
+        #read
+        let (#(#slots,)*) = slots;
+    };
+    (fill, slots)
 }
 
 /// The exact decoder's block, on the value: every parameter decoded, every error

@@ -10,13 +10,19 @@ use quote::{format_ident, quote};
 use super::dispatch::slot_expr;
 use crate::model::{Decode, Field, LocalImpl, Payload, Shape, Tagging, Variant};
 
+/// The type's generics with `bound` added to each type parameter: an impl's parameters.
+fn bounded_generics(local: &LocalImpl, bound: syn::TypeParamBound) -> syn::Generics {
+    let mut generics = local.generics.clone();
+    for param in generics.type_params_mut() {
+        param.bounds.push(bound.clone());
+    }
+    generics
+}
+
 /// The `impl FromArg` of one local type, declared under `module_path`.
 pub fn local_impl(local: &LocalImpl, module_path: &TokenStream) -> TokenStream {
     let ident = &local.ident;
-    let mut generics = local.generics.clone();
-    for param in generics.type_params_mut() {
-        param.bounds.push(syn::parse_quote!(::toolcall_runtime::FromArg<'toolcall>));
-    }
+    let generics = bounded_generics(local, syn::parse_quote!(::toolcall_runtime::FromArg<'toolcall>));
     let (_, type_generics, where_clause) = local.generics.split_for_impl();
     let impl_params = generics.params.iter();
     let body = shape_body(&local.shape, &ident.to_string());
@@ -287,24 +293,19 @@ fn untagged_body(variants: &[Variant], type_name: &str) -> TokenStream {
 /// The `impl FastArg` of a local type the fast path reads (`LocalImpl::fast`): a struct's
 /// object in one pass, each key matched to its field's slot; a unit enum's name by a
 /// `match`. Anything unexpected gives up, and the `FromArg` impl above explains it.
-pub fn fast_impl(local: &LocalImpl, module_path: &TokenStream) -> TokenStream {
+/// `None` for the other shapes, which `types::fast` never marks.
+pub fn fast_impl(local: &LocalImpl, module_path: &TokenStream) -> Option<TokenStream> {
     let fast = quote!(::toolcall_runtime::__private::fast);
-    let ident = &local.ident;
-    let mut generics = local.generics.clone();
-    for param in generics.type_params_mut() {
-        param.bounds.push(syn::parse_quote!(#fast::FastArg<'de>));
-    }
-    let (_, type_generics, where_clause) = local.generics.split_for_impl();
-    let impl_params = generics.params.iter();
     let body = match &local.shape {
         Shape::Struct(fields) => fast_struct_body(fields),
         Shape::Enum { variants, .. } => fast_unit_enum_body(variants),
-        // `types::fast` marks only these two shapes.
-        _ => quote!(::core::result::Result::Err(<D::Error as ::toolcall_runtime::serde::de::Error>::custom(
-            #fast::Bail
-        ))),
+        _ => return None,
     };
-    quote! {
+    let ident = &local.ident;
+    let generics = bounded_generics(local, syn::parse_quote!(#fast::FastArg<'de>));
+    let (_, type_generics, where_clause) = local.generics.split_for_impl();
+    let impl_params = generics.params.iter();
+    Some(quote! {
         impl<'de, #(#impl_params),*> #fast::FastArg<'de> for #module_path::#ident #type_generics #where_clause {
             fn fast<D: ::toolcall_runtime::serde::Deserializer<'de>>(
                 de: D,
@@ -313,15 +314,18 @@ pub fn fast_impl(local: &LocalImpl, module_path: &TokenStream) -> TokenStream {
                 #body
             }
         }
-    }
+    })
 }
 
 /// Fills one slot per decoded field, then builds `Self` (skipped fields default).
 fn fast_struct_body(fields: &[Field]) -> TokenStream {
     let fast = quote!(::toolcall_runtime::__private::fast);
     let decoded: Vec<&Field> = fields.iter().filter(|f| f.decode.is_some()).collect();
-    let slots: Vec<syn::Ident> = (0..decoded.len()).map(|i| format_ident!("s{}", i)).collect();
     let index = super::dispatch::key_index(decoded.iter().map(|f| f.wire.as_str()));
+    let (fill, slots) = super::dispatch::fill_slots(
+        decoded.len(),
+        |slots| quote!(#fast::fields(de, #slots, depth, #index)?;),
+    );
     let mut next = slots.iter();
     let inits = fields.iter().map(|field| {
         let ident = &field.ident;
@@ -335,17 +339,8 @@ fn fast_struct_body(fields: &[Field]) -> TokenStream {
             quote!(#ident: #fast::required(#slot)?)
         }
     });
-    let nones = slots.iter().map(|_| quote!(::core::option::Option::None));
-    if slots.is_empty() {
-        return quote! {
-            #fast::fields(de, &mut (), depth, #index)?;
-            ::core::result::Result::Ok(Self { #(#inits),* })
-        };
-    }
     quote! {
-        let mut slots = (#(#nones,)*);
-        #fast::fields(de, &mut slots, depth, #index)?;
-        let (#(#slots,)*) = slots;
+        #fill
         ::core::result::Result::Ok(Self { #(#inits),* })
     }
 }

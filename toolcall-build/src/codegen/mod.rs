@@ -234,7 +234,7 @@ fn module_code(module: &ToolModule, scope: &Scope<'_, '_>) -> TokenStream {
     let dispatcher =
         dispatch::dispatcher(&tools, |_, function| quote!(#function), &format_ident!("__dispatch"), context);
     let impls = module.impls.iter().map(|i| from_arg::local_impl(i, &fn_path));
-    let fast_impls = module.impls.iter().filter(|i| i.fast).map(|i| from_arg::fast_impl(i, &fn_path));
+    let fast_impls = module.impls.iter().filter(|i| i.fast).filter_map(|i| from_arg::fast_impl(i, &fn_path));
     let check_overrides = module.overrides_const.then(|| {
         quote! {
             // The overrides are read by the build script; this makes the compiler check them.

@@ -104,8 +104,8 @@ impl<'a> TypeMapper<'a> {
     /// Named-field structs whose decoded fields are all fast, and unit-only enums with
     /// serde's default (external) tagging, as their generated `FromArg` impl reads them.
     fn shape_is_fast(&mut self, name: &str, item: &Container) -> bool {
-        let Some(shape) = self.impls.get(name).map(|i| i.shape.clone()) else { return false };
-        match (&item.data, shape) {
+        let Some(local) = self.impls.get(name) else { return false };
+        match (&item.data, &local.shape) {
             (Data::Struct(Style::Named, fields), Shape::Struct(_)) => {
                 let decoded: Vec<&syn::Type> =
                     fields.iter().filter(|f| !f.attrs.skip_deserializing).map(|f| &f.ty).collect();
