@@ -34,13 +34,13 @@ fn run_bytes(name: &str, args: &[u8]) -> Result<Value, ToolError> {
 }
 
 fn invalid(name: &str, reason: Reason) -> Result<Value, ToolError> {
-    Err(ToolError::InvalidArgument { name: name.to_owned(), reason })
+    Err(ToolError::InvalidArgument { name: name.to_owned(), reason: Box::new(reason) })
 }
 
 /// The path and reason of an `InvalidArgument`, or a panic naming what came instead.
 fn invalid_argument(result: Result<Value, ToolError>) -> (String, Reason) {
     match result {
-        Err(ToolError::InvalidArgument { name, reason }) => (name, reason),
+        Err(ToolError::InvalidArgument { name, reason }) => (name, *reason),
         other => panic!("expected InvalidArgument, got {other:?}"),
     }
 }
@@ -84,7 +84,7 @@ fn a_fraction_or_a_string_is_not_an_integer() {
         error,
         ToolError::InvalidArgument {
             name: "days".into(),
-            reason: Reason::ExpectedInteger { value: json!("5") }
+            reason: Box::new(Reason::ExpectedInteger { value: json!("5") })
         }
     );
     assert_eq!(error.to_string(), r#"days: expected an integer, got "5""#);

@@ -123,7 +123,7 @@ impl<'de> toolcall_runtime::serde::de::DeserializeSeed<'de> for Counted {
 
 /// The refusal of a repeated key (alone, or among several).
 fn is_duplicate_key(result: &Result<Value, ToolError>) -> bool {
-    let one = |e: &ToolError| matches!(e, ToolError::InvalidArgument { reason: Reason::DuplicateKey {}, .. });
+    let one = |e: &ToolError| matches!(e, ToolError::InvalidArgument { reason, .. } if **reason == Reason::DuplicateKey {});
     match result {
         Err(ToolError::Several(errors)) => errors.iter().all(one),
         Err(error) => one(error),

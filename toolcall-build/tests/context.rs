@@ -114,7 +114,7 @@ fn async_tools_are_tools_and_generate_boxed_bodies() {
     let tool = &generated.modules[0].tools[0];
     assert!(tool.is_async && !tool.takes_context);
     assert!(
-        generated.code.contains("::toolcall_runtime::__private::Dispatched::from_async)"),
+        generated.code.contains("::toolcall_runtime::__private::Dispatched::Async("),
         "{}",
         generated.code
     );

@@ -6,6 +6,7 @@
 #![allow(clippy::expect_used, reason = "tests fail loudly")]
 
 use serde_json::{Value, json};
+use toolcall_runtime::__private::Dispatched;
 use toolcall_runtime::__private::fast::Args;
 use toolcall_runtime::ToolError;
 
@@ -25,10 +26,13 @@ fn both(text: &str, call: Call) -> Option<Value> {
     from_text.map(|result| result.unwrap_or_else(|e| panic!("{text}: {e}")))
 }
 
-/// A tool's generated call function.
+/// A (sync) tool's generated call function, its result taken out of `Dispatched`.
 macro_rules! fast {
     ($module:ident :: $function:ident) => {
-        (|ctx: &(), args: Args<'_>| $module::$function(ctx, args)) as Call
+        (|ctx: &(), args: Args<'_>| match $module::$function(ctx, args)? {
+            Dispatched::Ready(result) => Some(result),
+            Dispatched::Async(_) => panic!("{} is sync", stringify!($function)),
+        }) as Call
     };
 }
 

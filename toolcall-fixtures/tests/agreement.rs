@@ -520,7 +520,7 @@ proptest! {
     ) {
         let (text, repeated) = with_repeated_key(&args, target, escape);
         let Some(path) = repeated else { return Ok(()) };
-        let expected = ToolError::InvalidArgument { name: path, reason: Reason::DuplicateKey {} };
+        let expected = ToolError::InvalidArgument { name: path, reason: Box::new(Reason::DuplicateKey {}) };
         let json = toolset::ALL.run_json(&tool.name, &text);
         prop_assert_eq!(json.as_ref().err(), Some(&expected), "{} on {}", tool.name, text);
         let bytes = toolset::ALL.run_bytes(&tool.name, text.as_bytes());

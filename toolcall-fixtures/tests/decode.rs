@@ -13,7 +13,7 @@ fn run(name: &str, args: Value) -> Result<Value, ToolError> {
 /// The failing argument's path and reason.
 fn invalid(name: &str, args: Value) -> (String, Reason) {
     match run(name, args) {
-        Err(ToolError::InvalidArgument { name, reason }) => (name, reason),
+        Err(ToolError::InvalidArgument { name, reason }) => (name, *reason),
         other => panic!("expected InvalidArgument, got {other:?}"),
     }
 }

@@ -60,18 +60,41 @@ pub fn several<const N: usize>(errors: [Option<ToolError>; N]) -> ToolError {
     ToolError::all(errors.into_iter().flatten()).unwrap_or(ToolError::Several(Vec::new()))
 }
 
-/// FNV-1a hash of a tool name. Generated dispatchers match on `(name_hash(name), name)`,
+/// A hash of a tool name. Generated dispatchers match on `(name_hash(name), name)`,
 /// so finding a tool among 1,000 costs an integer switch and one string comparison.
+///
+/// It reads the name a word at a time (little-endian, the last word overlapping the one
+/// before it; a name under 8 bytes as two overlapping halves, or its first, middle and
+/// last bytes), each word multiplied in, seeded with the length: a few instructions
+/// whatever the length. Two names may share a hash; the string comparison tells them
+/// apart.
+#[inline]
 pub const fn name_hash(name: &str) -> u64 {
     let bytes = name.as_bytes();
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut i = 0;
-    while i < bytes.len() {
-        hash ^= bytes[i] as u64;
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        i += 1;
+    let len = bytes.len();
+    let mut hash = mix(0, len as u64);
+    if let Some(last) = bytes.last_chunk::<8>() {
+        let mut rest = bytes;
+        while let Some((word, after)) = rest.split_first_chunk::<8>() {
+            if after.is_empty() {
+                break;
+            }
+            hash = mix(hash, u64::from_le_bytes(*word));
+            rest = after;
+        }
+        hash = mix(hash, u64::from_le_bytes(*last));
+    } else if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        hash = mix(hash, ((u32::from_le_bytes(*first) as u64) << 32) | u32::from_le_bytes(*last) as u64);
+    } else if let (Some(first), Some(last)) = (bytes.first(), bytes.last()) {
+        hash = mix(hash, ((*first as u64) << 16) | ((bytes[len / 2] as u64) << 8) | *last as u64);
     }
-    hash
+    hash ^ (hash >> 32)
+}
+
+/// One step of [`name_hash`]: `word` multiplied into `hash`.
+#[inline(always)]
+const fn mix(hash: u64, word: u64) -> u64 {
+    (hash ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
 }
 
 /// Encodes a tool's plain return value.
@@ -99,6 +122,7 @@ static HOOK: Once = Once::new();
 
 /// Installs (once) a panic hook that captures a backtrace for panics inside tools and
 /// defers to the previous hook for every other panic.
+#[cold]
 fn install_hook() {
     HOOK.call_once(|| {
         let previous = panic::take_hook();
@@ -121,7 +145,9 @@ pub fn invoke(name: &str, f: impl FnOnce() -> Result<Value, ToolError>) -> Resul
 /// Runs `f` (a tool body, or one poll of a tool's future) with panics caught: a panic is
 /// logged with its backtrace and returned as `Err(Panicked)`.
 fn guarded<R>(name: &str, f: impl FnOnce() -> R) -> Result<R, ToolError> {
-    install_hook();
+    if !HOOK.is_completed() {
+        install_hook();
+    }
     let outer = IN_TOOL.with(|flag| flag.replace(true));
     let outcome = panic::catch_unwind(AssertUnwindSafe(f));
     IN_TOOL.with(|flag| flag.set(outer));
@@ -154,16 +180,6 @@ pub enum Dispatched<'a> {
     Ready(Result<Value, ToolError>),
     /// An async tool's body, to be polled through [`CallFuture`].
     Async(ToolFuture<'a>),
-}
-
-impl<'a> Dispatched<'a> {
-    /// An async tool's call: its body once the arguments decoded, else their error.
-    pub fn from_async(decoded: Result<ToolFuture<'a>, ToolError>) -> Self {
-        match decoded {
-            Ok(body) => Dispatched::Async(body),
-            Err(error) => Dispatched::Ready(Err(error)),
-        }
-    }
 }
 
 impl fmt::Debug for Dispatched<'_> {

@@ -110,7 +110,7 @@ impl ArgError {
 
     /// Turns this into the [`ToolError`] for argument `name`.
     pub fn into_tool_error(self, name: &str) -> ToolError {
-        ToolError::InvalidArgument { name: self.path_from(name), reason: self.reason }
+        ToolError::InvalidArgument { name: self.path_from(name), reason: Box::new(self.reason) }
     }
 }
 

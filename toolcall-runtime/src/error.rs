@@ -31,8 +31,9 @@ pub enum ToolError {
     InvalidArgument {
         /// Path of the argument: `days`, `address.zip`, `items[3]`.
         name: String,
-        /// What was wrong.
-        reason: Reason,
+        /// What was wrong. Boxed, so every call's `Result` stays small (the error is
+        /// the rare case): read it as `&*reason` or `*reason`.
+        reason: Box<Reason>,
     },
     /// The arguments were not valid JSON text.
     InvalidJson(String),

@@ -69,6 +69,7 @@ pub enum Args<'de> {
 impl<'de> Args<'de> {
     /// Reads the arguments object into `slots`, keys mapped by `index`; `None` when the
     /// fast path gives up.
+    #[inline]
     pub fn arguments<S: Slots<'de>>(
         self,
         slots: &mut S,
@@ -83,7 +84,7 @@ impl<'de> Args<'de> {
                 whole(serde_json::Deserializer::from_slice(text), Fields { slots, index, depth: 0 })
             }
             Args::Value(value @ Value::Object(_)) => {
-                value.deserialize_map(Fields { slots, index, depth: 0 }).ok()
+                ValueDe(value).deserialize_map(Fields { slots, index, depth: 0 }).ok()
             }
             Args::Value(_) => None,
         }
@@ -109,6 +110,204 @@ fn whole<'de, R: serde_json::de::Read<'de>, V: Visitor<'de, Value = ()>>(
 }
 
 // ---------------------------------------------------------------------------------------
+// A held `Value`, walked directly
+
+/// A `Value` as the fast path reads it: like serde_json's `&Value` deserializer, but
+/// objects and arrays are walked here, keys handed over as borrowed strings, so the
+/// generated decoders inline the whole walk (serde_json's map access goes through a
+/// `Cow` key deserializer that is not inlined). Everything else is `&Value`'s.
+#[derive(Clone, Copy)]
+struct ValueDe<'de>(&'de Value);
+
+/// Forwards `deserialize_*` methods to `&Value`'s deserializer.
+macro_rules! forward_to_value {
+    ($($method:ident)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+            self.0.$method(visitor)
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for ValueDe<'de> {
+    type Error = serde_json::Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+        match self.0 {
+            Value::Object(map) => visitor.visit_map(Entries { entries: map.iter(), value: None }),
+            Value::Array(items) => visitor.visit_seq(Elements(items.iter())),
+            // As `Number` hands itself over, inlined.
+            Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+                (Some(u), _, _) => visitor.visit_u64(u),
+                (None, Some(i), _) => visitor.visit_i64(i),
+                (None, None, Some(f)) => visitor.visit_f64(f),
+                (None, None, None) => self.0.deserialize_any(visitor),
+            },
+            other => other.deserialize_any(visitor),
+        }
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+        match self.0 {
+            Value::Object(map) => visitor.visit_map(Entries { entries: map.iter(), value: None }),
+            _ => Err(bail()),
+        }
+    }
+
+    #[inline]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+        match self.0 {
+            Value::Array(items) => visitor.visit_seq(Elements(items.iter())),
+            _ => Err(bail()),
+        }
+    }
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+        match self.0 {
+            Value::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.deserialize_map(visitor)
+    }
+
+    #[inline]
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    forward_to_value! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
+        deserialize_identifier deserialize_ignored_any
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.0.deserialize_unit_struct(name, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.0.deserialize_tuple(len, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.0.deserialize_tuple_struct(name, len, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.0.deserialize_enum(name, variants, visitor)
+    }
+}
+
+/// An object's entries, in the map's order.
+struct Entries<'de> {
+    entries: serde_json::map::Iter<'de>,
+    value: Option<&'de Value>,
+}
+
+impl<'de> MapAccess<'de> for Entries<'de> {
+    type Error = serde_json::Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, serde_json::Error> {
+        match self.entries.next() {
+            Some((key, value)) => {
+                self.value = Some(value);
+                seed.deserialize(KeyDe(key)).map(Some)
+            }
+            None => Ok(None),
+        }
+    }
+
+    #[inline(always)]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, serde_json::Error> {
+        match self.value.take() {
+            Some(value) => seed.deserialize(ValueDe(value)),
+            None => Err(bail()),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.entries.len())
+    }
+}
+
+/// An array's items.
+struct Elements<'de>(std::slice::Iter<'de, Value>);
+
+impl<'de> SeqAccess<'de> for Elements<'de> {
+    type Error = serde_json::Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, serde_json::Error> {
+        self.0.next().map(|item| seed.deserialize(ValueDe(item))).transpose()
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.0.len())
+    }
+}
+
+/// An object key, handed over as a borrowed string whatever is asked for.
+struct KeyDe<'de>(&'de str);
+
+impl<'de> Deserializer<'de> for KeyDe<'de> {
+    type Error = serde_json::Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Objects: slots filled in one pass
 
 /// The slots of one object: a tuple of `Option`s, one per parameter or field. Filling a
@@ -125,6 +324,7 @@ impl<'de> Slots<'de> for () {
 }
 
 /// Fills one slot from the next map value.
+#[inline(always)]
 fn fill_one<'de, A: MapAccess<'de>, T: FastArg<'de>>(
     slot: &mut Option<T>,
     map: &mut A,
@@ -140,6 +340,7 @@ fn fill_one<'de, A: MapAccess<'de>, T: FastArg<'de>>(
 macro_rules! slots_tuple {
     ($($index:tt $ty:ident),+) => {
         impl<'de, $($ty: FastArg<'de>),+> Slots<'de> for ($(Option<$ty>,)+) {
+            #[inline(always)]
             fn fill<A: MapAccess<'de>>(&mut self, index: usize, map: &mut A, depth: usize) -> Result<(), A::Error> {
                 match index {
                     $($index => fill_one(&mut self.$index, map, depth),)+
@@ -180,6 +381,7 @@ impl<'de, S: Slots<'de>, F: Fn(&str) -> Option<usize>> Visitor<'de> for Fields<'
         f.write_str("an object")
     }
 
+    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(index) = map.next_key_seed(Key(&self.index, PhantomData))? {
             let index = index.ok_or_else(bail)?;
@@ -258,6 +460,7 @@ struct Seed<T>(usize, PhantomData<T>);
 impl<'de, T: FastArg<'de>> DeserializeSeed<'de> for Seed<T> {
     type Value = T;
 
+    #[inline(always)]
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<T, D::Error> {
         T::fast(de, self.0)
     }
@@ -346,7 +549,7 @@ impl<'de> FastArg<'de> for bool {
 macro_rules! integer_fast {
     ($($ty:ty),*) => {$(
         impl<'de> FastArg<'de> for $ty {
-            #[inline]
+            #[inline(always)]
             fn fast<D: Deserializer<'de>>(de: D, _depth: usize) -> Result<Self, D::Error> {
                 let number = de.deserialize_any(NumVisitor)?;
                 let whole = match number {

@@ -216,6 +216,7 @@ impl<C> Toolset<C> {
     /// Runs a sync tool with the context, without an executor. Never blocks: an async
     /// tool is answered with [`ToolError::AsyncTool`] and its body does not run (its
     /// arguments are still decoded first, so their errors come back as usual).
+    #[inline]
     pub fn run_with(&self, ctx: &C, name: &str, args: &Value) -> Result<Value, ToolError> {
         match (self.dispatch)(ctx, name, args) {
             Some(dispatched) => ready(name, dispatched),
@@ -235,6 +236,7 @@ pub(crate) fn unknown_tool(name: &str, tools: &[ToolInfo]) -> ToolError {
 impl Toolset<()> {
     /// Decodes `args`, calls the tool and returns its result as JSON. An `async` tool is
     /// [`ToolError::AsyncTool`]: use [`Toolset::call`].
+    #[inline]
     pub fn run(&self, name: &str, args: &Value) -> Result<Value, ToolError> {
         self.run_with(&(), name, args)
     }
@@ -251,12 +253,19 @@ impl Toolset<()> {
 }
 
 /// A sync run's result: an async tool is not run.
-#[inline]
+#[inline(always)]
 fn ready(name: &str, dispatched: Dispatched<'_>) -> Result<Value, ToolError> {
     match dispatched {
         Dispatched::Ready(result) => result,
-        Dispatched::Async(_) => Err(ToolError::AsyncTool(name.to_owned())),
+        Dispatched::Async(_) => Err(async_tool(name)),
     }
+}
+
+/// The error for a sync run of async tool `name`.
+#[cold]
+#[inline(never)]
+fn async_tool(name: &str) -> ToolError {
+    ToolError::AsyncTool(name.to_owned())
 }
 
 impl Runner for Toolset<()> {

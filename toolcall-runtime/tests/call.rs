@@ -53,7 +53,10 @@ fn call_count<'a>(ctx: &'a Counter, args: &'a Value) -> Result<ToolFuture<'a>, T
 
 fn dispatch<'a>(ctx: &'a Counter, name: &'a str, args: &'a Value) -> Option<Dispatched<'a>> {
     Some(match name {
-        "count" => Dispatched::from_async(call_count(ctx, args)),
+        "count" => match call_count(ctx, args) {
+            Ok(body) => Dispatched::Async(body),
+            Err(error) => Dispatched::Ready(Err(error)),
+        },
         "polls" => Dispatched::Ready(invoke("polls", || encode(ctx.polls.load(Ordering::SeqCst)))),
         _ => return None,
     })

@@ -52,7 +52,7 @@ fn weather() -> DynTool {
 fn days_expected_an_integer_display_line() {
     let error = ToolError::InvalidArgument {
         name: "days".into(),
-        reason: Reason::ExpectedInteger { value: json!("5") },
+        reason: Box::new(Reason::ExpectedInteger { value: json!("5") }),
     };
     assert_eq!(error.to_string(), r#"days: expected an integer, got "5""#);
     assert_eq!(weather().run(&json!({"city": "Oslo", "days": "5"})).unwrap_err(), error);
@@ -151,7 +151,7 @@ fn kinds_are_stable_snake_case_names() {
         ToolError::UnknownArguments(vec![]),
         ToolError::InvalidArguments(Value::Null),
         ToolError::MissingArgument("a".into()),
-        ToolError::InvalidArgument { name: "a".into(), reason: Reason::TooDeep { limit: 1 } },
+        ToolError::InvalidArgument { name: "a".into(), reason: Box::new(Reason::TooDeep { limit: 1 }) },
         ToolError::InvalidJson(String::new()),
         ToolError::Failed(String::new()),
         ToolError::Panicked(String::new()),
@@ -224,7 +224,7 @@ fn every_reason() {
         }),
         ToolError::InvalidArgument {
             name: "day".into(),
-            reason: Reason::InvalidDate { value: json!("2023-02-29"), format: "date".into() },
+            reason: Box::new(Reason::InvalidDate { value: json!("2023-02-29"), format: "date".into() }),
         },
         from(json!("999.1.1.1"), |v| decode_arg::<std::net::IpAddr>(v, "ip").unwrap_err()),
         from(json!("ab"), |v| decode_arg::<char>(v, "letter").unwrap_err()),
@@ -239,7 +239,10 @@ fn every_reason() {
                 Type::Object(vec![Param::new("street", Type::string()), Param::new("zip", Type::string())]);
             toolcall_runtime::__private::validate(&ty, v, 0).unwrap_err().into_tool_error("address")
         }),
-        ToolError::InvalidArgument { name: "payload".into(), reason: Reason::TooDeep { limit: 128 } },
+        ToolError::InvalidArgument {
+            name: "payload".into(),
+            reason: Box::new(Reason::TooDeep { limit: 128 }),
+        },
         toolcall_runtime::__private::parse_arguments(br#"{"tags": {"a": 1, "\u0061": 2}}"#).unwrap_err(),
         from(json!({"units": "5"}), |v| {
             #[derive(serde::Deserialize, Debug)]

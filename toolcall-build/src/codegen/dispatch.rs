@@ -23,8 +23,7 @@ pub fn is_fast(tool: &ToolDef) -> bool {
     tool.params.len() <= crate::types::MAX_SLOTS && tool.params.iter().all(|p| p.fast)
 }
 
-/// Two dispatchers, each a `match` over (name hash, name), so dispatch cost barely grows
-/// with the number of tools:
+/// Two dispatchers, each a `match` on the tool name ([`name_match`]):
 /// - `fn <ident>(ctx, name, args: &Value) -> Option<Dispatched>`: a sync tool's arm runs
 ///   it; an async tool's arm decodes its arguments and hands back its boxed body;
 /// - `fn <ident>_text(ctx, name, text: Args) -> Option<Dispatched>`: the same straight
@@ -39,18 +38,17 @@ pub fn dispatcher(
     context: &TokenStream,
 ) -> TokenStream {
     let value = quote!(::toolcall_runtime::serde_json::Value);
-    let output = quote!(::core::option::Option<::toolcall_runtime::__private::Dispatched<'a>>);
-    let dispatched = quote!(::toolcall_runtime::__private::Dispatched);
+    let output = dispatched_output();
     let text_ident = format_ident!("{}_text", ident);
-    // Text goes only to the tools that can read it; a value to every tool.
+    // Text goes only to the tools that can read it; a value to every tool. A call
+    // function returns what the dispatcher does, so an arm is a plain (tail) call.
     let arms = |input: TokenStream, only_fast: bool| {
         tools
             .iter()
             .filter(|tool| !only_fast || is_fast(tool))
             .map(|tool| {
                 let call = target(tool, &call_ident(tool));
-                let wrap = if tool.is_async { quote!(from_async) } else { quote!(Ready) };
-                name_pattern(tool, quote!(#call(ctx, #input).map(#dispatched::#wrap)))
+                (tool.ir.name.as_str(), quote!(#call(ctx, #input)))
             })
             .collect::<Vec<_>>()
     };
@@ -68,23 +66,47 @@ pub fn dispatcher(
     }
 }
 
-/// One dispatcher arm: `(hash, "name") => body,`.
-fn name_pattern(tool: &ToolDef, body: TokenStream) -> TokenStream {
-    let name = &tool.ir.name;
-    let hash = proc_macro2::Literal::u64_suffixed(toolcall_runtime::__private::name_hash(name));
-    quote!((#hash, #name) => #body,)
+/// What dispatchers and call functions return: `Option<Dispatched<'a>>`.
+fn dispatched_output() -> TokenStream {
+    quote!(::core::option::Option<::toolcall_runtime::__private::Dispatched<'a>>)
 }
 
-/// `match (name_hash(name), name) { arms, _ => None }`, or the bare `None` (with the
-/// unused inputs bound to `_`) when there are no arms.
-fn name_match(arms: Vec<TokenStream>, input: TokenStream) -> TokenStream {
+/// `Some(Dispatched::Ready(Err(error)))`: a call that ends in `error`.
+fn failed(error: TokenStream) -> TokenStream {
+    quote!(::core::option::Option::Some(::toolcall_runtime::__private::Dispatched::Ready(
+        ::core::result::Result::Err(#error)
+    )))
+}
+
+/// Up to this many tools, a dispatcher matches the name itself (a length test rules out
+/// most arms at once); past it, the name's hash first.
+const PLAIN_MATCH_MAX: usize = 8;
+
+/// The `match` from a tool name to its arm's body, `None` for any other name (with the
+/// unused inputs bound to `_` when there are no arms). Up to [`PLAIN_MATCH_MAX`] tools a
+/// plain `match name`; past it `match (name_hash(name), name)`, an integer switch on the
+/// hash and then one string comparison, so dispatch cost barely grows with the number of
+/// tools.
+fn name_match(arms: Vec<(&str, TokenStream)>, input: TokenStream) -> TokenStream {
     if arms.is_empty() {
         return quote! {
             let _ = (ctx, name, #input);
             ::core::option::Option::None
         };
     }
-    // An integer switch on the name's hash, then one string comparison.
+    if arms.len() <= PLAIN_MATCH_MAX {
+        let arms = arms.iter().map(|(name, body)| quote!(#name => #body,));
+        return quote! {
+            match name {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            }
+        };
+    }
+    let arms = arms.iter().map(|(name, body)| {
+        let hash = proc_macro2::Literal::u64_suffixed(toolcall_runtime::__private::name_hash(name));
+        quote!((#hash, #name) => #body,)
+    });
     quote! {
         match (::toolcall_runtime::__private::name_hash(name), name) {
             #(#arms)*
@@ -114,8 +136,8 @@ pub fn slot_expr(decode: &Decode, value: &TokenStream, depth: &TokenStream) -> T
     }
 }
 
-/// How a decoded call ends: a sync tool runs with panics caught (`Result<Value, _>`);
-/// an async tool's body is boxed, to be polled later (`Result<ToolFuture, _>`).
+/// How a decoded call ends: a sync tool runs with panics caught (`Dispatched::Ready`);
+/// an async tool's body is boxed, to be polled later (`Dispatched::Async`).
 fn finish_call(tool: &ToolDef, module_path: &TokenStream, bindings: &[syn::Ident]) -> TokenStream {
     let name = &tool.ir.name;
     let function = &tool.ident;
@@ -133,22 +155,11 @@ fn finish_call(tool: &ToolDef, module_path: &TokenStream, bindings: &[syn::Ident
         Returns::Value => quote!(::toolcall_runtime::__private::encode(#call)),
         Returns::Result => quote!(::toolcall_runtime::__private::encode_result(#call)),
     };
+    let dispatched = quote!(::toolcall_runtime::__private::Dispatched);
     if tool.is_async {
-        quote!(::core::result::Result::Ok(::toolcall_runtime::__private::boxed(async move { #encode })))
+        quote!(#dispatched::Async(::toolcall_runtime::__private::boxed(async move { #encode })))
     } else {
-        quote!(::toolcall_runtime::__private::invoke(#name, move || #encode))
-    }
-}
-
-/// What a tool's call ends in: `Result<Value, ToolError>` for a sync tool, the boxed
-/// body for an async one.
-fn call_output(tool: &ToolDef) -> TokenStream {
-    let value = quote!(::toolcall_runtime::serde_json::Value);
-    let error = quote!(::toolcall_runtime::ToolError);
-    if tool.is_async {
-        quote!(::core::result::Result<::toolcall_runtime::__private::ToolFuture<'a>, #error>)
-    } else {
-        quote!(::core::result::Result<#value, #error>)
+        quote!(#dispatched::Ready(::toolcall_runtime::__private::invoke(#name, move || #encode)))
     }
 }
 
@@ -158,7 +169,7 @@ fn allow_leading_underscore(tool: &ToolDef) -> Option<TokenStream> {
     tool.ident.to_string().trim_start_matches("r#").starts_with('_').then(|| quote!(#[allow(non_snake_case)]))
 }
 
-/// The call function of one tool, `fn(ctx, Args) -> Option<..>`: where the tool has
+/// The call function of one tool, `fn(ctx, Args) -> Option<Dispatched>`: where the tool has
 /// the fast decoder, one pass over the arguments (text or value), each key matched to its
 /// parameter's slot; else, or when that gives up, the exact decoder on the value, which
 /// reports every error. Then a sync tool runs with panics caught, or an async tool's body
@@ -180,7 +191,7 @@ pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream)
         quote!(let (#(#bindings,)*) = { #exact };)
     };
     let finish = finish_call(tool, module_path, &bindings);
-    let output = call_output(tool);
+    let output = dispatched_output();
     let ctx = if tool.context_at.is_empty() { quote!(_ctx) } else { quote!(ctx) };
     let allow = allow_leading_underscore(tool);
     quote! {
@@ -188,7 +199,7 @@ pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream)
         pub(crate) fn #ident<'a>(
             #ctx: &'a #context,
             args: ::toolcall_runtime::__private::fast::Args<'a>,
-        ) -> ::core::option::Option<#output> {
+        ) -> #output {
             #decode
             ::core::option::Option::Some(#finish)
         }
@@ -231,7 +242,7 @@ pub fn fill_slots(
 }
 
 /// The exact decoder's block, on the value: every parameter decoded, every error
-/// collected and returned together (`return Some(Err(..))`); its value is the tuple of
+/// collected and returned together (`return Some(Ready(Err(..)))`); its value is the tuple of
 /// decoded parameters. Text returns `None` first (the caller parses it).
 fn exact_decode(tool: &ToolDef, bindings: &[syn::Ident]) -> TokenStream {
     let known = tool.params.iter().map(|p| &p.name);
@@ -239,12 +250,13 @@ fn exact_decode(tool: &ToolDef, bindings: &[syn::Ident]) -> TokenStream {
     let decodes = tool.params.iter().zip(&results).map(|(param, result)| decode_param(param, result));
     let collect = collect_errors(bindings, &results);
     let args_binding = if tool.params.is_empty() { quote!(_) } else { quote!(arguments) };
+    let fail = failed(quote!(error));
     quote! {
         let args = args.value()?;
         let (#args_binding, unknown) = match ::toolcall_runtime::__private::arguments(args, &[#(#known),*]) {
             ::core::result::Result::Ok(found) => found,
             ::core::result::Result::Err(error) => {
-                return ::core::option::Option::Some(::core::result::Result::Err(error));
+                return #fail;
             }
         };
         #(#decodes)*
@@ -297,16 +309,15 @@ fn decode_param(param: &model::Param, result: &syn::Ident) -> TokenStream {
 /// returns every error at once (the unknown arguments first, then the parameters in
 /// declaration order).
 fn collect_errors(bindings: &[syn::Ident], results: &[syn::Ident]) -> TokenStream {
-    let error = |e: TokenStream| quote!(::core::option::Option::Some(::core::result::Result::Err(#e)));
     if bindings.is_empty() {
-        let unknown = error(quote!(unknown));
+        let unknown = failed(quote!(unknown));
         return quote! {
             if let ::core::option::Option::Some(unknown) = unknown {
                 return #unknown;
             }
         };
     }
-    let all = error(quote!(::toolcall_runtime::__private::several([unknown, #(#results.err(),)*])));
+    let all = failed(quote!(::toolcall_runtime::__private::several([unknown, #(#results.err(),)*])));
     quote! {
         match (unknown, #(#results,)*) {
             (::core::option::Option::None, #(::core::result::Result::Ok(#bindings),)*) => (#(#bindings,)*),
