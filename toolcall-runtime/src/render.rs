@@ -237,14 +237,7 @@ pub fn render_tool(tool: &Tool, format: Format, strict: bool) -> String {
 pub fn render_tools<'a>(tools: impl IntoIterator<Item = &'a Tool>, format: Format, strict: bool) -> String {
     let settings = Settings::new(format, strict);
     let mut out = String::with_capacity(1024);
-    out.push('[');
-    for (i, tool) in tools.into_iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_tool(settings, tool, &mut out);
-    }
-    out.push(']');
+    write_array(&mut out, tools, |out, tool| write_tool(settings, tool, out));
     out
 }
 
@@ -348,6 +341,22 @@ impl<'o> Obj<'o> {
     fn close(self) {
         self.out.push('}');
     }
+}
+
+/// Writes `items` as a JSON array, each item written by `write`.
+fn write_array<T>(
+    out: &mut String,
+    items: impl IntoIterator<Item = T>,
+    mut write: impl FnMut(&mut String, T),
+) {
+    out.push('[');
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write(out, item);
+    }
+    out.push(']');
 }
 
 /// Writes `text` as a JSON string literal.
@@ -609,15 +618,9 @@ impl<'o, 'c> Renderer<'o, 'c> {
             write_annotations(obj.key("annotations"), &tool.annotations);
         }
         if self.scope.settings.format == Format::Anthropic && !tool.examples.is_empty() {
-            let out = obj.key("input_examples");
-            out.push('[');
-            for (i, example) in tool.examples.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&example.to_string());
-            }
-            out.push(']');
+            write_array(obj.key("input_examples"), &tool.examples, |out, example| {
+                out.push_str(&example.to_string())
+            });
         }
         if self.scope.settings.strict_flag {
             obj.raw("strict", "true");
@@ -898,15 +901,7 @@ impl<'c> Scope<'c> {
                 out.push(']');
             }
             Type::Enum(variants) => {
-                let out = obj.key("enum");
-                out.push('[');
-                for (i, variant) in variants.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write_str(out, &variant.value);
-                }
-                out.push(']');
+                write_array(obj.key("enum"), variants, |out, variant| write_str(out, &variant.value));
             }
             Type::Array { items, min_items, max_items, unique } => {
                 Renderer::new(*self, obj.key("items")).schema(items, "", None);
@@ -985,15 +980,9 @@ impl<'c> Scope<'c> {
     fn tuple(&self, obj: &mut Obj<'_>, items: &[Type]) {
         let len = items.len() as u64;
         if self.settings.prefix_items {
-            let out = obj.key("prefixItems");
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                Renderer::new(*self, out).schema(item, "", None);
-            }
-            out.push(']');
+            write_array(obj.key("prefixItems"), items, |out, item| {
+                Renderer::new(*self, out).schema(item, "", None)
+            });
         } else {
             // The length is in the description (`Scope::notes`). OpenAI strict rejects an
             // array schema without `items`: the items' one schema, or `anyOf` of their
@@ -1021,15 +1010,7 @@ impl<'c> Scope<'c> {
     }
 
     fn branches(&self, obj: &mut Obj<'_>, key: &str, branches: &[Type]) {
-        let out = obj.key(key);
-        out.push('[');
-        for (i, branch) in branches.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            Renderer::new(*self, out).schema(branch, "", None);
-        }
-        out.push(']');
+        write_array(obj.key(key), branches, |out, branch| Renderer::new(*self, out).schema(branch, "", None));
     }
 }
 
@@ -1101,16 +1082,8 @@ impl Renderer<'_, '_> {
             }
         }
         out.push('}');
-        let out = obj.key("required");
-        out.push('[');
         let required = params.iter().filter(|p| s.all_required || !p.optional);
-        for (i, param) in required.enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            write_str(out, &param.name);
-        }
-        out.push(']');
+        write_array(obj.key("required"), required, |out, param| write_str(out, &param.name));
         if s.additional_properties {
             obj.raw("additionalProperties", "false");
         }
