@@ -82,15 +82,23 @@ impl Definitions {
 /// is, else a quoted literal with escapes (bidi controls and other invisible characters,
 /// which rustc rejects unescaped).
 pub fn literal(text: &str) -> String {
-    if !text.chars().all(stands_raw) {
+    // Printable ASCII (almost all schema text) is checked a byte at a time.
+    if !text.bytes().all(|b| (b' '..=b'~').contains(&b)) && !text.chars().all(stands_raw) {
         return quoted(text);
     }
-    let hashes = "#".repeat(closing_hashes(text));
-    format!("r{hashes}\"{text}\"{hashes}")
+    let hashes = closing_hashes(text);
+    let mut literal = String::with_capacity(text.len() + 2 * hashes + 3);
+    literal.push('r');
+    literal.extend(std::iter::repeat_n('#', hashes));
+    literal.push('"');
+    literal.push_str(text);
+    literal.push('"');
+    literal.extend(std::iter::repeat_n('#', hashes));
+    literal
 }
 
-/// Whether `c` may stand unescaped in a raw literal: printable ASCII (checked first, as
-/// almost all schema text is), or a character `escape_debug` leaves alone.
+/// Whether `c` may stand unescaped in a raw literal: printable ASCII, or a character
+/// `escape_debug` leaves alone.
 fn stands_raw(c: char) -> bool {
     if c.is_ascii() { c == ' ' || c.is_ascii_graphic() } else { c.escape_debug().len() == 1 }
 }
@@ -103,16 +111,11 @@ pub fn quoted(text: &str) -> String {
 /// The fewest `#`s that close a raw literal holding `text`: one more than the longest run
 /// of `#` after a `"` in it.
 fn closing_hashes(text: &str) -> usize {
-    let (mut longest, mut run) = (0, None);
-    for byte in text.bytes() {
-        run = match (byte, run) {
-            (b'"', _) => Some(0),
-            (b'#', Some(n)) => Some(n + 1),
-            _ => None,
-        };
-        longest = longest.max(run.unwrap_or(0));
+    if !text.contains("\"#") {
+        return 1;
     }
-    longest + 1
+    let longest = text.split('"').skip(1).map(|after| after.bytes().take_while(|&b| b == b'#').count()).max();
+    longest.unwrap_or(0) + 1
 }
 
 /// `static <ident>: [ToolInfo; N] = [...]`: module, name, description, input and output

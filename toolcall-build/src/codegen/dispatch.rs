@@ -1,4 +1,4 @@
-//! Dispatcher tokens: one `match` per toolset, one call function per tool.
+//! Dispatchers and call functions, as `syn` trees: one `match` per toolset, one call function per tool.
 //!
 //! A call function checks the arguments object, decodes each parameter through
 //! `toolcall_runtime::__private::slot` (types are inferred from the function's signature, so
@@ -8,9 +8,56 @@
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
+use syn::{Expr, Pat, Stmt};
 use toolcall_runtime::ir;
 
+use super::syntax::{
+    arm, array, async_move, await_, bind, block, call, call_path, closure, if_let, int_lit, int_pat, let_,
+    match_, method, paren, path, path_expr, path_pat, reference, return_, semi, str_lit, str_pat, str_ref,
+    tail, try_, tuple, tuple_pat, tuple_struct_pat, typed, var, wild,
+};
 use crate::model::{self, Decode, Returns, ToolDef};
+
+const SOME: &str = "::core::option::Option::Some";
+const NONE: &str = "::core::option::Option::None";
+const OK: &str = "::core::result::Result::Ok";
+const ERR: &str = "::core::result::Result::Err";
+const PRIVATE: &str = "::toolcall_runtime::__private";
+
+/// `::toolcall_runtime::__private::<item>` as an expression.
+fn private(item: &str) -> Expr {
+    var(&format!("{PRIVATE}::{item}"))
+}
+
+/// The signatures every call function and dispatcher of one file shares, parsed once:
+/// each function is one of these with its name and body filled in.
+pub struct Skeletons {
+    call_fn: syn::ItemFn,
+    dispatcher: syn::ItemFn,
+    text_dispatcher: syn::ItemFn,
+}
+
+impl Skeletons {
+    /// The skeletons for a toolset whose context type is `context`.
+    pub fn new(context: &TokenStream) -> Skeletons {
+        let value = quote!(::toolcall_runtime::serde_json::Value);
+        let args = quote!(::toolcall_runtime::__private::fast::Args<'a>);
+        let output = quote!(::core::option::Option<::toolcall_runtime::__private::Dispatched<'a>>);
+        Skeletons {
+            call_fn: syn::parse_quote!(pub(crate) fn f<'a>(ctx: &'a #context, args: #args) -> #output {}),
+            dispatcher: syn::parse_quote!(fn f<'a>(ctx: &'a #context, name: &'a str, args: &'a #value) -> #output {}),
+            text_dispatcher: syn::parse_quote!(fn f<'a>(ctx: &'a #context, name: &'a str, text: #args) -> #output {}),
+        }
+    }
+}
+
+/// `skeleton` named `ident`, with `body`.
+fn function(skeleton: &syn::ItemFn, ident: syn::Ident, body: Vec<Stmt>) -> syn::ItemFn {
+    let mut function = skeleton.clone();
+    function.sig.ident = ident;
+    function.block.stmts = body;
+    function
+}
 
 /// The identifier of a tool's call function.
 pub fn call_ident(tool: &ToolDef) -> syn::Ident {
@@ -33,49 +80,37 @@ pub fn is_fast(tool: &ToolDef) -> bool {
 /// `target(tool, function)` is the path of one of the tool's generated functions.
 pub fn dispatcher(
     tools: &[&ToolDef],
-    target: impl Fn(&ToolDef, &syn::Ident) -> TokenStream,
-    ident: &syn::Ident,
-    context: &TokenStream,
-) -> TokenStream {
-    let value = quote!(::toolcall_runtime::serde_json::Value);
-    let output = dispatched_output();
-    let text_ident = format_ident!("{}_text", ident);
+    target: impl Fn(&ToolDef, &syn::Ident) -> syn::Path,
+    ident: &str,
+    skeletons: &Skeletons,
+) -> [syn::ItemFn; 2] {
     // Text goes only to the tools that can read it; a value to every tool. A call
     // function returns what the dispatcher does, so an arm is a plain (tail) call.
-    let arms = |input: TokenStream, only_fast: bool| {
+    let arms = |input: &str, only_fast: bool| {
         tools
             .iter()
             .filter(|tool| !only_fast || is_fast(tool))
             .map(|tool| {
-                let call = target(tool, &call_ident(tool));
-                (tool.ir.name.as_str(), quote!(#call(ctx, #input)))
+                let function = path_expr(target(tool, &call_ident(tool)));
+                (tool.ir.name.as_str(), call(function, [var("ctx"), var(input)]))
             })
             .collect::<Vec<_>>()
     };
-    let by_value = name_match(arms(quote!(args), false), quote!(args));
-    let by_text = name_match(arms(quote!(text), true), quote!(text));
-    quote! {
-        fn #ident<'a>(ctx: &'a #context, name: &'a str, args: &'a #value) -> #output {
-            let args = ::toolcall_runtime::__private::fast::Args::Value(args);
-            #by_value
-        }
-
-        fn #text_ident<'a>(ctx: &'a #context, name: &'a str, text: ::toolcall_runtime::__private::fast::Args<'a>) -> #output {
-            #by_text
-        }
-    }
-}
-
-/// What dispatchers and call functions return: `Option<Dispatched<'a>>`.
-fn dispatched_output() -> TokenStream {
-    quote!(::core::option::Option<::toolcall_runtime::__private::Dispatched<'a>>)
+    let mut by_value = vec![let_(bind("args", false), call(private("fast::Args::Value"), [var("args")]))];
+    by_value.extend(name_match(arms("args", false), "args"));
+    [
+        function(&skeletons.dispatcher, super::syntax::ident(ident), by_value),
+        function(
+            &skeletons.text_dispatcher,
+            super::syntax::ident(&format!("{ident}_text")),
+            name_match(arms("text", true), "text"),
+        ),
+    ]
 }
 
 /// `Some(Dispatched::Ready(Err(error)))`: a call that ends in `error`.
-fn failed(error: TokenStream) -> TokenStream {
-    quote!(::core::option::Option::Some(::toolcall_runtime::__private::Dispatched::Ready(
-        ::core::result::Result::Err(#error)
-    )))
+fn failed(error: Expr) -> Expr {
+    call_path(SOME, [call(private("Dispatched::Ready"), [call_path(ERR, [error])])])
 }
 
 /// Up to this many tools, a dispatcher matches the name itself (a length test rules out
@@ -87,86 +122,69 @@ const PLAIN_MATCH_MAX: usize = 8;
 /// plain `match name`; past it `match (name_hash(name), name)`, an integer switch on the
 /// hash and then one string comparison, so dispatch cost barely grows with the number of
 /// tools.
-fn name_match(arms: Vec<(&str, TokenStream)>, input: TokenStream) -> TokenStream {
+fn name_match(arms: Vec<(&str, Expr)>, input: &str) -> Vec<Stmt> {
     if arms.is_empty() {
-        return quote! {
-            let _ = (ctx, name, #input);
-            ::core::option::Option::None
-        };
+        return vec![let_(wild(), tuple([var("ctx"), var("name"), var(input)])), tail(var(NONE))];
     }
-    if arms.len() <= PLAIN_MATCH_MAX {
-        let arms = arms.iter().map(|(name, body)| quote!(#name => #body,));
-        return quote! {
-            match name {
-                #(#arms)*
-                _ => ::core::option::Option::None,
-            }
-        };
-    }
-    let arms = arms.iter().map(|(name, body)| {
-        let hash = proc_macro2::Literal::u64_suffixed(toolcall_runtime::__private::name_hash(name));
-        quote!((#hash, #name) => #body,)
-    });
-    quote! {
-        match (::toolcall_runtime::__private::name_hash(name), name) {
-            #(#arms)*
-            _ => ::core::option::Option::None,
-        }
-    }
+    let (scrutinee, pattern): (Expr, fn(&str) -> Pat) = if arms.len() <= PLAIN_MATCH_MAX {
+        (var("name"), str_pat)
+    } else {
+        (tuple([call(private("name_hash"), [var("name")]), var("name")]), |name| {
+            let hash = toolcall_runtime::__private::name_hash(name);
+            tuple_pat([int_pat(&format!("{hash}u64")), str_pat(name)])
+        })
+    };
+    let mut arms: Vec<syn::Arm> = arms.into_iter().map(|(name, body)| arm(pattern(name), body)).collect();
+    arms.push(arm(wild(), var(NONE)));
+    vec![tail(match_(scrutinee, arms))]
 }
 
-/// Tokens decoding one slot from `value` (an `Option<&Value>`) at `depth`.
-pub fn slot_expr(decode: &Decode, value: &TokenStream, depth: &TokenStream) -> TokenStream {
-    let slot = quote!(::toolcall_runtime::__private::slot);
+/// The expression decoding one slot from `value` (an `Option<&Value>`) at `depth`.
+pub fn slot_expr(decode: &Decode, value: Expr, depth: Expr) -> Expr {
+    let slot = |function: &str| private(&format!("slot::{function}"));
     match decode {
-        Decode::FromArg => quote!(#slot::from_arg(#value, #depth)),
-        Decode::StringInteger { optional: false } => quote!(#slot::string_integer(#value, #depth)),
-        Decode::StringInteger { optional: true } => quote!(#slot::string_integer_opt(#value, #depth)),
-        Decode::Deserialize { optional: false } => quote!(#slot::serde(#value, #depth)),
-        Decode::Deserialize { optional: true } => quote!(#slot::serde_opt(#value, #depth)),
+        Decode::FromArg => call(slot("from_arg"), [value, depth]),
+        Decode::StringInteger { optional: false } => call(slot("string_integer"), [value, depth]),
+        Decode::StringInteger { optional: true } => call(slot("string_integer_opt"), [value, depth]),
+        Decode::Deserialize { optional: false } => call(slot("serde"), [value, depth]),
+        Decode::Deserialize { optional: true } => call(slot("serde_opt"), [value, depth]),
         Decode::Provider { function, optional } => {
-            let path: syn::Path =
-                syn::parse_str(function).unwrap_or_else(|_| syn::parse_quote!(invalid_provider_path));
-            if *optional {
-                quote!(#slot::provided_opt(#value, #depth, #path))
-            } else {
-                quote!(#slot::provided(#value, #depth, #path))
-            }
+            let provider = syn::parse_str(function).unwrap_or_else(|_| path("invalid_provider_path"));
+            let function = if *optional { "provided_opt" } else { "provided" };
+            call(slot(function), [value, depth, path_expr(provider)])
         }
     }
 }
 
 /// How a decoded call ends: a sync tool runs with panics caught (`Dispatched::Ready`);
 /// an async tool's body is boxed, to be polled later (`Dispatched::Async`).
-fn finish_call(tool: &ToolDef, module_path: &TokenStream, bindings: &[syn::Ident]) -> TokenStream {
-    let name = &tool.ir.name;
-    let function = &tool.ident;
-    let inputs = call_inputs(tool, bindings);
-    let call = if tool.is_async {
-        quote!(#module_path::#function(#(#inputs),*).await)
-    } else {
-        quote!(#module_path::#function(#(#inputs),*))
-    };
-    let encode = match tool.returns {
-        Returns::Unit => quote!({
-            #call;
-            ::toolcall_runtime::__private::encode(())
-        }),
-        Returns::Value => quote!(::toolcall_runtime::__private::encode(#call)),
-        Returns::Result => quote!(::toolcall_runtime::__private::encode_result(#call)),
-    };
-    let dispatched = quote!(::toolcall_runtime::__private::Dispatched);
+fn finish_call(tool: &ToolDef, module_path: &syn::Path, bindings: &[syn::Ident]) -> Expr {
+    let function = super::syntax::join(module_path, [tool.ident.clone()]);
+    let mut call_tool = call(path_expr(function), call_inputs(tool, bindings));
     if tool.is_async {
-        quote!(#dispatched::Async(::toolcall_runtime::__private::boxed(async move { #encode })))
+        call_tool = await_(call_tool);
+    }
+    let encode = match tool.returns {
+        Returns::Unit => block(vec![semi(call_tool), tail(call(private("encode"), [tuple([])]))]),
+        Returns::Value => call(private("encode"), [call_tool]),
+        Returns::Result => call(private("encode_result"), [call_tool]),
+    };
+    if tool.is_async {
+        call(private("Dispatched::Async"), [call(private("boxed"), [async_move(vec![tail(encode)])])])
     } else {
-        quote!(#dispatched::Ready(::toolcall_runtime::__private::invoke(#name, move || #encode)))
+        let invoke = call(private("invoke"), [str_lit(&tool.ir.name), closure(true, [], encode)]);
+        call(private("Dispatched::Ready"), [invoke])
     }
 }
 
 /// `#[allow(non_snake_case)]` where the tool's name starts with `_`: `__call_` +
 /// `_name` has a double underscore inside, which rustc's style lint flags.
-fn allow_leading_underscore(tool: &ToolDef) -> Option<TokenStream> {
-    tool.ident.to_string().trim_start_matches("r#").starts_with('_').then(|| quote!(#[allow(non_snake_case)]))
+fn allow_leading_underscore(tool: &ToolDef) -> Option<syn::Attribute> {
+    tool.ident
+        .to_string()
+        .trim_start_matches("r#")
+        .starts_with('_')
+        .then(|| syn::parse_quote!(#[allow(non_snake_case)]))
 }
 
 /// The call function of one tool, `fn(ctx, Args) -> Option<Dispatched>`: where the tool has
@@ -175,118 +193,112 @@ fn allow_leading_underscore(tool: &ToolDef) -> Option<TokenStream> {
 /// reports every error. Then a sync tool runs with panics caught, or an async tool's body
 /// is boxed (polled later, panics caught per poll). `None` only for text the fast path
 /// gave up on: the caller parses it and calls again with the value.
-pub fn call_fn(tool: &ToolDef, module_path: &TokenStream, context: &TokenStream) -> TokenStream {
-    let ident = call_ident(tool);
-    let bindings: Vec<syn::Ident> = (0..tool.params.len()).map(|i| format_ident!("arg{}", i)).collect();
+pub fn call_fn(tool: &ToolDef, module_path: &syn::Path, skeletons: &Skeletons) -> syn::ItemFn {
+    let names: Vec<String> = (0..tool.params.len()).map(|i| format!("arg{i}")).collect();
+    let bindings: Vec<syn::Ident> = names.iter().map(|n| super::syntax::ident(n)).collect();
+    let pattern = || tuple_pat(names.iter().map(|n| bind(n, false)));
     let exact = exact_decode(tool, &bindings);
     let decode = if is_fast(tool) {
         let fast = fast_decode(tool);
-        quote! {
-            let (#(#bindings,)*) = match #fast {
-                ::core::option::Option::Some(decoded) => decoded,
-                ::core::option::Option::None => { #exact }
-            };
-        }
+        let arms = vec![
+            arm(tuple_struct_pat(SOME, [bind("decoded", false)]), var("decoded")),
+            arm(path_pat(NONE), block(exact)),
+        ];
+        let_(pattern(), match_(fast, arms))
     } else {
-        quote!(let (#(#bindings,)*) = { #exact };)
+        let_(pattern(), block(exact))
     };
     let finish = finish_call(tool, module_path, &bindings);
-    let output = dispatched_output();
-    let ctx = if tool.context_at.is_empty() { quote!(_ctx) } else { quote!(ctx) };
-    let allow = allow_leading_underscore(tool);
-    quote! {
-        #allow
-        pub(crate) fn #ident<'a>(
-            #ctx: &'a #context,
-            args: ::toolcall_runtime::__private::fast::Args<'a>,
-        ) -> #output {
-            #decode
-            ::core::option::Option::Some(#finish)
-        }
+    let mut function =
+        function(&skeletons.call_fn, call_ident(tool), vec![decode, tail(call_path(SOME, [finish]))]);
+    if let (true, Some(syn::FnArg::Typed(ctx))) =
+        (tool.context_at.is_empty(), function.sig.inputs.first_mut())
+    {
+        *ctx.pat = bind("_ctx", false);
     }
+    function.attrs.extend(allow_leading_underscore(tool));
+    function
 }
 
 /// The fast decoder's expression: `Some((arg0, ..))`, or `None` when it gives up.
-fn fast_decode(tool: &ToolDef) -> TokenStream {
-    let fast = quote!(::toolcall_runtime::__private::fast);
+fn fast_decode(tool: &ToolDef) -> Expr {
     let index = key_index(tool.params.iter().map(|p| p.name.as_str()));
     if tool.params.is_empty() {
         // Nothing to bind: the read itself is the answer.
-        return quote!(args.arguments(&mut (), #index));
+        return method(var("args"), "arguments", [reference(tuple([]), true), index]);
     }
-    let (fill, slots) = fill_slots(tool.params.len(), |slots| quote!(args.arguments(#slots, #index)?;));
-    quote!((|| {
-        #fill
-        ::core::option::Option::Some((#(#fast::present(#slots)?,)*))
-    })())
+    let (mut body, slots) =
+        fill_slots(tool.params.len(), |slots| semi(try_(method(var("args"), "arguments", [slots, index]))));
+    let present =
+        slots.iter().map(|slot| try_(call(private("fast::present"), [path_expr(slot.clone().into())])));
+    body.push(tail(call_path(SOME, [tuple(present)])));
+    call(paren(closure(false, [], block(body))), [])
 }
 
 /// Statements that make `count` empty slots, fill them with `read(&mut slots)` and bind
 /// them to `s0`, `s1`, ... (returned); no slots at all is `read(&mut ())`.
-pub fn fill_slots(
-    count: usize,
-    read: impl FnOnce(TokenStream) -> TokenStream,
-) -> (TokenStream, Vec<syn::Ident>) {
+pub fn fill_slots(count: usize, read: impl FnOnce(Expr) -> Stmt) -> (Vec<Stmt>, Vec<syn::Ident>) {
     if count == 0 {
-        return (read(quote!(&mut ())), Vec::new());
+        return (vec![read(reference(tuple([]), true))], Vec::new());
     }
-    let slots: Vec<syn::Ident> = (0..count).map(|i| format_ident!("s{}", i)).collect();
-    let nones = slots.iter().map(|_| quote!(::core::option::Option::None));
-    let read = read(quote!(&mut slots));
-    let fill = quote! {
-        let mut slots = (#(#nones,)*);
-        #read
-        let (#(#slots,)*) = slots;
-    };
-    (fill, slots)
+    let names: Vec<String> = (0..count).map(|i| format!("s{i}")).collect();
+    let fill = vec![
+        let_(bind("slots", true), tuple((0..count).map(|_| var(NONE)))),
+        read(reference(var("slots"), true)),
+        let_(tuple_pat(names.iter().map(|n| bind(n, false))), var("slots")),
+    ];
+    (fill, names.iter().map(|n| super::syntax::ident(n)).collect())
 }
 
 /// The exact decoder's block, on the value: every parameter decoded, every error
 /// collected and returned together (`return Some(Ready(Err(..)))`); its value is the tuple of
 /// decoded parameters. Text returns `None` first (the caller parses it).
-fn exact_decode(tool: &ToolDef, bindings: &[syn::Ident]) -> TokenStream {
-    let known = tool.params.iter().map(|p| &p.name);
-    let results: Vec<syn::Ident> = (0..tool.params.len()).map(|i| format_ident!("r{}", i)).collect();
-    let decodes = tool.params.iter().zip(&results).map(|(param, result)| decode_param(param, result));
-    let collect = collect_errors(bindings, &results);
-    let args_binding = if tool.params.is_empty() { quote!(_) } else { quote!(arguments) };
-    let fail = failed(quote!(error));
-    quote! {
-        let args = args.value()?;
-        let (#args_binding, unknown) = match ::toolcall_runtime::__private::arguments(args, &[#(#known),*]) {
-            ::core::result::Result::Ok(found) => found,
-            ::core::result::Result::Err(error) => {
-                return #fail;
-            }
-        };
-        #(#decodes)*
-        #collect
-    }
+fn exact_decode(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<Stmt> {
+    let known = array(tool.params.iter().map(|p| str_lit(&p.name)));
+    let results: Vec<String> = (0..tool.params.len()).map(|i| format!("r{i}")).collect();
+    let found = if tool.params.is_empty() { wild() } else { bind("arguments", false) };
+    let check = match_(
+        call(private("arguments"), [var("args"), reference(known, false)]),
+        vec![
+            arm(tuple_struct_pat(OK, [bind("found", false)]), var("found")),
+            arm(
+                tuple_struct_pat(ERR, [bind("error", false)]),
+                block(vec![semi(return_(failed(var("error"))))]),
+            ),
+        ],
+    );
+    let mut stmts = vec![
+        let_(bind("args", false), try_(method(var("args"), "value", []))),
+        let_(tuple_pat([found, bind("unknown", false)]), check),
+    ];
+    stmts.extend(tool.params.iter().zip(&results).map(|(param, result)| decode_param(param, result)));
+    stmts.push(collect_errors(bindings, &results));
+    stmts
 }
 
 /// `|key: &str| match key { "a" => Some(0), .. _ => None }`: a generated key `match`.
-pub fn key_index<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> TokenStream {
+pub fn key_index<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> Expr {
     if names.len() == 0 {
-        return quote!(|_: &str| ::core::option::Option::None);
+        return closure(false, [typed(wild(), str_ref())], var(NONE));
     }
-    let arms = names.enumerate().map(|(i, name)| quote!(#name => ::core::option::Option::Some(#i),));
-    quote!(|key: &str| match key {
-        #(#arms)*
-        _ => ::core::option::Option::None,
-    })
+    let mut arms: Vec<syn::Arm> = names
+        .enumerate()
+        .map(|(i, name)| arm(str_pat(name), call_path(SOME, [int_lit(&format!("{i}usize"))])))
+        .collect();
+    arms.push(arm(wild(), var(NONE)));
+    closure(false, [typed(bind("key", false), str_ref())], match_(var("key"), arms))
 }
 
 /// The function's arguments in declaration order: the context where it takes it, the
 /// decoded parameters elsewhere.
-fn call_inputs(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<TokenStream> {
+fn call_inputs(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<Expr> {
     let mut params = bindings.iter();
     (0..bindings.len() + tool.context_at.len())
-        .map(|position| {
+        .filter_map(|position| {
             if tool.context_at.contains(&position) {
-                quote!(ctx)
+                Some(var("ctx"))
             } else {
-                let binding = params.next();
-                quote!(#binding)
+                params.next().map(|binding| path_expr(binding.clone().into()))
             }
         })
         .collect()
@@ -294,38 +306,45 @@ fn call_inputs(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<TokenStream> {
 
 /// Decodes one parameter into `result`, keeping its error for [`collect_errors`]; a
 /// range from an override is checked first.
-fn decode_param(param: &model::Param, result: &syn::Ident) -> TokenStream {
+fn decode_param(param: &model::Param, result: &str) -> Stmt {
     let name = &param.name;
-    let mut expr = slot_expr(&param.decode, &quote!(arguments.get(#name)), &quote!(0));
+    let get = || method(var("arguments"), "get", [str_lit(name)]);
+    let mut expr = slot_expr(&param.decode, get(), int_lit("0"));
     if let Some(bounds) = param.bounds.as_ref().and_then(bounds_expr) {
-        expr = quote!(::toolcall_runtime::__private::slot::bounded(arguments.get(#name), #bounds).and_then(|()| #expr));
+        let bounds = syn::parse2(bounds.clone()).unwrap_or(Expr::Verbatim(bounds));
+        let checked = call(private("slot::bounded"), [get(), bounds]);
+        expr = method(checked, "and_then", [closure(false, [tuple_pat([])], expr)]);
     }
-    quote! {
-        let #result = #expr.map_err(|e| e.param(#name));
-    }
+    let error = closure(false, [bind("e", false)], method(var("e"), "param", [str_lit(name)]));
+    let_(bind(result, false), method(expr, "map_err", [error]))
 }
 
 /// Binds every decoded parameter when none failed and no argument was unknown; else
 /// returns every error at once (the unknown arguments first, then the parameters in
 /// declaration order).
-fn collect_errors(bindings: &[syn::Ident], results: &[syn::Ident]) -> TokenStream {
+fn collect_errors(bindings: &[syn::Ident], results: &[String]) -> Stmt {
     if bindings.is_empty() {
-        let unknown = failed(quote!(unknown));
-        return quote! {
-            if let ::core::option::Option::Some(unknown) = unknown {
-                return #unknown;
-            }
-        };
+        let unknown = if_let(
+            tuple_struct_pat(SOME, [bind("unknown", false)]),
+            var("unknown"),
+            vec![semi(return_(failed(var("unknown"))))],
+        );
+        return tail(unknown);
     }
-    let all = failed(quote!(::toolcall_runtime::__private::several([unknown, #(#results.err(),)*])));
-    quote! {
-        match (unknown, #(#results,)*) {
-            (::core::option::Option::None, #(::core::result::Result::Ok(#bindings),)*) => (#(#bindings,)*),
-            (unknown, #(#results,)*) => {
-                return #all;
-            }
-        }
-    }
+    let result_vars = || results.iter().map(|r| var(r));
+    let errors = std::iter::once(var("unknown")).chain(results.iter().map(|r| method(var(r), "err", [])));
+    let all = failed(call(private("several"), [array(errors)]));
+    let all_ok = tuple_pat(
+        std::iter::once(path_pat(NONE))
+            .chain(bindings.iter().map(|b| tuple_struct_pat(OK, [bind(&b.to_string(), false)]))),
+    );
+    let any =
+        tuple_pat(std::iter::once(bind("unknown", false)).chain(results.iter().map(|r| bind(r, false))));
+    let decoded = tuple(bindings.iter().map(|b| path_expr(b.clone().into())));
+    tail(match_(
+        tuple(std::iter::once(var("unknown")).chain(result_vars())),
+        vec![arm(all_ok, decoded), arm(any, block(vec![semi(return_(all))]))],
+    ))
 }
 
 /// The `slot::Bounds` value that checks a bounded IR type.

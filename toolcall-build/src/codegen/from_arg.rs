@@ -5,10 +5,17 @@
 //! with a `FromArg` bound on each type parameter.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 
-use super::dispatch::slot_expr;
 use crate::model::{Decode, Field, LocalImpl, Payload, Shape, Tagging, Variant};
+
+/// Tokens decoding one slot from `value` (an `Option<&Value>`) at `depth`: the call
+/// functions' [`slot_expr`](super::dispatch::slot_expr), over tokens.
+fn slot_expr(decode: &Decode, value: &TokenStream, depth: &TokenStream) -> TokenStream {
+    let value = syn::Expr::Verbatim(value.clone());
+    let depth = syn::Expr::Verbatim(depth.clone());
+    super::dispatch::slot_expr(decode, value, depth).into_token_stream()
+}
 
 /// The type's generics with `bound` added to each type parameter: an impl's parameters.
 fn bounded_generics(local: &LocalImpl, bound: syn::TypeParamBound) -> syn::Generics {
@@ -20,7 +27,7 @@ fn bounded_generics(local: &LocalImpl, bound: syn::TypeParamBound) -> syn::Gener
 }
 
 /// The `impl FromArg` of one local type, declared under `module_path`.
-pub fn local_impl(local: &LocalImpl, module_path: &TokenStream) -> TokenStream {
+pub fn local_impl(local: &LocalImpl, module_path: &syn::Path) -> TokenStream {
     let ident = &local.ident;
     let generics = bounded_generics(local, syn::parse_quote!(::toolcall_runtime::FromArg<'toolcall>));
     let (_, type_generics, where_clause) = local.generics.split_for_impl();
@@ -294,7 +301,7 @@ fn untagged_body(variants: &[Variant], type_name: &str) -> TokenStream {
 /// object in one pass, each key matched to its field's slot; a unit enum's name by a
 /// `match`. Anything unexpected gives up, and the `FromArg` impl above explains it.
 /// `None` for the other shapes, which `types::fast` never marks.
-pub fn fast_impl(local: &LocalImpl, module_path: &TokenStream) -> Option<TokenStream> {
+pub fn fast_impl(local: &LocalImpl, module_path: &syn::Path) -> Option<TokenStream> {
     let fast = quote!(::toolcall_runtime::__private::fast);
     let body = match &local.shape {
         Shape::Struct(fields) => fast_struct_body(fields),
@@ -322,10 +329,12 @@ fn fast_struct_body(fields: &[Field]) -> TokenStream {
     let fast = quote!(::toolcall_runtime::__private::fast);
     let decoded: Vec<&Field> = fields.iter().filter(|f| f.decode.is_some()).collect();
     let index = super::dispatch::key_index(decoded.iter().map(|f| f.wire.as_str()));
-    let (fill, slots) = super::dispatch::fill_slots(
-        decoded.len(),
-        |slots| quote!(#fast::fields(de, #slots, depth, #index)?;),
-    );
+    let (fill, slots) = super::dispatch::fill_slots(decoded.len(), |slots| {
+        syn::Stmt::Expr(
+            syn::Expr::Verbatim(quote!(#fast::fields(de, #slots, depth, #index)?)),
+            Some(Default::default()),
+        )
+    });
     let mut next = slots.iter();
     let inits = fields.iter().map(|field| {
         let ident = &field.ident;
@@ -340,7 +349,7 @@ fn fast_struct_body(fields: &[Field]) -> TokenStream {
         }
     });
     quote! {
-        #fill
+        #(#fill)*
         ::core::result::Result::Ok(Self { #(#inits),* })
     }
 }

@@ -6,9 +6,11 @@
 //! build time, by the runtime's one renderer: each tool once per format and strictness,
 //! then joined into the toolsets holding it.
 //!
-//! Code (toolset statics, dispatchers, call functions, impls) is built as tokens and
-//! formatted with prettyplease; data (the info table, the schema strings) is written as
-//! text by [`data`], in the same layout, without a round trip through `syn`.
+//! Code is formatted with prettyplease. The bulk of it, the dispatchers and one call
+//! function per tool, is built as a `syn` tree ([`syntax`]) and printed directly; the rest
+//! (toolset statics, `FromArg`/`FastArg` impls of local types) is built as tokens and
+//! parsed first. Data (the info table, the schema strings) is written as text by [`data`],
+//! in the same layout, without a round trip through `syn`.
 //!
 //! Storage: `ALL`'s info table is the only one; each module's `TOOLS` borrows its rows of it.
 //! The schema strings are stored once per toolset and variant: a module's JSON array is not
@@ -18,14 +20,16 @@
 mod data;
 mod dispatch;
 mod from_arg;
+mod syntax;
 
 use std::collections::BTreeMap;
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use crate::model::{ToolDef, ToolModule};
 use data::{Definitions, Out};
+use dispatch::Skeletons;
 
 /// The first line of every generated file.
 pub const HEADER: &str =
@@ -40,24 +44,38 @@ pub fn generate_file(modules: &[ToolModule], root: &syn::Path, context: &TokenSt
         tree.insert(&module.path, module);
     }
     let mut out = Out::new(HEADER);
-    tree.write(&mut out, &Scope { root, context, all: &all }, &[]);
-    all.write(&mut out, context);
+    let skeletons = Skeletons::new(context);
+    tree.write(&mut out, &Scope { root, context, skeletons: &skeletons, all: &all }, &[]);
+    all.write(&mut out, context, &skeletons);
     out.finish()
 }
 
-/// Code tokens as prettyplease formats them at `out`'s nesting level: wrapped in as many
-/// `mod`s while formatting, so lines wrap as they would inside the whole file.
+/// Code tokens as prettyplease formats them at `out`'s nesting level (see [`write_items`]).
 fn write_code(out: &mut Out, tokens: TokenStream) {
-    let depth = out.depth();
-    let mut wrapped = tokens;
-    for _ in 0..depth {
-        wrapped = quote!(mod m { #wrapped });
-    }
-    let text = match syn::parse2::<syn::File>(wrapped) {
-        Ok(file) => prettyplease::unparse(&file),
+    match syn::parse2::<syn::File>(tokens) {
+        Ok(file) => write_items(out, file.items),
         // Unreachable for tokens built here; keep the build failing with a message.
-        Err(error) => return out.line(&format!("compile_error!({:?});", error.to_string())),
-    };
+        Err(error) => out.line(&format!("compile_error!({:?});", error.to_string())),
+    }
+}
+
+/// Items as prettyplease formats them at `out`'s nesting level: wrapped in as many `mod`s
+/// while formatting, so lines wrap as they would inside the whole file.
+fn write_items(out: &mut Out, items: Vec<syn::Item>) {
+    let depth = out.depth();
+    let mut wrapped = items;
+    for _ in 0..depth {
+        wrapped = vec![syn::Item::Mod(syn::ItemMod {
+            attrs: Vec::new(),
+            vis: syn::Visibility::Inherited,
+            unsafety: None,
+            mod_token: Default::default(),
+            ident: syntax::ident("m"),
+            content: Some((Default::default(), wrapped)),
+            semi: None,
+        })];
+    }
+    let text = prettyplease::unparse(&syn::File { shebang: None, attrs: Vec::new(), items: wrapped });
     out.verbatim(strip_lines(&text, depth));
 }
 
@@ -103,7 +121,7 @@ impl<'m> AllTools<'m> {
     }
 
     /// `ALL`: its toolset static, the info table, its schemas and its dispatcher.
-    fn write(&self, out: &mut Out, context: &TokenStream) {
+    fn write(&self, out: &mut Out, context: &TokenStream, skeletons: &Skeletons) {
         let schemas = match self.single_module() {
             Some(module) => {
                 let segments = module.path.iter().map(|s| crate::parse::module_ident(s));
@@ -133,13 +151,13 @@ impl<'m> AllTools<'m> {
             &defs,
             |tool, function| {
                 let module = self.tools.iter().find(|(_, t)| std::ptr::eq(*t, tool)).map(|(m, _)| &m.path);
-                let segments = module.into_iter().flatten().map(|s| crate::parse::module_ident(s));
-                quote!(self #(:: #segments)* :: #function)
+                let segments = module.into_iter().flatten().filter_map(|s| crate::parse::module_ident(s));
+                syntax::join(&syntax::path("self"), segments.chain([function.clone()]))
             },
-            &format_ident!("__dispatch_all"),
-            context,
+            "__dispatch_all",
+            skeletons,
         );
-        write_code(out, dispatcher);
+        write_items(out, dispatcher.map(syn::Item::Fn).into());
     }
 }
 
@@ -147,6 +165,7 @@ impl<'m> AllTools<'m> {
 struct Scope<'a, 'm> {
     root: &'a syn::Path,
     context: &'a TokenStream,
+    skeletons: &'a Skeletons,
     all: &'a AllTools<'m>,
 }
 
@@ -188,9 +207,8 @@ impl<'m> Node<'m> {
 }
 
 /// `crate::tools::billing::invoices` for a module path.
-fn module_path_tokens(root: &syn::Path, path: &[String]) -> TokenStream {
-    let segments = path.iter().map(|s| crate::parse::module_ident(s));
-    quote!(#root #(:: #segments)*)
+fn module_path(root: &syn::Path, path: &[String]) -> syn::Path {
+    syntax::join(root, path.iter().filter_map(|s| crate::parse::module_ident(s)))
 }
 
 /// The doc line of a toolset static.
@@ -222,17 +240,23 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
         },
     );
     data::schema_table(out, "__SCHEMAS", "__", &scope.all.definitions_of(module));
-    write_code(out, module_code(module, scope));
+    write_items(out, module_functions(module, scope));
+    write_code(out, module_impls(module, scope));
 }
 
-/// A module's dispatcher, call functions, `FromArg` impls and compile-time checks.
-fn module_code(module: &ToolModule, scope: &Scope<'_, '_>) -> TokenStream {
-    let context = scope.context;
+/// A module's dispatchers and call functions.
+fn module_functions(module: &ToolModule, scope: &Scope<'_, '_>) -> Vec<syn::Item> {
     let tools: Vec<&ToolDef> = module.tools.iter().collect();
-    let fn_path = module_path_tokens(scope.root, &module.path);
-    let calls = module.tools.iter().map(|t| dispatch::call_fn(t, &fn_path, context));
+    let fn_path = module_path(scope.root, &module.path);
     let dispatcher =
-        dispatch::dispatcher(&tools, |_, function| quote!(#function), &format_ident!("__dispatch"), context);
+        dispatch::dispatcher(&tools, |_, function| function.clone().into(), "__dispatch", scope.skeletons);
+    let calls = module.tools.iter().map(|t| dispatch::call_fn(t, &fn_path, scope.skeletons));
+    dispatcher.into_iter().chain(calls).map(syn::Item::Fn).collect()
+}
+
+/// A module's `FromArg` impls and compile-time checks.
+fn module_impls(module: &ToolModule, scope: &Scope<'_, '_>) -> TokenStream {
+    let fn_path = module_path(scope.root, &module.path);
     let impls = module.impls.iter().map(|i| from_arg::local_impl(i, &fn_path));
     let fast_impls = module.impls.iter().filter(|i| i.fast).filter_map(|i| from_arg::fast_impl(i, &fn_path));
     let check_overrides = module.overrides_const.then(|| {
@@ -248,8 +272,6 @@ fn module_code(module: &ToolModule, scope: &Scope<'_, '_>) -> TokenStream {
         }
     });
     quote! {
-        #dispatcher
-        #(#calls)*
         #(#impls)*
         #(#fast_impls)*
         #check_overrides
