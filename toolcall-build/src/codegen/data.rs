@@ -82,8 +82,10 @@ impl Definitions {
 /// is, else a quoted literal with escapes (bidi controls and other invisible characters,
 /// which rustc rejects unescaped).
 pub fn literal(text: &str) -> String {
-    // Printable ASCII (almost all schema text) is checked a byte at a time.
-    if !text.bytes().all(|b| (b' '..=b'~').contains(&b)) && !text.chars().all(stands_raw) {
+    // Printable ASCII (almost all schema text) is checked in one pass without early exit,
+    // which the compiler vectorizes.
+    let unprintable = text.bytes().filter(|&b| !(b' '..=b'~').contains(&b)).count();
+    if unprintable > 0 && !text.chars().all(stands_raw) {
         return quoted(text);
     }
     let hashes = closing_hashes(text);
@@ -111,7 +113,8 @@ pub fn quoted(text: &str) -> String {
 /// The fewest `#`s that close a raw literal holding `text`: one more than the longest run
 /// of `#` after a `"` in it.
 fn closing_hashes(text: &str) -> usize {
-    if !text.contains("\"#") {
+    // `#` is rare in schema text: most texts have none, found by one `memchr`.
+    if !text.contains('#') {
         return 1;
     }
     let longest = text.split('"').skip(1).map(|after| after.bytes().take_while(|&b| b == b'#').count()).max();
