@@ -58,6 +58,27 @@ fn every_mistake_of_a_call_is_in_one_error_in_a_stable_order() {
 }
 
 #[test]
+fn more_parameters_than_one_decoded_tuple_holds() {
+    let args: serde_json::Map<String, Value> = (1..=13).map(|i| (format!("p{i}"), json!(i))).collect();
+    let out = run("fourteen", Value::Object(args.clone())).unwrap();
+    assert_eq!(out, json!([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, null]));
+    // Errors on both sides of the group boundary come back together, in declaration order,
+    // after the unknown argument.
+    let mut bad = args;
+    bad.insert("p2".into(), json!(-1));
+    bad.insert("p13".into(), json!("x"));
+    bad.remove("p12");
+    bad.insert("p15".into(), json!(1));
+    let err = run("fourteen", Value::Object(bad)).unwrap_err();
+    let ToolError::Several(errors) = &err else { panic!("{err:?}") };
+    assert!(matches!(&errors[0], ToolError::UnknownArguments(u) if u[0].name == "p15"), "{err:?}");
+    assert!(matches!(&errors[1], ToolError::InvalidArgument { name, .. } if name == "p2"), "{err:?}");
+    assert_eq!(errors[2], ToolError::MissingArgument("p12".into()));
+    assert!(matches!(&errors[3], ToolError::InvalidArgument { name, .. } if name == "p13"), "{err:?}");
+    assert_eq!(errors.len(), 4, "{err:?}");
+}
+
+#[test]
 fn a_fraction_or_a_string_is_not_an_integer() {
     for bad in [json!(1.5), json!("5")] {
         let err = run("get_weather", json!({"city": "Oslo", "days": bad.clone()})).unwrap_err();

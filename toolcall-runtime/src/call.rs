@@ -54,11 +54,77 @@ pub fn arguments<'a>(
     Ok((map, (!unknown.is_empty()).then_some(ToolError::UnknownArguments(unknown))))
 }
 
-/// The one error of a call whose decoding failed: `errors` holds the unknown-arguments
-/// error and each argument's, `None` where there was none (generated call functions).
-pub fn several<const N: usize>(errors: [Option<ToolError>; N]) -> ToolError {
-    ToolError::all(errors.into_iter().flatten()).unwrap_or(ToolError::Several(Vec::new()))
+/// The exact decoder of generated call functions: checks that `args` is an object (naming
+/// every key `known` does not declare), then decodes every parameter with `decode` and
+/// collects what it returns ([`Decoded`]). Every error comes back at once, the unknown
+/// arguments first and then the parameters in declaration order.
+#[inline]
+pub fn exact<'v, D: Decoded>(
+    args: &'v Value,
+    known: &[&str],
+    decode: impl FnOnce(&'v Map<String, Value>) -> D,
+) -> Result<D::Values, ToolError> {
+    let (arguments, unknown) = arguments(args, known)?;
+    let mut errors: Vec<ToolError> = unknown.into_iter().collect();
+    match decode(arguments).collect(&mut errors) {
+        Some(values) if errors.is_empty() => Ok(values),
+        _ => Err(ToolError::all(errors).unwrap_or(ToolError::Several(Vec::new()))),
+    }
 }
+
+/// What an exact decoder's `decode` returns: each parameter's `Result`, as one tuple of up
+/// to [`MAX_DECODED`] (tuples of tuples for longer lists), in declaration order.
+pub trait Decoded {
+    /// The decoded values, shaped as `Self` is.
+    type Values;
+
+    /// The values when every result is `Ok`; else `None`, with each error appended to
+    /// `errors` in order.
+    fn collect(self, errors: &mut Vec<ToolError>) -> Option<Self::Values>;
+}
+
+/// The most items one [`Decoded`] tuple has; generated code nests longer lists.
+pub const MAX_DECODED: usize = 12;
+
+impl<T> Decoded for Result<T, ToolError> {
+    type Values = T;
+
+    #[inline]
+    fn collect(self, errors: &mut Vec<ToolError>) -> Option<T> {
+        self.map_err(|error| errors.push(error)).ok()
+    }
+}
+
+macro_rules! decoded_tuple {
+    ($($part:ident)*) => {
+        impl<$($part: Decoded),*> Decoded for ($($part,)*) {
+            type Values = ($($part::Values,)*);
+
+            #[inline]
+            #[allow(non_snake_case, unused_variables, reason = "the type names name the parts")]
+            fn collect(self, errors: &mut Vec<ToolError>) -> Option<Self::Values> {
+                let ($($part,)*) = self;
+                // Every part is collected before any is unwrapped, so every error is kept.
+                $(let $part = $part.collect(errors);)*
+                Some(($($part?,)*))
+            }
+        }
+    };
+}
+
+decoded_tuple!();
+decoded_tuple!(A);
+decoded_tuple!(A B);
+decoded_tuple!(A B C);
+decoded_tuple!(A B C D);
+decoded_tuple!(A B C D E);
+decoded_tuple!(A B C D E F);
+decoded_tuple!(A B C D E F G);
+decoded_tuple!(A B C D E F G H);
+decoded_tuple!(A B C D E F G H I);
+decoded_tuple!(A B C D E F G H I J);
+decoded_tuple!(A B C D E F G H I J K);
+decoded_tuple!(A B C D E F G H I J K L);
 
 /// A hash of a tool name. Generated dispatchers match on `(name_hash(name), name)`,
 /// so finding a tool among 1,000 costs an integer switch and one string comparison.

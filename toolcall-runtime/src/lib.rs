@@ -61,8 +61,8 @@ pub use toolset::{Names, ToolInfo, Toolset};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::call::{
-        Dispatched, ToolFuture, arguments, boxed, encode, encode_result, invoke, name_hash, parse_arguments,
-        several,
+        Decoded, Dispatched, MAX_DECODED, ToolFuture, arguments, boxed, encode, encode_result, exact, invoke,
+        name_hash, parse_arguments,
     };
     pub use crate::dynamic::{decode_arguments, validate};
     pub use crate::error::summarize;

@@ -12,9 +12,9 @@ use syn::{Expr, Pat, Stmt};
 use toolcall_runtime::ir;
 
 use super::syntax::{
-    arm, array, async_move, await_, bind, block, call, call_path, closure, if_let, int_lit, int_pat, let_,
-    match_, method, paren, path, path_expr, path_pat, reference, return_, semi, str_lit, str_pat, str_ref,
-    tail, try_, tuple, tuple_pat, tuple_struct_pat, typed, var, wild,
+    arm, array, async_move, await_, bind, block, call, call_path, closure, int_lit, int_pat, let_, match_,
+    method, paren, path, path_expr, path_pat, reference, return_, semi, str_lit, str_pat, str_ref, tail,
+    try_, tuple, tuple_pat, tuple_struct_pat, typed, var, wild,
 };
 use crate::model::{self, Decode, Returns, ToolDef};
 
@@ -196,17 +196,15 @@ fn allow_leading_underscore(tool: &ToolDef) -> Option<syn::Attribute> {
 pub fn call_fn(tool: &ToolDef, module_path: &syn::Path, skeletons: &Skeletons) -> syn::ItemFn {
     let names: Vec<String> = (0..tool.params.len()).map(|i| format!("arg{i}")).collect();
     let bindings: Vec<syn::Ident> = names.iter().map(|n| super::syntax::ident(n)).collect();
-    let pattern = || tuple_pat(names.iter().map(|n| bind(n, false)));
-    let exact = exact_decode(tool, &bindings);
+    let exact = exact_decode(tool);
     let decode = if is_fast(tool) {
-        let fast = fast_decode(tool);
         let arms = vec![
             arm(tuple_struct_pat(SOME, [bind("decoded", false)]), var("decoded")),
-            arm(path_pat(NONE), block(exact)),
+            arm(path_pat(NONE), exact),
         ];
-        let_(pattern(), match_(fast, arms))
+        let_(tuple_pat(names.iter().map(|n| bind(n, false))), match_(fast_decode(tool), arms))
     } else {
-        let_(pattern(), block(exact))
+        let_(grouped(names.iter().map(|n| bind(n, false)).collect(), &tuple_pat), exact)
     };
     let finish = finish_call(tool, module_path, &bindings);
     let mut function =
@@ -218,6 +216,21 @@ pub fn call_fn(tool: &ToolDef, module_path: &syn::Path, skeletons: &Skeletons) -
     }
     function.attrs.extend(allow_leading_underscore(tool));
     function
+}
+
+/// `items` as one tuple (`tuple(items)`), or, past the runtime's `MAX_DECODED`, as tuples
+/// of tuples of at most that many each: the shape `Decoded` has impls for.
+fn grouped<T>(items: Vec<T>, tuple: &impl Fn(Vec<T>) -> T) -> T {
+    let most = toolcall_runtime::__private::MAX_DECODED;
+    if items.len() <= most {
+        return tuple(items);
+    }
+    let mut rest = items.into_iter().peekable();
+    let mut groups = Vec::new();
+    while rest.peek().is_some() {
+        groups.push(tuple(rest.by_ref().take(most).collect()));
+    }
+    grouped(groups, tuple)
 }
 
 /// The fast decoder's expression: `Some((arg0, ..))`, or `None` when it gives up.
@@ -250,30 +263,22 @@ pub fn fill_slots(count: usize, read: impl FnOnce(Expr) -> Stmt) -> (Vec<Stmt>, 
     (fill, names.iter().map(|n| super::syntax::ident(n)).collect())
 }
 
-/// The exact decoder's block, on the value: every parameter decoded, every error
-/// collected and returned together (`return Some(Ready(Err(..)))`); its value is the tuple of
-/// decoded parameters. Text returns `None` first (the caller parses it).
-fn exact_decode(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<Stmt> {
+/// The exact decoder, on the value (`runtime::exact`): every parameter decoded, every
+/// error collected and returned together (`return Some(Ready(Err(..)))`); its value is the
+/// tuple of decoded parameters. Text returns `None` first (the caller parses it).
+fn exact_decode(tool: &ToolDef) -> Expr {
     let known = array(tool.params.iter().map(|p| str_lit(&p.name)));
-    let results: Vec<String> = (0..tool.params.len()).map(|i| format!("r{i}")).collect();
-    let found = if tool.params.is_empty() { wild() } else { bind("arguments", false) };
-    let check = match_(
-        call(private("arguments"), [var("args"), reference(known, false)]),
+    let results = tool.params.iter().map(decode_param).collect();
+    let input = if tool.params.is_empty() { wild() } else { bind("arguments", false) };
+    let decode = closure(false, [input], grouped(results, &|items| tuple(items)));
+    let args = try_(method(var("args"), "value", []));
+    match_(
+        call(private("exact"), [args, reference(known, false), decode]),
         vec![
-            arm(tuple_struct_pat(OK, [bind("found", false)]), var("found")),
-            arm(
-                tuple_struct_pat(ERR, [bind("error", false)]),
-                block(vec![semi(return_(failed(var("error"))))]),
-            ),
+            arm(tuple_struct_pat(OK, [bind("decoded", false)]), var("decoded")),
+            arm(tuple_struct_pat(ERR, [bind("error", false)]), return_(failed(var("error")))),
         ],
-    );
-    let mut stmts = vec![
-        let_(bind("args", false), try_(method(var("args"), "value", []))),
-        let_(tuple_pat([found, bind("unknown", false)]), check),
-    ];
-    stmts.extend(tool.params.iter().zip(&results).map(|(param, result)| decode_param(param, result)));
-    stmts.push(collect_errors(bindings, &results));
-    stmts
+    )
 }
 
 /// `|key: &str| match key { "a" => Some(0), .. _ => None }`: a generated key `match`.
@@ -304,9 +309,8 @@ fn call_inputs(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<Expr> {
         .collect()
 }
 
-/// Decodes one parameter into `result`, keeping its error for [`collect_errors`]; a
-/// range from an override is checked first.
-fn decode_param(param: &model::Param, result: &str) -> Stmt {
+/// Decodes one parameter (its error names it); a range from an override is checked first.
+fn decode_param(param: &model::Param) -> Expr {
     let name = &param.name;
     let get = || method(var("arguments"), "get", [str_lit(name)]);
     let mut expr = slot_expr(&param.decode, get(), int_lit("0"));
@@ -316,35 +320,7 @@ fn decode_param(param: &model::Param, result: &str) -> Stmt {
         expr = method(checked, "and_then", [closure(false, [tuple_pat([])], expr)]);
     }
     let error = closure(false, [bind("e", false)], method(var("e"), "param", [str_lit(name)]));
-    let_(bind(result, false), method(expr, "map_err", [error]))
-}
-
-/// Binds every decoded parameter when none failed and no argument was unknown; else
-/// returns every error at once (the unknown arguments first, then the parameters in
-/// declaration order).
-fn collect_errors(bindings: &[syn::Ident], results: &[String]) -> Stmt {
-    if bindings.is_empty() {
-        let unknown = if_let(
-            tuple_struct_pat(SOME, [bind("unknown", false)]),
-            var("unknown"),
-            vec![semi(return_(failed(var("unknown"))))],
-        );
-        return tail(unknown);
-    }
-    let result_vars = || results.iter().map(|r| var(r));
-    let errors = std::iter::once(var("unknown")).chain(results.iter().map(|r| method(var(r), "err", [])));
-    let all = failed(call(private("several"), [array(errors)]));
-    let all_ok = tuple_pat(
-        std::iter::once(path_pat(NONE))
-            .chain(bindings.iter().map(|b| tuple_struct_pat(OK, [bind(&b.to_string(), false)]))),
-    );
-    let any =
-        tuple_pat(std::iter::once(bind("unknown", false)).chain(results.iter().map(|r| bind(r, false))));
-    let decoded = tuple(bindings.iter().map(|b| path_expr(b.clone().into())));
-    tail(match_(
-        tuple(std::iter::once(var("unknown")).chain(result_vars())),
-        vec![arm(all_ok, decoded), arm(any, block(vec![semi(return_(all))]))],
-    ))
+    method(expr, "map_err", [error])
 }
 
 /// The `slot::Bounds` value that checks a bounded IR type.

@@ -208,23 +208,6 @@ pub fn arm(pat: Pat, body: Expr) -> Arm {
     }
 }
 
-/// `if let pat = expr { then.. }`.
-pub fn if_let(pat: Pat, expr: Expr, then: Vec<Stmt>) -> Expr {
-    Expr::If(syn::ExprIf {
-        attrs: Vec::new(),
-        if_token: Default::default(),
-        cond: Box::new(Expr::Let(syn::ExprLet {
-            attrs: Vec::new(),
-            let_token: Default::default(),
-            pat: Box::new(pat),
-            eq_token: Default::default(),
-            expr: Box::new(expr),
-        })),
-        then_branch: braced(then),
-        else_branch: None,
-    })
-}
-
 /// `let pat = init;`.
 pub fn let_(pat: Pat, init: Expr) -> Stmt {
     Stmt::Local(syn::Local {

@@ -99,3 +99,25 @@ pub fn pointers(boxed: Box<u8>, counted: Rc<String>, shared: Arc<Vec<u8>>) -> Va
 pub fn ip(address: IpAddr) -> Value {
     json!({"address": address.to_string(), "v4": address.is_ipv4()})
 }
+
+/// More parameters than one decoded tuple holds (the runtime's `MAX_DECODED`, 12): the
+/// exact decoder groups them.
+#[allow(clippy::too_many_arguments, reason = "the point of the fixture")]
+pub fn fourteen(
+    p1: u8,
+    p2: u8,
+    p3: u8,
+    p4: u8,
+    p5: u8,
+    p6: u8,
+    p7: u8,
+    p8: u8,
+    p9: u8,
+    p10: u8,
+    p11: u8,
+    p12: u8,
+    p13: u8,
+    p14: Option<u8>,
+) -> Value {
+    json!([p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14])
+}
