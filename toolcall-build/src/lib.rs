@@ -20,8 +20,9 @@
 //! consts) -> `ast` (tool functions and local types read once, with their serde
 //! attributes and spans) -> `lower` (the ast -> IR and decoding facts, with `types`
 //! mapping Rust types: input schema, decoder, output schema) -> `check` (rules across
-//! tools) -> `codegen` (tokens -> prettyplease text). One `Diagnostics` context is shared
-//! by every stage and reported at the end with file:line:col.
+//! tools) -> `codegen` (syn trees -> prettyplease text; schema data written as text).
+//! One `Diagnostics` context is shared by every stage and reported at the end with
+//! file:line:col.
 //!
 //! The public surface is [`Builder`], what it returns ([`Generated`]), the inputs
 //! ([`SourceFile`]), the diagnostics ([`Diagnostic`], [`Level`]) and type providers
