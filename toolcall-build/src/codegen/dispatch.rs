@@ -32,7 +32,8 @@ fn private(item: &str) -> Expr {
 /// The signatures every call function and dispatcher of one file shares, parsed once:
 /// each function is one of these with its name and body filled in.
 pub struct Skeletons {
-    call_fn: syn::ItemFn,
+    /// A call function's, indexed by whether the tool takes the context (`_ctx`, then `ctx`).
+    call_fn: [syn::ItemFn; 2],
     dispatcher: syn::ItemFn,
     text_dispatcher: syn::ItemFn,
 }
@@ -44,7 +45,10 @@ impl Skeletons {
         let args = quote!(::toolcall_runtime::__private::fast::Args<'a>);
         let output = quote!(::core::option::Option<::toolcall_runtime::__private::Dispatched<'a>>);
         Skeletons {
-            call_fn: syn::parse_quote!(pub(crate) fn f<'a>(ctx: &'a #context, args: #args) -> #output {}),
+            call_fn: [
+                syn::parse_quote!(pub(crate) fn f<'a>(_ctx: &'a #context, args: #args) -> #output {}),
+                syn::parse_quote!(pub(crate) fn f<'a>(ctx: &'a #context, args: #args) -> #output {}),
+            ],
             dispatcher: syn::parse_quote!(fn f<'a>(ctx: &'a #context, name: &'a str, args: &'a #value) -> #output {}),
             text_dispatcher: syn::parse_quote!(fn f<'a>(ctx: &'a #context, name: &'a str, text: #args) -> #output {}),
         }
@@ -207,13 +211,8 @@ pub fn call_fn(tool: &ToolDef, module_path: &syn::Path, skeletons: &Skeletons) -
         let_(grouped(names.iter().map(|n| bind(n, false)).collect(), &tuple_pat), exact)
     };
     let finish = finish_call(tool, module_path, &bindings);
-    let mut function =
-        function(&skeletons.call_fn, call_ident(tool), vec![decode, tail(call_path(SOME, [finish]))]);
-    if let (true, Some(syn::FnArg::Typed(ctx))) =
-        (tool.context_at.is_empty(), function.sig.inputs.first_mut())
-    {
-        *ctx.pat = bind("_ctx", false);
-    }
+    let skeleton = &skeletons.call_fn[usize::from(!tool.context_at.is_empty())];
+    let mut function = function(skeleton, call_ident(tool), vec![decode, tail(call_path(SOME, [finish]))]);
     function.attrs.extend(allow_leading_underscore(tool));
     function
 }

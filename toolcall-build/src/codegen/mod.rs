@@ -122,10 +122,11 @@ impl<'m> AllTools<'m> {
 
     /// `ALL`: its toolset static, the info table, its schemas and its dispatcher.
     fn write(&self, out: &mut Out, context: &TokenStream, skeletons: &Skeletons) {
+        let local = |module: &[String]| module_path(&syntax::path("self"), module);
         let schemas = match self.single_module() {
             Some(module) => {
-                let segments = module.path.iter().map(|s| crate::parse::module_ident(s));
-                quote!(self #(:: #segments)* ::__SCHEMAS)
+                let schemas = syntax::join(&local(&module.path), [syntax::ident("__SCHEMAS")]);
+                quote!(#schemas)
             }
             None => quote!(__ALL_SCHEMAS),
         };
@@ -150,9 +151,9 @@ impl<'m> AllTools<'m> {
         let dispatcher = dispatch::dispatcher(
             &defs,
             |tool, function| {
-                let module = self.tools.iter().find(|(_, t)| std::ptr::eq(*t, tool)).map(|(m, _)| &m.path);
-                let segments = module.into_iter().flatten().filter_map(|s| crate::parse::module_ident(s));
-                syntax::join(&syntax::path("self"), segments.chain([function.clone()]))
+                let module =
+                    self.tools.iter().find(|(_, t)| std::ptr::eq(*t, tool)).map(|(m, _)| &m.path[..]);
+                syntax::join(&local(module.unwrap_or_default()), [function.clone()])
             },
             "__dispatch_all",
             skeletons,
@@ -240,25 +241,24 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
         },
     );
     data::schema_table(out, "__SCHEMAS", "__", &scope.all.definitions_of(module));
-    write_items(out, module_functions(module, scope));
-    write_code(out, module_impls(module, scope));
+    let fn_path = module_path(scope.root, &module.path);
+    write_items(out, module_functions(module, &fn_path, scope.skeletons));
+    write_code(out, module_impls(module, &fn_path));
 }
 
-/// A module's dispatchers and call functions.
-fn module_functions(module: &ToolModule, scope: &Scope<'_, '_>) -> Vec<syn::Item> {
+/// A module's dispatchers and call functions; its tools are declared under `fn_path`.
+fn module_functions(module: &ToolModule, fn_path: &syn::Path, skeletons: &Skeletons) -> Vec<syn::Item> {
     let tools: Vec<&ToolDef> = module.tools.iter().collect();
-    let fn_path = module_path(scope.root, &module.path);
     let dispatcher =
-        dispatch::dispatcher(&tools, |_, function| function.clone().into(), "__dispatch", scope.skeletons);
-    let calls = module.tools.iter().map(|t| dispatch::call_fn(t, &fn_path, scope.skeletons));
+        dispatch::dispatcher(&tools, |_, function| function.clone().into(), "__dispatch", skeletons);
+    let calls = module.tools.iter().map(|t| dispatch::call_fn(t, fn_path, skeletons));
     dispatcher.into_iter().chain(calls).map(syn::Item::Fn).collect()
 }
 
-/// A module's `FromArg` impls and compile-time checks.
-fn module_impls(module: &ToolModule, scope: &Scope<'_, '_>) -> TokenStream {
-    let fn_path = module_path(scope.root, &module.path);
-    let impls = module.impls.iter().map(|i| from_arg::local_impl(i, &fn_path));
-    let fast_impls = module.impls.iter().filter(|i| i.fast).filter_map(|i| from_arg::fast_impl(i, &fn_path));
+/// A module's `FromArg` impls and compile-time checks; its types are declared under `fn_path`.
+fn module_impls(module: &ToolModule, fn_path: &syn::Path) -> TokenStream {
+    let impls = module.impls.iter().map(|i| from_arg::local_impl(i, fn_path));
+    let fast_impls = module.impls.iter().filter(|i| i.fast).filter_map(|i| from_arg::fast_impl(i, fn_path));
     let check_overrides = module.overrides_const.then(|| {
         quote! {
             // The overrides are read by the build script; this makes the compiler check them.

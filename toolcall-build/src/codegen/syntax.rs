@@ -76,19 +76,24 @@ pub fn method(receiver: Expr, method: &str, args: impl IntoIterator<Item = Expr>
     })
 }
 
-/// A literal as an expression.
-fn literal(lit: Lit) -> Expr {
-    Expr::Lit(ExprLit { attrs: Vec::new(), lit })
+/// A string literal's node.
+fn string(value: &str) -> ExprLit {
+    ExprLit { attrs: Vec::new(), lit: Lit::Str(LitStr::new(value, Span::call_site())) }
+}
+
+/// An integer literal's node, as written (`0`, `1usize`, `7u64`).
+fn integer(text: &str) -> ExprLit {
+    ExprLit { attrs: Vec::new(), lit: Lit::Int(LitInt::new(text, Span::call_site())) }
 }
 
 /// A string literal.
 pub fn str_lit(value: &str) -> Expr {
-    literal(Lit::Str(LitStr::new(value, Span::call_site())))
+    Expr::Lit(string(value))
 }
 
 /// An integer literal as written (`0`, `1usize`, `7u64`).
 pub fn int_lit(text: &str) -> Expr {
-    literal(Lit::Int(LitInt::new(text, Span::call_site())))
+    Expr::Lit(integer(text))
 }
 
 /// `expr?`.
@@ -272,12 +277,12 @@ pub fn path_pat(path_text: &str) -> Pat {
 
 /// A string literal pattern.
 pub fn str_pat(value: &str) -> Pat {
-    Pat::Lit(ExprLit { attrs: Vec::new(), lit: Lit::Str(LitStr::new(value, Span::call_site())) })
+    Pat::Lit(string(value))
 }
 
 /// An integer literal pattern as written (`7u64`).
 pub fn int_pat(text: &str) -> Pat {
-    Pat::Lit(ExprLit { attrs: Vec::new(), lit: Lit::Int(LitInt::new(text, Span::call_site())) })
+    Pat::Lit(integer(text))
 }
 
 /// The type `&str`.
