@@ -7,7 +7,7 @@
 //! repeat until the model answers or the turn limit.
 //!
 //! ```no_run
-//! # mod toolset { pub static ALL: toolcall_runtime::Toolset = toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None); }
+//! # mod toolset { pub static ALL: toolcall_runtime::Toolset = toolcall_runtime::Toolset::new(&[], &E, |_, _, _| None); static E: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new(); }
 //! # async fn run() -> Result<(), toolcall_agent::AgentError> {
 //! use toolcall_agent::{Agent, Event};
 //!

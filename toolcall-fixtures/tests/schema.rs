@@ -37,6 +37,36 @@ fn weather_lax_and_strict() {
     assert!(params["properties"]["days"].get("default").is_none());
 }
 
+/// `emit` puts each array together at run time from the tools' stored texts: every array of
+/// `ALL` and of two module toolsets is byte for byte the renderer's text of the build IR.
+#[test]
+fn emitted_arrays_are_the_renderers_text_of_the_build_ir() {
+    use toolcall_runtime::render::render_tools;
+    let generated = toolcall_build::Builder::new()
+        .crate_dir(env!("CARGO_MANIFEST_DIR"))
+        .generate()
+        .expect("the fixture crate generates");
+    let module = |path: &[&str]| {
+        let module = generated.modules.iter().find(|m| m.path == path).unwrap();
+        module.tools.iter().map(|t| &t.ir).collect::<Vec<_>>()
+    };
+    let all: Vec<_> = generated.modules.iter().flat_map(|m| m.tools.iter().map(|t| &t.ir)).collect();
+    let sets = [
+        (&toolset::ALL, all),
+        (&toolset::weather::TOOLS, module(&["weather"])),
+        (&toolset::billing::invoices::TOOLS, module(&["billing", "invoices"])),
+    ];
+    for (set, tools) in sets {
+        assert_eq!(set.len(), tools.len());
+        for format in Format::ALL {
+            for strict in [false, true] {
+                let expected = render_tools(tools.iter().copied(), format, strict);
+                assert_eq!(set.emit(format, strict), expected, "{format:?} strict={strict}");
+            }
+        }
+    }
+}
+
 #[test]
 fn emit_is_the_same_string_every_time_and_per_module() {
     for format in Format::ALL {

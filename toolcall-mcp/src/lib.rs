@@ -9,7 +9,7 @@
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! # mod toolset { pub static ALL: toolcall_runtime::Toolset = toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None); }
+//! # mod toolset { pub static ALL: toolcall_runtime::Toolset = toolcall_runtime::Toolset::new(&[], &E, |_, _, _| None); static E: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new(); }
 //! use toolcall_mcp::McpServer;
 //!
 //! let server = McpServer::new(&toolset::ALL, ()).name("my-tools").version("1.0.0");
@@ -55,7 +55,7 @@
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! # mod toolset { pub static ALL: toolcall_runtime::Toolset<String> = toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None); }
+//! # mod toolset { pub static ALL: toolcall_runtime::Toolset<String> = toolcall_runtime::Toolset::new(&[], &E, |_, _, _| None); static E: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new(); }
 //! use toolcall_mcp::{McpServer, Rejection, bearer_token};
 //!
 //! // The context is the signed-in user's name here; stdio would serve as "local".
@@ -236,7 +236,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// wait counts against the call's [`McpServer::timeout`].
     ///
     /// ```
-    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None)));
+    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
     /// let server = toolcall_mcp::McpServer::new(toolset, ()).max_concurrent_calls(8).max_queued_calls(32);
     /// ```
     pub fn max_concurrent_calls(mut self, limit: usize) -> Self {
@@ -262,7 +262,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     ///
     /// ```
     /// use toolcall_mcp::{McpServer, Rejection, bearer_token};
-    /// # let toolset: &'static toolcall_runtime::Toolset<u64> = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None)));
+    /// # let toolset: &'static toolcall_runtime::Toolset<u64> = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
     /// // The context is a user id; 0 is the local user of stdio.
     /// let server = McpServer::new(toolset, 0).context_from_request(|request| {
     ///     let token = bearer_token(request).ok_or_else(|| Rejection::unauthorized("no bearer token"))?;
@@ -287,7 +287,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// names lists them; an empty list accepts any `Host` (put authentication in front).
     ///
     /// ```
-    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None)));
+    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
     /// let server = toolcall_mcp::McpServer::new(toolset, ()).allowed_hosts(["mcp.example.com"]);
     /// ```
     pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
@@ -301,7 +301,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// with an `Origin`. Requests without one (not from a browser) are not affected.
     ///
     /// ```
-    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None)));
+    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
     /// let server = toolcall_mcp::McpServer::new(toolset, ()).allowed_origins(["https://app.example.com:443"]);
     /// ```
     pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
@@ -585,7 +585,8 @@ mod tests {
 
     use super::*;
 
-    static EMPTY: Toolset = Toolset::new(&[], &[["[]"; 2]; 5], |_, _, _| None);
+    static EMPTY: Toolset = Toolset::new(&[], &EMPTY_EMITTED, |_, _, _| None);
+    static EMPTY_EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
 
     fn text(result: &CallToolResult) -> String {
         result

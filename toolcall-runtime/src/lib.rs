@@ -53,10 +53,10 @@ pub use params::ToolParam;
 pub use registry::{DuplicateTool, Registry};
 pub use render::Format;
 pub use suggest::closest_name;
-pub use toolset::{Names, ToolInfo, Toolset};
+pub use toolset::{Emitted, Names, ToolInfo, Toolset};
 
 /// What generated code calls, and nothing a user should: decoding slots, dispatch
-/// plumbing, the schema table. Not a public API; it changes with the generator (serde's
+/// plumbing. Not a public API; it changes with the generator (serde's
 /// `__private` convention).
 #[doc(hidden)]
 pub mod __private {
@@ -66,7 +66,7 @@ pub mod __private {
     };
     pub use crate::dynamic::{decode_arguments, validate};
     pub use crate::error::summarize;
-    pub use crate::toolset::{DispatchFn, SchemaTable, TextDispatchFn};
+    pub use crate::toolset::{DispatchFn, TextDispatchFn};
 
     /// Slot decoding for generated call functions and `FromArg` impls.
     pub mod slot {

@@ -266,6 +266,169 @@ pub fn render_type(ty: &Type, format: Format, strict: bool) -> String {
     out
 }
 
+/// A tool's stored input schemas, one per distinct rendering: formats whose settings differ
+/// only in the envelope (the key the schema goes under, the `strict` flag) take the same
+/// text. [`ToolInfo`](crate::ToolInfo) holds one of each, and [`render_infos`] picks the
+/// one a format takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// Every format but Gemini, not strict: plain JSON Schema.
+    Lax,
+    /// OpenAI Chat Completions, OpenAI Responses and MCP, strict.
+    Strict,
+    /// Anthropic, strict.
+    AnthropicStrict,
+    /// Gemini (which has no strict mode).
+    Gemini,
+}
+
+impl InputKind {
+    /// Every kind, in a fixed order.
+    pub const ALL: [InputKind; 4] =
+        [InputKind::Lax, InputKind::Strict, InputKind::AnthropicStrict, InputKind::Gemini];
+
+    /// The kind `format` takes, strict or not.
+    pub const fn of(format: Format, strict: bool) -> InputKind {
+        match (format, strict) {
+            (Format::Gemini, _) => InputKind::Gemini,
+            (_, false) => InputKind::Lax,
+            (Format::Anthropic, true) => InputKind::AnthropicStrict,
+            (Format::OpenAi | Format::OpenAiResponses | Format::Mcp, true) => InputKind::Strict,
+        }
+    }
+
+    /// A format and strictness of this kind, to render its schema with.
+    pub const fn representative(self) -> (Format, bool) {
+        match self {
+            InputKind::Lax => (Format::Mcp, false),
+            InputKind::Strict => (Format::OpenAi, true),
+            InputKind::AnthropicStrict => (Format::Anthropic, true),
+            InputKind::Gemini => (Format::Gemini, false),
+        }
+    }
+}
+
+/// Renders `tool`'s input schema of `kind` as [`ToolInfo`](crate::ToolInfo) stores it:
+/// Gemini's is `""` for a tool without parameters (its declaration then has none).
+pub fn render_input(tool: &Tool, kind: InputKind) -> String {
+    if kind == InputKind::Gemini && tool.params.is_empty() {
+        return String::new();
+    }
+    let (format, strict) = kind.representative();
+    render_input_schema(tool, format, strict)
+}
+
+/// Renders a tool's hints as MCP's `annotations` object: the hints that are set, in the
+/// specification's order; `""` when none is.
+pub fn render_annotations(hints: &crate::meta::Annotations) -> String {
+    let mut out = String::new();
+    if !hints.is_empty() {
+        write_annotations(&mut out, hints);
+    }
+    out
+}
+
+/// Renders argument examples as Anthropic's `input_examples` array; `""` when there are none.
+pub fn render_examples(examples: &[Value]) -> String {
+    let mut out = String::new();
+    if !examples.is_empty() {
+        write_array(&mut out, examples, |out, example| out.push_str(&example.to_string()));
+    }
+    out
+}
+
+/// Renders a JSON array of the definitions of `tools` in `format` from their stored parts
+/// (what [`Toolset::emit`](crate::Toolset::emit) returns): the same text [`render_tools`]
+/// writes from the tools' IR.
+pub fn render_infos(tools: &[crate::ToolInfo], format: Format, strict: bool) -> String {
+    let settings = Settings::new(format, strict);
+    let kind = InputKind::of(format, strict);
+    let capacity = tools.iter().map(|t| t.input(kind).len() + t.description.len() + 96).sum();
+    let mut out = String::with_capacity(capacity);
+    write_array(&mut out, tools, |out, tool| {
+        let envelope = Envelope {
+            name: tool.name,
+            title: tool.title,
+            description: tool.description,
+            takes_parameters: !tool.gemini_parameters.is_empty(),
+            output: tool.output.unwrap_or(""),
+            annotations: tool.annotations,
+            examples: tool.examples,
+        };
+        write_definition(settings, &envelope, out, |out| out.push_str(tool.input(kind)));
+    });
+    out
+}
+
+/// Everything of a tool definition but its input schema. The texts are JSON, `""` when
+/// the tool has none; each is written only by the format that takes it.
+struct Envelope<'a> {
+    name: &'a str,
+    title: &'a str,
+    description: &'a str,
+    /// Whether the tool has parameters (a Gemini declaration without them has no schema).
+    takes_parameters: bool,
+    output: &'a str,
+    annotations: &'a str,
+    examples: &'a str,
+}
+
+/// Writes one tool definition in `settings`' format, with `write_input` writing its input
+/// schema in place.
+fn write_definition(
+    settings: Settings,
+    envelope: &Envelope<'_>,
+    out: &mut String,
+    write_input: impl FnOnce(&mut String),
+) {
+    let format = settings.format;
+    let (outer, schema_key) = match format {
+        Format::OpenAi => {
+            out.push_str(r#"{"type":"function","function":"#);
+            (true, "parameters")
+        }
+        Format::Anthropic => (false, "input_schema"),
+        Format::Mcp => (false, "inputSchema"),
+        Format::OpenAiResponses | Format::Gemini => (false, "parameters"),
+    };
+    let mut obj = Obj::open(out);
+    if format == Format::OpenAiResponses {
+        obj.word("type", "function");
+    }
+    obj.str("name", envelope.name);
+    if format == Format::Mcp && !envelope.title.is_empty() {
+        obj.str("title", envelope.title);
+    }
+    if !envelope.description.is_empty() {
+        obj.str("description", envelope.description);
+    }
+    // Gemini takes a declaration without parameters, and may refuse an empty object.
+    if format != Format::Gemini || envelope.takes_parameters {
+        write_input(obj.key(schema_key));
+    }
+    // Each of these is written only where its format takes it: the texts are empty elsewhere.
+    if format == Format::Mcp && !envelope.output.is_empty() {
+        // What the server returns, not what a model writes: plain JSON Schema, strict or not.
+        obj.raw("outputSchema", envelope.output);
+    }
+    if format == Format::Mcp && !envelope.annotations.is_empty() {
+        obj.raw("annotations", envelope.annotations);
+    }
+    if format == Format::Anthropic && !envelope.examples.is_empty() {
+        obj.raw("input_examples", envelope.examples);
+    }
+    if settings.strict_flag {
+        obj.raw("strict", "true");
+    } else if format == Format::OpenAiResponses {
+        // Omitted, the Responses API would make the schema strict.
+        obj.raw("strict", "false");
+    }
+    obj.close();
+    if outer {
+        out.push('}');
+    }
+}
+
 /// About the length of `tool`'s definition, so its text is written without growing the
 /// buffer more than once: the envelope, the texts it copies, and a schema per parameter.
 fn capacity_for(tool: &Tool) -> usize {
@@ -585,53 +748,32 @@ impl<'o, 'c> Renderer<'o, 'c> {
     }
 
     fn tool(&mut self, tool: &Tool) {
-        let (outer, schema_key) = match self.scope.settings.format {
-            Format::OpenAi => {
-                self.out.push_str(r#"{"type":"function","function":"#);
-                (true, "parameters")
-            }
-            Format::Anthropic => (false, "input_schema"),
-            Format::Mcp => (false, "inputSchema"),
-            Format::OpenAiResponses | Format::Gemini => (false, "parameters"),
+        let format = self.scope.settings.format;
+        let output = match (format, &tool.output) {
+            (Format::Mcp, Some(output)) => render_output_schema(output),
+            _ => String::new(),
         };
-        let mut obj = Obj::open(self.out);
-        if self.scope.settings.format == Format::OpenAiResponses {
-            obj.word("type", "function");
-        }
-        obj.str("name", &tool.name);
-        if self.scope.settings.format == Format::Mcp && !tool.title.is_empty() {
-            obj.str("title", &tool.title);
-        }
-        if !tool.description.is_empty() {
-            obj.str("description", &tool.description);
-        }
-        // Gemini takes a declaration without parameters, and may refuse an empty object.
-        if !(self.scope.settings.format == Format::Gemini && tool.params.is_empty()) {
-            Renderer::new(self.scope, obj.key(schema_key)).root(&tool.params);
-        }
-        if let (Format::Mcp, Some(output)) = (self.scope.settings.format, &tool.output) {
-            // What the server returns, not what a model writes: plain JSON Schema, strict or not.
-            obj.key("outputSchema");
-            obj.out.push_str(&render_output_schema(output));
-        }
-        if self.scope.settings.format == Format::Mcp && !tool.annotations.is_empty() {
-            write_annotations(obj.key("annotations"), &tool.annotations);
-        }
-        if self.scope.settings.format == Format::Anthropic && !tool.examples.is_empty() {
-            write_array(obj.key("input_examples"), &tool.examples, |out, example| {
-                out.push_str(&example.to_string())
-            });
-        }
-        if self.scope.settings.strict_flag {
-            obj.raw("strict", "true");
-        } else if self.scope.settings.format == Format::OpenAiResponses {
-            // Omitted, the Responses API would make the schema strict.
-            obj.raw("strict", "false");
-        }
-        obj.close();
-        if outer {
-            self.out.push('}');
-        }
+        let annotations = match format {
+            Format::Mcp => render_annotations(&tool.annotations),
+            _ => String::new(),
+        };
+        let examples = match format {
+            Format::Anthropic => render_examples(&tool.examples),
+            _ => String::new(),
+        };
+        let envelope = Envelope {
+            name: &tool.name,
+            title: &tool.title,
+            description: &tool.description,
+            takes_parameters: !tool.params.is_empty(),
+            output: &output,
+            annotations: &annotations,
+            examples: &examples,
+        };
+        let scope = self.scope;
+        write_definition(self.scope.settings, &envelope, self.out, |out| {
+            Renderer::new(scope, out).root(&tool.params)
+        });
     }
 
     /// Writes the schema of `ty`, with `description` (and any moved constraints) attached.
@@ -1185,7 +1327,30 @@ fn write_annotations(out: &mut String, hints: &crate::meta::Annotations) {
 
 #[cfg(test)]
 mod tests {
-    use super::{write_int, write_str};
+    use super::{Format, InputKind, Settings, write_int, write_str};
+
+    /// Formats of one input kind render the input schema from the same settings: they may
+    /// differ only in the envelope (its keys, the `strict` flag), which the schema never reads.
+    #[test]
+    fn formats_of_one_input_kind_differ_only_in_the_envelope() {
+        for format in Format::ALL {
+            for strict in [false, true] {
+                let (rep_format, rep_strict) = InputKind::of(format, strict).representative();
+                assert_eq!(InputKind::of(rep_format, rep_strict), InputKind::of(format, strict));
+                let envelope_only = |s: Settings| Settings { format: Format::Mcp, strict_flag: false, ..s };
+                assert_eq!(
+                    envelope_only(Settings::new(format, strict)),
+                    envelope_only(Settings::new(rep_format, rep_strict)),
+                    "{format:?} strict={strict}"
+                );
+            }
+        }
+        let kinds: Vec<_> = InputKind::ALL.iter().map(|k| k.representative()).collect();
+        assert_eq!(kinds.len(), 4, "every kind has its own representative");
+        for (i, a) in kinds.iter().enumerate() {
+            assert!(kinds[i + 1..].iter().all(|b| a != b));
+        }
+    }
 
     /// What `write_str` writes, one character at a time.
     fn reference(text: &str) -> String {

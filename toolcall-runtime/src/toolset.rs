@@ -1,6 +1,7 @@
 //! [`Toolset`]: the `'static` value generated code defines per tool module and for the
-//! whole crate. It holds precomputed schema strings and a `match` dispatcher, so `emit`
-//! is a table lookup and a call is one integer switch plus the decoding.
+//! whole crate. It holds the schema strings rendered at build time (each stored once, in
+//! the crate's info table) and a `match` dispatcher: `emit` joins a format's array once and
+//! then returns it, and a call is one integer switch plus the decoding.
 //!
 //! Every tool, sync or async, is called through [`Toolset::call`] with the crate's context
 //! (`()` when the build script declares none). The sync entry points ([`Toolset::run`] and
@@ -8,13 +9,17 @@
 //! [`ToolError::AsyncTool`] without running it.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
 use crate::call::{CallFuture, Dispatched, Runner};
 use crate::error::ToolError;
 use crate::fast::Args;
-use crate::render::Format;
+use crate::ir::Tool;
+use crate::render::{
+    Format, InputKind, render_annotations, render_examples, render_infos, render_input, render_output_schema,
+};
 
 /// What generated dispatchers look like: `None` when `name` is not one of theirs. The
 /// context and the arguments outlive the call, so an async tool may borrow both.
@@ -25,20 +30,36 @@ pub type DispatchFn<C> = for<'a> fn(ctx: &'a C, name: &'a str, args: &'a Value) 
 /// the fast path gave up (or `name` is unknown) and the `Value` path must answer.
 pub type TextDispatchFn<C> = for<'a> fn(ctx: &'a C, name: &'a str, text: Args<'a>) -> Option<Dispatched<'a>>;
 
-/// The provider-neutral description of one tool, as [`Toolset::describe`] returns it.
+/// The provider-neutral description of one tool, as [`Toolset::describe`] returns it, and
+/// the parts its definitions are assembled from ([`render_infos`](crate::render::render_infos)):
+/// each text is stored once, shared by every format that writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ToolInfo {
     /// The module path the tool was defined in, relative to the tools root (`weather`).
     pub module: &'static str,
     /// The tool name.
     pub name: &'static str,
+    /// A human-readable title (MCP `title`); "" when none.
+    pub title: &'static str,
     /// The tool description ("" when none).
     pub description: &'static str,
-    /// The input schema as JSON text (plain JSON Schema 2020-12, non-strict).
+    /// The input schema as JSON text (plain JSON Schema 2020-12, non-strict): what every
+    /// format but Gemini takes when not strict.
     pub parameters: &'static str,
+    /// The input schema OpenAI (Chat Completions and Responses) and MCP take in strict mode.
+    pub strict_parameters: &'static str,
+    /// The input schema Anthropic takes in strict mode.
+    pub anthropic_strict_parameters: &'static str,
+    /// The input schema Gemini takes (OpenAPI subset); "" when the tool has no parameters
+    /// (its declaration then has none).
+    pub gemini_parameters: &'static str,
     /// The output schema as JSON text, for tools whose result is a JSON object (MCP's
     /// `outputSchema`); `None` otherwise.
     pub output: Option<&'static str>,
+    /// MCP's `annotations` object as JSON text; "" when no hint is set.
+    pub annotations: &'static str,
+    /// Anthropic's `input_examples` array as JSON text; "" when there are none.
+    pub examples: &'static str,
     /// The time limit of one call in milliseconds, from the tool's `ToolMeta::timeout_ms`;
     /// servers and agent loops use it instead of their default.
     pub timeout_ms: Option<u64>,
@@ -54,19 +75,76 @@ impl ToolInfo {
     pub fn output_value(&self) -> Option<Value> {
         self.output.and_then(|text| serde_json::from_str(text).ok())
     }
+
+    /// Renders every text of `tool` with the one renderer, for a toolset built at run time
+    /// (tests, tools loaded from data). The texts are leaked: a [`Toolset`] holds `'static`
+    /// data, and generated code stores the same texts as literals instead.
+    pub fn leaked(module: &'static str, tool: &Tool) -> ToolInfo {
+        fn leak(text: String) -> &'static str {
+            Box::leak(text.into_boxed_str())
+        }
+        ToolInfo {
+            module,
+            name: leak(tool.name.clone()),
+            title: leak(tool.title.clone()),
+            description: leak(tool.description.clone()),
+            parameters: leak(render_input(tool, InputKind::Lax)),
+            strict_parameters: leak(render_input(tool, InputKind::Strict)),
+            anthropic_strict_parameters: leak(render_input(tool, InputKind::AnthropicStrict)),
+            gemini_parameters: leak(render_input(tool, InputKind::Gemini)),
+            output: tool.output.as_ref().map(|ty| leak(render_output_schema(ty))),
+            annotations: leak(render_annotations(&tool.annotations)),
+            examples: leak(render_examples(&tool.examples)),
+            timeout_ms: None,
+        }
+    }
+
+    /// The input schema of `kind`, as JSON text.
+    pub fn input(&self, kind: InputKind) -> &'static str {
+        match kind {
+            InputKind::Lax => self.parameters,
+            InputKind::Strict => self.strict_parameters,
+            InputKind::AnthropicStrict => self.anthropic_strict_parameters,
+            InputKind::Gemini => self.gemini_parameters,
+        }
+    }
 }
 
-/// Precomputed definitions for each format, strict or not: `[format.index()][strict]`.
-pub type SchemaTable = [[&'static str; 2]; 5];
+/// Where a toolset keeps its definition arrays once [`Toolset::emit`] has assembled them:
+/// one per format and strictness, each written once and then borrowed for the life of the
+/// program. Generated code declares one per toolset (`static __EMITTED: Emitted = Emitted::new();`).
+pub struct Emitted([[OnceLock<String>; 2]; 5]);
+
+impl Emitted {
+    /// Nothing assembled yet.
+    pub const fn new() -> Emitted {
+        Emitted([const { [const { OnceLock::new() }; 2] }; 5])
+    }
+}
+
+impl Default for Emitted {
+    fn default() -> Self {
+        Emitted::new()
+    }
+}
+
+impl fmt::Debug for Emitted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let assembled = self.0.iter().flatten().filter(|slot| slot.get().is_some()).count();
+        f.debug_struct("Emitted").field("assembled", &assembled).finish()
+    }
+}
 
 /// A fixed set of tools with their schemas rendered at build time, called with a
 /// context of type `C` (declared with `toolcall_build::Builder::context`; `()` without).
 ///
-/// Generated code builds these as statics (`toolset::weather::TOOLS`, `toolset::ALL`);
-/// nothing is rendered or allocated when they are read.
+/// Generated code builds these as statics (`toolset::weather::TOOLS`, `toolset::ALL`).
+/// Each tool's schema texts are stored once ([`ToolInfo`]), shared by every toolset that
+/// holds the tool; a definition array is put together from them the first time it is
+/// emitted and kept.
 pub struct Toolset<C: 'static = ()> {
     tools: &'static [ToolInfo],
-    schemas: &'static SchemaTable,
+    emitted: &'static Emitted,
     dispatch: DispatchFn<C>,
     text: Option<TextDispatchFn<C>>,
 }
@@ -89,14 +167,17 @@ impl<C> fmt::Debug for Toolset<C> {
 }
 
 impl<C> Toolset<C> {
-    /// Builds a toolset from precomputed parts. Generated code calls this; the `schemas`
-    /// arrays must list the same tools as `tools`, in the same order.
-    pub const fn new(
-        tools: &'static [ToolInfo],
-        schemas: &'static SchemaTable,
-        dispatch: DispatchFn<C>,
-    ) -> Self {
-        Toolset { tools, schemas, dispatch, text: None }
+    /// Builds a toolset from precomputed parts. Generated code calls this; `emitted` is
+    /// this toolset's own (two toolsets sharing one would emit each other's arrays).
+    ///
+    /// ```
+    /// use toolcall_runtime::{Emitted, Toolset};
+    /// static EMITTED: Emitted = Emitted::new();
+    /// static EMPTY: Toolset = Toolset::new(&[], &EMITTED, |_, _, _| None);
+    /// assert_eq!(EMPTY.emit(toolcall_runtime::Format::OpenAi, true), "[]");
+    /// ```
+    pub const fn new(tools: &'static [ToolInfo], emitted: &'static Emitted, dispatch: DispatchFn<C>) -> Self {
+        Toolset { tools, emitted, dispatch, text: None }
     }
 
     /// Adds the dispatcher that decodes argument text without parsing it into a `Value`
@@ -137,13 +218,20 @@ impl<C> Toolset<C> {
         self.run_with(ctx, name, &args)
     }
 
-    /// The tool definitions for `format` as a JSON array, precomputed.
+    /// The tool definitions for `format` as a JSON array. The first call for a format and
+    /// strictness puts the array together from the tools' stored texts (one allocation);
+    /// every later call returns the same text.
     ///
     /// ```text
     /// let body = toolset::ALL.emit(Format::OpenAi, true); // &'static str
     /// ```
+    #[inline]
     pub fn emit(&self, format: Format, strict: bool) -> &'static str {
-        self.schemas[format.index()][usize::from(strict)]
+        // Gemini has no strict mode: both flags are one array.
+        let strict = strict && format != Format::Gemini;
+        let emitted: &'static Emitted = self.emitted;
+        let tools = self.tools;
+        emitted.0[format.index()][usize::from(strict)].get_or_init(|| render_infos(tools, format, strict))
     }
 
     /// [`Toolset::emit`] parsed into a `serde_json::Value` (keys ordered by `serde_json`).
@@ -154,7 +242,7 @@ impl<C> Toolset<C> {
     /// The tool names, in definition order; prints as a list.
     ///
     /// ```
-    /// # mod toolset { pub static ALL: toolcall_runtime::Toolset = toolcall_runtime::Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None); }
+    /// # mod toolset { pub static ALL: toolcall_runtime::Toolset = toolcall_runtime::Toolset::new(&[], &E, |_, _, _| None); static E: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new(); }
     /// println!("{:?}", toolset::ALL.names()); // ["get_weather", "add", ...]
     /// let names: Vec<&str> = toolset::ALL.names().collect();
     /// # assert!(names.is_empty());

@@ -9,10 +9,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll, Waker};
 
 use serde_json::{Value, json};
-use toolcall_runtime::__private::SchemaTable;
 use toolcall_runtime::__private::{Dispatched, ToolFuture, arguments, boxed, encode, invoke};
 use toolcall_runtime::CallFuture;
-use toolcall_runtime::{ToolError, ToolInfo, Toolset};
+use toolcall_runtime::{Emitted, ToolError, ToolInfo, Toolset};
 
 /// The context: counts how often the async body was polled.
 #[derive(Default)]
@@ -66,22 +65,34 @@ static INFO: [ToolInfo; 2] = [
     ToolInfo {
         module: "m",
         name: "count",
+        title: "",
         description: "",
         parameters: "{}",
+        strict_parameters: "{}",
+        anthropic_strict_parameters: "{}",
+        gemini_parameters: "",
         output: None,
+        annotations: "",
+        examples: "",
         timeout_ms: None,
     },
     ToolInfo {
         module: "m",
         name: "polls",
+        title: "",
         description: "",
         parameters: "{}",
+        strict_parameters: "{}",
+        anthropic_strict_parameters: "{}",
+        gemini_parameters: "",
         output: None,
+        annotations: "",
+        examples: "",
         timeout_ms: None,
     },
 ];
-static SCHEMAS: SchemaTable = [["[]"; 2]; 5];
-static TOOLS: Toolset<Counter> = Toolset::new(&INFO, &SCHEMAS, dispatch);
+static EMITTED: Emitted = Emitted::new();
+static TOOLS: Toolset<Counter> = Toolset::new(&INFO, &EMITTED, dispatch);
 
 /// Polls `future` until ready with a no-op waker (the bodies here wake themselves);
 /// returns the result and the number of polls.

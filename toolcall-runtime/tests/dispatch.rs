@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{TARGETS, check_tool, check_tools, deep_array, dismantle, tool_name};
 use serde_json::{Map, Value, json};
-use toolcall_runtime::__private::SchemaTable;
 use toolcall_runtime::__private::decode::decode_slot;
 use toolcall_runtime::__private::{Dispatched, arguments, encode, encode_result, invoke};
 use toolcall_runtime::Runner;
@@ -20,7 +19,7 @@ use toolcall_runtime::glue::{
 };
 use toolcall_runtime::ir::{Param, Tool, Type};
 use toolcall_runtime::render::{Format, render_input_schema, render_tools};
-use toolcall_runtime::{DuplicateTool, DynTool, Reason, Registry, ToolError, ToolInfo, Toolset};
+use toolcall_runtime::{DuplicateTool, DynTool, Emitted, Reason, Registry, ToolError, ToolInfo, Toolset};
 
 // ---------------------------------------------------------------------------------------
 // A toolset written the way `toolcall-build` generates one
@@ -117,26 +116,10 @@ fn call_pairs(args: &Value) -> Result<Value, ToolError> {
     invoke("pairs", || encode(user_tools::pairs()))
 }
 
-fn leak(text: String) -> &'static str {
-    Box::leak(text.into_boxed_str())
-}
-
 /// Precomputed parts, as generated code holds them (here computed once, then leaked).
-fn precompute(tools: &[Tool], module: &'static str) -> (&'static [ToolInfo], &'static SchemaTable) {
-    let infos: Vec<ToolInfo> = tools
-        .iter()
-        .map(|t| ToolInfo {
-            module,
-            name: leak(t.name.clone()),
-            description: leak(t.description.clone()),
-            parameters: leak(render_input_schema(t, Format::Mcp, false)),
-            output: t.output.as_ref().map(|ty| leak(toolcall_runtime::render::render_output_schema(ty))),
-            timeout_ms: None,
-        })
-        .collect();
-    let table: SchemaTable =
-        Format::ALL.map(|f| [false, true].map(|strict| leak(render_tools(tools, f, strict))));
-    (Box::leak(infos.into_boxed_slice()), Box::leak(Box::new(table)))
+fn precompute(tools: &[Tool], module: &'static str) -> (&'static [ToolInfo], &'static Emitted) {
+    let infos: Vec<ToolInfo> = tools.iter().map(|t| ToolInfo::leaked(module, t)).collect();
+    (Box::leak(infos.into_boxed_slice()), Box::leak(Box::new(Emitted::new())))
 }
 
 static WEATHER: LazyLock<Toolset> = LazyLock::new(|| {
@@ -161,16 +144,26 @@ static MATH: LazyLock<Toolset> = LazyLock::new(|| {
     })
 });
 
+const PING_INPUT: &str = r#"{"type":"object","properties":{},"required":[],"additionalProperties":false}"#;
+
 /// A fully `const` toolset with hand-written schema text, as generated code writes it.
 static PING_TOOLS: [ToolInfo; 1] = [ToolInfo {
     module: "health",
     name: "ping",
+    title: "",
     description: "Check the service is up.",
-    parameters: r#"{"type":"object","properties":{},"required":[],"additionalProperties":false}"#,
+    parameters: PING_INPUT,
+    strict_parameters: PING_INPUT,
+    anthropic_strict_parameters: PING_INPUT,
+    gemini_parameters: "",
     output: None,
+    annotations: "",
+    examples: "",
     timeout_ms: None,
 }];
-static PING_SCHEMAS: SchemaTable = [
+
+/// What `PING` emits, written out by hand: `[format][strict]` in `Format::ALL`'s order.
+const PING_EMITTED: [[&str; 2]; 5] = [
     [
         r#"[{"type":"function","function":{"name":"ping","description":"Check the service is up.","parameters":{"type":"object","properties":{},"required":[],"additionalProperties":false}}}]"#,
         r#"[{"type":"function","function":{"name":"ping","description":"Check the service is up.","parameters":{"type":"object","properties":{},"required":[],"additionalProperties":false},"strict":true}}]"#,
@@ -200,7 +193,8 @@ fn ping_dispatch<'a>(_: &'a (), name: &'a str, args: &'a Value) -> Option<Dispat
     }
 }
 
-static PING: Toolset = Toolset::new(&PING_TOOLS, &PING_SCHEMAS, ping_dispatch);
+static PING_EMITTED_ARRAYS: Emitted = Emitted::new();
+static PING: Toolset = Toolset::new(&PING_TOOLS, &PING_EMITTED_ARRAYS, ping_dispatch);
 
 /// A module that reuses a name from WEATHER (and brings a new one).
 static CLASH: LazyLock<Toolset> = LazyLock::new(|| {
@@ -450,12 +444,12 @@ fn toolset_matches_dyn_tool_behaviour() {
 }
 
 #[test]
-fn toolset_emit_is_a_precomputed_constant() {
+fn toolset_emit_assembles_each_array_once() {
     let set = &*WEATHER;
     for (format, strict) in TARGETS {
         let first = set.emit(format, strict);
         let second = set.emit(format, strict);
-        assert!(std::ptr::eq(first, second), "emit must not render per call");
+        assert!(std::ptr::eq(first, second), "emit must assemble an array once, not per call");
         assert_eq!(first, render_tools(&weather_ir(), format, strict));
         let tools = check_tools(format, strict, first);
         let names: Vec<&str> = tools.iter().map(|t| tool_name(format, t)).collect();
@@ -464,6 +458,7 @@ fn toolset_emit_is_a_precomputed_constant() {
         // The hand-written const toolset holds exactly what the renderer produces.
         let ping = [Tool::new("ping").description("Check the service is up.")];
         assert_eq!(PING.emit(format, strict), render_tools(&ping, format, strict));
+        assert_eq!(PING.emit(format, strict), PING_EMITTED[format.index()][usize::from(strict)]);
         check_tools(format, strict, PING.emit(format, strict));
     }
     assert_eq!(PING_TOOLS[0].parameters, render_input_schema(&Tool::new("ping"), Format::Mcp, false));
@@ -489,8 +484,10 @@ fn toolset_describes_its_tools() {
         PING.run("ping", &json!({"x": 1})).unwrap_err(),
         ToolError::UnknownArguments(vec!["x".into()])
     );
-    let empty = Toolset::new(&[], &[[""; 2]; 5], |_, _, _| None);
+    static NOTHING: Emitted = Emitted::new();
+    let empty = Toolset::new(&[], &NOTHING, |_, _, _| None);
     assert!(empty.is_empty());
+    assert_eq!(empty.emit(Format::Anthropic, true), "[]");
     assert_eq!(
         empty.run("x", &json!({})).unwrap_err(),
         ToolError::UnknownTool { name: "x".into(), known: vec![] }

@@ -886,3 +886,52 @@ fn format_names_round_trip() {
     assert_eq!(Format::parse("OpenAI"), None);
     assert_eq!(Format::ALL.map(Format::as_str), ["openai", "anthropic", "mcp", "responses", "gemini"]);
 }
+
+/// `Toolset::emit` assembles definitions from the texts a `ToolInfo` stores
+/// (`render_infos`); that must be byte for byte what the renderer writes from the IR, for
+/// every row, and for the envelope's optional parts: title, annotations, examples, an
+/// output schema, and no parameters at all (Gemini then writes no schema).
+#[test]
+fn definitions_assembled_from_stored_texts_are_the_renderers() {
+    use toolcall_runtime::render::render_infos;
+    use toolcall_runtime::{Annotations, ToolInfo};
+    let mut described =
+        Tool::new("described").description("Every optional part.").param(Param::new("q", Type::string()));
+    described.title = "Described \"tool\"".into();
+    described.annotations =
+        Annotations { read_only: Some(true), open_world: Some(false), ..Annotations::default() };
+    described.examples = vec![json!({"q": "a"}), json!({"q": "b"})];
+    described.output = Some(Type::Object(vec![Param::new("n", Type::integer())]));
+    let bare = Tool::new("bare");
+    let mut tools: Vec<Tool> = all_rows().into_iter().map(|(_, tool)| tool).collect();
+    tools.extend([described, bare]);
+    let infos: Vec<ToolInfo> = tools.iter().map(|t| ToolInfo::leaked("m", t)).collect();
+    for format in Format::ALL {
+        for strict in [false, true] {
+            for (tool, info) in tools.iter().zip(&infos) {
+                let one = render_infos(std::slice::from_ref(info), format, strict);
+                assert_eq!(
+                    one,
+                    render_tools([tool], format, strict),
+                    "{} {format:?} strict={strict}",
+                    tool.name
+                );
+            }
+            assert_eq!(render_infos(&infos, format, strict), render_tools(&tools, format, strict));
+        }
+    }
+    assert_eq!(render_infos(&[], Format::OpenAi, true), "[]");
+    let mcp = render_infos(&infos[infos.len() - 2..], Format::Mcp, false);
+    for part in [
+        r#""title":"Described \"tool\"""#,
+        r#""annotations":{"readOnlyHint":true,"openWorldHint":false}"#,
+        r#""outputSchema":"#,
+    ] {
+        assert!(mcp.contains(part), "{part} in {mcp}");
+    }
+    assert!(
+        render_infos(&infos[infos.len() - 2..], Format::Anthropic, false)
+            .contains(r#""input_examples":[{"q":"a"},{"q":"b"}]"#)
+    );
+    assert!(render_infos(&infos[infos.len() - 1..], Format::Gemini, false).ends_with(r#"{"name":"bare"}]"#));
+}

@@ -1,5 +1,5 @@
-//! The data part of the generated file, written as text: the info table and the schema
-//! strings. They are most of the file's bytes; going through tokens, `syn` and prettyplease
+//! The data part of the generated file, written as text: the info table, which holds every
+//! tool's schema strings. They are most of the file's bytes; going through tokens, `syn` and prettyplease
 //! (as the code part does) made re-parsing them most of the generator's time.
 //!
 //! The layout is the one prettyplease and rustfmt give: one entry per line, four spaces per
@@ -7,8 +7,9 @@
 //! `#`s that close it), one tool per line, so a snapshot diff shows a schema change as the
 //! one line of the tool that changed.
 
-use toolcall_runtime::Format;
-use toolcall_runtime::render::{render_input_schema, render_output_schema, render_tool};
+use toolcall_runtime::render::{
+    InputKind, render_annotations, render_examples, render_input, render_output_schema,
+};
 
 use crate::model::ToolDef;
 
@@ -61,27 +62,13 @@ impl Out {
     }
 }
 
-/// Every rendered definition of one tool: `[format.index()][strict]`, as `render_tools`
-/// writes it inside its array. Rendered once, then joined into each toolset holding it.
-pub struct Definitions([[String; 2]; 5]);
-
-impl Definitions {
-    /// Renders `tool` in every format, strict and not.
-    pub fn render(tool: &ToolDef) -> Definitions {
-        Definitions(
-            Format::ALL.map(|format| [false, true].map(|strict| render_tool(&tool.ir, format, strict))),
-        )
-    }
-
-    fn get(&self, format: Format, strict: bool) -> &str {
-        &self.0[format.index()][usize::from(strict)]
-    }
-}
-
 /// A Rust literal for `text`: raw (`r#"..."#`) when every character can stand in one as it
 /// is, else a quoted literal with escapes (bidi controls and other invisible characters,
 /// which rustc rejects unescaped).
 pub fn literal(text: &str) -> String {
+    if text.is_empty() {
+        return "\"\"".to_owned();
+    }
     // Printable ASCII (almost all schema text) is checked in one pass without early exit,
     // which the compiler vectorizes.
     let unprintable = text.bytes().filter(|&b| !(b' '..=b'~').contains(&b)).count();
@@ -136,7 +123,7 @@ pub fn info_table(out: &mut Out, ident: &str, tools: &[(String, &ToolDef)]) {
     out.close("];");
 }
 
-/// One `ToolInfo { .. },` entry.
+/// One `ToolInfo { .. },` entry: the tool's texts, each schema a raw literal on its line.
 fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
     let some = |value: String| format!("::core::option::Option::Some({value})");
     let none = || "::core::option::Option::None".to_owned();
@@ -145,62 +132,29 @@ fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
     out.open("::toolcall_runtime::ToolInfo {");
     out.line(&format!("module: {},", quoted(module)));
     out.line(&format!("name: {},", quoted(&tool.ir.name)));
+    out.line(&format!("title: {},", quoted(&tool.ir.title)));
     out.line(&format!("description: {},", quoted(&tool.ir.description)));
-    out.line(&format!("parameters: {},", literal(&render_input_schema(&tool.ir, Format::Mcp, false))));
+    for (field, kind) in INPUT_FIELDS {
+        out.line(&format!("{field}: {},", literal(&render_input(&tool.ir, kind))));
+    }
     out.line(&format!("output: {output},"));
+    out.line(&format!("annotations: {},", literal(&render_annotations(&tool.ir.annotations))));
+    out.line(&format!("examples: {},", literal(&render_examples(&tool.ir.examples))));
     out.line(&format!("timeout_ms: {timeout},"));
     out.close("},");
 }
 
-/// `const <table>: SchemaTable = [[lax, strict]; 5]` and one `&str` constant per distinct
-/// variant: a strict variant with the same text as the lax one (MCP, Gemini, tools whose
-/// schemas strict mode leaves alone) is the lax constant again, so it is stored once.
-/// Constant names are `<prefix><FORMAT>` and `<prefix><FORMAT>_STRICT`; without tools,
-/// every entry is `"[]"`.
-pub fn schema_table(out: &mut Out, table: &str, prefix: &str, tools: &[&Definitions]) {
-    let names = Format::ALL.map(|format| {
-        let lax = format!("{prefix}{}", format.as_str().to_uppercase());
-        let strict = if same_when_strict(format, tools) { lax.clone() } else { format!("{lax}_STRICT") };
-        (format, lax, strict)
-    });
-    let declaration = format!("pub(crate) const {table}: ::toolcall_runtime::__private::SchemaTable =");
-    if tools.is_empty() {
-        out.line(&format!("{declaration} [[\"[]\"; 2]; 5];"));
-        return;
-    }
-    out.open(&format!("{declaration} ["));
-    for (_, lax, strict) in &names {
-        out.line(&format!("[{lax}, {strict}],"));
-    }
-    out.close("];");
-    for (format, lax, strict) in &names {
-        schema_const(out, lax, tools.iter().map(|t| t.get(*format, false)));
-        if strict != lax {
-            schema_const(out, strict, tools.iter().map(|t| t.get(*format, true)));
-        }
-    }
-}
+/// The `ToolInfo` field holding each kind of input schema, in field order.
+const INPUT_FIELDS: [(&str, InputKind); 4] = [
+    ("parameters", InputKind::Lax),
+    ("strict_parameters", InputKind::Strict),
+    ("anthropic_strict_parameters", InputKind::AnthropicStrict),
+    ("gemini_parameters", InputKind::Gemini),
+];
 
-/// Whether every tool's strict definition in `format` is its lax one.
-fn same_when_strict(format: Format, tools: &[&Definitions]) -> bool {
-    tools.iter().all(|t| t.get(format, false) == t.get(format, true))
-}
-
-/// `const <ident>: &str = concat!("[", r#"<tool>"#, ",", .., "]");`: the JSON array of the
-/// definitions, one per line.
-fn schema_const<'a>(out: &mut Out, ident: &str, definitions: impl Iterator<Item = &'a str>) {
-    out.open(&format!("const {ident}: &str = concat!("));
-    out.line("\"[\",");
-    for (i, definition) in definitions.enumerate() {
-        if i > 0 {
-            out.line("\",\",");
-        }
-        let mut line = literal(definition);
-        line.push(',');
-        out.line(&line);
-    }
-    out.line("\"]\",");
-    out.close(");");
+/// `static <ident>: Emitted = Emitted::new();`: where a toolset keeps its arrays once emitted.
+pub fn emitted(out: &mut Out, ident: &str) {
+    out.line(&format!("static {ident}: ::toolcall_runtime::Emitted = ::toolcall_runtime::Emitted::new();"));
 }
 
 #[cfg(test)]

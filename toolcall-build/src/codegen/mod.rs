@@ -1,10 +1,10 @@
 //! Codegen stage: the model -> the `tools.rs` text.
 //!
-//! Gives one module per tool file (mirroring its path) holding `pub static TOOLS`, the
-//! precomputed schema strings, `FromArg` impls for local types and a `match` dispatcher;
-//! plus `pub static ALL` covering every tool. Every schema string is rendered here, at
-//! build time, by the runtime's one renderer: each tool once per format and strictness,
-//! then joined into the toolsets holding it.
+//! Gives one module per tool file (mirroring its path) holding `pub static TOOLS`,
+//! `FromArg` impls for local types and a `match` dispatcher; plus `pub static ALL` covering
+//! every tool, with the info table. Every schema string is rendered here, at build time, by
+//! the runtime's one renderer: each tool's input schema once per distinct rendering
+//! (`InputKind`), the envelopes around it at run time when a toolset is first emitted.
 //!
 //! Code is formatted with prettyplease. The bulk of it, the dispatchers and one call
 //! function per tool, is built as a `syn` tree ([`syntax`]) and printed directly; the rest
@@ -12,10 +12,8 @@
 //! parsed first. Data (the info table, the schema strings) is written as text by [`data`],
 //! in the same layout, without a round trip through `syn`.
 //!
-//! Storage: `ALL`'s info table is the only one; each module's `TOOLS` borrows its rows of it.
-//! The schema strings are stored once per toolset and variant: a module's JSON array is not
-//! a substring of `ALL`'s (its closing `]` stands where `ALL` has a `,`), so `ALL`'s arrays
-//! are their own text, except when one module holds every tool and `ALL` uses its table.
+//! Storage: `ALL`'s info table is the only one; each module's `TOOLS` borrows its rows of it,
+//! so every schema string is stored once, whichever toolsets hold its tool.
 
 mod data;
 mod dispatch;
@@ -28,7 +26,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::model::{ToolDef, ToolModule};
-use data::{Definitions, Out};
+use data::Out;
 use dispatch::Skeletons;
 
 /// The first line of every generated file.
@@ -90,17 +88,14 @@ fn strip_lines(text: &str, n: usize) -> &str {
     inner
 }
 
-/// Every tool of the crate in `ALL`'s order (module by module), rendered once.
+/// Every tool of the crate in `ALL`'s order (module by module).
 struct AllTools<'m> {
     tools: Vec<(&'m ToolModule, &'m ToolDef)>,
-    definitions: Vec<Definitions>,
 }
 
 impl<'m> AllTools<'m> {
     fn new(modules: &'m [ToolModule]) -> AllTools<'m> {
-        let tools: Vec<_> = modules.iter().flat_map(|m| m.tools.iter().map(move |t| (m, t))).collect();
-        let definitions = tools.iter().map(|(_, t)| Definitions::render(t)).collect();
-        AllTools { tools, definitions }
+        AllTools { tools: modules.iter().flat_map(|m| m.tools.iter().map(move |t| (m, t))).collect() }
     }
 
     /// Where `module`'s tools start in `ALL`'s info table.
@@ -108,28 +103,9 @@ impl<'m> AllTools<'m> {
         self.tools.iter().position(|(m, _)| std::ptr::eq(*m, module)).unwrap_or(0)
     }
 
-    /// The rendered definitions of `module`'s tools.
-    fn definitions_of(&self, module: &ToolModule) -> Vec<&Definitions> {
-        let start = self.start_of(module);
-        self.definitions[start..start + module.tools.len()].iter().collect()
-    }
-
-    /// The module holding every tool, when there is one: `ALL` then shares its schemas.
-    fn single_module(&self) -> Option<&'m ToolModule> {
-        let (first, _) = self.tools.first()?;
-        self.tools.iter().all(|(m, _)| std::ptr::eq(*m, *first)).then_some(*first)
-    }
-
     /// `ALL`: its toolset static, the info table, its schemas and its dispatcher.
     fn write(&self, out: &mut Out, context: &TokenStream, skeletons: &Skeletons) {
         let local = |module: &[String]| module_path(&syntax::path("self"), module);
-        let schemas = match self.single_module() {
-            Some(module) => {
-                let schemas = syntax::join(&local(&module.path), [syntax::ident("__SCHEMAS")]);
-                quote!(#schemas)
-            }
-            None => quote!(__ALL_SCHEMAS),
-        };
         let doc = toolset_doc("every tool of the crate");
         write_code(
             out,
@@ -138,15 +114,13 @@ impl<'m> AllTools<'m> {
                 // Not every crate uses every toolset.
                 #[allow(dead_code)]
                 pub static ALL: ::toolcall_runtime::Toolset<#context> =
-                    ::toolcall_runtime::Toolset::new(&__ALL_INFO, &#schemas, __dispatch_all)
+                    ::toolcall_runtime::Toolset::new(&__ALL_INFO, &__ALL_EMITTED, __dispatch_all)
                         .with_text(__dispatch_all_text);
             },
         );
         let rows: Vec<(String, &ToolDef)> = self.tools.iter().map(|(m, t)| (m.path.join("::"), *t)).collect();
+        data::emitted(out, "__ALL_EMITTED");
         data::info_table(out, "__ALL_INFO", &rows);
-        if self.single_module().is_none() {
-            data::schema_table(out, "__ALL_SCHEMAS", "__ALL_", &self.definitions.iter().collect::<Vec<_>>());
-        }
         let defs: Vec<&ToolDef> = self.tools.iter().map(|(_, t)| *t).collect();
         let dispatcher = dispatch::dispatcher(
             &defs,
@@ -214,10 +188,10 @@ fn module_path(root: &syn::Path, path: &[String]) -> syn::Path {
 
 /// The doc line of a toolset static.
 fn toolset_doc(what: &str) -> String {
-    format!(" The toolset of {what}: schemas precomputed at build time, calls dispatched by name.")
+    format!(" The toolset of {what}: schemas rendered at build time, calls dispatched by name.")
 }
 
-/// Everything a module holds: its toolset, schemas, dispatcher, call functions and impls.
+/// Everything a module holds: its toolset, dispatcher, call functions and impls.
 fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
     let context = scope.context;
     let doc = toolset_doc("tools of this module");
@@ -234,13 +208,13 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
             #[allow(dead_code)]
             pub static TOOLS: ::toolcall_runtime::Toolset<#context> = ::toolcall_runtime::Toolset::new(
                 #all_info.split_at(#start).1.split_at(#count).0,
-                &__SCHEMAS,
+                &__EMITTED,
                 __dispatch,
             )
             .with_text(__dispatch_text);
         },
     );
-    data::schema_table(out, "__SCHEMAS", "__", &scope.all.definitions_of(module));
+    data::emitted(out, "__EMITTED");
     let fn_path = module_path(scope.root, &module.path);
     write_items(out, module_functions(module, &fn_path, scope.skeletons));
     write_code(out, module_impls(module, &fn_path));

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 // What generated code uses (`__private`): this file stands in for a generated one.
-use toolcall_runtime::__private::{Dispatched, SchemaTable};
-use toolcall_runtime::{ToolError, ToolInfo, Toolset};
+use toolcall_runtime::__private::Dispatched;
+use toolcall_runtime::{Emitted, ToolError, ToolInfo, Toolset};
 
 /// The context: who is calling, and counters shared by every context of one test.
 pub struct Gauge {
@@ -37,35 +37,45 @@ impl Gauge {
     }
 }
 
-const DEFINITIONS: &str = r#"[
-  {"name": "work", "description": "Hold a slot for `ms` milliseconds; answer the caller.",
-   "inputSchema": {"type": "object", "properties": {"ms": {"type": "integer", "minimum": 0}}, "required": ["ms"]}},
-  {"name": "whoami", "description": "The signed-in user.", "inputSchema": {"type": "object", "properties": {}}}
-]"#;
+const WORK: &str =
+    r#"{"type":"object","properties":{"ms":{"type":"integer","minimum":0}},"required":["ms"]}"#;
+const WHOAMI: &str = r#"{"type":"object","properties":{}}"#;
 
 static INFO: [ToolInfo; 2] = [
     ToolInfo {
         module: "gauge",
         name: "work",
-        description: "",
-        parameters: "{}",
+        title: "",
+        description: "Hold a slot for `ms` milliseconds; answer the caller.",
+        parameters: WORK,
+        strict_parameters: WORK,
+        anthropic_strict_parameters: WORK,
+        gemini_parameters: WORK,
         output: None,
+        annotations: "",
+        examples: "",
         timeout_ms: None,
     },
     ToolInfo {
         module: "gauge",
         name: "whoami",
-        description: "",
-        parameters: "{}",
+        title: "",
+        description: "The signed-in user.",
+        parameters: WHOAMI,
+        strict_parameters: WHOAMI,
+        anthropic_strict_parameters: WHOAMI,
+        gemini_parameters: "",
         output: None,
+        annotations: "",
+        examples: "",
         timeout_ms: None,
     },
 ];
 
-static SCHEMAS: SchemaTable = [[DEFINITIONS; 2]; 5];
+static EMITTED: Emitted = Emitted::new();
 
 /// `work` and `whoami` over a [`Gauge`].
-pub static GAUGE: Toolset<Gauge> = Toolset::new(&INFO, &SCHEMAS, dispatch);
+pub static GAUGE: Toolset<Gauge> = Toolset::new(&INFO, &EMITTED, dispatch);
 
 fn dispatch<'a>(ctx: &'a Gauge, name: &'a str, args: &'a Value) -> Option<Dispatched<'a>> {
     match name {
