@@ -58,10 +58,9 @@ fn may_nest(depth: usize) -> bool {
 /// The arguments of one call: the text the model sent, or a value the caller holds.
 #[derive(Clone, Copy, Debug)]
 pub enum Args<'de> {
-    /// Argument text, which must hold one JSON object and nothing else.
+    /// Argument text, which must hold one JSON object and nothing else. (Bytes are checked
+    /// for UTF-8 once, before they get here: one reader, so one copy of the walk per tool.)
     Str(&'de str),
-    /// Argument bytes, which must be UTF-8 text holding one JSON object and nothing else.
-    Text(&'de [u8]),
     /// An already-parsed value.
     Value(&'de Value),
 }
@@ -80,9 +79,6 @@ impl<'de> Args<'de> {
             Args::Str(text) => {
                 whole(serde_json::Deserializer::from_str(text), Fields { slots, index, depth: 0 })
             }
-            Args::Text(text) => {
-                whole(serde_json::Deserializer::from_slice(text), Fields { slots, index, depth: 0 })
-            }
             Args::Value(value @ Value::Object(_)) => {
                 ValueDe(value).deserialize_map(Fields { slots, index, depth: 0 }).ok()
             }
@@ -95,7 +91,7 @@ impl<'de> Args<'de> {
     pub fn value(self) -> Option<&'de Value> {
         match self {
             Args::Value(value) => Some(value),
-            Args::Str(_) | Args::Text(_) => None,
+            Args::Str(_) => None,
         }
     }
 }

@@ -193,25 +193,32 @@ impl<C> Toolset<C> {
         Some(CallFuture::new(name, dispatched))
     }
 
-    /// [`Toolset::call`] on argument text: `fast` is how the fast path reads it (`Str` or
-    /// `Text`), `bytes` the same text for the parser when it gives up.
+    /// [`Toolset::call`] on argument text: `text` for the fast path (`None` when the bytes
+    /// are not UTF-8), `bytes` the same text for the parser when it gives up.
     async fn call_text_or_parsed(
         &self,
         ctx: &C,
         name: &str,
-        fast: Args<'_>,
+        text: Option<&str>,
         bytes: &[u8],
     ) -> Result<Value, ToolError> {
-        if let Some(call) = self.call_text(ctx, name, fast) {
+        if let Some(call) = text.and_then(|text| self.call_text(ctx, name, Args::Str(text))) {
             return call.await;
         }
         let args = crate::call::parse_arguments(bytes)?;
         self.call(ctx, name, &args).await
     }
 
-    /// [`Toolset::run_with`] on argument text, `fast` and `bytes` as above.
-    fn run_text_with(&self, ctx: &C, name: &str, fast: Args<'_>, bytes: &[u8]) -> Result<Value, ToolError> {
-        if let Some(dispatched) = self.text.and_then(|dispatch| dispatch(ctx, name, fast)) {
+    /// [`Toolset::run_with`] on argument text, `text` and `bytes` as above.
+    fn run_text_with(
+        &self,
+        ctx: &C,
+        name: &str,
+        text: Option<&str>,
+        bytes: &[u8],
+    ) -> Result<Value, ToolError> {
+        let fast = self.text.zip(text).and_then(|(dispatch, text)| dispatch(ctx, name, Args::Str(text)));
+        if let Some(dispatched) = fast {
             return ready(name, dispatched);
         }
         let args = crate::call::parse_arguments(bytes)?;
@@ -293,12 +300,12 @@ impl<C> Toolset<C> {
     /// Like [`Toolset::call`], with the arguments as JSON text (as OpenAI sends them).
     /// Malformed text is [`ToolError::InvalidJson`].
     pub async fn call_json(&self, ctx: &C, name: &str, args: &str) -> Result<Value, ToolError> {
-        self.call_text_or_parsed(ctx, name, Args::Str(args), args.as_bytes()).await
+        self.call_text_or_parsed(ctx, name, Some(args), args.as_bytes()).await
     }
 
     /// Like [`Toolset::call_json`], from raw bytes; invalid UTF-8 is `InvalidJson`.
     pub async fn call_bytes(&self, ctx: &C, name: &str, args: &[u8]) -> Result<Value, ToolError> {
-        self.call_text_or_parsed(ctx, name, Args::Text(args), args).await
+        self.call_text_or_parsed(ctx, name, std::str::from_utf8(args).ok(), args).await
     }
 
     /// Runs a sync tool with the context, without an executor. Never blocks: an async
@@ -331,12 +338,12 @@ impl Toolset<()> {
 
     /// Like [`Toolset::run`], with the arguments as JSON text (as OpenAI sends them).
     pub fn run_json(&self, name: &str, args: &str) -> Result<Value, ToolError> {
-        self.run_text_with(&(), name, Args::Str(args), args.as_bytes())
+        self.run_text_with(&(), name, Some(args), args.as_bytes())
     }
 
     /// Like [`Toolset::run_json`], from raw bytes; invalid UTF-8 is `InvalidJson`.
     pub fn run_bytes(&self, name: &str, args: &[u8]) -> Result<Value, ToolError> {
-        self.run_text_with(&(), name, Args::Text(args), args)
+        self.run_text_with(&(), name, std::str::from_utf8(args).ok(), args)
     }
 }
 
