@@ -1,11 +1,12 @@
 //! The data part of the generated file, written as text: the info table, which holds every
-//! tool's schema strings. They are most of the file's bytes; going through tokens, `syn` and prettyplease
-//! (as the code part does) made re-parsing them most of the generator's time.
+//! tool's schema strings. They are most of the file's bytes; going through tokens, `syn`
+//! and prettyplease (as the code part does) made re-parsing them most of the generator's
+//! time.
 //!
 //! The layout is the one prettyplease and rustfmt give: one entry per line, four spaces per
 //! level, trailing commas. Schema text is a raw string literal (`r#"..."#`, with the fewest
-//! `#`s that close it), one tool per line, so a snapshot diff shows a schema change as the
-//! one line of the tool that changed.
+//! `#`s that close it), one schema per line, so a snapshot diff shows a schema change as
+//! the line of the tool's schema that changed.
 
 use toolcall_runtime::render::{
     InputKind, render_annotations, render_examples, render_input, render_output_schema,
