@@ -443,6 +443,32 @@ fn toolset_matches_dyn_tool_behaviour() {
     }
 }
 
+/// Threads asking for an array none has asked for yet all get the one text: it is put
+/// together once, and the strict and lax arrays of a format are different texts (but
+/// Gemini's, which has no strict mode, are one).
+#[test]
+fn first_emits_from_many_threads_share_one_text() {
+    let tools = [Tool::new("first").param(Param::new("n", Type::integer())), Tool::new("second")];
+    let (tools, emitted) = precompute(&tools, "race");
+    let set: &'static Toolset = Box::leak(Box::new(Toolset::new(tools, emitted, |_, _, _| None)));
+    let addresses: Vec<Vec<usize>> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                scope.spawn(|| {
+                    TARGETS
+                        .iter()
+                        .map(|&(format, strict)| set.emit(format, strict).as_ptr() as usize)
+                        .collect()
+                })
+            })
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    assert!(addresses.iter().all(|a| *a == addresses[0]), "every thread got the same texts");
+    assert!(std::ptr::eq(set.emit(Format::Gemini, true), set.emit(Format::Gemini, false)));
+    assert!(!std::ptr::eq(set.emit(Format::OpenAi, true), set.emit(Format::OpenAi, false)));
+}
+
 #[test]
 fn toolset_emit_assembles_each_array_once() {
     let set = &*WEATHER;
