@@ -771,7 +771,7 @@ impl<'o, 'c> Renderer<'o, 'c> {
             examples: &examples,
         };
         let scope = self.scope;
-        write_definition(self.scope.settings, &envelope, self.out, |out| {
+        write_definition(scope.settings, &envelope, self.out, |out| {
             Renderer::new(scope, out).root(&tool.params)
         });
     }

@@ -187,9 +187,16 @@ impl<C> Toolset<C> {
         self
     }
 
+    /// The text dispatcher's answer for argument `text`: `None` without one, or when the
+    /// fast path gave up (or `name` is unknown) and the `Value` path must answer.
+    #[inline]
+    fn dispatch_text<'a>(&self, ctx: &'a C, name: &'a str, text: &'a str) -> Option<Dispatched<'a>> {
+        (self.text?)(ctx, name, Args::Str(text))
+    }
+
     /// The call decoded straight from argument text, when the fast path takes it.
-    pub(crate) fn call_text<'a>(&self, ctx: &'a C, name: &'a str, text: Args<'a>) -> Option<CallFuture<'a>> {
-        let dispatched = (self.text?)(ctx, name, text)?;
+    pub(crate) fn call_text<'a>(&self, ctx: &'a C, name: &'a str, text: &'a str) -> Option<CallFuture<'a>> {
+        let dispatched = self.dispatch_text(ctx, name, text)?;
         Some(CallFuture::new(name, dispatched))
     }
 
@@ -202,7 +209,7 @@ impl<C> Toolset<C> {
         text: Option<&str>,
         bytes: &[u8],
     ) -> Result<Value, ToolError> {
-        if let Some(call) = text.and_then(|text| self.call_text(ctx, name, Args::Str(text))) {
+        if let Some(call) = text.and_then(|text| self.call_text(ctx, name, text)) {
             return call.await;
         }
         let args = crate::call::parse_arguments(bytes)?;
@@ -217,8 +224,7 @@ impl<C> Toolset<C> {
         text: Option<&str>,
         bytes: &[u8],
     ) -> Result<Value, ToolError> {
-        let fast = self.text.zip(text).and_then(|(dispatch, text)| dispatch(ctx, name, Args::Str(text)));
-        if let Some(dispatched) = fast {
+        if let Some(dispatched) = text.and_then(|text| self.dispatch_text(ctx, name, text)) {
             return ready(name, dispatched);
         }
         let args = crate::call::parse_arguments(bytes)?;
