@@ -165,16 +165,32 @@ const fn mix(hash: u64, word: u64) -> u64 {
 
 /// Encodes a tool's plain return value.
 pub fn encode<T: Serialize>(value: T) -> Result<Value, ToolError> {
-    serde_json::to_value(value)
-        .map_err(|e| ToolError::Failed(format!("result could not be encoded as JSON: {e}")))
+    serde_json::to_value(value).map_err(unencodable)
 }
 
 /// Encodes a tool's `Result`: `Err(e)` becomes `Failed(e.to_string())`.
-pub fn encode_result<T: Serialize, E: std::fmt::Display>(result: Result<T, E>) -> Result<Value, ToolError> {
+pub fn encode_result<T: Serialize, E: fmt::Display>(result: Result<T, E>) -> Result<Value, ToolError> {
     match result {
         Ok(value) => encode(value),
-        Err(error) => Err(ToolError::Failed(error.to_string())),
+        Err(error) => Err(failed(&error)),
     }
+}
+
+// The error paths below are shared by every tool: out of line, so that each tool's
+// `encode`/`invoke` instance holds only its happy path and a call.
+
+/// The error of a result serde_json could not encode.
+#[cold]
+#[inline(never)]
+fn unencodable(error: serde_json::Error) -> ToolError {
+    ToolError::Failed(format!("result could not be encoded as JSON: {error}"))
+}
+
+/// The error of a tool that returned `Err(error)`.
+#[cold]
+#[inline(never)]
+fn failed(error: &dyn fmt::Display) -> ToolError {
+    ToolError::Failed(error.to_string())
 }
 
 thread_local! {
@@ -217,15 +233,21 @@ fn guarded<R>(name: &str, f: impl FnOnce() -> R) -> Result<R, ToolError> {
     let outer = IN_TOOL.with(|flag| flag.replace(true));
     let outcome = panic::catch_unwind(AssertUnwindSafe(f));
     IN_TOOL.with(|flag| flag.set(outer));
-    outcome.map_err(|payload| {
-        let message = panic_message(payload.as_ref());
-        let backtrace = LAST_BACKTRACE.with(|slot| slot.borrow_mut().take());
-        match backtrace {
-            Some(bt) => log::error!("tool `{name}` panicked: {message}\n{bt}"),
-            None => log::error!("tool `{name}` panicked: {message}"),
-        }
-        ToolError::Panicked(message)
-    })
+    outcome.map_err(|payload| panicked(name, payload))
+}
+
+/// The error of tool `name`'s panic with `payload`, logged with the backtrace the hook
+/// captured. Out of line: one copy for every tool's `guarded`.
+#[cold]
+#[inline(never)]
+fn panicked(name: &str, payload: Box<dyn Any + Send>) -> ToolError {
+    let message = panic_message(payload.as_ref());
+    let backtrace = LAST_BACKTRACE.with(|slot| slot.borrow_mut().take());
+    match backtrace {
+        Some(bt) => log::error!("tool `{name}` panicked: {message}\n{bt}"),
+        None => log::error!("tool `{name}` panicked: {message}"),
+    }
+    ToolError::Panicked(message)
 }
 
 /// The running body of an async tool: decoded arguments moved in, the result encoded.
