@@ -23,6 +23,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::{ToolError, UnknownName, summarize};
+use crate::slot::Fields;
 pub use crate::text::parse_arguments;
 use crate::toolset::{ToolInfo, unknown_tool};
 
@@ -62,14 +63,37 @@ pub fn arguments<'a>(
 pub fn exact<'v, D: Decoded>(
     args: &'v Value,
     known: &[&str],
-    decode: impl FnOnce(&'v Map<String, Value>) -> D,
+    decode: impl FnOnce(Fields<'v>) -> D,
 ) -> Result<D::Values, ToolError> {
     let (arguments, unknown) = arguments(args, known)?;
-    let mut errors: Vec<ToolError> = unknown.into_iter().collect();
-    match decode(arguments).collect(&mut errors) {
+    let mut errors = errors_from(unknown);
+    match decode(Fields::new(arguments)).collect(&mut errors) {
         Some(values) if errors.is_empty() => Ok(values),
-        _ => Err(ToolError::all(errors).unwrap_or(ToolError::Several(Vec::new()))),
+        _ => Err(one_error(errors)),
     }
+}
+
+// The exact decoder's error bookkeeping, shared by every tool's instance of it (out of
+// line: the instances hold their parameters' decoding and calls to these).
+
+/// The error list an exact decoder starts with: the unknown-argument error, if any.
+#[inline(never)]
+fn errors_from(unknown: Option<ToolError>) -> Vec<ToolError> {
+    unknown.into_iter().collect()
+}
+
+/// Appends a parameter's error to the list.
+#[cold]
+#[inline(never)]
+fn push_error(errors: &mut Vec<ToolError>, error: ToolError) {
+    errors.push(error);
+}
+
+/// The one error of a decoder's list (never empty when this is called).
+#[cold]
+#[inline(never)]
+fn one_error(errors: Vec<ToolError>) -> ToolError {
+    ToolError::all(errors).unwrap_or(ToolError::Several(Vec::new()))
 }
 
 /// What an exact decoder's `decode` returns: each parameter's `Result`, as one tuple of up
@@ -91,7 +115,7 @@ impl<T> Decoded for Result<T, ToolError> {
 
     #[inline]
     fn collect(self, errors: &mut Vec<ToolError>) -> Option<T> {
-        self.map_err(|error| errors.push(error)).ok()
+        self.map_err(|error| push_error(errors, error)).ok()
     }
 }
 

@@ -192,13 +192,28 @@ pub fn defaulted<'a, T: Default>(
     }
 }
 
+/// The members of an object whose keys were checked: a call's arguments (in the exact
+/// decoder) or a struct's fields, read one by name.
+#[derive(Clone, Copy, Debug)]
+pub struct Fields<'a>(&'a Map<String, Value>);
+
+impl<'a> Fields<'a> {
+    /// Wraps an object's members.
+    pub fn new(map: &'a Map<String, Value>) -> Self {
+        Fields(map)
+    }
+
+    /// The member named `name`, if present. Out of line: generated code reads every
+    /// parameter and field of the exact decoder through this one copy of the map search.
+    #[inline(never)]
+    pub fn get(self, name: &str) -> Option<&'a Value> {
+        self.0.get(name)
+    }
+}
+
 /// The object of a struct (or struct variant) with exactly the `known` keys allowed.
-pub fn object<'a>(
-    value: &'a Value,
-    known: &[&str],
-    depth: usize,
-) -> Result<&'a Map<String, Value>, ArgError> {
-    expect_object(value, known, depth)
+pub fn object<'a>(value: &'a Value, known: &[&str], depth: usize) -> Result<Fields<'a>, ArgError> {
+    expect_object(value, known, depth).map(Fields)
 }
 
 /// The items of a tuple struct or tuple variant.
