@@ -45,6 +45,17 @@ impl fmt::Display for Bail {
     }
 }
 
+impl std::error::Error for Bail {}
+
+/// The error of the fast path's own reader of a held `Value`: giving up builds and drops
+/// nothing, where a `serde_json::Error` is a boxed message.
+impl de::Error for Bail {
+    #[inline]
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        Bail
+    }
+}
+
 /// Whether a value at `depth` may open an object or array here. One level short of the
 /// exact decoder's limit, so a value the exact decoder refuses as too deep never gets
 /// through.
@@ -115,21 +126,29 @@ fn whole<'de, R: serde_json::de::Read<'de>, V: Visitor<'de, Value = ()>>(
 #[derive(Clone, Copy)]
 struct ValueDe<'de>(&'de Value);
 
+/// What `&Value`'s deserializer said when it refused: the fast path gives up. Out of line,
+/// so dropping the error is one call wherever a method is forwarded.
+#[cold]
+#[inline(never)]
+fn gave_up(_: serde_json::Error) -> Bail {
+    Bail
+}
+
 /// Forwards `deserialize_*` methods to `&Value`'s deserializer.
 macro_rules! forward_to_value {
     ($($method:ident)*) => {$(
         #[inline]
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
-            self.0.$method(visitor)
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
+            self.0.$method(visitor).map_err(gave_up)
         }
     )*};
 }
 
 impl<'de> Deserializer<'de> for ValueDe<'de> {
-    type Error = serde_json::Error;
+    type Error = Bail;
 
     #[inline]
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
         match self.0 {
             Value::Object(map) => visitor.visit_map(Entries { entries: map.iter(), value: None }),
             Value::Array(items) => visitor.visit_seq(Elements(items.iter())),
@@ -138,14 +157,14 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
                 (Some(u), _, _) => visitor.visit_u64(u),
                 (None, Some(i), _) => visitor.visit_i64(i),
                 (None, None, Some(f)) => visitor.visit_f64(f),
-                (None, None, None) => self.0.deserialize_any(visitor),
+                (None, None, None) => self.0.deserialize_any(visitor).map_err(gave_up),
             },
-            other => other.deserialize_any(visitor),
+            other => other.deserialize_any(visitor).map_err(gave_up),
         }
     }
 
     #[inline]
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
         match self.0 {
             Value::Object(map) => visitor.visit_map(Entries { entries: map.iter(), value: None }),
             _ => Err(bail()),
@@ -153,7 +172,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
     }
 
     #[inline]
-    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
         match self.0 {
             Value::Array(items) => visitor.visit_seq(Elements(items.iter())),
             _ => Err(bail()),
@@ -161,7 +180,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
     }
 
     #[inline]
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
         match self.0 {
             Value::Null => visitor.visit_none(),
             _ => visitor.visit_some(self),
@@ -174,7 +193,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
         _name: &'static str,
         _fields: &'static [&'static str],
         visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
+    ) -> Result<V::Value, Bail> {
         self.deserialize_map(visitor)
     }
 
@@ -183,7 +202,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
         self,
         _name: &'static str,
         visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
+    ) -> Result<V::Value, Bail> {
         visitor.visit_newtype_struct(self)
     }
 
@@ -199,16 +218,12 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
         self,
         name: &'static str,
         visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        self.0.deserialize_unit_struct(name, visitor)
+    ) -> Result<V::Value, Bail> {
+        self.0.deserialize_unit_struct(name, visitor).map_err(gave_up)
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        self.0.deserialize_tuple(len, visitor)
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, Bail> {
+        self.0.deserialize_tuple(len, visitor).map_err(gave_up)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -216,8 +231,8 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
         name: &'static str,
         len: usize,
         visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        self.0.deserialize_tuple_struct(name, len, visitor)
+    ) -> Result<V::Value, Bail> {
+        self.0.deserialize_tuple_struct(name, len, visitor).map_err(gave_up)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -225,8 +240,8 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
         name: &'static str,
         variants: &'static [&'static str],
         visitor: V,
-    ) -> Result<V::Value, serde_json::Error> {
-        self.0.deserialize_enum(name, variants, visitor)
+    ) -> Result<V::Value, Bail> {
+        self.0.deserialize_enum(name, variants, visitor).map_err(gave_up)
     }
 }
 
@@ -237,13 +252,10 @@ struct Entries<'de> {
 }
 
 impl<'de> MapAccess<'de> for Entries<'de> {
-    type Error = serde_json::Error;
+    type Error = Bail;
 
     #[inline]
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, serde_json::Error> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Bail> {
         match self.entries.next() {
             Some((key, value)) => {
                 self.value = Some(value);
@@ -254,7 +266,7 @@ impl<'de> MapAccess<'de> for Entries<'de> {
     }
 
     #[inline(always)]
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, serde_json::Error> {
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Bail> {
         match self.value.take() {
             Some(value) => seed.deserialize(ValueDe(value)),
             None => Err(bail()),
@@ -270,13 +282,10 @@ impl<'de> MapAccess<'de> for Entries<'de> {
 struct Elements<'de>(std::slice::Iter<'de, Value>);
 
 impl<'de> SeqAccess<'de> for Elements<'de> {
-    type Error = serde_json::Error;
+    type Error = Bail;
 
     #[inline]
-    fn next_element_seed<T: DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>, serde_json::Error> {
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Bail> {
         self.0.next().map(|item| seed.deserialize(ValueDe(item))).transpose()
     }
 
@@ -289,10 +298,10 @@ impl<'de> SeqAccess<'de> for Elements<'de> {
 struct KeyDe<'de>(&'de str);
 
 impl<'de> Deserializer<'de> for KeyDe<'de> {
-    type Error = serde_json::Error;
+    type Error = Bail;
 
     #[inline]
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Bail> {
         visitor.visit_borrowed_str(self.0)
     }
 
@@ -474,17 +483,6 @@ enum Num {
 }
 
 impl Num {
-    /// The whole number, as the exact decoder's `integer_value` reads it: integers, and
-    /// floats with no fraction below 2^63 in magnitude.
-    fn integer(self) -> Option<i128> {
-        match self {
-            Num::Neg(i) => Some(i128::from(i)),
-            Num::Pos(u) => Some(i128::from(u)),
-            Num::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => Some(f as i128),
-            Num::Float(_) => None,
-        }
-    }
-
     /// The number as `f64`, as `serde_json::Number::as_f64` gives it.
     fn float(self) -> f64 {
         match self {
@@ -493,6 +491,15 @@ impl Num {
             Num::Float(f) => f,
         }
     }
+}
+
+/// The whole number a float holds, as `decode::integer_value` reads it: no fraction and
+/// below 2^63 in magnitude. Out of line: models rarely send `2.0` for an integer, and every
+/// integer slot of every tool would otherwise hold a copy of this.
+#[cold]
+#[inline(never)]
+fn float_integer(f: f64) -> Option<i128> {
+    (f.fract() == 0.0 && f.abs() < 9.2e18).then_some(f as i128)
 }
 
 /// Reads a number; anything else gives up.
@@ -551,7 +558,7 @@ macro_rules! integer_fast {
                 let whole = match number {
                     Num::Neg(i) => return <$ty>::try_from(i).map_err(|_| bail()),
                     Num::Pos(u) => return <$ty>::try_from(u).map_err(|_| bail()),
-                    Num::Float(_) => number.integer().ok_or_else(bail)?,
+                    Num::Float(f) => float_integer(f).ok_or_else(bail)?,
                 };
                 <$ty>::try_from(whole).map_err(|_| bail())
             }
