@@ -122,7 +122,9 @@ fn whole<'de, R: serde_json::de::Read<'de>, V: Visitor<'de, Value = ()>>(
 /// A `Value` as the fast path reads it: like serde_json's `&Value` deserializer, but
 /// objects and arrays are walked here, keys handed over as borrowed strings, so the
 /// generated decoders inline the whole walk (serde_json's map access goes through a
-/// `Cow` key deserializer that is not inlined). Everything else is `&Value`'s.
+/// `Cow` key deserializer that is not inlined). Everything else is `&Value`'s. Its error
+/// is [`Bail`], which costs nothing to make or drop: the caller only asks whether it gave
+/// up.
 #[derive(Clone, Copy)]
 struct ValueDe<'de>(&'de Value);
 
