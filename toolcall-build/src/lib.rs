@@ -159,7 +159,14 @@ pub enum BuildError {
     ModuleRoot(String),
     /// The context type given to [`Builder::context`] is not a Rust type path.
     Context(String),
+    /// The generator's thread (with [`GENERATOR_STACK`] bytes of stack) could not be
+    /// started.
+    Thread(std::io::Error),
 }
+
+/// The stack of the thread [`Builder::generate_from`] runs on. Reserved, not committed:
+/// a file only uses the pages its nesting reaches (a few KiB per level).
+pub const GENERATOR_STACK: usize = 1 << 30;
 
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -170,6 +177,11 @@ impl std::fmt::Display for BuildError {
                 f,
                 "context type `{path}` given to `Builder::context` is not a Rust type path; \
                  write it from the crate root, e.g. `crate::App`"
+            ),
+            BuildError::Thread(error) => write!(
+                f,
+                "cannot start the generator's thread ({} MiB of stack, reserved): {error}",
+                GENERATOR_STACK >> 20
             ),
         }
     }
@@ -331,7 +343,24 @@ impl Builder {
     }
 
     /// Generates from sources given in any order (they are sorted first).
-    pub fn generate_from(&self, mut sources: Vec<SourceFile>) -> Result<Generated, BuildError> {
+    ///
+    /// The work runs on a thread of its own with [`GENERATOR_STACK`] bytes of stack: syn
+    /// parses recursively, and so do the passes over its tree, so a file whose types nest
+    /// thousands deep, or whose expressions chain thousands of terms, ends in code or
+    /// diagnostics rather than a stack overflow, whichever thread calls this.
+    pub fn generate_from(&self, sources: Vec<SourceFile>) -> Result<Generated, BuildError> {
+        std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new()
+                .name("toolcall-build".to_owned())
+                .stack_size(GENERATOR_STACK)
+                .spawn_scoped(scope, || self.generate_here(sources))
+                .map_err(BuildError::Thread)?;
+            worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    }
+
+    /// [`Builder::generate_from`]'s work, on the calling thread.
+    fn generate_here(&self, mut sources: Vec<SourceFile>) -> Result<Generated, BuildError> {
         let root: syn::Path = syn::parse_str(&self.module_root)
             .map_err(|_| BuildError::ModuleRoot(self.module_root.clone()))?;
         let context = match &self.context {
@@ -370,10 +399,10 @@ impl Builder {
     /// every diagnostic as `cargo:warning`. On errors, prints a summary and exits the
     /// build script with status 1 (no panic backtrace).
     pub fn compile(&self) {
-        // syn parses recursively; a large stack keeps hostile files on the diagnostic path.
+        // A panic in the generator becomes this error message, not a backtrace. (The
+        // generator's deep stack is `generate_from`'s own thread.)
         let outcome = std::thread::scope(|scope| {
             std::thread::Builder::new()
-                .stack_size(64 << 20)
                 .spawn_scoped(scope, || self.try_compile())
                 .map_err(|e| format!("cannot start the generator thread: {e}"))?
                 .join()

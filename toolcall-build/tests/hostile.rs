@@ -103,3 +103,35 @@ fn syntax_errors_and_unsupported_items_are_diagnostics() {
     assert!(!generated.has_errors());
     assert_eq!(generated.modules[0].tools.len(), 1);
 }
+
+/// Nesting that brackets do not bound (`<`, `&`, prefix operators, chains of binary
+/// operators and method calls): syn and the passes over its tree recurse once per level.
+/// These ran the generator out of its stack (a SIGSEGV under the fuzzer, an abort in
+/// `cargo toolcall export` at 500 nested `Vec<`) until it got a thread of its own; here
+/// they run from a test thread, whose stack is 2 MiB.
+#[test]
+fn nesting_thousands_deep_outside_brackets_is_generated_from() {
+    let n = 2_000;
+    let tools = [
+        ("types", format!("/// Deep.\npub fn deep(x: {}u8{}) {{}}\n", "Vec<".repeat(n), ">".repeat(n))),
+        ("prefix operators", format!("/// Deep.\npub fn deep() -> bool {{ {}true }}\n", "!".repeat(n))),
+        ("a binary chain", format!("/// Deep.\npub fn deep() -> u64 {{ 1{} }}\n", " + 1".repeat(n))),
+        ("a method chain", format!("/// Deep.\npub fn deep(x: u8) {{ x{}; }}\n", ".f()".repeat(n))),
+    ];
+    for (what, text) in tools {
+        let generated = generate(&text);
+        assert_parses(&generated);
+        assert_eq!(generated.modules.first().map(|m| m.tools.len()), Some(1), "{what}");
+    }
+    // Not tools, and said so: a borrowed parameter, and generic arguments never closed.
+    let refused = [
+        format!("/// Deep.\npub fn deep(x: {}u8) {{}}\n", "&".repeat(n)),
+        format!("impl !{}", "<".repeat(n)),
+    ];
+    for text in refused {
+        let generated = generate(&text);
+        assert_parses(&generated);
+        assert!(!generated.diagnostics.is_empty(), "{}", &text[..40]);
+        assert!(generated.modules.iter().all(|m| m.tools.is_empty()), "{}", &text[..40]);
+    }
+}
