@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 use toolcall_runtime::ir::{
     Definition, MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Tool, Type, find_definition,
 };
-use toolcall_runtime::render::{INLINED_LEVELS, OPENAI_STRICT_FORMATS};
+use toolcall_runtime::render::{
+    INLINED_LEVELS, InputKind, OPENAI_STRICT_FORMATS, render_input, render_output_schema,
+};
 
 use crate::diagnostics::{Diagnostics, Level};
 use crate::model::{ToolDef, ToolModule};
@@ -34,9 +36,64 @@ pub fn check(modules: &[ToolModule], diags: &Diagnostics) {
             check_recursion(module, tool, diags);
             check_values(module, tool, diags);
             check_limits(module, tool, diags);
+            check_schema_depth(module, tool, diags);
         }
     }
     check_crate_limits(modules, diags);
+}
+
+/// The deepest a tool's schema may nest: serde_json (like most JSON parsers) refuses a
+/// document nested past 128 levels, and the definitions a provider or an MCP client reads
+/// wrap the schema in up to 8 more (the tools array, the tool, `function`, `result`...).
+pub const MAX_SCHEMA_DEPTH: usize = 120;
+
+/// A schema nested past [`MAX_SCHEMA_DEPTH`] (types such as `Vec<Vec<...>>` hundreds deep)
+/// is emitted as text no client could parse: an error at the tool.
+fn check_schema_depth(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
+    let kinds = [InputKind::Lax, InputKind::Strict, InputKind::AnthropicStrict, InputKind::Gemini];
+    let input = kinds.map(|kind| json_depth(&render_input(&tool.ir, kind))).into_iter().max().unwrap_or(0);
+    let output = tool.ir.output.as_ref().map_or(0, |ty| json_depth(&render_output_schema(ty)));
+    for (what, depth) in [("input", input), ("output", output)] {
+        if depth > MAX_SCHEMA_DEPTH {
+            diags.error(
+                &module.file,
+                tool.span,
+                format!(
+                    "`{}`: its {what} schema nests {depth} levels deep; JSON parsers refuse documents \
+                     nested past 128 levels, so no client could read this tool's definition (at most \
+                     {MAX_SCHEMA_DEPTH}, which leaves room for the definition around it): flatten the types",
+                    tool.ir.name
+                ),
+            );
+        }
+    }
+}
+
+/// The deepest nesting of objects and arrays in JSON `text` (brackets inside strings do
+/// not count).
+fn json_depth(text: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for byte in text.bytes() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 fn check_duplicates(modules: &[ToolModule], diags: &Diagnostics) {
@@ -501,6 +558,15 @@ fn check_crate_limits(modules: &[ToolModule], diags: &Diagnostics) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_depth_counts_brackets_outside_strings() {
+        assert_eq!(json_depth("{}"), 1);
+        assert_eq!(json_depth(r#"{"a":[{"b":[]}],"c":{}}"#), 4);
+        assert_eq!(json_depth(r#"{"a":"{[{[\"{"}"#), 1);
+        assert_eq!(json_depth(r#"["\\",[[]]]"#), 3);
+        assert_eq!(json_depth(""), 0);
+    }
 
     #[test]
     fn provider_safe_names() {

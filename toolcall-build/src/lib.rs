@@ -44,7 +44,7 @@ mod types;
 
 use std::path::{Path, PathBuf};
 
-pub use check::is_provider_safe;
+pub use check::{MAX_SCHEMA_DEPTH, is_provider_safe};
 pub use diagnostics::{Diagnostic, Level};
 pub use provider::{ProvidedType, TypeProvider};
 

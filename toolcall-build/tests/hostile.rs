@@ -113,7 +113,6 @@ fn syntax_errors_and_unsupported_items_are_diagnostics() {
 fn nesting_thousands_deep_outside_brackets_is_generated_from() {
     let n = 2_000;
     let tools = [
-        ("types", format!("/// Deep.\npub fn deep(x: {}u8{}) {{}}\n", "Vec<".repeat(n), ">".repeat(n))),
         ("prefix operators", format!("/// Deep.\npub fn deep() -> bool {{ {}true }}\n", "!".repeat(n))),
         ("a binary chain", format!("/// Deep.\npub fn deep() -> u64 {{ 1{} }}\n", " + 1".repeat(n))),
         ("a method chain", format!("/// Deep.\npub fn deep(x: u8) {{ x{}; }}\n", ".f()".repeat(n))),
@@ -123,8 +122,10 @@ fn nesting_thousands_deep_outside_brackets_is_generated_from() {
         assert_parses(&generated);
         assert_eq!(generated.modules.first().map(|m| m.tools.len()), Some(1), "{what}");
     }
-    // Not tools, and said so: a borrowed parameter, and generic arguments never closed.
+    // Not tools, and said so: a schema no JSON parser would read (see the next test), a
+    // borrowed parameter, and generic arguments never closed.
     let refused = [
+        format!("/// Deep.\npub fn deep(x: {}u8{}) {{}}\n", "Vec<".repeat(n), ">".repeat(n)),
         format!("/// Deep.\npub fn deep(x: {}u8) {{}}\n", "&".repeat(n)),
         format!("impl !{}", "<".repeat(n)),
     ];
@@ -132,6 +133,23 @@ fn nesting_thousands_deep_outside_brackets_is_generated_from() {
         let generated = generate(&text);
         assert_parses(&generated);
         assert!(!generated.diagnostics.is_empty(), "{}", &text[..40]);
-        assert!(generated.modules.iter().all(|m| m.tools.is_empty()), "{}", &text[..40]);
     }
+}
+
+/// A type whose schema nests past what JSON parsers read is an error at the tool; one
+/// level less is accepted.
+#[test]
+fn schemas_nested_past_what_json_parsers_read_are_refused() {
+    let nested = |levels: usize| {
+        format!("/// Deep.\npub fn deep(x: {}u8{}) {{}}\n", "Vec<".repeat(levels), ">".repeat(levels))
+    };
+    let limit = toolcall_build::MAX_SCHEMA_DEPTH;
+    // The schema's levels: the parameters object, its `properties`, one per `Vec`, the `u8`.
+    let deepest_accepted = generate(&nested(limit - 3));
+    assert!(!deepest_accepted.has_errors(), "{:?}", deepest_accepted.diagnostics);
+    let refused = generate(&nested(limit - 2));
+    assert!(refused.has_errors());
+    let error = refused.diagnostics.iter().find(|d| d.message.contains("nests")).expect("the depth error");
+    assert!(error.message.contains(&format!("nests {} levels", limit + 1)), "{}", error.message);
+    assert_eq!(error.line, 2);
 }
