@@ -4,6 +4,7 @@
 //! line naming what was wrong and where (`days: expected an integer, got "5"`); its
 //! `Serialize` form is a stable JSON object to send back as the tool result.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::Serialize;
@@ -112,7 +113,7 @@ impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ToolError::UnknownTool { name, known } => {
-                write!(f, "unknown tool {}", quote(name))?;
+                write!(f, "unknown tool {}", quote(&cut(name, MAX_NAME)))?;
                 if let Some(closest) = self.did_you_mean() {
                     write!(f, " (did you mean {}?)", quote(closest))?;
                 }
@@ -122,37 +123,49 @@ impl fmt::Display for ToolError {
             ToolError::InvalidArguments(value) => {
                 write!(f, "arguments must be a JSON object, got {}", preview(value))
             }
-            ToolError::MissingArgument(name) => write!(f, "{name}: missing required argument"),
-            ToolError::InvalidArgument { name, reason } => write!(f, "{name}: {reason}"),
-            ToolError::InvalidJson(message) => write!(f, "arguments are not valid JSON: {message}"),
-            ToolError::Failed(message) => write!(f, "tool failed: {message}"),
-            ToolError::Panicked(message) => write!(f, "tool panicked: {message}"),
+            ToolError::MissingArgument(name) => {
+                write!(f, "{}: missing required argument", cut(name, MAX_NAME))
+            }
+            ToolError::InvalidArgument { name, reason } => write!(f, "{}: {reason}", cut(name, MAX_NAME)),
+            ToolError::InvalidJson(message) => {
+                write!(f, "arguments are not valid JSON: {}", cut(message, MAX_MESSAGE))
+            }
+            ToolError::Failed(message) => write!(f, "tool failed: {}", cut(message, MAX_MESSAGE)),
+            ToolError::Panicked(message) => write!(f, "tool panicked: {}", cut(message, MAX_MESSAGE)),
             ToolError::AsyncTool(name) => write!(
                 f,
                 "tool {} is async: the caller must use `Toolset::call(..).await`, not a sync `run`",
-                quote(name)
+                quote(&cut(name, MAX_NAME))
             ),
             ToolError::Several(errors) => {
                 write!(f, "{} mistakes in the arguments:", errors.len())?;
-                errors.iter().try_for_each(|error| write!(f, "\n- {error}"))
+                errors.iter().take(MAX_LISTED).try_for_each(|error| write!(f, "\n- {error}"))?;
+                match errors.len().saturating_sub(MAX_LISTED) {
+                    0 => Ok(()),
+                    more => write!(f, "\n- and {more} more"),
+                }
             }
         }
     }
 }
 
-/// `unknown argument "A" (did you mean "a"?)`, or `unknown arguments: "x", "y"`.
+/// `unknown argument "A" (did you mean "a"?)`, or `unknown arguments: "x", "y"`; past
+/// [`MAX_LISTED`] names, `and N more`.
 fn write_unknown(f: &mut fmt::Formatter<'_>, what: &str, names: &[UnknownName]) -> fmt::Result {
     match names {
         [one] => write!(f, "unknown {what} {one}"),
         _ => {
             write!(f, "unknown {what}s: ")?;
-            for (i, name) in names.iter().enumerate() {
+            for (i, name) in names.iter().take(MAX_LISTED).enumerate() {
                 if i > 0 {
                     f.write_str(", ")?;
                 }
                 write!(f, "{name}")?;
             }
-            Ok(())
+            match names.len().saturating_sub(MAX_LISTED) {
+                0 => Ok(()),
+                more => write!(f, ", and {more} more"),
+            }
         }
     }
 }
@@ -163,7 +176,8 @@ impl std::error::Error for ToolError {}
 /// does declare when one is close (differs in case, or by a typo).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct UnknownName {
-    /// The name as it arrived.
+    /// The name as it arrived (in an error's text and JSON, its first 120 characters).
+    #[serde(serialize_with = "serialize_cut_name")]
     pub name: String,
     /// The closest declared name, if one is close.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -177,13 +191,24 @@ impl UnknownName {
         UnknownName { name: name.to_owned(), did_you_mean }
     }
 
-    /// Every key of `keys` that is not in `known`, in order, with suggestions.
+    /// Every key of `keys` that is not in `known`, in order; the first [`MAX_LISTED`],
+    /// the ones an error shows, with suggestions (the rest are only counted, so a call
+    /// with 300,000 unknown keys costs no 300,000 edit-distance searches).
     pub fn all<'k>(keys: impl IntoIterator<Item = &'k String>, known: &[&str]) -> Vec<UnknownName> {
         keys.into_iter()
             .filter(|k| !known.contains(&k.as_str()))
-            .map(|k| UnknownName::new(k, known))
+            .enumerate()
+            .map(
+                |(i, k)| {
+                    if i < MAX_LISTED { UnknownName::new(k, known) } else { UnknownName::from(k.as_str()) }
+                },
+            )
             .collect()
     }
+}
+
+fn serialize_cut_name<S: serde::Serializer>(name: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&cut(name, MAX_NAME))
 }
 
 /// An unknown name with no suggestion.
@@ -202,7 +227,7 @@ impl From<String> for UnknownName {
 
 impl fmt::Display for UnknownName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&quote(&self.name))?;
+        f.write_str(&quote(&cut(&self.name, MAX_NAME)))?;
         match &self.did_you_mean {
             Some(closest) => write!(f, " (did you mean {}?)", quote(closest)),
             None => Ok(()),
@@ -216,31 +241,44 @@ impl Serialize for ToolError {
         map.serialize_entry("error", self.kind())?;
         match self {
             ToolError::UnknownTool { name, known } => {
-                map.serialize_entry("name", name)?;
+                map.serialize_entry("name", &cut(name, MAX_NAME))?;
                 map.serialize_entry("known", known)?;
                 if let Some(closest) = self.did_you_mean() {
                     map.serialize_entry("did_you_mean", closest)?;
                 }
             }
             ToolError::UnknownArguments(names) => {
-                let plain: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
+                let listed = &names[..names.len().min(MAX_LISTED)];
+                let plain: Vec<Cow<'_, str>> = listed.iter().map(|n| cut(&n.name, MAX_NAME)).collect();
                 map.serialize_entry("names", &plain)?;
-                map.serialize_entry("unknown", names)?;
+                map.serialize_entry("unknown", listed)?;
+                omitted(&mut map, names.len())?;
             }
             ToolError::InvalidArguments(value) => map.serialize_entry("value", value)?,
-            ToolError::MissingArgument(name) => map.serialize_entry("name", name)?,
+            ToolError::MissingArgument(name) => map.serialize_entry("name", &cut(name, MAX_NAME))?,
             ToolError::InvalidArgument { name, reason } => {
-                map.serialize_entry("name", name)?;
+                map.serialize_entry("name", &cut(name, MAX_NAME))?;
                 map.serialize_entry("reason", reason)?;
             }
             ToolError::InvalidJson(message) | ToolError::Failed(message) | ToolError::Panicked(message) => {
-                map.serialize_entry("detail", message)?
+                map.serialize_entry("detail", &cut(message, MAX_MESSAGE))?
             }
-            ToolError::AsyncTool(name) => map.serialize_entry("name", name)?,
-            ToolError::Several(errors) => map.serialize_entry("errors", errors)?,
+            ToolError::AsyncTool(name) => map.serialize_entry("name", &cut(name, MAX_NAME))?,
+            ToolError::Several(errors) => {
+                map.serialize_entry("errors", &errors[..errors.len().min(MAX_LISTED)])?;
+                omitted(&mut map, errors.len())?;
+            }
         }
         map.serialize_entry("message", &self.to_string())?;
         map.end()
+    }
+}
+
+/// `"omitted": N` when a list of `len` entries was cut at [`MAX_LISTED`].
+fn omitted<M: SerializeMap>(map: &mut M, len: usize) -> Result<(), M::Error> {
+    match len.saturating_sub(MAX_LISTED) {
+        0 => Ok(()),
+        more => map.serialize_entry("omitted", &more),
     }
 }
 
@@ -335,7 +373,9 @@ pub enum Reason {
     },
     /// A nested object has fields its type does not declare.
     UnknownFields {
-        /// Every unknown field, with the closest declared one.
+        /// Every unknown field, the first 20 with the closest declared one (an error shows
+        /// those, and counts the rest).
+        #[serde(serialize_with = "serialize_listed")]
         fields: Vec<UnknownName>,
     },
     /// A key that an object of the arguments holds more than once (after unescaping:
@@ -349,7 +389,9 @@ pub enum Reason {
     },
     /// A type's own decoder (serde or a type provider) rejected the value.
     Invalid {
-        /// The decoder's message.
+        /// The decoder's message (in an error's text and JSON, its first 300 characters:
+        /// serde's messages may quote the value).
+        #[serde(serialize_with = "serialize_cut_reason")]
         message: String,
     },
 }
@@ -389,7 +431,7 @@ impl fmt::Display for Reason {
             Reason::UnknownFields { fields } => write_unknown(f, "field", fields),
             Reason::DuplicateKey {} => f.write_str("given more than once in one object; send each key once"),
             Reason::TooDeep { limit } => write!(f, "value nests deeper than {limit} levels"),
-            Reason::Invalid { message } => f.write_str(message),
+            Reason::Invalid { message } => f.write_str(&cut(message, MAX_REASON)),
         }
     }
 }
@@ -403,6 +445,35 @@ impl Reason {
             .and_then(|text| crate::suggest::closest_name(text, allowed.iter().map(String::as_str)))
             .map(str::to_owned);
         Reason::NotInEnum { value: summarize(value), allowed, did_you_mean }
+    }
+}
+
+fn serialize_cut_reason<S: serde::Serializer>(message: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&cut(message, MAX_REASON))
+}
+
+/// The first [`MAX_LISTED`] names (the count of the rest is in the message).
+fn serialize_listed<S: serde::Serializer>(names: &[UnknownName], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(names.iter().take(MAX_LISTED))
+}
+
+/// At most this many names (unknown arguments or fields) or mistakes (of
+/// [`ToolError::Several`]) are listed in an error's text and JSON; the rest are counted
+/// (`and N more`, `"omitted": N`). An error's size never grows with its input's.
+pub const MAX_LISTED: usize = 20;
+/// Names from the input (argument paths, unknown keys, tool names) are cut to this many
+/// characters in an error.
+const MAX_NAME: usize = 120;
+/// A decoder's message about one value is cut to this many characters.
+const MAX_REASON: usize = 300;
+/// A tool's or parser's message is cut to this many characters.
+const MAX_MESSAGE: usize = 1000;
+
+/// `text`, or its first `max` characters and `…` when it is longer.
+fn cut(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!("{}…", &text[..end])),
     }
 }
 
@@ -420,18 +491,30 @@ const MAX_ITEMS: usize = 8;
 /// Containers nested deeper than this are cut in an error.
 const MAX_NESTING: usize = 3;
 
+/// At most this many characters of strings and keys, all together, are kept in one
+/// summary: eight items of eight entries of long strings would otherwise still be 60 KB.
+const MAX_SUMMARY: usize = 600;
+
 /// A bounded copy of `value` to carry in an error: long strings are cut, big or deep
-/// containers summarised, so an error never copies (or recurses through) a huge input.
+/// containers summarised, and the whole kept under a budget of characters, so an error
+/// never copies (or recurses through) a huge input.
 pub fn summarize(value: &Value) -> Value {
-    summarize_at(value, 0)
+    let mut budget = MAX_SUMMARY;
+    summarize_at(value, 0, &mut budget)
 }
 
-fn summarize_at(value: &Value, depth: usize) -> Value {
+/// `text` cut to `MAX_STRING` characters and to what is left of `budget`, which it uses.
+fn summarize_text(text: &str, budget: &mut usize) -> String {
+    let max = MAX_STRING.min(*budget);
+    let kept: String = text.chars().take(max).collect();
+    let count = kept.chars().count();
+    *budget -= count;
+    if text.len() > kept.len() { format!("{kept}…") } else { kept }
+}
+
+fn summarize_at(value: &Value, depth: usize, budget: &mut usize) -> Value {
     match value {
-        Value::String(s) if s.chars().count() > MAX_STRING => {
-            let cut: String = s.chars().take(MAX_STRING).collect();
-            Value::String(format!("{cut}…"))
-        }
+        Value::String(s) => Value::String(summarize_text(s, budget)),
         Value::Array(items) if depth >= MAX_NESTING => {
             Value::String(format!("[array of {} items]", items.len()))
         }
@@ -439,19 +522,31 @@ fn summarize_at(value: &Value, depth: usize) -> Value {
             Value::String(format!("{{object with {} keys}}", map.len()))
         }
         Value::Array(items) => {
-            let mut kept: Vec<Value> =
-                items.iter().take(MAX_ITEMS).map(|item| summarize_at(item, depth + 1)).collect();
-            if items.len() > MAX_ITEMS {
-                kept.push(Value::String(format!("… {} more", items.len() - MAX_ITEMS)));
+            let mut kept = Vec::new();
+            for item in items.iter().take(MAX_ITEMS) {
+                if *budget == 0 {
+                    break;
+                }
+                kept.push(summarize_at(item, depth + 1, budget));
+            }
+            if items.len() > kept.len() {
+                kept.push(Value::String(format!("… {} more", items.len() - kept.len())));
             }
             Value::Array(kept)
         }
         Value::Object(map) => {
-            let kept = map
-                .iter()
-                .take(MAX_ITEMS)
-                .map(|(k, v)| (k.chars().take(MAX_STRING).collect(), summarize_at(v, depth + 1)))
-                .collect();
+            let mut kept = serde_json::Map::new();
+            for (k, v) in map.iter().take(MAX_ITEMS) {
+                if *budget == 0 {
+                    break;
+                }
+                let key = summarize_text(k, budget);
+                let value = summarize_at(v, depth + 1, budget);
+                kept.insert(key, value);
+            }
+            if map.len() > kept.len() {
+                kept.insert("…".to_owned(), Value::String(format!("{} more keys", map.len() - kept.len())));
+            }
             Value::Object(kept)
         }
         scalar => scalar.clone(),

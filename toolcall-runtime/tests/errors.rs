@@ -269,3 +269,115 @@ fn every_reason() {
     assert_eq!(unique.len(), 18, "every Reason variant once: {kinds:?}");
     snapshot("error__reasons", "every Reason variant inside InvalidArgument", &text);
 }
+
+// Bounded errors (#29): an error's text and JSON stay small whatever the input's size, so
+// a bad call can neither amplify into a huge reply nor flood the model's context.
+
+/// The display line and the JSON text of `error`, in bytes.
+fn sizes(error: &ToolError) -> (usize, usize) {
+    (error.to_string().len(), serde_json::to_string(error).unwrap().len())
+}
+
+#[test]
+fn three_hundred_thousand_unknown_arguments_list_twenty_and_count_the_rest() {
+    let mut args = serde_json::Map::new();
+    args.insert("city".into(), json!("Oslo"));
+    for i in 0..300_000 {
+        args.insert(format!("k{i:06}"), json!(i));
+    }
+    let error = weather().run(&Value::Object(args)).unwrap_err();
+    let ToolError::UnknownArguments(names) = &error else { panic!("{error:?}") };
+    assert_eq!(names.len(), 300_000, "every name is counted");
+    let text = error.to_string();
+    assert!(text.starts_with(r#"unknown arguments: "k000000", "k000001", "#), "{}", &text[..80]);
+    assert!(text.ends_with(r#""k000019", and 299980 more"#), "{text}");
+    assert_eq!(text.matches("\"k").count(), 20);
+    let value = error.to_value();
+    assert_eq!(value["names"].as_array().unwrap().len(), 20);
+    assert_eq!(value["unknown"].as_array().unwrap().len(), 20);
+    assert_eq!(value["omitted"], 299_980);
+    let (display, json) = sizes(&error);
+    assert!(display < 1024 && json < 4096, "{display} {json}");
+}
+
+#[test]
+fn only_the_listed_unknown_names_get_suggestions() {
+    let keys: Vec<String> = (0..25).map(|_| "Days".to_owned()).collect();
+    let names = toolcall_runtime::UnknownName::all(keys.iter(), &["days"]);
+    assert_eq!(names.len(), 25);
+    assert!(names[..20].iter().all(|n| n.did_you_mean.as_deref() == Some("days")));
+    assert!(names[20..].iter().all(|n| n.did_you_mean.is_none()));
+}
+
+#[test]
+fn several_lists_twenty_mistakes_and_counts_the_rest() {
+    let one = |i: usize| ToolError::MissingArgument(format!("a{i}"));
+    let error = ToolError::Several((0..1000).map(one).collect());
+    let text = error.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + 20 + 1, "{text}");
+    assert_eq!(lines[0], "1000 mistakes in the arguments:");
+    assert_eq!(lines[20], "- a19: missing required argument");
+    assert_eq!(lines[21], "- and 980 more");
+    let value = error.to_value();
+    assert_eq!(value["errors"].as_array().unwrap().len(), 20);
+    assert_eq!(value["omitted"], 980);
+    // Twenty is not cut: no `omitted`, no count line.
+    let twenty = ToolError::Several((0..20).map(one).collect());
+    assert_eq!(twenty.to_string().lines().count(), 21);
+    assert!(twenty.to_value().get("omitted").is_none());
+}
+
+#[test]
+fn names_and_messages_from_the_input_are_cut() {
+    let huge = "x".repeat(1 << 20);
+    let errors = [
+        ToolError::UnknownTool { name: huge.clone(), known: vec!["add".into()] },
+        ToolError::UnknownArguments(vec![huge.as_str().into(), "b".into()]),
+        ToolError::MissingArgument(huge.clone()),
+        ToolError::InvalidArgument {
+            name: huge.clone(),
+            reason: Box::new(Reason::Invalid { message: huge.clone() }),
+        },
+        ToolError::InvalidArgument {
+            name: "a".into(),
+            reason: Box::new(Reason::UnknownFields { fields: vec![huge.as_str().into()] }),
+        },
+        ToolError::InvalidJson(huge.clone()),
+        ToolError::Failed(huge.clone()),
+        ToolError::Panicked(huge.clone()),
+        ToolError::AsyncTool(huge.clone()),
+    ];
+    for error in &errors {
+        let (display, json) = sizes(error);
+        assert!(display < 2048 && json < 6144, "{}: {display} {json}", error.kind());
+        assert!(error.to_string().contains("xxx…"), "{}: the cut is marked", error.kind());
+    }
+}
+
+#[test]
+fn a_summarized_value_stays_small_however_it_nests() {
+    let string = "y".repeat(10_000);
+    let level3: serde_json::Map<String, Value> =
+        (0..8).map(|i| (format!("{i}{string}"), json!(string))).collect();
+    let level2: serde_json::Map<String, Value> =
+        (0..8).map(|i| (format!("{i}{string}"), Value::Object(level3.clone()))).collect();
+    let level1: serde_json::Map<String, Value> =
+        (0..100).map(|i| (format!("{i}{string}"), Value::Object(level2.clone()))).collect();
+    let summary = toolcall_runtime::__private::summarize(&Value::Object(level1));
+    let text = summary.to_string();
+    assert!(text.len() < 2048, "{} bytes", text.len());
+    assert!(text.contains("more keys"), "{text}");
+    // A small value is kept as it is.
+    let small = json!({"a": [1, 2, {"b": "c"}], "d": null});
+    assert_eq!(toolcall_runtime::__private::summarize(&small), small);
+    // Twenty errors, each carrying a value summarized at the limit, are still small.
+    let reason = || {
+        Box::new(Reason::ExpectedInteger { value: toolcall_runtime::__private::summarize(&json!(string)) })
+    };
+    let error = ToolError::Several(
+        (0..1000).map(|i| ToolError::InvalidArgument { name: format!("a{i}"), reason: reason() }).collect(),
+    );
+    let (display, json) = sizes(&error);
+    assert!(display < 8 * 1024 && json < 24 * 1024, "{display} {json}");
+}
