@@ -593,7 +593,6 @@ mod tests {
             path: vec![],
             file: "t.rs".into(),
             tools: vec![tool(vec![Param::new("ok", nested), Param::new("bad-name", Type::string())])],
-            impls: vec![],
             overrides_const: false,
             tools_const: false,
         };
@@ -662,7 +661,6 @@ mod tests {
                 t.ir.name = tool_name.to_owned();
                 t
             }],
-            impls: Vec::new(),
             overrides_const: false,
             tools_const: false,
         };

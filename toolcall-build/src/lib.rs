@@ -40,6 +40,7 @@ mod metadata;
 mod model;
 mod parse;
 mod provider;
+mod tree;
 mod types;
 
 use std::path::{Path, PathBuf};
@@ -81,6 +82,9 @@ pub struct Generated {
     pub diagnostics: Vec<Diagnostic>,
     /// The tool modules, in path order (for tools such as `cargo toolcall export`).
     pub modules: Vec<GeneratedModule>,
+    /// The crate's other files the build read for their types (relative to the crate),
+    /// which [`Builder::compile`] watches with `rerun-if-changed`.
+    pub crate_files: Vec<PathBuf>,
 }
 
 /// One tool file of the generated code.
@@ -335,32 +339,87 @@ impl Builder {
         Ok(files)
     }
 
-    /// Reads the tools directory and generates the code, touching nothing.
+    /// Reads the tools directory and the crate's module tree (from `src/lib.rs` or
+    /// `src/main.rs`, for the types tools use) and generates the code, touching nothing.
     /// A `build.rs` may `unwrap` this; [`Builder::compile`] reports errors itself.
     pub fn generate(&self) -> Result<Generated, BuildError> {
         let sources = self.read_sources()?;
-        self.generate_from(sources)
+        let loader = |path: &Path| std::fs::read_to_string(self.crate_dir.join(path)).ok();
+        self.generate_with(sources, Some(&loader))
     }
 
-    /// Generates from sources given in any order (they are sorted first).
+    /// Generates from tool files given in any order (they are sorted first), without
+    /// reading the rest of the crate: types of other modules are unknown to it.
     ///
     /// The work runs on a thread of its own with [`GENERATOR_STACK`] bytes of stack: syn
     /// parses recursively, and so do the passes over its tree, so a file whose types nest
     /// thousands deep, or whose expressions chain thousands of terms, ends in code or
     /// diagnostics rather than a stack overflow, whichever thread calls this.
     pub fn generate_from(&self, sources: Vec<SourceFile>) -> Result<Generated, BuildError> {
+        self.generate_with(sources, None)
+    }
+
+    /// Generates from a whole crate held in memory: `files` by their paths relative to
+    /// the crate (`src/lib.rs`, `src/models/task.rs`, `src/tools/weather.rs`). The tool
+    /// files are those under the tools directory; the others are read as
+    /// [`Builder::generate`] reads them from disk, following the module tree.
+    ///
+    /// ```
+    /// let files = [
+    ///     ("src/lib.rs", "pub mod models; pub mod tools;"),
+    ///     ("src/models.rs", "#[derive(serde::Deserialize)] pub struct Task { pub title: String }"),
+    ///     ("src/tools/mod.rs", "pub mod tasks;"),
+    ///     ("src/tools/tasks.rs", "/// Adds a task.\npub fn add(task: crate::models::Task) {}"),
+    /// ];
+    /// let files = files.map(|(path, text)| (std::path::PathBuf::from(path), text.to_owned()));
+    /// let generated = toolcall_build::Builder::new().generate_from_files(files.into()).unwrap();
+    /// let tool = &generated.modules[0].tools[0].ir;
+    /// assert_eq!(tool.params[0].name, "task");
+    /// assert!(!generated.has_errors());
+    /// ```
+    pub fn generate_from_files(
+        &self,
+        files: std::collections::BTreeMap<PathBuf, String>,
+    ) -> Result<Generated, BuildError> {
+        let sources: Vec<SourceFile> = files
+            .iter()
+            .filter_map(|(path, text)| {
+                let relative = path.strip_prefix(&self.tools_dir).ok()?;
+                let is_rust = relative.extension().is_some_and(|e| e == "rs");
+                is_rust.then(|| SourceFile {
+                    path: path.clone(),
+                    relative: relative.to_owned(),
+                    text: text.clone(),
+                })
+            })
+            .collect();
+        let loader = |path: &Path| files.get(path).cloned();
+        self.generate_with(sources, Some(&loader))
+    }
+
+    /// Runs the generator on its own thread (see [`Builder::generate_from`]); `loader`
+    /// reads the crate's other files, when there is a crate to read.
+    fn generate_with(
+        &self,
+        sources: Vec<SourceFile>,
+        loader: Option<tree::Loader<'_>>,
+    ) -> Result<Generated, BuildError> {
         std::thread::scope(|scope| {
             let worker = std::thread::Builder::new()
                 .name("toolcall-build".to_owned())
                 .stack_size(GENERATOR_STACK)
-                .spawn_scoped(scope, || self.generate_here(sources))
+                .spawn_scoped(scope, || self.generate_here(sources, loader))
                 .map_err(BuildError::Thread)?;
             worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
     }
 
-    /// [`Builder::generate_from`]'s work, on the calling thread.
-    fn generate_here(&self, mut sources: Vec<SourceFile>) -> Result<Generated, BuildError> {
+    /// [`Builder::generate_with`]'s work, on the calling thread.
+    fn generate_here(
+        &self,
+        mut sources: Vec<SourceFile>,
+        loader: Option<tree::Loader<'_>>,
+    ) -> Result<Generated, BuildError> {
         let root: syn::Path = syn::parse_str(&self.module_root)
             .map_err(|_| BuildError::ModuleRoot(self.module_root.clone()))?;
         let context = match &self.context {
@@ -370,18 +429,28 @@ impl Builder {
         sources.sort_by(|a, b| a.relative.cmp(&b.relative));
         let diags = Diagnostics::default();
         declared::check_declared(&sources, self.root_module_file(&sources).as_ref(), &diags);
+        let parsed: Vec<parse::ParsedFile> = sources
+            .iter()
+            .filter_map(|source| {
+                let module = parse::module_path(&source.relative);
+                parse::parse_file(&source.path, module, &source.text, &diags)
+            })
+            .collect();
+        let root_module: Vec<String> = root.segments.iter().skip(1).map(|s| s.ident.to_string()).collect();
+        let tree = match loader {
+            Some(loader) => tree::CrateTree::walk(loader, &parsed, &root_module, &diags),
+            None => tree::CrateTree::tools_only(&parsed, &root_module),
+        };
+        let krate = lower::Crate { tree: &tree, root: &root_module, providers: &self.providers };
+        let mut impls = std::collections::BTreeMap::new();
         let mut modules: Vec<ToolModule> = Vec::with_capacity(sources.len());
-        for source in &sources {
-            let module = parse::module_path(&source.relative);
-            if let Some(parsed) = parse::parse_file(&source.path, module, &source.text, &diags) {
-                let read = ast::tool::read_tools(&parsed, context.as_ref(), &diags);
-                let mut lowered =
-                    lower::lower_file(&parsed, &read, &self.providers, self.missing_docs, &diags);
-                metadata::apply(&parsed, &mut lowered, &diags);
-                // A `mod.rs` that only declares submodules is not a tool module.
-                if !(lowered.tools.is_empty() && source.relative.ends_with("mod.rs")) {
-                    modules.push(lowered);
-                }
+        for parsed in &parsed {
+            let read = ast::tool::read_tools(parsed, context.as_ref(), &diags);
+            let mut lowered = lower::lower_file(parsed, &read, &krate, &mut impls, self.missing_docs, &diags);
+            metadata::apply(parsed, &mut lowered, &diags);
+            // A `mod.rs` that only declares submodules is not a tool module.
+            if !(lowered.tools.is_empty() && parsed.file.ends_with("mod.rs")) {
+                modules.push(lowered);
             }
         }
         check::check(&modules, &diags);
@@ -389,9 +458,11 @@ impl Builder {
             self.check_context_used(context, &modules, &diags);
         }
         let context_tokens = context.as_ref().map_or_else(|| quote::quote!(()), ContextType::tokens);
-        let code = codegen::generate_file(&modules, &root, &context_tokens);
+        let impls: Vec<model::LocalImpl> = impls.into_values().collect();
+        let code = codegen::generate_file(&modules, &impls, &root, &context_tokens);
         let modules = modules.iter().map(GeneratedModule::from_model).collect();
-        Ok(Generated { code, diagnostics: diags.into_sorted(), modules })
+        let crate_files = tree.files().to_vec();
+        Ok(Generated { code, diagnostics: diags.into_sorted(), modules, crate_files })
     }
 
     /// Generates `$OUT_DIR/tools.rs` (rewritten only when its content changed), prints
@@ -486,7 +557,11 @@ impl Builder {
         for source in &sources {
             println!("cargo:rerun-if-changed={}", source.path.display());
         }
-        let generated = self.generate_from(sources).map_err(|e| e.to_string())?;
+        let loader = |path: &Path| std::fs::read_to_string(self.crate_dir.join(path)).ok();
+        let generated = self.generate_with(sources, Some(&loader)).map_err(|e| e.to_string())?;
+        for file in &generated.crate_files {
+            println!("cargo:rerun-if-changed={}", file.display());
+        }
         self.print_diagnostics(&generated.diagnostics);
         let lines: String = generated.diagnostics.iter().map(|d| format!("{d}\n")).collect();
         let listing = out_dir.join(format!("{}.diagnostics", self.out_file));

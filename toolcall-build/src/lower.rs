@@ -11,30 +11,45 @@ use toolcall_runtime::ir::{Param, Tool, Type};
 
 use crate::ast::tool::{Param as ParamAst, ToolFile, ToolFn, quoted_list};
 use crate::diagnostics::{Diagnostics, FileDiagnostics, Level};
+use crate::model::LocalImpl;
 use crate::model::{self, Decode, ToolDef, ToolModule};
 use crate::parse::ParsedFile;
 use crate::parse::defaults::{DefaultFact, FoundDefault};
 use crate::parse::overrides::{CONST_NAME, ToolParam};
 use crate::provider::TypeProvider;
+use crate::tree::CrateTree;
 use crate::types::{Mapped, OutputMapper, TypeMapper};
 
-/// Lowers one file's tools into a tool module. A tool or parameter without any
-/// description is reported at `missing_docs` (a warning, or an error when the crate
-/// denies missing docs).
+/// What every file is lowered against: the crate's types and the type providers.
+pub struct Crate<'c> {
+    /// The crate's module tree, every type in it resolved.
+    pub tree: &'c CrateTree,
+    /// The module path of the tools root (`["tools"]`).
+    pub root: &'c [String],
+    /// The build script's type providers.
+    pub providers: &'c [Box<dyn TypeProvider + Send + Sync>],
+}
+
+/// Lowers one file's tools into a tool module, adding the `FromArg` impls its types need
+/// to `impls` (one table for the crate: a type used by two files gets one impl). A tool
+/// or parameter without any description is reported at `missing_docs` (a warning, or an
+/// error when the crate denies missing docs).
 pub fn lower_file(
     parsed: &ParsedFile,
     read: &ToolFile,
-    providers: &[Box<dyn TypeProvider + Send + Sync>],
+    krate: &Crate<'_>,
+    impls: &mut BTreeMap<String, LocalImpl>,
     missing_docs: Level,
     diags: &Diagnostics,
 ) -> ToolModule {
-    let mut impls = BTreeMap::new();
     let mut tools = Vec::new();
+    let module: Vec<String> = krate.root.iter().chain(&parsed.module).cloned().collect();
     {
-        let mut mapper = TypeMapper::new(parsed, providers, diags, &mut impls);
+        let mut mapper = TypeMapper::new(parsed, (krate.tree, &module), krate.providers, diags, impls);
         let report = diags.in_file(&parsed.file);
         for function in &read.tools {
-            if let Some(tool) = lower_fn(function, parsed, providers, &mut mapper, &report) {
+            let output = OutputMapper::new(krate.tree, &module, krate.providers);
+            if let Some(tool) = lower_fn(function, output, &mut mapper, &report) {
                 check_descriptions(function, &tool.ir, missing_docs, &report);
                 tools.push(tool);
             }
@@ -46,7 +61,6 @@ pub fn lower_file(
         path: parsed.module.clone(),
         file: parsed.file.clone(),
         tools,
-        impls: impls.into_values().collect(),
         overrides_const: read.overrides_visible,
         tools_const: false,
     }
@@ -111,8 +125,7 @@ fn check_descriptions(function: &ToolFn, tool: &Tool, level: Level, report: &Fil
 /// Lowers one tool; `None` (with a warning) when a parameter type cannot be served.
 fn lower_fn(
     function: &ToolFn,
-    parsed: &ParsedFile,
-    providers: &[Box<dyn TypeProvider + Send + Sync>],
+    output: OutputMapper<'_>,
     mapper: &mut TypeMapper<'_>,
     report: &FileDiagnostics<'_>,
 ) -> Option<ToolDef> {
@@ -120,7 +133,8 @@ fn lower_fn(
     let mut tool = Tool::new(name).description(function.description.clone());
     let mut decodes = Vec::new();
     for param in &function.params {
-        let mapped = match mapper.slot(&param.ty, param.ty_span) {
+        let ty = mapper.absolute(&param.ty);
+        let mapped = match mapper.slot(&ty, param.ty_span) {
             Ok(mapped) => mapped,
             Err(why) => {
                 let message = format!("`{name}` is not a tool: parameter `{}`: {why}", param.wire);
@@ -131,12 +145,12 @@ fn lower_fn(
         let (ir, decode, bounded) = lower_param(param, mapped, report);
         let bounds = bounded.then(|| ir.ty.clone());
         // A range is checked on the `Value` before decoding: only the exact decoder does.
-        let fast = !bounded && decode == Decode::FromArg && mapper.is_fast(&param.ty);
+        let fast = !bounded && decode == Decode::FromArg && mapper.is_fast(&ty);
         tool.params.push(ir);
         decodes.push(model::Param { name: param.wire.clone(), span: param.span, decode, bounds, fast });
     }
     tool.defs = mapper.definitions(&tool.params);
-    tool = with_output(tool, function, parsed, providers, report);
+    tool = with_output(tool, function, output, report);
     Some(ToolDef {
         ir: tool,
         ident: function.ident.clone(),
@@ -154,12 +168,11 @@ fn lower_fn(
 fn with_output(
     tool: Tool,
     function: &ToolFn,
-    parsed: &ParsedFile,
-    providers: &[Box<dyn TypeProvider + Send + Sync>],
+    mut output: OutputMapper<'_>,
     report: &FileDiagnostics<'_>,
 ) -> Tool {
     let Some(success) = &function.success else { return tool };
-    match OutputMapper::new(parsed, providers).result(success) {
+    match output.result(success) {
         Ok(ty) => tool.output(ty),
         Err(why) => {
             let span = syn::spanned::Spanned::span(success);

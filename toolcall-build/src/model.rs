@@ -18,8 +18,6 @@ pub struct ToolModule {
     pub file: PathBuf,
     /// The tools, in declaration order.
     pub tools: Vec<ToolDef>,
-    /// Local types that need a generated `FromArg` impl.
-    pub impls: Vec<LocalImpl>,
     /// Whether the file declares a visible `TOOL_PARAMS` const for generated code to check.
     pub overrides_const: bool,
     /// Whether the file declares a visible `TOOLS` const (tool metadata) to check.
@@ -115,6 +113,8 @@ pub struct Param {
 /// A local struct or enum that needs `impl FromArg`.
 #[derive(Clone, Debug)]
 pub struct LocalImpl {
+    /// The path generated code names it by (`crate::models::Task`).
+    pub path: syn::Path,
     /// The type's identifier.
     pub ident: syn::Ident,
     /// Its generics (type parameters get a `FromArg` bound).

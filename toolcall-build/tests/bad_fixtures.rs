@@ -190,7 +190,7 @@ fn a_private_type_without_deserialize_skips_the_tool() {
     let hidden = lines_with(&generated, &["`reveal` is not a tool", "`Hidden` is private", "pub(crate)"]);
     assert_eq!(hidden.len(), 1, "{}", diagnostic_lines(&generated));
     assert!(hidden[0].starts_with("src/tools/private.rs:13:23: "), "{}", hidden[0]);
-    let sealed = lines_with(&generated, &["`unseal` is not a tool", "`Sealed`", "field is private"]);
+    let sealed = lines_with(&generated, &["`unseal` is not a tool", "`Sealed`", "field `code` is private"]);
     assert_eq!(sealed.len(), 1, "{}", diagnostic_lines(&generated));
     assert_eq!(tool_names(&generated), vec!["fine"]);
 }

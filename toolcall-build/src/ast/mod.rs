@@ -21,6 +21,8 @@ use attr::{Both, RenameRule};
 pub struct Container {
     /// Its identifier.
     pub ident: syn::Ident,
+    /// The module declaring it, from the crate root (set when the crate tree takes it).
+    pub module: Vec<String>,
     /// `pub` or `pub(crate)`: generated code can name it.
     pub visible: bool,
     /// Its generics.
@@ -140,6 +142,7 @@ impl Container {
     ) -> Self {
         Container {
             ident: ident.clone(),
+            module: Vec::new(),
             visible: is_crate_visible(vis),
             generics: generics.clone(),
             doc: doc_of(attrs),
@@ -147,6 +150,28 @@ impl Container {
             derives_deserialize: attr::derives(attrs, "Deserialize"),
             derives_serialize: attr::derives(attrs, "Serialize"),
             data,
+        }
+    }
+
+    /// Its path from the crate root (`crate::models::Task`): what tells it from every
+    /// other type of the crate.
+    pub fn key(&self) -> String {
+        let mut key = String::from("crate");
+        for segment in self.module.iter().map(String::as_str).chain([self.ident.to_string().as_str()]) {
+            key.push_str("::");
+            key.push_str(segment);
+        }
+        key
+    }
+
+    /// Rewrites every type written in it (fields, payloads, the alias target) with `f`.
+    pub fn rewrite_types(&mut self, mut f: impl FnMut(&mut syn::Type)) {
+        match &mut self.data {
+            Data::Struct(_, fields) => fields.iter_mut().for_each(|field| f(&mut field.ty)),
+            Data::Enum(variants) => {
+                variants.iter_mut().flat_map(|v| v.fields.iter_mut()).for_each(|field| f(&mut field.ty))
+            }
+            Data::Alias(target) => f(target),
         }
     }
 

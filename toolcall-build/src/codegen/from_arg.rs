@@ -26,9 +26,10 @@ fn bounded_generics(local: &LocalImpl, bound: syn::TypeParamBound) -> syn::Gener
     generics
 }
 
-/// The `impl FromArg` of one local type, declared under `module_path`.
-pub fn local_impl(local: &LocalImpl, module_path: &syn::Path) -> TokenStream {
+/// The `impl FromArg` of one type of the crate.
+pub fn local_impl(local: &LocalImpl) -> TokenStream {
     let ident = &local.ident;
+    let type_path = &local.path;
     let generics = bounded_generics(local, syn::parse_quote!(::toolcall_runtime::FromArg<'toolcall>));
     let (_, type_generics, where_clause) = local.generics.split_for_impl();
     let impl_params = generics.params.iter();
@@ -39,7 +40,7 @@ pub fn local_impl(local: &LocalImpl, module_path: &syn::Path) -> TokenStream {
         )
     });
     quote! {
-        impl<'toolcall, #(#impl_params),*> ::toolcall_runtime::FromArg<'toolcall> for #module_path::#ident #type_generics #where_clause {
+        impl<'toolcall, #(#impl_params),*> ::toolcall_runtime::FromArg<'toolcall> for #type_path #type_generics #where_clause {
             #accepts_null
             fn from_arg(
                 value: &'toolcall ::toolcall_runtime::serde_json::Value,
@@ -301,19 +302,19 @@ fn untagged_body(variants: &[Variant], type_name: &str) -> TokenStream {
 /// object in one pass, each key matched to its field's slot; a unit enum's name by a
 /// `match`. Anything unexpected gives up, and the `FromArg` impl above explains it.
 /// `None` for the other shapes, which `types::fast` never marks.
-pub fn fast_impl(local: &LocalImpl, module_path: &syn::Path) -> Option<TokenStream> {
+pub fn fast_impl(local: &LocalImpl) -> Option<TokenStream> {
     let fast = quote!(::toolcall_runtime::__private::fast);
     let body = match &local.shape {
         Shape::Struct(fields) => fast_struct_body(fields),
         Shape::Enum { variants, .. } => fast_unit_enum_body(variants),
         _ => return None,
     };
-    let ident = &local.ident;
+    let type_path = &local.path;
     let generics = bounded_generics(local, syn::parse_quote!(#fast::FastArg<'de>));
     let (_, type_generics, where_clause) = local.generics.split_for_impl();
     let impl_params = generics.params.iter();
     Some(quote! {
-        impl<'de, #(#impl_params),*> #fast::FastArg<'de> for #module_path::#ident #type_generics #where_clause {
+        impl<'de, #(#impl_params),*> #fast::FastArg<'de> for #type_path #type_generics #where_clause {
             fn fast<D: ::toolcall_runtime::serde::Deserializer<'de>>(
                 de: D,
                 depth: usize,

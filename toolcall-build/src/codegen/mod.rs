@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{ToolDef, ToolModule};
+use crate::model::{LocalImpl, ToolDef, ToolModule};
 use data::Out;
 use dispatch::Skeletons;
 
@@ -35,7 +35,12 @@ pub const HEADER: &str =
 
 /// Generates the whole `tools.rs` text. `root` is the module path of the tools
 /// directory (`crate::tools`); `context` the context type (`()` when none is declared).
-pub fn generate_file(modules: &[ToolModule], root: &syn::Path, context: &TokenStream) -> String {
+pub fn generate_file(
+    modules: &[ToolModule],
+    impls: &[LocalImpl],
+    root: &syn::Path,
+    context: &TokenStream,
+) -> String {
     let all = AllTools::new(modules);
     let mut tree = Node::default();
     for module in modules {
@@ -45,7 +50,19 @@ pub fn generate_file(modules: &[ToolModule], root: &syn::Path, context: &TokenSt
     let skeletons = Skeletons::new(context);
     tree.write(&mut out, &Scope { root, context, skeletons: &skeletons, all: &all }, &[]);
     all.write(&mut out, context, &skeletons);
+    write_code(&mut out, type_impls(impls));
     out.finish()
+}
+
+/// The decoders of the crate's types that tools take, once each, wherever the types are
+/// declared: `FromArg` for every one, `FastArg` for those the one-pass reader can fill.
+fn type_impls(impls: &[LocalImpl]) -> TokenStream {
+    let exact = impls.iter().map(from_arg::local_impl);
+    let fast = impls.iter().filter(|i| i.fast).filter_map(from_arg::fast_impl);
+    quote! {
+        #(#exact)*
+        #(#fast)*
+    }
 }
 
 /// Code tokens as prettyplease formats them at `out`'s nesting level (see [`write_items`]).
@@ -217,7 +234,7 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
     data::emitted(out, "__EMITTED");
     let fn_path = module_path(scope.root, &module.path);
     write_items(out, module_functions(module, &fn_path, scope.skeletons));
-    write_code(out, module_impls(module, &fn_path));
+    write_code(out, module_checks(module, &fn_path));
 }
 
 /// A module's dispatchers and call functions; its tools are declared under `fn_path`.
@@ -229,10 +246,8 @@ fn module_functions(module: &ToolModule, fn_path: &syn::Path, skeletons: &Skelet
     dispatcher.into_iter().chain(calls).map(syn::Item::Fn).collect()
 }
 
-/// A module's `FromArg` impls and compile-time checks; its types are declared under `fn_path`.
-fn module_impls(module: &ToolModule, fn_path: &syn::Path) -> TokenStream {
-    let impls = module.impls.iter().map(|i| from_arg::local_impl(i, fn_path));
-    let fast_impls = module.impls.iter().filter(|i| i.fast).filter_map(|i| from_arg::fast_impl(i, fn_path));
+/// A module's compile-time checks of its constants, declared under `fn_path`.
+fn module_checks(module: &ToolModule, fn_path: &syn::Path) -> TokenStream {
     let check_overrides = module.overrides_const.then(|| {
         quote! {
             // The overrides are read by the build script; this makes the compiler check them.
@@ -246,8 +261,6 @@ fn module_impls(module: &ToolModule, fn_path: &syn::Path) -> TokenStream {
         }
     });
     quote! {
-        #(#impls)*
-        #(#fast_impls)*
         #check_overrides
         #check_metadata
     }

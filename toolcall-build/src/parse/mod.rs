@@ -50,7 +50,7 @@ pub const MAX_BRACKET_DEPTH: usize = 256;
 
 /// The deepest nesting of `(`, `[` and `{` in `text` (an over-estimate: brackets inside
 /// strings and comments count too), with the 1-based line where it is first exceeded.
-fn bracket_depth(text: &str) -> (usize, usize) {
+pub(crate) fn bracket_depth(text: &str) -> (usize, usize) {
     let (mut depth, mut deepest, mut line, mut at) = (0usize, 0usize, 1usize, 1usize);
     for byte in text.bytes() {
         match byte {

@@ -59,6 +59,9 @@ impl TypeMapper<'_> {
                 return self.generic_strategy(generic);
             }
         }
+        if let Some(known) = self.provided.get(&super::path_key(path)) {
+            return Ok(known.clone());
+        }
         if let Some(item) = self.local_item(path) {
             return match item.alias() {
                 Some(target) => {

@@ -59,6 +59,9 @@ impl<'a> TypeMapper<'a> {
                 };
             }
         }
+        if self.provided.contains_key(&super::path_key(path)) {
+            return false;
+        }
         let Some(item) = self.local_item(path) else { return false };
         match &item.data {
             Data::Alias(target) => {
@@ -74,21 +77,22 @@ impl<'a> TypeMapper<'a> {
     /// to have one; when a type turns out not to, every answer given since it started
     /// is forgotten, since it may have rested on that assumption.
     fn is_fast_local(&mut self, name: &str, item: &'a Container) -> bool {
-        if let Some(known) = self.fast_locals.get(name) {
+        let key = item.key();
+        if let Some(known) = self.fast_locals.get(&key) {
             return *known;
         }
-        if self.fast_in_progress.iter().any(|n| n == name) {
+        if self.fast_in_progress.contains(&key) {
             return true;
         }
         if !matches!(self.local_strategy(name, item), Ok(Strategy::FromArg)) {
-            self.fast_locals.insert(name.to_owned(), false);
+            self.fast_locals.insert(key, false);
             return false;
         }
         let started = self.fast_order.len();
-        self.fast_in_progress.push(name.to_owned());
+        self.fast_in_progress.push(key.clone());
         let params = item.generics.type_params().map(|p| p.ident.to_string()).collect();
         let saved = std::mem::replace(&mut self.placeholders, params);
-        let fast = self.shape_is_fast(name, item);
+        let fast = self.shape_is_fast(item);
         self.placeholders = saved;
         self.fast_in_progress.pop();
         if !fast {
@@ -96,15 +100,15 @@ impl<'a> TypeMapper<'a> {
                 self.fast_locals.remove(&forgotten);
             }
         }
-        self.fast_locals.insert(name.to_owned(), fast);
-        self.fast_order.push(name.to_owned());
+        self.fast_locals.insert(key.clone(), fast);
+        self.fast_order.push(key);
         fast
     }
 
     /// Named-field structs whose decoded fields are all fast, and unit-only enums with
     /// serde's default (external) tagging, as their generated `FromArg` impl reads them.
-    fn shape_is_fast(&mut self, name: &str, item: &Container) -> bool {
-        let Some(local) = self.impls.get(name) else { return false };
+    fn shape_is_fast(&mut self, item: &Container) -> bool {
+        let Some(local) = self.impls.get(&item.key()) else { return false };
         match (&item.data, &local.shape) {
             (Data::Struct(Style::Named, fields), Shape::Struct(_)) => {
                 let decoded: Vec<&syn::Type> =
@@ -118,10 +122,14 @@ impl<'a> TypeMapper<'a> {
         }
     }
 
-    /// Marks the local impls that get a `FastArg` impl (call once, after the file's tools).
+    /// Marks the impls this file's tools made or met that get a `FastArg` impl (call
+    /// once, after the file's tools). Whether a type has one is the type's own property,
+    /// so every file that meets it gives the same answer.
     pub fn mark_fast_impls(&mut self) {
-        for (name, local) in self.impls.iter_mut() {
-            local.fast = self.fast_locals.get(name).copied().unwrap_or(false);
+        for (key, local) in self.impls.iter_mut() {
+            if let Some(fast) = self.fast_locals.get(key) {
+                local.fast = *fast;
+            }
         }
     }
 }

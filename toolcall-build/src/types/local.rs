@@ -54,7 +54,7 @@ impl<'a> TypeMapper<'a> {
             // Aliases cannot recurse (rustc rejects it); expanding one costs no budget.
             return self.map(&substituted(target, &env));
         }
-        let key = type_key(name, &args);
+        let key = type_key(&item.key(), &args);
         if let Some(frame) = self.stack.iter_mut().find(|frame| frame.key == key) {
             // Met again inside itself: recursive. Refer to the definition it will become.
             frame.reentered = true;
@@ -140,19 +140,38 @@ impl<'a> TypeMapper<'a> {
     /// generated `FromArg` impl when it can have one, else serde when it derives
     /// `Deserialize`. The impl is recorded for codegen.
     pub(super) fn local_strategy(&mut self, name: &str, item: &'a Container) -> Result<Strategy, String> {
-        if let Some(known) = self.strategies.get(name) {
+        let key = item.key();
+        if let Some(known) = self.strategies.get(&key) {
             return known.clone();
         }
-        if self.in_progress.iter().any(|n| n == name) {
+        if self.in_progress.contains(&key) {
             // A cycle: assume the impl that is being built.
             return Ok(Strategy::FromArg);
         }
-        self.in_progress.push(name.to_owned());
+        self.in_progress.push(key.clone());
         let shape = self.shape_of(item);
         self.in_progress.pop();
         let result = self.finish_local(name, item, shape);
-        self.strategies.insert(name.to_owned(), result.clone());
+        self.strategies.insert(key, result.clone());
         result
+    }
+
+    /// The path generated code names `item` by, from the crate root; `Err` says why
+    /// there is none.
+    fn nameable(&self, item: &Container) -> Result<syn::Path, String> {
+        let ident = item.ident.to_string();
+        let names = self.tree.nameable_path(&item.module, &ident).ok_or_else(|| {
+            format!(
+                "it is declared in `{}`, a module private to its parent, so generated code cannot name \
+                 it; make the module `pub(crate)` or re-export the type with `pub use`",
+                item.key().trim_end_matches(&format!("::{ident}"))
+            )
+        })?;
+        let segments = names.iter().map(|name| match crate::parse::module_ident(name) {
+            Some(ident) => ident,
+            None => syn::Ident::new(name, proc_macro2::Span::call_site()),
+        });
+        Ok(syn::Path { leading_colon: None, segments: segments.map(syn::PathSegment::from).collect() })
     }
 
     /// The wire shape of a struct or enum, from its generic declaration (type
@@ -180,13 +199,18 @@ impl<'a> TypeMapper<'a> {
         if item.attrs.transparent {
             return Err("`#[serde(transparent)]` is decoded by serde".to_owned());
         }
+        self.nameable(item)?;
         if let Some(how) = item.attrs.custom_deserialize {
             return Err(format!("`#[serde({how})]` is decoded by serde"));
         }
         if let Data::Struct(_, fields) = &item.data {
             for field in fields {
                 if !field.attrs.skip_deserializing && !field.visible {
-                    return Err("a field is private (make fields `pub` or `pub(crate)`)".to_owned());
+                    let which = field
+                        .ident
+                        .as_ref()
+                        .map_or_else(|| field.name.deserialize.clone(), ToString::to_string);
+                    return Err(format!("field `{which}` is private (make it `pub` or `pub(crate)`)"));
                 }
                 if field.attrs.flatten || field.attrs.custom_deserialize {
                     return Err("a field uses `flatten` or `with`, decoded by serde".to_owned());
@@ -213,7 +237,9 @@ impl<'a> TypeMapper<'a> {
         let possible = self.impl_possible(item).and(shape.clone().map(|_| ()));
         match (possible, shape) {
             (Ok(()), Ok(shape)) => {
-                self.impls.entry(name.to_owned()).or_insert(LocalImpl {
+                let path = self.nameable(item)?;
+                self.impls.entry(item.key()).or_insert(LocalImpl {
+                    path,
                     ident: item.ident.clone(),
                     generics: item.generics.clone(),
                     shape,

@@ -31,6 +31,8 @@ use crate::diagnostics::{Diagnostics, FileDiagnostics};
 use crate::model::{Decode, LocalImpl};
 use crate::parse::ParsedFile;
 use crate::provider::TypeProvider;
+use crate::tree::CrateTree;
+use crate::tree::resolve::Resolver;
 
 /// How many local types one parameter may inline before the rest becomes `{}`.
 pub const INLINE_BUDGET: usize = 100;
@@ -64,7 +66,10 @@ pub struct Mapped {
 /// Maps the types of one file. Holds the lookups and collects the `FromArg` impls the
 /// local types need.
 pub struct TypeMapper<'a> {
-    parsed: &'a ParsedFile,
+    /// The crate's types, every path in them absolute.
+    tree: &'a CrateTree,
+    /// The module of the tool file, from the crate root.
+    module: &'a [String],
     providers: &'a [Box<dyn TypeProvider + Send + Sync>],
     report: FileDiagnostics<'a>,
     impls: &'a mut BTreeMap<String, LocalImpl>,
@@ -97,15 +102,18 @@ pub struct TypeMapper<'a> {
 }
 
 impl<'a> TypeMapper<'a> {
-    /// A mapper for `parsed`, recording impls into `impls`.
+    /// A mapper for the tool file `parsed` (module `module` of `tree`), recording the
+    /// impls the crate's types need into `impls` (one table for the whole crate).
     pub fn new(
         parsed: &'a ParsedFile,
+        (tree, module): (&'a CrateTree, &'a [String]),
         providers: &'a [Box<dyn TypeProvider + Send + Sync>],
         diags: &'a Diagnostics,
         impls: &'a mut BTreeMap<String, LocalImpl>,
     ) -> Self {
         TypeMapper {
-            parsed,
+            tree,
+            module,
             providers,
             report: diags.in_file(&parsed.file),
             impls,
@@ -139,7 +147,16 @@ impl<'a> TypeMapper<'a> {
         self.warn_at(self.span, message);
     }
 
-    /// Maps a parameter type; warnings point at `span`. Each call has its own budget.
+    /// `ty`, written in the tool file, with every path made absolute (see
+    /// [`Resolver::absolute`]): what [`TypeMapper::slot`] and [`TypeMapper::is_fast`] read.
+    pub fn absolute(&self, ty: &syn::Type) -> syn::Type {
+        let mut ty = ty.clone();
+        Resolver::new(self.tree, self.module).absolute(&mut ty, &[]);
+        ty
+    }
+
+    /// Maps a parameter type (made [`absolute`](TypeMapper::absolute) first); warnings
+    /// point at `span`. Each call has its own budget.
     pub fn slot(&mut self, ty: &syn::Type, span: Span) -> Result<Mapped, String> {
         self.span = span;
         self.budget = INLINE_BUDGET;
@@ -257,36 +274,51 @@ impl<'a> TypeMapper<'a> {
             return Ok(found);
         }
         if let Some(item) = self.local_item(path) {
+            if let Some(found) = self.provider_for(path)? {
+                return Ok(found);
+            }
             return self.local(&name, item, generic_args(last));
+        }
+        if let Some(why) = self.tree.explain_missing(path) {
+            // A name declared nowhere may still be a provider's, as written.
+            let written = syn::Path::from(last.ident.clone());
+            if let Some(found) = self.provider_for(&written)? {
+                return Ok(found);
+            }
+            // Reported once, here; the tool still lowers so the rest of it is checked.
+            self.error_at(self.span, why);
+            return Ok((Type::Any, Strategy::Deserialize));
         }
         self.provided(path)
     }
 
-    /// Whether `path` is a single name that a local type of this file shadows (a local
-    /// `struct Duration` is not the built-in one).
-    fn shadowed_by_local(&self, path: &syn::Path, name: &str) -> bool {
-        path.segments.len() == 1 && self.parsed.locals.contains_key(name)
+    /// Whether `path` names a type of this crate (a local `struct Duration` is not the
+    /// built-in one).
+    fn shadowed_by_local(&self, path: &syn::Path, _name: &str) -> bool {
+        self.local_item(path).is_some()
     }
 
-    /// A local item named by `path` (`Address`, `self::Address`).
+    /// The crate type an absolute path names (`crate::models::Task`).
     fn local_item(&self, path: &syn::Path) -> Option<&'a Container> {
-        let simple =
-            path.segments.len() == 1 || (path.segments.len() == 2 && path.segments[0].ident == "self");
-        let name = path.segments.last()?.ident.to_string();
-        let parsed: &'a ParsedFile = self.parsed;
-        simple.then(|| parsed.locals.get(&name)).flatten()
+        let tree: &'a CrateTree = self.tree;
+        tree.find_type(path).map(|(_, container)| container)
     }
 
-    /// The path with the file's imports applied to its first segment.
+    /// The path as a string (every path the mapper sees is absolute).
     fn resolved(&self, path: &syn::Path) -> String {
-        crate::parse::resolve(&self.parsed.imports, path)
+        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        names.join("::")
     }
 
     fn is_serde_json(&self, path: &syn::Path) -> bool {
         self.resolved(path).starts_with("serde_json::")
     }
 
-    fn provided(&mut self, path: &syn::Path) -> Result<(Type, Strategy), String> {
+    /// What a type provider says of `path`, if one knows it.
+    fn provider_for(&mut self, path: &syn::Path) -> Result<Option<(Type, Strategy)>, String> {
+        if self.providers.is_empty() {
+            return Ok(None);
+        }
         let resolved = self.resolved(path);
         let args = match path.segments.last() {
             Some(last) => generic_args(last),
@@ -300,12 +332,23 @@ impl<'a> TypeMapper<'a> {
             if let Some(found) = provider.resolve(&resolved, &mapped_args) {
                 let strategy = found.decode.map_or(Strategy::Deserialize, Strategy::Provider);
                 self.provided.insert(path_key(path), strategy.clone());
-                return Ok((found.ty, strategy));
+                return Ok(Some((found.ty, strategy)));
             }
         }
+        Ok(None)
+    }
+
+    /// A type of another crate: a provider's, else `{}` decoded by serde, with a warning
+    /// naming the two ways to describe it.
+    fn provided(&mut self, path: &syn::Path) -> Result<(Type, Strategy), String> {
+        if let Some(found) = self.provider_for(path)? {
+            return Ok(found);
+        }
+        let resolved = self.resolved(path);
         self.warn(format!(
             "type `{resolved}` has no schema mapping: the model sees `{{}}` and it is decoded with \
-             serde::Deserialize; add a type provider to describe it"
+             serde::Deserialize; describe it with a `TypeProvider` in build.rs, or wrap it in a \
+             type of this crate (a struct or newtype deriving `Deserialize`)"
         ));
         Ok((Type::Any, Strategy::Deserialize))
     }

@@ -15,27 +15,35 @@ use super::builtin::scalar;
 use super::local::{enum_schema, generic_env, substituted};
 use super::{INLINE_BUDGET, generic_args};
 use crate::ast::{Container, Data, Field, Style};
-use crate::parse::ParsedFile;
 use crate::provider::TypeProvider;
+use crate::tree::CrateTree;
+use crate::tree::resolve::Resolver;
 
-/// Maps result types of one file to their serialized schema.
+/// Maps result types of one tool file to their serialized schema.
 pub struct OutputMapper<'a> {
-    parsed: &'a ParsedFile,
+    tree: &'a CrateTree,
+    module: &'a [String],
     providers: &'a [Box<dyn TypeProvider + Send + Sync>],
     stack: Vec<String>,
     budget: usize,
 }
 
 impl<'a> OutputMapper<'a> {
-    /// A mapper for the result types of `parsed`.
-    pub fn new(parsed: &'a ParsedFile, providers: &'a [Box<dyn TypeProvider + Send + Sync>]) -> Self {
-        OutputMapper { parsed, providers, stack: Vec::new(), budget: INLINE_BUDGET }
+    /// A mapper for the result types written in `module` of `tree`.
+    pub fn new(
+        tree: &'a CrateTree,
+        module: &'a [String],
+        providers: &'a [Box<dyn TypeProvider + Send + Sync>],
+    ) -> Self {
+        OutputMapper { tree, module, providers, stack: Vec::new(), budget: INLINE_BUDGET }
     }
 
     /// The serialized schema of a success type; `Err` says why it cannot be described.
     pub fn result(&mut self, ty: &syn::Type) -> Result<Type, String> {
         self.budget = INLINE_BUDGET;
-        self.map(ty)
+        let mut ty = ty.clone();
+        Resolver::new(self.tree, self.module).absolute(&mut ty, &[]);
+        self.map(&ty)
     }
 
     /// A nested type: what cannot be described is `{}` (every value satisfies it).
@@ -69,21 +77,37 @@ impl<'a> OutputMapper<'a> {
     fn path(&mut self, path: &syn::Path) -> Result<Type, String> {
         let Some(last) = path.segments.last() else { return Err("empty type path".to_owned()) };
         let name = last.ident.to_string();
-        let simple =
-            path.segments.len() == 1 || (path.segments.len() == 2 && path.segments[0].ident == "self");
-        let parsed: &'a ParsedFile = self.parsed;
-        if simple && let Some(item) = parsed.locals.get(&name) {
-            return self.local(&name, item, generic_args(last));
-        }
-        let resolved = crate::parse::resolve(&self.parsed.imports, path);
+        let tree: &'a CrateTree = self.tree;
+        let resolved: String =
+            path.segments.iter().map(|s| s.ident.to_string()).collect::<Vec<_>>().join("::");
         let args = generic_args(last);
+        let mapped: Vec<Type> = if self.providers.is_empty() {
+            Vec::new()
+        } else {
+            args.iter().map(|a| self.nested(a)).collect()
+        };
+        let provided =
+            || self.providers.iter().find_map(|p| p.resolve(&resolved, &mapped)).map(|found| found.ty);
+        if let Some((_, item)) = tree.find_type(path) {
+            return match provided() {
+                Some(ty) => Ok(ty),
+                None => self.local(&name, item, args),
+            };
+        }
+        if let Some(why) = tree.explain_missing(path) {
+            // A name declared nowhere may still be a provider's, as written.
+            let written = last.ident.to_string();
+            return self.providers.iter().find_map(|p| p.resolve(&written, &mapped)).map(|f| f.ty).ok_or(why);
+        }
         if let Some(found) = self.builtin(&name, &resolved, &args) {
             return found;
         }
-        let mapped: Vec<Type> = args.iter().map(|a| self.nested(a)).collect();
-        self.providers.iter().find_map(|p| p.resolve(&resolved, &mapped)).map(|found| found.ty).ok_or_else(
-            || format!("type `{resolved}` has no schema mapping (add a type provider to describe it)"),
-        )
+        provided().ok_or_else(|| {
+            format!(
+                "type `{resolved}` has no schema mapping (describe it with a `TypeProvider`, or wrap it in a \
+                 type of this crate that derives `Serialize`)"
+            )
+        })
     }
 
     /// Std, serde_json and date/id types, as they serialize.
@@ -136,11 +160,12 @@ impl<'a> OutputMapper<'a> {
         if let Some(how) = item.attrs.custom_serialize {
             return Err(format!("`{name}` serializes through `#[serde({how})]`"));
         }
-        if self.stack.iter().any(|s| s == name) || self.budget == 0 {
+        let key = item.key();
+        if self.stack.contains(&key) || self.budget == 0 {
             return Ok(Type::Any);
         }
         self.budget -= 1;
-        self.stack.push(name.to_owned());
+        self.stack.push(key);
         let ty = match &item.data {
             Data::Struct(_, fields) if item.attrs.transparent => {
                 let field = fields.iter().find(|f| !f.attrs.skip_serializing);

@@ -1,0 +1,398 @@
+//! The crate's module tree: every module the build reaches from `src/lib.rs` or
+//! `src/main.rs`, with the types it declares and the names it imports.
+//!
+//! The walk follows `mod x;` the way rustc does (`x.rs`, `x/mod.rs`, `#[path]`, inline
+//! `mod x { .. }`) and reads only the files it reaches. The tool files are not walked
+//! again: they arrive as tool sources and join the tree under the tools' module root.
+//! Once every module is known, each type written in a struct field or alias is resolved
+//! in its own module ([`resolve`]) and rewritten as a path from the crate root, so the
+//! later stages read one crate-wide table and never a file's imports.
+
+pub mod resolve;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use crate::ast::Container;
+use crate::diagnostics::Diagnostics;
+use crate::parse::{MAX_BRACKET_DEPTH, ParsedFile};
+
+/// A module path from the crate root: `["models", "task"]` is `crate::models::task`.
+pub type ModPath = Vec<String>;
+
+/// The most files one walk reads (a guard against `#[path]` loops and runaway trees).
+pub const MAX_FILES: usize = 10_000;
+
+/// Reads a file of the crate by its path relative to the crate (`src/models.rs`).
+pub type Loader<'l> = &'l (dyn Fn(&Path) -> Option<String> + Sync);
+
+/// Every module the build knows, by path.
+#[derive(Debug, Default)]
+pub struct CrateTree {
+    modules: BTreeMap<ModPath, Module>,
+    /// The crate root was read: a path into a module the tree lacks is a missing module,
+    /// not one the build did not look at.
+    rooted: bool,
+    /// The files read by the walk (tool files aside), for `rerun-if-changed`.
+    files: Vec<PathBuf>,
+}
+
+/// One module: where it is written, what it declares and imports.
+#[derive(Debug, Default)]
+pub struct Module {
+    /// The file it is written in (inline modules: the file holding them).
+    pub file: PathBuf,
+    /// Structs, enums and aliases by name.
+    pub types: BTreeMap<String, Container>,
+    /// Its `use` items, flattened.
+    pub imports: Vec<Import>,
+    /// The submodules it declares, with whether each is visible outside it.
+    pub children: BTreeMap<String, bool>,
+    /// It holds item macros or glob imports of other crates: a name the build cannot
+    /// find here may still be here.
+    pub opaque: bool,
+}
+
+/// One name a `use` item brings in.
+#[derive(Clone, Debug)]
+pub struct Import {
+    /// The name in scope (`as` applied); `None` for a glob (`use a::*`).
+    pub name: Option<String>,
+    /// The path it names, as written (`crate::models::Task`, `super::x`, `chrono::NaiveDate`).
+    pub target: Vec<String>,
+    /// `pub use` (any `pub(..)`): a re-export, visible through this module.
+    pub public: bool,
+}
+
+impl CrateTree {
+    /// A tree of the tool files alone: the crate root was not read.
+    pub fn tools_only(tools: &[ParsedFile], root: &[String]) -> CrateTree {
+        let mut tree = CrateTree::default();
+        tree.add_tool_files(tools, root);
+        tree.finish();
+        tree
+    }
+
+    /// Walks the crate from its root file (`src/lib.rs`, else `src/main.rs`) through
+    /// `loader`, skipping the tools' module `root` (its files are `tools`), then adds the
+    /// tool files. Without a root file, the tree holds the tool files alone.
+    pub fn walk(loader: Loader<'_>, tools: &[ParsedFile], root: &[String], diags: &Diagnostics) -> CrateTree {
+        let mut walk = Walk { loader, skip: root, diags, tree: CrateTree::default(), seen: BTreeSet::new() };
+        for candidate in ["src/lib.rs", "src/main.rs"] {
+            let file = PathBuf::from(candidate);
+            if let Some(text) = loader(&file) {
+                walk.tree.rooted = true;
+                walk.file(&file, text, Vec::new(), PathBuf::from("src"));
+                break;
+            }
+        }
+        let mut tree = walk.tree;
+        tree.add_tool_files(tools, root);
+        tree.finish();
+        tree
+    }
+
+    /// The files the walk read (tool files aside), in the order read.
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+
+    /// The module at `path`, when the build read it.
+    #[cfg(test)]
+    pub fn module(&self, path: &[String]) -> Option<&Module> {
+        self.modules.get(path)
+    }
+
+    /// The type declared as `name` in `module`.
+    pub fn type_in(&self, module: &[String], name: &str) -> Option<&Container> {
+        self.modules.get(module)?.types.get(name)
+    }
+
+    /// Registers each tool file as the module `root::<its path>`, with its parents.
+    fn add_tool_files(&mut self, tools: &[ParsedFile], root: &[String]) {
+        let sink = Diagnostics::default();
+        for parsed in tools {
+            let mut path = root.to_vec();
+            path.extend(parsed.module.iter().cloned());
+            self.declare_parents(&path);
+            let module = self.modules.entry(path.clone()).or_default();
+            module.file = parsed.file.clone();
+            let mut reader = Items { file: &parsed.file, diags: &sink, follow: None, inline: false };
+            reader.read(self, &path, &parsed.ast.items);
+        }
+        let _ = sink.into_sorted();
+    }
+
+    /// Records `path`'s ancestors as holding it (visible: tool modules are `pub mod`).
+    fn declare_parents(&mut self, path: &[String]) {
+        for end in 1..=path.len() {
+            let (parent, name) = (&path[..end - 1], &path[end - 1]);
+            let entry = self.modules.entry(parent.to_vec()).or_default();
+            entry.children.entry(name.clone()).or_insert(true);
+        }
+    }
+
+    /// Rewrites every field and alias type as a path from the crate root, each in the
+    /// scope of the module that declares it.
+    fn finish(&mut self) {
+        let opaque: Vec<ModPath> =
+            self.modules.keys().filter(|path| self.has_outside_glob(path)).cloned().collect();
+        for path in opaque {
+            if let Some(module) = self.modules.get_mut(&path) {
+                module.opaque = true;
+            }
+        }
+        let mut rewritten: Vec<(ModPath, String, Container)> = Vec::new();
+        for (path, module) in &self.modules {
+            for (name, container) in &module.types {
+                let mut container = container.clone();
+                let generics: Vec<String> =
+                    container.generics.type_params().map(|p| p.ident.to_string()).collect();
+                container.rewrite_types(|ty| resolve::Resolver::new(self, path).absolute(ty, &generics));
+                rewritten.push((path.clone(), name.clone(), container));
+            }
+        }
+        for (path, name, container) in rewritten {
+            if let Some(module) = self.modules.get_mut(&path) {
+                module.types.insert(name, container);
+            }
+        }
+    }
+}
+
+/// The walk's state: what it reads with, what it skips, what it has read.
+struct Walk<'w> {
+    loader: Loader<'w>,
+    skip: &'w [String],
+    diags: &'w Diagnostics,
+    tree: CrateTree,
+    seen: BTreeSet<PathBuf>,
+}
+
+impl Walk<'_> {
+    /// Reads module `module` from `file`; its `mod x;` files are looked for in `dir`.
+    fn file(&mut self, file: &Path, text: String, module: ModPath, dir: PathBuf) {
+        if !self.seen.insert(file.to_owned()) || self.seen.len() > MAX_FILES {
+            return;
+        }
+        if crate::parse::bracket_depth(&text).0 > MAX_BRACKET_DEPTH {
+            return;
+        }
+        // A file rustc cannot parse fails the build there; its types are not looked at.
+        let Ok(ast) = syn::parse_file(&text) else { return };
+        self.tree.files.push(file.to_owned());
+        self.tree.modules.entry(module.clone()).or_default().file = file.to_owned();
+        let mut pending = Vec::new();
+        let mut reader = Items { file, diags: self.diags, follow: Some((&mut pending, dir)), inline: false };
+        reader.read(&mut self.tree, &module, &ast.items);
+        for (child, candidates, child_dir) in pending {
+            if !self.skip.is_empty() && child.starts_with(self.skip) {
+                continue;
+            }
+            let found = candidates.iter().find_map(|path| (self.loader)(path).map(|text| (path, text)));
+            if let Some((path, text)) = found {
+                self.file(path, text, child, child_dir);
+            }
+        }
+    }
+}
+
+/// A `mod x;` to read: its module path, the files it may be in (the first found is it),
+/// and where its own `mod`s are looked for.
+type Pending = (ModPath, Vec<PathBuf>, PathBuf);
+
+/// Reads the items of one module (file or inline block).
+struct Items<'r> {
+    file: &'r Path,
+    diags: &'r Diagnostics,
+    /// Where `mod x;` files are looked for, and the list they go to; `None` for tool
+    /// files, whose submodules are tool files of their own.
+    follow: Option<(&'r mut Vec<Pending>, PathBuf)>,
+    /// Inside an inline `mod x { .. }` block (where `#[path]` is relative to `follow`'s folder).
+    inline: bool,
+}
+
+impl Items<'_> {
+    fn read(&mut self, tree: &mut CrateTree, module: &[String], items: &[syn::Item]) {
+        for item in items {
+            match item {
+                syn::Item::Struct(_) | syn::Item::Enum(_) | syn::Item::Type(_) => {
+                    if let Some(mut container) = Container::from_item(item, self.file, self.diags) {
+                        container.module = module.to_vec();
+                        let entry = tree.modules.entry(module.to_vec()).or_default();
+                        entry.types.insert(container.ident.to_string(), container);
+                    }
+                }
+                syn::Item::Use(u) => {
+                    let public = !matches!(u.vis, syn::Visibility::Inherited);
+                    let mut found = Vec::new();
+                    flatten_use(&u.tree, Vec::new(), public, &mut found);
+                    let entry = tree.modules.entry(module.to_vec()).or_default();
+                    entry.imports.extend(found);
+                }
+                syn::Item::Macro(m) if !m.mac.path.is_ident("macro_rules") => {
+                    tree.modules.entry(module.to_vec()).or_default().opaque = true;
+                }
+                syn::Item::Mod(m) => self.module(tree, module, m),
+                _ => {}
+            }
+        }
+    }
+
+    /// A `mod` item: inline ones are read here; file ones are queued with their files.
+    fn module(&mut self, tree: &mut CrateTree, parent: &[String], item: &syn::ItemMod) {
+        let name = crate::parse::defaults::unraw(&item.ident);
+        let mut path = parent.to_vec();
+        path.push(name.clone());
+        let visible = !matches!(item.vis, syn::Visibility::Inherited);
+        tree.modules.entry(parent.to_vec()).or_default().children.insert(name.clone(), visible);
+        match &item.content {
+            Some((_, items)) => {
+                tree.modules.entry(path.clone()).or_default().file = self.file.to_owned();
+                let follow = self.follow.as_mut().map(|(pending, dir)| (&mut **pending, dir.join(&name)));
+                let mut inner = Items { file: self.file, diags: self.diags, follow, inline: true };
+                inner.read(tree, &path, items);
+            }
+            None => {
+                let inline = self.inline;
+                let Some((pending, dir)) = self.follow.as_mut() else { return };
+                let queued = match path_attribute(&item.attrs) {
+                    // Outside inline blocks a `#[path]` is relative to the file's folder;
+                    // the file it names looks for its own `mod`s beside it, as a `mod.rs`.
+                    Some(relative) => {
+                        let base = if inline { dir.clone() } else { folder(self.file) };
+                        let file = base.join(relative);
+                        let child_dir = folder(&file);
+                        (path, vec![file], child_dir)
+                    }
+                    None => {
+                        let candidates = vec![dir.join(format!("{name}.rs")), dir.join(&name).join("mod.rs")];
+                        (path, candidates, dir.join(&name))
+                    }
+                };
+                pending.push(queued);
+            }
+        }
+    }
+}
+
+/// The folder holding `file`.
+fn folder(file: &Path) -> PathBuf {
+    file.parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+/// The value of a `#[path = ".."]` attribute.
+fn path_attribute(attrs: &[syn::Attribute]) -> Option<String> {
+    attrs.iter().find(|a| a.path().is_ident("path")).and_then(|a| match &a.meta {
+        syn::Meta::NameValue(nv) => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// Every name a `use` tree brings in, with the path it names.
+fn flatten_use(tree: &syn::UseTree, prefix: Vec<String>, public: bool, out: &mut Vec<Import>) {
+    let with = |name: String| {
+        let mut target = prefix.clone();
+        target.push(name);
+        target
+    };
+    match tree {
+        syn::UseTree::Path(p) => flatten_use(&p.tree, with(p.ident.to_string()), public, out),
+        syn::UseTree::Name(n) if n.ident == "self" => {
+            if let Some(last) = prefix.last() {
+                out.push(Import { name: Some(last.clone()), target: prefix.clone(), public });
+            }
+        }
+        syn::UseTree::Name(n) => {
+            out.push(Import { name: Some(n.ident.to_string()), target: with(n.ident.to_string()), public })
+        }
+        syn::UseTree::Rename(r) => {
+            let target = if r.ident == "self" { prefix.clone() } else { with(r.ident.to_string()) };
+            if r.rename != "_" {
+                out.push(Import { name: Some(r.rename.to_string()), target, public });
+            }
+        }
+        syn::UseTree::Glob(_) => out.push(Import { name: None, target: prefix, public }),
+        syn::UseTree::Group(g) => {
+            g.items.iter().for_each(|item| flatten_use(item, prefix.clone(), public, out))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> CrateTree {
+        let files: BTreeMap<PathBuf, String> =
+            files.iter().map(|(p, t)| (PathBuf::from(p), (*t).to_owned())).collect();
+        let loader = |path: &Path| files.get(path).cloned();
+        CrateTree::walk(&loader, &[], &["tools".to_owned()], &Diagnostics::default())
+    }
+
+    fn names(tree: &CrateTree) -> Vec<String> {
+        tree.modules.keys().map(|k| k.join("::")).collect()
+    }
+
+    #[test]
+    fn the_walk_follows_every_module_layout() {
+        let tree = tree(&[
+            ("src/lib.rs", "mod models; #[path = \"other/place.rs\"] mod placed; mod inline { mod deep; }"),
+            ("src/models/mod.rs", "pub mod task; pub struct Page;"),
+            ("src/models/task.rs", "pub struct Task; mod sub;"),
+            ("src/models/task/sub.rs", "pub struct Sub;"),
+            ("src/other/place.rs", "pub struct Placed; mod near;"),
+            ("src/other/near.rs", "pub struct Near;"),
+            ("src/inline/deep.rs", "pub struct Deep;"),
+            ("src/unreached.rs", "pub struct Never;"),
+        ]);
+        assert_eq!(
+            names(&tree),
+            [
+                "",
+                "inline",
+                "inline::deep",
+                "models",
+                "models::task",
+                "models::task::sub",
+                "placed",
+                "placed::near"
+            ]
+        );
+        assert!(tree.type_in(&["models".into(), "task".into(), "sub".into()], "Sub").is_some());
+        assert!(tree.type_in(&["placed".into(), "near".into()], "Near").is_some());
+        assert!(tree.type_in(&["inline".into(), "deep".into()], "Deep").is_some());
+        assert!(!tree.files().contains(&PathBuf::from("src/unreached.rs")));
+    }
+
+    #[test]
+    fn the_tools_module_is_not_walked() {
+        let tree = tree(&[("src/main.rs", "mod tools;"), ("src/tools/mod.rs", "pub struct X;")]);
+        assert!(tree.module(&["tools".to_owned()]).is_none_or(|m| m.types.is_empty()));
+    }
+
+    #[test]
+    fn use_trees_are_flattened() {
+        let tree =
+            tree(&[("src/lib.rs", "use a::{b::{C, D as E}, f::*, g::{self}}; pub use h::I; use j::k as _;")]);
+        let root = tree.module(&[]).unwrap();
+        let seen: Vec<String> = root
+            .imports
+            .iter()
+            .map(|i| {
+                format!(
+                    "{}={}{}",
+                    i.name.as_deref().unwrap_or("*"),
+                    i.target.join("::"),
+                    if i.public { "+" } else { "" }
+                )
+            })
+            .collect();
+        assert_eq!(seen, ["C=a::b::C", "E=a::b::D", "*=a::f", "g=a::g", "I=h::I+"]);
+    }
+}
