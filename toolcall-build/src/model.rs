@@ -152,6 +152,8 @@ pub struct Field {
     pub ident: syn::Ident,
     /// The name on the wire.
     pub wire: String,
+    /// Other names it is read under (`#[serde(alias)]`), in order.
+    pub aliases: Vec<String>,
     /// How it is decoded; `None` for `#[serde(skip)]` fields (`Default::default()`).
     pub decode: Option<Decode>,
     /// `#[serde(default)]`: absent means `Default::default()`.
@@ -168,6 +170,8 @@ pub struct Variant {
     pub ident: syn::Ident,
     /// The name on the wire.
     pub wire: String,
+    /// Other names it is read under (`#[serde(alias)]`), in order.
+    pub aliases: Vec<String>,
     /// Its payload.
     pub payload: Payload,
 }

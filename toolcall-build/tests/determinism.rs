@@ -64,10 +64,16 @@ fn the_checkout_path_and_environment_do_not_leak() {
 fn a_copy_elsewhere_generates_the_same_bytes() {
     let here = Builder::new().crate_dir(FIXTURES).generate().unwrap();
     let copy = std::env::temp_dir().join(format!("toolcall-fixtures-copy-{}", std::process::id()));
-    for source in fixture_sources() {
-        let target = copy.join(&source.path);
+    let crate_files = here.crate_files.iter().map(|path| {
+        let text = std::fs::read_to_string(std::path::Path::new(FIXTURES).join(path)).unwrap();
+        (path.clone(), text)
+    });
+    let tool_files = fixture_sources().into_iter().map(|source| (source.path, source.text));
+    assert!(!here.crate_files.is_empty(), "the crate's own modules are read too");
+    for (path, text) in crate_files.chain(tool_files) {
+        let target = copy.join(&path);
         std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(&target, &source.text).unwrap();
+        std::fs::write(&target, &text).unwrap();
     }
     let there = Builder::new().crate_dir(&copy).generate();
     std::fs::remove_dir_all(&copy).unwrap();

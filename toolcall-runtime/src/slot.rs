@@ -209,6 +209,23 @@ impl<'a> Fields<'a> {
     pub fn get(self, name: &str) -> Option<&'a Value> {
         self.0.get(name)
     }
+
+    /// The member named `name` or one of its `aliases` (`#[serde(alias = "..")]`), if
+    /// present. Two of them at once is an error at the second: which value was meant
+    /// cannot be known (serde says "duplicate field").
+    #[inline(never)]
+    pub fn get_aliased(self, name: &str, aliases: &[&str]) -> Result<Option<&'a Value>, ArgError> {
+        let mut found = self.0.get(name);
+        for alias in aliases {
+            if let Some(value) = self.0.get(*alias) {
+                if found.is_some() {
+                    return Err(ArgError::new(crate::error::Reason::DuplicateKey {}).at_key(alias));
+                }
+                found = Some(value);
+            }
+        }
+        Ok(found)
+    }
 }
 
 /// The object of a struct (or struct variant) with exactly the `known` keys allowed.

@@ -282,13 +282,16 @@ fn exact_decode(tool: &ToolDef) -> Expr {
 
 /// `|key: &str| match key { "a" => Some(0), .. _ => None }`: a generated key `match`.
 pub fn key_index<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> Expr {
-    if names.len() == 0 {
+    key_index_of(names.enumerate().map(|(i, name)| (name, i)))
+}
+
+/// [`key_index`] where several names may fill one slot (a field and its aliases).
+pub fn key_index_of<'n>(names: impl Iterator<Item = (&'n str, usize)>) -> Expr {
+    let mut arms: Vec<syn::Arm> =
+        names.map(|(name, i)| arm(str_pat(name), call_path(SOME, [int_lit(&format!("{i}usize"))]))).collect();
+    if arms.is_empty() {
         return closure(false, [typed(wild(), str_ref())], var(NONE));
     }
-    let mut arms: Vec<syn::Arm> = names
-        .enumerate()
-        .map(|(i, name)| arm(str_pat(name), call_path(SOME, [int_lit(&format!("{i}usize"))])))
-        .collect();
     arms.push(arm(wild(), var(NONE)));
     closure(false, [typed(bind("key", false), str_ref())], match_(var("key"), arms))
 }

@@ -104,18 +104,31 @@ fn struct_literal(
     tag: Option<&str>,
     context: Context<'_>,
 ) -> TokenStream {
-    let known = fields.iter().filter(|f| f.decode.is_some()).map(|f| f.wire.as_str()).chain(tag);
+    let known = fields
+        .iter()
+        .filter(|f| f.decode.is_some())
+        .flat_map(|f| std::iter::once(&f.wire).chain(&f.aliases))
+        .map(String::as_str)
+        .chain(tag);
     let inits = fields.iter().map(|field| {
         let ident = &field.ident;
         let Some(decode) = &field.decode else {
             return quote!(#ident: ::core::default::Default::default());
         };
         let wire = &field.wire;
+        // A field with aliases is read under any of its names (`get_aliased`).
+        let member = match field.aliases.as_slice() {
+            [] => quote!(object.get(#wire)),
+            aliases => {
+                let read = in_context(quote!(object.get_aliased(#wire, &[#(#aliases),*])), context);
+                quote!(#read?)
+            }
+        };
         let expr = if field.default {
             let inner = slot_expr(decode, &quote!(present), &quote!(depth + 1));
-            quote!(::toolcall_runtime::__private::slot::defaulted(object.get(#wire), |present| #inner))
+            quote!(::toolcall_runtime::__private::slot::defaulted(#member, |present| #inner))
         } else {
-            slot_expr(decode, &quote!(object.get(#wire)), &quote!(depth + 1))
+            slot_expr(decode, &member, &quote!(depth + 1))
         };
         let expr = in_context(quote!(#expr.map_err(|e| e.field(#wire))), context);
         quote!(#ident: #expr?)
@@ -186,13 +199,27 @@ fn unreachable_arm() -> TokenStream {
     quote!(_ => ::core::result::Result::Err(::toolcall_runtime::ArgError::invalid("unknown variant")),)
 }
 
+/// Every name a variant is read under: its wire name, then its aliases.
+fn variant_names(variants: &[&Variant]) -> Vec<String> {
+    variants.iter().flat_map(|v| std::iter::once(&v.wire).chain(&v.aliases)).cloned().collect()
+}
+
+/// The pattern matching a variant's names: `"circle" | "round"`.
+fn variant_pattern(variant: &Variant) -> TokenStream {
+    let wire = &variant.wire;
+    let aliases = &variant.aliases;
+    quote!(#wire #(| #aliases)*)
+}
+
 fn external_body(variants: &[Variant]) -> TokenStream {
-    let units = variants.iter().filter(|v| matches!(v.payload, Payload::Unit)).map(|v| &v.wire);
-    let datas = variants.iter().filter(|v| !matches!(v.payload, Payload::Unit)).map(|v| &v.wire);
+    let (units, datas): (Vec<&Variant>, Vec<&Variant>) =
+        variants.iter().partition(|v| matches!(v.payload, Payload::Unit));
+    let (units, datas) = (variant_names(&units), variant_names(&datas));
     let arms = variants.iter().map(|v| {
         let wire = &v.wire;
+        let pattern = variant_pattern(v);
         let build = variant_value(v, &quote!(payload), Some(wire));
-        quote!(#wire => ::core::result::Result::Ok(#build),)
+        quote!(#pattern => ::core::result::Result::Ok(#build),)
     });
     let fallback = unreachable_arm();
     quote! {
@@ -206,9 +233,9 @@ fn external_body(variants: &[Variant]) -> TokenStream {
 }
 
 fn internal_body(tag: &str, variants: &[Variant]) -> TokenStream {
-    let names = variants.iter().map(|v| &v.wire);
+    let names = variant_names(&variants.iter().collect::<Vec<_>>());
     let arms = variants.iter().map(|v| {
-        let wire = &v.wire;
+        let pattern = variant_pattern(v);
         let build = match &v.payload {
             Payload::Struct(fields) => {
                 let ident = &v.ident;
@@ -222,7 +249,7 @@ fn internal_body(tag: &str, variants: &[Variant]) -> TokenStream {
                 })
             }
         };
-        quote!(#wire => ::core::result::Result::Ok(#build),)
+        quote!(#pattern => ::core::result::Result::Ok(#build),)
     });
     let fallback = unreachable_arm();
     quote! {
@@ -235,9 +262,9 @@ fn internal_body(tag: &str, variants: &[Variant]) -> TokenStream {
 }
 
 fn adjacent_body(tag: &str, content: &str, variants: &[Variant]) -> TokenStream {
-    let names = variants.iter().map(|v| &v.wire);
+    let names = variant_names(&variants.iter().collect::<Vec<_>>());
     let arms = variants.iter().map(|v| {
-        let wire = &v.wire;
+        let pattern = variant_pattern(v);
         let build = match &v.payload {
             Payload::Unit => {
                 let ident = &v.ident;
@@ -253,7 +280,7 @@ fn adjacent_body(tag: &str, content: &str, variants: &[Variant]) -> TokenStream 
                 })
             }
         };
-        quote!(#wire => ::core::result::Result::Ok(#build),)
+        quote!(#pattern => ::core::result::Result::Ok(#build),)
     });
     let fallback = unreachable_arm();
     quote! {
@@ -329,7 +356,10 @@ pub fn fast_impl(local: &LocalImpl) -> Option<TokenStream> {
 fn fast_struct_body(fields: &[Field]) -> TokenStream {
     let fast = quote!(::toolcall_runtime::__private::fast);
     let decoded: Vec<&Field> = fields.iter().filter(|f| f.decode.is_some()).collect();
-    let index = super::dispatch::key_index(decoded.iter().map(|f| f.wire.as_str()));
+    let names = decoded.iter().enumerate().flat_map(|(slot, f)| {
+        std::iter::once(&f.wire).chain(&f.aliases).map(move |name| (name.as_str(), slot))
+    });
+    let index = super::dispatch::key_index_of(names);
     let (fill, slots) = super::dispatch::fill_slots(decoded.len(), |slots| {
         syn::Stmt::Expr(
             syn::Expr::Verbatim(quote!(#fast::fields(de, #slots, depth, #index)?)),
@@ -358,8 +388,8 @@ fn fast_struct_body(fields: &[Field]) -> TokenStream {
 /// A unit variant picked by its wire name.
 fn fast_unit_enum_body(variants: &[Variant]) -> TokenStream {
     let arms = variants.iter().map(|v| {
-        let (wire, ident) = (&v.wire, &v.ident);
-        quote!(#wire => ::core::option::Option::Some(Self::#ident),)
+        let (pattern, ident) = (variant_pattern(v), &v.ident);
+        quote!(#pattern => ::core::option::Option::Some(Self::#ident),)
     });
     quote! {
         let _ = depth;

@@ -333,6 +333,7 @@ impl<'a> TypeMapper<'a> {
             out.push(Field {
                 ident: ident.clone(),
                 wire,
+                aliases: field.attrs.aliases.clone(),
                 decode,
                 default: field.attrs.default || all_default,
             });
@@ -357,7 +358,34 @@ impl<'a> TypeMapper<'a> {
         }
         let wires: Vec<&str> = schemas.iter().map(|(wire, _, _)| wire.as_str()).collect();
         self.check_unique(&item.ident, "variant", wires.into_iter());
+        if let Tagging::Internal(tag) = &item.attrs.tagging {
+            for (wire, _, payload) in &mut schemas {
+                if let Some(Type::Ref(inner)) = payload {
+                    let name = self.tagged_def(tag, wire, inner);
+                    *payload = Some(Type::Ref(name));
+                }
+            }
+        }
         Ok(enum_schema(&item.attrs.tagging, schemas))
+    }
+
+    /// The definition of an internally tagged newtype variant whose struct is the
+    /// definition `inner`: serde reads the struct's fields beside the tag, so the variant
+    /// is the struct's object with the tag added, a definition of its own (the struct may
+    /// contain the variant again, so it cannot be written out in place).
+    fn tagged_def(&mut self, tag: &str, wire: &str, inner: &str) -> String {
+        let key = format!("{inner} tagged {tag}={wire}");
+        let name = self.def_name(&key, &format!("{inner}_{wire}"), &[]);
+        if !self.tagged.iter().any(|t| t.name == name) {
+            let tagged = Tagged {
+                name: name.clone(),
+                tag: tag.to_owned(),
+                wire: wire.to_owned(),
+                inner: inner.to_owned(),
+            };
+            self.tagged.push(tagged);
+        }
+        name
     }
 
     /// How the generated impl tells an enum's variants apart and decodes their payloads.
@@ -369,6 +397,7 @@ impl<'a> TypeMapper<'a> {
             out.push(Variant {
                 ident: variant.ident.clone(),
                 wire: variant.name.deserialize.clone(),
+                aliases: variant.attrs.aliases.clone(),
                 payload,
             });
         }
@@ -409,6 +438,35 @@ impl<'a> TypeMapper<'a> {
     }
 }
 
+/// An internally tagged newtype variant over the definition `inner` (a struct): its own
+/// definition `name`, `inner`'s properties beside the tag `tag: wire`.
+#[derive(Clone, Debug)]
+pub(super) struct Tagged {
+    name: String,
+    tag: String,
+    wire: String,
+    inner: String,
+}
+
+/// Adds the definitions of `tagged` variants to `defs`, each made from its struct's
+/// definition: the tag first, then the struct's properties. A struct whose schema is not
+/// an object (serde takes maps and structs only) gives `{}`, which does not lie about
+/// what the decoder takes.
+pub(super) fn add_tagged(defs: &mut Vec<(String, Definition)>, tagged: Vec<Tagged>) {
+    for variant in tagged {
+        let inner = defs.iter().find(|(_, d)| d.name == variant.inner).map(|(_, d)| d.ty.clone());
+        let ty = match inner {
+            Some(Type::Object(fields)) => {
+                let mut params = vec![Param::new(variant.tag.clone(), Type::Const(variant.wire.clone()))];
+                params.extend(fields.into_iter().filter(|field| field.name != variant.tag));
+                Type::Object(params)
+            }
+            _ => Type::Any,
+        };
+        defs.push((format!("tagged {}", variant.name), Definition { name: variant.name, ty }));
+    }
+}
+
 /// serde merges an internally tagged newtype variant's fields with the tag; the generated
 /// decoder does not, so such enums are decoded by serde.
 fn internal_payloads_ok(tagging: &Tagging, payloads: Vec<Payload>) -> Result<Vec<Payload>, String> {
@@ -436,6 +494,9 @@ pub(super) fn enum_schema(tagging: &Tagging, variants: Vec<(String, String, Opti
                 continue;
             }
             (Tagging::External, Some(payload)) => Type::Object(vec![Param::new(wire, payload)]),
+            // A reference here is a variant definition that holds the tag already
+            // (`tagged_def`).
+            (Tagging::Internal(_), Some(Type::Ref(name))) => Type::Ref(name),
             (Tagging::Internal(tag), payload) => {
                 let mut params = vec![Param::new(tag.clone(), Type::Const(wire))];
                 match payload {

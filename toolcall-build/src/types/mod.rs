@@ -82,6 +82,10 @@ pub struct TypeMapper<'a> {
     /// The definition name given to each type key since the last
     /// [`TypeMapper::definitions`] (unique among them).
     def_names: BTreeMap<String, String>,
+    /// Internally tagged newtype variants whose inner struct is a reference: each is a
+    /// definition of its own, the struct's properties beside the tag, made once the
+    /// struct's definition is known ([`TypeMapper::definitions`]).
+    tagged: Vec<local::Tagged>,
     /// Generic parameters treated as "any `FromArg` type" (building generic impls).
     placeholders: Vec<String>,
     /// How each provided type (by its tokens) is decoded, as the schema walk resolved it.
@@ -121,6 +125,7 @@ impl<'a> TypeMapper<'a> {
             stack: Vec::new(),
             defs: Vec::new(),
             def_names: BTreeMap::new(),
+            tagged: Vec::new(),
             placeholders: Vec::new(),
             provided: BTreeMap::new(),
             strategies: BTreeMap::new(),
@@ -168,6 +173,7 @@ impl<'a> TypeMapper<'a> {
     /// once per tool, after its parameters.
     pub fn definitions(&mut self, params: &[Param]) -> Vec<Definition> {
         let mut pending = std::mem::take(&mut self.defs);
+        local::add_tagged(&mut pending, std::mem::take(&mut self.tagged));
         self.def_names.clear();
         let mut out: Vec<Definition> = Vec::new();
         let mut queue: Vec<String> = Vec::new();
