@@ -13,6 +13,7 @@ pub mod private;
 pub mod recursive;
 pub mod results;
 pub mod serde_names;
+pub mod service;
 pub mod shared;
 pub mod skipped;
 pub mod std_types;
