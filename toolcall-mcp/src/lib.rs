@@ -26,9 +26,10 @@
 //!   its JSON object, so the model can correct itself. An unknown tool is the protocol
 //!   error the specification asks for (invalid params).
 //! - Each call has a time limit (the tool's own `ToolMeta::timeout_ms`, else
-//!   [`McpServer::timeout`], 60 s by default): past it the
-//!   call is dropped (the tool is cancelled at its `.await`) and the result says so. A
-//!   `notifications/cancelled` from the client drops the call the same way.
+//!   [`McpServer::timeout`], 60 s by default), counted from the request's arrival: past
+//!   it the call is dropped (the tool is cancelled at its `.await`) and the result says
+//!   so, with a JSON object like every error result's. A `notifications/cancelled` from
+//!   the client drops the call the same way.
 //! - At most [`McpServer::max_concurrent_calls`] calls run at once (64 by default), across
 //!   every session; [`McpServer::max_queued_calls`] more wait in line (256), and a call
 //!   past both is refused at once with an `isError` result saying the server is busy.
@@ -36,32 +37,47 @@
 //! ## Over HTTP
 //!
 //! [`McpServer::serve_http`] serves rmcp's streamable-HTTP transport at `/mcp`, with
-//! rmcp's checks and safe defaults:
+//! rmcp's checks and safe defaults, hardened in front of it:
 //!
-//! - **Identity per request.** [`McpServer::context_from_request`] builds the tools'
-//!   context from each request's head (a bearer token -> the signed-in user), so every
-//!   caller's tools act as that caller and no model can choose who it is. A request the
-//!   function refuses gets its [`Rejection`] (401 or 403) and reaches no tool. Without
-//!   it, every request gets the server's one context (stdio always does).
+//! - **Identity per request.** [`McpServer::context_from_request`] turns each request's
+//!   head into a [`Caller`]: an identity and the tools' context for it (a bearer token ->
+//!   the signed-in user), so every caller's tools act as that caller and no model can
+//!   choose who it is. A request the function refuses gets its [`Rejection`] (401 or 403)
+//!   and reaches no tool. Without it, every request gets the server's one context (stdio
+//!   always does).
+//! - **Sessions belong to their identity.** A legacy-protocol session is owned by the
+//!   identity that initialized it; to anyone else it does not exist (404, for POST, GET,
+//!   DELETE and notifications alike).
 //! - **DNS rebinding.** `Host` must be a loopback name ([`McpServer::allowed_hosts`]);
 //!   a browser `Origin` must be a loopback page ([`McpServer::allowed_origins`]); any
 //!   other is refused with 403. Requests without `Origin` (not from a browser) pass.
-//! - **Limits.** Bodies over 4 MiB are refused with 413 ([`McpServer::body_limit`]).
+//! - **Limits**, each with a builder method: bodies over 4 MiB are 413, at once when
+//!   declared ([`McpServer::body_limit`]); a request head must arrive within 10 s of the
+//!   connection or of its first byte ([`McpServer::header_timeout`]), a body within 30 s
+//!   ([`McpServer::body_timeout`], else 408), and an idle keep-alive connection closes
+//!   after 60 s ([`McpServer::idle_timeout`]), all before authentication; at most 512
+//!   connections ([`McpServer::max_connections`], then 503), 1,000 sessions
+//!   ([`McpServer::max_sessions`]: the least recently used idle one is closed to make
+//!   room, 503 with `Retry-After` when all are busy), one standalone GET stream per
+//!   session (a second is 409); error results are bounded (no reply over 64 KiB).
+//! - **Fairness.** Decoding arguments and running sync tools happen on tokio's blocking
+//!   pool, and a large body is parsed in `block_in_place`: a big request never stalls the
+//!   async workers that answer everyone else.
 //! - **Replicas.** Clients on protocol 2026-07-28 are served statelessly: any replica
 //!   answers any request. Clients on older versions hold a session: send them back to
 //!   the same replica (sticky sessions on `Mcp-Session-Id`), share a
-//!   [`McpServer::session_store`] so another replica restores the session, or serve
-//!   without sessions ([`McpServer::legacy_sessions`]).
+//!   [`McpServer::session_store`] so another replica restores the session (its owner is
+//!   stored with it), or serve without sessions ([`McpServer::legacy_sessions`]).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! # mod toolset { pub static ALL: toolcall_runtime::Toolset<String> = toolcall_runtime::Toolset::new(&[], &E, |_, _, _| None); static E: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new(); }
-//! use toolcall_mcp::{McpServer, Rejection, bearer_token};
+//! use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
 //!
 //! // The context is the signed-in user's name here; stdio would serve as "local".
 //! let server = McpServer::new(&toolset::ALL, "local".to_owned())
 //!     .context_from_request(|request| match bearer_token(request) {
-//!         Some("ada-token") => Ok("ada".to_owned()),
+//!         Some("ada-token") => Ok(Caller::new("ada", "ada".to_owned())),
 //!         Some(_) => Err(Rejection::unauthorized("unknown token")),
 //!         None => Err(Rejection::unauthorized("send Authorization: Bearer TOKEN")),
 //!     });
@@ -70,9 +86,12 @@
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
-use std::time::Duration;
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, Implementation,
@@ -83,17 +102,24 @@ use rmcp::{ServerHandler, ServiceExt};
 use serde_json::Value;
 use toolcall_runtime::{Format, ToolError, Toolset};
 
+mod conn;
 mod limit;
+mod sessions;
+mod stdio;
 mod streamable_http;
 
 /// The `http` crate, whose request head ([`http::request::Parts`]) the request function
 /// reads.
 pub use axum::http;
 pub use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
-pub use streamable_http::{DEFAULT_BODY_LIMIT, LOOPBACK_ORIGINS, Rejection, RequestFn, bearer_token};
+pub use streamable_http::{
+    Caller, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT, LOOPBACK_ORIGINS, Rejection,
+    RequestFn, bearer_token,
+};
 
 use limit::CallLimit;
-use streamable_http::{Caller, HttpSettings};
+use streamable_http::{Arrived, CallerContext, HttpSettings};
 
 /// The default number of tools per `tools/list` page.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -103,6 +129,11 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 pub const DEFAULT_MAX_CONCURRENT_CALLS: usize = 64;
 /// The default number of calls waiting for one of the running calls to finish.
 pub const DEFAULT_MAX_QUEUED_CALLS: usize = 256;
+/// The default limit of one stdin line (one message) over stdio: 16 MiB (rmcp's).
+pub const DEFAULT_MAX_LINE: usize = 16 * 1024 * 1024;
+/// No error result is larger than this once encoded (the JSON-RPC reply around it adds
+/// well under 4 KiB): past it, its text is cut and its JSON object reduced.
+pub const MAX_ERROR_RESULT: usize = 60 * 1024;
 
 /// Why the server could not start or stopped with an error.
 #[derive(Debug)]
@@ -143,6 +174,7 @@ pub struct McpServer<C: Send + Sync + 'static> {
     timeout: Duration,
     /// Tools with their own time limit (`ToolMeta::timeout_ms`), which replaces `timeout`.
     tool_timeouts: Arc<BTreeMap<&'static str, Duration>>,
+    max_line: usize,
 }
 
 impl<C: Send + Sync + 'static> Clone for McpServer<C> {
@@ -162,6 +194,7 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             page_size: self.page_size,
             timeout: self.timeout,
             tool_timeouts: Arc::clone(&self.tool_timeouts),
+            max_line: self.max_line,
         }
     }
 }
@@ -197,6 +230,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             page_size: DEFAULT_PAGE_SIZE,
             timeout: DEFAULT_TIMEOUT,
             tool_timeouts: Arc::new(tool_timeouts(toolset)),
+            max_line: DEFAULT_MAX_LINE,
         }
     }
 
@@ -224,7 +258,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
-    /// The time limit of one `tools/call` (default [`DEFAULT_TIMEOUT`]).
+    /// The time limit of one `tools/call` (default [`DEFAULT_TIMEOUT`]), counted from the
+    /// request's arrival (over HTTP, when its head was read), so time spent waiting for
+    /// the body, for a call slot or in line counts.
     pub fn timeout(mut self, limit: Duration) -> Self {
         self.timeout = limit;
         self
@@ -253,29 +289,34 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
-    /// Over HTTP, builds the tools' context from each request's head instead of using the
+    /// Over HTTP, builds the caller of each request from its head instead of using the
     /// server's one context: typically a bearer token ([`bearer_token`]) looked up to the
-    /// signed-in user. It runs once per HTTP request, before the request reaches rmcp; a
-    /// [`Rejection`] is sent as the response (401 or 403) and no tool runs. Transports
-    /// without requests (stdio, an in-process pipe) keep the context given to
+    /// signed-in user, as a [`Caller`]: the user's identity and the tools' context for
+    /// them. It runs once per HTTP request, before the request reaches rmcp or its body is
+    /// read; a [`Rejection`] is sent as the response (401 or 403) and no tool runs.
+    /// Transports without requests (stdio, an in-process pipe) keep the context given to
     /// [`McpServer::new`].
     ///
+    /// The identity owns the legacy-protocol sessions its requests create: a request from
+    /// another identity naming one gets 404, as if it did not exist.
+    ///
     /// ```
-    /// use toolcall_mcp::{McpServer, Rejection, bearer_token};
+    /// use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
     /// # let toolset: &'static toolcall_runtime::Toolset<u64> = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
     /// // The context is a user id; 0 is the local user of stdio.
     /// let server = McpServer::new(toolset, 0).context_from_request(|request| {
     ///     let token = bearer_token(request).ok_or_else(|| Rejection::unauthorized("no bearer token"))?;
-    ///     match token {
-    ///         "token-of-1" => Ok(1),
-    ///         "token-of-2" => Ok(2),
-    ///         _ => Err(Rejection::unauthorized("unknown token")),
-    ///     }
+    ///     let user = match token {
+    ///         "token-of-1" => 1,
+    ///         "token-of-2" => 2,
+    ///         _ => return Err(Rejection::unauthorized("unknown token")),
+    ///     };
+    ///     Ok(Caller::new(format!("user-{user}"), user))
     /// });
     /// ```
     pub fn context_from_request(
         mut self,
-        function: impl Fn(&http::request::Parts) -> Result<C, Rejection> + Send + Sync + 'static,
+        function: impl Fn(&http::request::Parts) -> Result<Caller<C>, Rejection> + Send + Sync + 'static,
     ) -> Self {
         self.from_request = Some(Arc::new(function));
         self
@@ -325,6 +366,68 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
+    /// The time a client has to send a request head over HTTP (default
+    /// [`DEFAULT_HEADER_TIMEOUT`], 10 s): from the connection's opening, or from the first
+    /// byte of the next request on a kept-alive connection. Past it the connection is
+    /// closed, before any authentication. Only with [`McpServer::serve_http`] and
+    /// [`McpServer::serve_http_on`], which own the connections.
+    pub fn header_timeout(mut self, limit: Duration) -> Self {
+        self.http.header_timeout = limit;
+        self
+    }
+
+    /// The time a client has to send a request body over HTTP, from the end of its head
+    /// (default [`DEFAULT_BODY_TIMEOUT`], 30 s); past it the answer is 408 and the
+    /// connection is closed.
+    pub fn body_timeout(mut self, limit: Duration) -> Self {
+        self.http.body_timeout = limit;
+        self
+    }
+
+    /// How long a kept-alive HTTP connection may wait for its next request (default
+    /// [`DEFAULT_IDLE_TIMEOUT`], 60 s), and a response may wait on a client that does not
+    /// read it; past it the connection is closed. Only with [`McpServer::serve_http`] and
+    /// [`McpServer::serve_http_on`].
+    pub fn idle_timeout(mut self, limit: Duration) -> Self {
+        self.http.idle_timeout = limit;
+        self
+    }
+
+    /// At most this many HTTP connections open at once (default
+    /// [`DEFAULT_MAX_CONNECTIONS`], 512; keep it under the process's file-descriptor
+    /// limit); a connection past it is answered 503 and closed. Only with
+    /// [`McpServer::serve_http`] and [`McpServer::serve_http_on`].
+    pub fn max_connections(mut self, limit: usize) -> Self {
+        self.http.max_connections = limit.max(1);
+        self
+    }
+
+    /// At most this many legacy-protocol sessions live at once (default
+    /// [`DEFAULT_MAX_SESSIONS`], 1,000). A new session past it closes the least recently
+    /// used one with no request in progress (its client gets 404 and initializes again, as
+    /// after expiry); when every session is busy, the new one is refused with 503 and
+    /// `Retry-After`.
+    pub fn max_sessions(mut self, limit: usize) -> Self {
+        self.http.max_sessions = limit.max(1);
+        self
+    }
+
+    /// How long a legacy-protocol session lives without a request (default
+    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`], 5 min, rmcp's).
+    pub fn session_idle_timeout(mut self, limit: Duration) -> Self {
+        self.http.session_idle_timeout = limit;
+        self
+    }
+
+    /// The longest stdin line (one message) read over stdio, in bytes (default
+    /// [`DEFAULT_MAX_LINE`], 16 MiB). A longer line is not kept: it is reported on stderr
+    /// with the limit and, when its `id` can be read from its start, answered with a
+    /// JSON-RPC error (-32600).
+    pub fn max_line_length(mut self, bytes: usize) -> Self {
+        self.max_line = bytes.max(1);
+        self
+    }
+
     /// Whether clients on protocol versions before 2026-07-28 get an HTTP session (default
     /// `true`). With `false`, each of their requests is served on its own, like every
     /// 2026-07-28 request, so any replica can answer it; the server can then send nothing
@@ -347,13 +450,34 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Serves over stdin/stdout until the client disconnects. Nothing but protocol
-    /// messages is written to stdout; log to stderr.
+    /// messages is written to stdout; log to stderr. A line over
+    /// [`McpServer::max_line_length`] is reported on stderr and answered when it has an id.
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        self.serve_lines(tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// [`McpServer::serve_stdio`] over any reader and writer of lines (a pipe, a socket).
+    pub async fn serve_lines(
+        self,
+        input: impl tokio::io::AsyncRead + Unpin + Send + 'static,
+        output: impl tokio::io::AsyncWrite + Unpin + Send + 'static,
+    ) -> Result<(), ServeError> {
         self.check_definitions()?;
-        let running =
-            self.serve(rmcp::transport::stdio()).await.map_err(|e| ServeError::Transport(e.to_string()))?;
-        running.waiting().await.map_err(|e| ServeError::Transport(e.to_string()))?;
-        Ok(())
+        let transport = |e: std::io::Error| ServeError::Transport(e.to_string());
+        let (to_rmcp, rmcp_in) = tokio::io::duplex(64 * 1024);
+        let (rmcp_out, from_rmcp) = tokio::io::duplex(64 * 1024);
+        let (replies, answered) = tokio::sync::mpsc::channel(16);
+        let reader = tokio::spawn(stdio::read_lines(input, to_rmcp, self.max_line, replies));
+        let writer = tokio::spawn(stdio::write_lines(from_rmcp, output, answered));
+        let lines = rmcp::transport::async_rw::AsyncRwTransport::<RoleServer, _, _>::new(rmcp_in, rmcp_out)
+            .with_max_line_length(usize::MAX);
+        let running = self.serve(lines).await.map_err(|e| ServeError::Transport(e.to_string()))?;
+        let served = running.waiting().await.map_err(|e| ServeError::Transport(e.to_string()));
+        reader.abort();
+        if let Ok(written) = writer.await {
+            written.map_err(transport)?;
+        }
+        served.map(drop)
     }
 
     /// Serves streamable HTTP at `/mcp` on `addr` until the process ends. It binds what it
@@ -367,24 +491,32 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Serves streamable HTTP at `/mcp` on a bound listener (bind port 0 and read
-    /// `local_addr` to let the OS pick a port).
-    pub async fn serve_http_on(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
-        if let Ok(addr) = listener.local_addr()
-            && !addr.ip().is_loopback()
-            && self.http.loopback_only()
-        {
-            log::warn!(
-                "serving on {addr}, but only loopback Host names are allowed: \
-                 requests to other names get 403 (set allowed_hosts)"
-            );
+    /// `local_addr` to let the OS pick a port), with the connection limits
+    /// ([`McpServer::header_timeout`], [`McpServer::idle_timeout`],
+    /// [`McpServer::max_connections`]). Bound to a loopback address other than the
+    /// default names (`127.0.0.2`), that address is allowed as a `Host`.
+    pub async fn serve_http_on(mut self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
+        if let Ok(addr) = listener.local_addr() {
+            self.http.allow_bound_loopback(addr.ip());
+            if !addr.ip().is_loopback() && self.http.loopback_only() {
+                log::warn!(
+                    "serving on {addr}, but only loopback Host names are allowed: \
+                     requests to other names get 403 (set allowed_hosts)"
+                );
+            }
         }
+        let limits = conn::Limits::of(&self.http);
+        let max_connections = self.http.max_connections;
         let router = self.router()?;
-        axum::serve(listener, router).await.map_err(|e| ServeError::Transport(e.to_string()))
+        conn::serve(listener, router, limits, max_connections).await
     }
 
     /// The streamable-HTTP service at `/mcp` as an axum router, with every check of
-    /// [`McpServer::serve_http`], to serve with other routes (a health check), behind TLS
-    /// or on a listener of your own.
+    /// [`McpServer::serve_http`] that lives in a request (identity, sessions, body limit
+    /// and time limit, caps on sessions and streams, bounded errors), to serve with other
+    /// routes (a health check), behind TLS or on a listener of your own. The limits on
+    /// connections (head and idle time limits, their number) belong to whatever serves
+    /// the connections: set them there.
     pub fn router(self) -> Result<axum::Router, ServeError> {
         self.check_definitions()?;
         Ok(streamable_http::router(self))
@@ -397,7 +529,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let Some(parts) = request.extensions.get::<http::request::Parts>() else {
             return Ok(Arc::clone(&self.context));
         };
-        match (parts.extensions.get::<Caller<C>>(), &self.from_request) {
+        match (parts.extensions.get::<CallerContext<C>>(), &self.from_request) {
             (Some(caller), _) => Ok(Arc::clone(&caller.0)),
             (None, None) => Ok(Arc::clone(&self.context)),
             (None, Some(_)) => {
@@ -435,26 +567,38 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Runs one call with `context`, in a slot of the call limit and within the time
-    /// limit (the wait for a slot included); the call's future is dropped on timeout or
-    /// when `cancelled` resolves.
+    /// limit counted from `arrived` (the wait for a slot included); the call's future is
+    /// dropped on timeout or when `cancelled` resolves. Decoding and a sync tool run on
+    /// the blocking pool ([`off_worker`]).
     async fn run(
         &self,
-        context: &C,
+        context: Arc<C>,
         name: &str,
-        args: &Value,
+        args: Value,
+        arrived: Instant,
         cancelled: impl std::future::Future<Output = ()>,
     ) -> Result<CallToolResult, ErrorData> {
         let started = std::sync::atomic::AtomicBool::new(false);
+        let toolset = self.toolset;
         let call = async {
-            let _slot = self.limit.enter().await?;
+            let slot = self.limit.enter().await?;
             started.store(true, std::sync::atomic::Ordering::SeqCst);
-            Ok::<_, limit::Busy>(self.toolset.call(context, name, args).await)
+            Ok::<_, limit::Busy>(off_worker(toolset, context, name.to_owned(), args, slot).await)
         };
+        let deadline = tokio::time::Instant::from_std(arrived + self.limit_of(name));
         let outcome = tokio::select! {
             outcome = call => outcome,
-            () = tokio::time::sleep(self.limit_of(name)) => {
+            () = tokio::time::sleep_until(deadline) => {
                 let started = started.load(std::sync::atomic::Ordering::SeqCst);
-                return Ok(error_result(&self.timed_out(name, started), None));
+                let message = self.timed_out(name, started);
+                let json = serde_json::json!({
+                    "error": "timeout",
+                    "tool": cut(name, 120),
+                    "limit_ms": u64::try_from(self.limit_of(name).as_millis()).unwrap_or(u64::MAX),
+                    "started": started,
+                    "message": message,
+                });
+                return Ok(error_result(&message, Some(json)));
             }
             () = cancelled => return Err(ErrorData::internal_error("the call was cancelled by the client", None)),
         };
@@ -495,6 +639,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         } else {
             "the server's time limit per call"
         };
+        let name = cut(name, 120);
         if started {
             format!("tool `{name}` did not finish within {limit} ({whose}); it was cancelled")
         } else {
@@ -529,11 +674,73 @@ fn without_newer_fields(tool: &Tool, version: &ProtocolVersion) -> Tool {
     tool
 }
 
-/// An `isError` result: the message, then the error's JSON object when there is one.
+/// An `isError` result: the message, then the error's JSON object when there is one;
+/// at most [`MAX_ERROR_RESULT`] bytes encoded (past it, the message is cut to 2,000
+/// characters and the JSON object reduced to its `error`, that message and `"truncated":
+/// true`).
 fn error_result(message: &str, json: Option<Value>) -> CallToolResult {
-    let mut content = vec![ContentBlock::text(message.to_owned())];
-    content.extend(json.map(|value| ContentBlock::text(value.to_string())));
-    CallToolResult::error(content)
+    let build = |message: &str, json: Option<Value>| {
+        let mut content = vec![ContentBlock::text(message.to_owned())];
+        content.extend(json.map(|value| ContentBlock::text(value.to_string())));
+        CallToolResult::error(content)
+    };
+    let kind = json.as_ref().and_then(|v| v.get("error").cloned());
+    let result = build(message, json);
+    let size = serde_json::to_vec(&result).map_or(usize::MAX, |bytes| bytes.len());
+    if size <= MAX_ERROR_RESULT {
+        return result;
+    }
+    let short = cut(message, 2000);
+    let reduced = serde_json::json!({"error": kind, "message": short, "truncated": true});
+    build(&short, Some(reduced))
+}
+
+/// `text`, or its first `max` characters and `…`.
+fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((end, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..end])),
+    }
+}
+
+/// Calls tool `name` with the owned `context` and `args`, its first poll (argument
+/// decoding, and the whole of a sync tool) on tokio's blocking pool, holding `slot` until
+/// that part is over even if the caller stops waiting (a sync tool cannot be stopped);
+/// an async tool's later polls run on the caller's task, and dropping the future cancels
+/// it.
+async fn off_worker<C: Send + Sync + 'static>(
+    toolset: &'static Toolset<C>,
+    context: Arc<C>,
+    name: String,
+    args: Value,
+    slot: tokio::sync::OwnedSemaphorePermit,
+) -> Result<Value, ToolError> {
+    type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
+    let call: Call = Box::pin(async move { toolset.call(&context, &name, &args).await });
+    let first = tokio::task::spawn_blocking(move || {
+        let mut call = call;
+        // The waker of this poll is never used: the caller's task polls again at once,
+        // which registers its own (a future wakes only the waker of its latest poll).
+        match call.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(result) => Ok(result),
+            Poll::Pending => Err((call, slot)),
+        }
+    })
+    .await;
+    match first {
+        Ok(Ok(result)) => result,
+        Ok(Err((call, _slot))) => call.await,
+        Err(error) => Err(ToolError::Panicked(format!("the call's thread failed: {error}"))),
+    }
+}
+
+/// When the request of `context` arrived: its HTTP head's arrival, else now.
+fn arrival(context: &RequestContext<RoleServer>) -> Instant {
+    context
+        .extensions
+        .get::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Arrived>())
+        .map_or_else(Instant::now, |arrived| arrived.0)
 }
 
 fn human(limit: Duration) -> String {
@@ -569,9 +776,10 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = self.context_of(&context)?;
+        let arrived = arrival(&context);
         let args = Value::Object(request.arguments.unwrap_or_default());
         let cancelled = context.ct.cancelled_owned();
-        self.run(&caller, &request.name, &args, cancelled).await.map(Into::into)
+        self.run(caller, &request.name, args, arrived, cancelled).await.map(Into::into)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -602,26 +810,61 @@ mod tests {
     async fn a_call_that_never_gets_a_slot_says_it_did_not_start() {
         let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).timeout(Duration::from_millis(20));
         let _held = server.limit.enter().await.unwrap();
-        let result = server.run(&(), "anything", &Value::Null, std::future::pending()).await.unwrap();
+        let result = server
+            .run(Arc::new(()), "anything", Value::Null, Instant::now(), std::future::pending())
+            .await
+            .unwrap();
         assert_eq!(result.is_error, Some(true));
+        let message = "tool `anything` did not start within 20 ms (the server's time limit per call): \
+             all 1 call slots stayed busy; it was not run";
+        assert_eq!(result.content[0].as_text().unwrap().text, message);
+        let json: Value = serde_json::from_str(&result.content[1].as_text().unwrap().text).unwrap();
         assert_eq!(
-            text(&result),
-            "tool `anything` did not start within 20 ms (the server's time limit per call): \
-             all 1 call slots stayed busy; it was not run"
+            json,
+            serde_json::json!({"error": "timeout", "tool": "anything", "limit_ms": 20, "started": false, "message": message})
         );
+    }
+
+    #[tokio::test]
+    async fn the_time_limit_counts_from_the_arrival() {
+        let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).timeout(Duration::from_secs(3));
+        let _held = server.limit.enter().await.unwrap();
+        let arrived = Instant::now() - Duration::from_millis(2900);
+        let begun = Instant::now();
+        let result =
+            server.run(Arc::new(()), "anything", Value::Null, arrived, std::future::pending()).await.unwrap();
+        assert_eq!(result.is_error, Some(true));
+        assert!(begun.elapsed() < Duration::from_secs(2), "{:?}: 2.9 of the 3 s had passed", begun.elapsed());
+    }
+
+    #[test]
+    fn error_results_are_bounded() {
+        let small = error_result("short", Some(serde_json::json!({"error": "x"})));
+        assert_eq!(text(&small), "short\n{\"error\":\"x\"}");
+        let huge = "\u{1}".repeat(200_000);
+        let result = error_result(&huge, Some(serde_json::json!({"error": "failed", "detail": huge})));
+        let size = serde_json::to_vec(&result).unwrap().len();
+        assert!(size <= MAX_ERROR_RESULT, "{size}");
+        let json: Value = serde_json::from_str(&result.content[1].as_text().unwrap().text).unwrap();
+        assert_eq!(json["error"], "failed");
+        assert_eq!(json["truncated"], true);
     }
 
     #[tokio::test]
     async fn a_call_past_the_line_is_refused_as_busy() {
         let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).max_queued_calls(0);
         let held = server.limit.enter().await.unwrap();
-        let result = server.run(&(), "anything", &Value::Null, std::future::pending()).await.unwrap();
+        let result = server
+            .run(Arc::new(()), "anything", Value::Null, Instant::now(), std::future::pending())
+            .await
+            .unwrap();
         assert_eq!(result.is_error, Some(true));
         assert!(text(&result).starts_with("the server is busy: 1 calls are running and 0 are waiting"));
         assert!(text(&result).ends_with(r#"{"error":"busy","running":1,"waiting":0}"#), "{}", text(&result));
         drop(held);
         // The slot is free: the call runs (and finds no such tool).
-        let unknown = server.run(&(), "anything", &Value::Null, std::future::pending()).await;
+        let unknown =
+            server.run(Arc::new(()), "anything", Value::Null, Instant::now(), std::future::pending()).await;
         assert!(unknown.is_err());
     }
 }

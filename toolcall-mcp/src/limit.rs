@@ -4,16 +4,19 @@
 //! At most `running` tool calls run at once across every session and request of one
 //! server; up to `waiting` more wait in line for a slot, first come first served (tokio's
 //! fair semaphore); a call past both is refused at once. The line is bounded so that a
-//! flood is answered with a clear error instead of piling up requests in memory.
+//! flood is answered with a clear error instead of piling up requests in memory. A slot
+//! is owned, so it can travel with a call to the blocking pool and stay taken until the
+//! call's sync part is over, even when the caller has stopped waiting.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use tokio::sync::{Semaphore, SemaphorePermit};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Slots for running calls and a bounded line for the rest.
 #[derive(Debug)]
 pub(crate) struct CallLimit {
-    slots: Semaphore,
+    slots: Arc<Semaphore>,
     running: usize,
     waiting: AtomicUsize,
     max_waiting: usize,
@@ -42,7 +45,7 @@ impl CallLimit {
     pub(crate) fn new(running: usize, waiting: usize) -> Self {
         let running = running.clamp(1, Semaphore::MAX_PERMITS);
         CallLimit {
-            slots: Semaphore::new(running),
+            slots: Arc::new(Semaphore::new(running)),
             running,
             waiting: AtomicUsize::new(0),
             max_waiting: waiting,
@@ -61,13 +64,13 @@ impl CallLimit {
 
     /// A slot for one call: at once when one is free, else after waiting in line; `Busy`
     /// when the line is full. Dropping the future leaves the line.
-    pub(crate) async fn enter(&self) -> Result<SemaphorePermit<'_>, Busy> {
-        if let Ok(slot) = self.slots.try_acquire() {
+    pub(crate) async fn enter(&self) -> Result<OwnedSemaphorePermit, Busy> {
+        if let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() {
             return Ok(slot);
         }
         let _place = self.join_line().ok_or(self.busy())?;
         // The semaphore is never closed, so acquiring only fails if it were.
-        self.slots.acquire().await.map_err(|_| self.busy())
+        Arc::clone(&self.slots).acquire_owned().await.map_err(|_| self.busy())
     }
 
     fn join_line(&self) -> Option<InLine<'_>> {

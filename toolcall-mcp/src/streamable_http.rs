@@ -2,15 +2,31 @@
 //! gives an axum router serving rmcp's `StreamableHttpService` at `/mcp`.
 //!
 //! rmcp does the transport's checks: `Host` against the allowed hosts (loopback by
-//! default, against DNS rebinding), `Origin` against the allowed origins, the body limit
-//! (413), sessions and their store, and stateless serving of 2026-07-28 requests. In
-//! front of it, when the server builds its context per request, one middleware calls the
-//! user's function with the request's head: a [`Rejection`] is the response (401 or 403)
-//! and the request goes no further; a context travels in the request's extensions, which
-//! rmcp hands to the handler with the rest of the request's head.
+//! default, against DNS rebinding), `Origin` against the allowed origins, sessions and
+//! their store, and stateless serving of 2026-07-28 requests. In front of it, outermost
+//! first:
+//!
+//! 1. `check_head`: two `Host` (or `Mcp-Session-Id`) headers are 400; an error response
+//!    (4xx, 5xx) never carries more than 1 KiB of text, whatever rmcp's message quotes.
+//! 2. `authenticate`, when the server builds its context per request: the user's function
+//!    reads the request's head; a [`Rejection`] is the response (401 or 403) and the
+//!    request goes no further, its body unread; a [`Caller`] travels in the request's
+//!    extensions (its context, which rmcp hands to the handler with the rest of the head,
+//!    and its identity, which owns sessions).
+//! 3. `read_body`: a declared `Content-Length` over the limit is 413 at once (before any
+//!    `100 Continue`); the body is read within the body time limit (else 408) and the
+//!    limit (else 413); a large body is handed to rmcp, which parses it, in
+//!    `block_in_place`, so its parsing never holds an async worker.
+//! 4. [`crate::sessions`]: a session belongs to the identity that created it, is capped
+//!    in number, and has at most one standalone GET stream at a time.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
+use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -21,9 +37,30 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use crate::McpServer;
+use crate::sessions::{self, Sessions};
 
 /// The default limit of one request body: 4 MiB (rmcp's).
 pub const DEFAULT_BODY_LIMIT: usize = 4 * 1024 * 1024;
+/// The default time a client has to send a request head: from its connection, or from the
+/// first byte after an idle keep-alive pause.
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default time a client has to send a request body, from the end of its head.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default time a keep-alive connection may sit idle between requests (and a response
+/// may wait on a client that does not read it).
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// The default number of connections open at once; past it a new connection is answered
+/// 503 and closed.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+/// The default number of live sessions (legacy-protocol clients).
+pub const DEFAULT_MAX_SESSIONS: usize = 1000;
+/// The default time a session lives without a request (rmcp's).
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Bodies larger than this are parsed by rmcp inside `block_in_place`.
+const LARGE_BODY: usize = 64 * 1024;
+/// At most this much of an error response's text is sent.
+const MAX_ERROR_BODY: usize = 1024;
 
 /// The `Origin`s a browser page may call from by default: pages served from the loopback
 /// interface, on any port. Any other browser origin is refused with 403.
@@ -36,8 +73,49 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
     "https://[::1]:*",
 ];
 
-/// A user function building the tools' context from one HTTP request's head.
-pub type RequestFn<C> = dyn Fn(&Parts) -> Result<C, Rejection> + Send + Sync;
+/// A user function building the caller (identity and tools' context) from one HTTP
+/// request's head.
+pub type RequestFn<C> = dyn Fn(&Parts) -> Result<Caller<C>, Rejection> + Send + Sync;
+
+/// Who sent a request, as the request function decided: an identity and the tools'
+/// context for it.
+///
+/// The identity owns sessions: a session created by one identity is, to every other,
+/// a session that does not exist (404). Give the same identity to every request of one
+/// principal (a user id, an account, a client id) and different ones to different
+/// principals; not the token itself, unless one principal has one token.
+///
+/// ```
+/// let caller = toolcall_mcp::Caller::new("user-7", 7u64);
+/// assert_eq!((caller.identity(), *caller.context()), ("user-7", 7));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Caller<C> {
+    identity: String,
+    context: C,
+}
+
+impl<C> Caller<C> {
+    /// `context` for the principal named `identity`.
+    pub fn new(identity: impl Into<String>, context: C) -> Self {
+        Caller { identity: identity.into(), context }
+    }
+
+    /// The principal's identity.
+    pub fn identity(&self) -> &str {
+        &self.identity
+    }
+
+    /// The tools' context.
+    pub fn context(&self) -> &C {
+        &self.context
+    }
+
+    /// The tools' context, consuming the caller.
+    pub fn into_context(self) -> C {
+        self.context
+    }
+}
 
 /// Why the request function refused a request: the HTTP status (401 or 403) and a
 /// message, sent as the response. The request never reaches a tool.
@@ -111,6 +189,12 @@ pub(crate) struct HttpSettings {
     pub(crate) body_limit: usize,
     pub(crate) session_store: Option<Arc<dyn SessionStore>>,
     pub(crate) legacy_sessions: bool,
+    pub(crate) header_timeout: Duration,
+    pub(crate) body_timeout: Duration,
+    pub(crate) idle_timeout: Duration,
+    pub(crate) max_connections: usize,
+    pub(crate) max_sessions: usize,
+    pub(crate) session_idle_timeout: Duration,
 }
 
 impl Default for HttpSettings {
@@ -121,6 +205,12 @@ impl Default for HttpSettings {
             body_limit: DEFAULT_BODY_LIMIT,
             session_store: None,
             legacy_sessions: true,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
         }
     }
 }
@@ -143,6 +233,26 @@ impl HttpSettings {
     pub(crate) fn loopback_only(&self) -> bool {
         !self.hosts.is_empty() && self.hosts.iter().all(|host| is_loopback_host(host))
     }
+
+    /// Allows `Host: IP` (any port) for the loopback address the server is bound to, when
+    /// only loopback names are allowed and it is not one of them (`127.0.0.2`): a server
+    /// bound there is reached by that name.
+    pub(crate) fn allow_bound_loopback(&mut self, ip: std::net::IpAddr) {
+        if !ip.is_loopback() || !self.loopback_only() {
+            return;
+        }
+        let name = match ip {
+            std::net::IpAddr::V4(v4) => v4.to_string(),
+            std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+        };
+        let listed = self.hosts.iter().any(|host| {
+            let host = host.trim_start_matches('[').trim_end_matches(']');
+            host.parse::<std::net::IpAddr>().is_ok_and(|listed| listed == ip)
+        });
+        if !listed {
+            self.hosts.push(name);
+        }
+    }
 }
 
 fn is_loopback_host(host: &str) -> bool {
@@ -156,32 +266,100 @@ fn is_loopback_host(host: &str) -> bool {
 }
 
 /// The context the request function built for one request, in its extensions.
-pub(crate) struct Caller<C>(pub(crate) Arc<C>);
+pub(crate) struct CallerContext<C>(pub(crate) Arc<C>);
 
-impl<C> Clone for Caller<C> {
+impl<C> Clone for CallerContext<C> {
     fn clone(&self) -> Self {
-        Caller(Arc::clone(&self.0))
+        CallerContext(Arc::clone(&self.0))
     }
 }
 
-/// The router: rmcp's service at `/mcp`, behind the request function when there is one.
+/// The identity of one request's caller, in its extensions: the request function's, or
+/// the one anonymous identity when the server has none.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Identity(pub(crate) Arc<str>);
+
+/// When a request arrived (its head was read), in its extensions: a call's time limit
+/// counts from it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Arrived(pub(crate) Instant);
+
+/// The router: rmcp's service at `/mcp`, behind the checks above.
 pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Router {
-    let config = server.http.config();
+    let settings = server.http.clone();
+    let config = settings.config();
     let from_request = server.from_request.clone();
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    match from_request {
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(settings.session_idle_timeout);
+    let manager = Arc::new(manager);
+    let sessions =
+        Arc::new(Sessions::new(settings.max_sessions, Arc::clone(&manager), settings.session_store.clone()));
+    let service = StreamableHttpService::new(move || Ok(server.clone()), manager, config);
+    let limits = BodyLimits { limit: settings.body_limit, timeout: settings.body_timeout };
+    let router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn_with_state(sessions, sessions::guard))
+        .layer(axum::middleware::from_fn_with_state(limits, read_body));
+    let router = match from_request {
         Some(function) => router.layer(axum::middleware::from_fn_with_state(function, authenticate::<C>)),
         None => router,
-    }
+    };
+    router.layer(axum::middleware::from_fn(check_head))
 }
 
-/// Calls the request function: its rejection is the response; its context goes on with
-/// the request.
+/// Two `Host` or `Mcp-Session-Id` headers are a bad request (RFC 9112: one `Host`); the
+/// request's arrival is noted when the connection layer has not; an error response's
+/// text is cut to 1 KiB.
+async fn check_head(mut request: Request, next: Next) -> Response {
+    if request.extensions().get::<Arrived>().is_none() {
+        request.extensions_mut().insert(Arrived(Instant::now()));
+    }
+    for (name, what) in [(header::HOST.as_str(), "Host"), (sessions::SESSION_ID, "Mcp-Session-Id")] {
+        if request.headers().get_all(name).iter().nth(1).is_some() {
+            return plain(StatusCode::BAD_REQUEST, format!("Bad Request: more than one {what} header"));
+        }
+    }
+    let response = next.run(request).await;
+    if response.status().is_client_error() || response.status().is_server_error() {
+        return cut_error_body(response).await;
+    }
+    response
+}
+
+/// An error response with at most [`MAX_ERROR_BODY`] bytes of its text (rmcp's 415 quotes
+/// serde's message, which may quote the request).
+async fn cut_error_body(response: Response) -> Response {
+    let (mut parts, body) = response.into_parts();
+    let text = match axum::body::to_bytes(body, 16 * DEFAULT_BODY_LIMIT).await {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(_) => String::new(),
+    };
+    if text.len() <= MAX_ERROR_BODY {
+        parts.headers.remove(header::CONTENT_LENGTH);
+        return Response::from_parts(parts, Body::from(text));
+    }
+    let mut end = MAX_ERROR_BODY;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(format!("{}…", &text[..end])))
+}
+
+/// A plain-text response.
+pub(crate) fn plain(status: StatusCode, text: impl Into<String>) -> Response {
+    (status, text.into()).into_response()
+}
+
+/// A plain-text response after which the connection is closed (its body was not read).
+fn closing(status: StatusCode, text: impl Into<String>) -> Response {
+    let mut response = plain(status, text);
+    response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// Calls the request function: its rejection is the response; its caller's context and
+/// identity go on with the request.
 async fn authenticate<C: Send + Sync + 'static>(
     State(function): State<Arc<RequestFn<C>>>,
     request: Request,
@@ -189,14 +367,143 @@ async fn authenticate<C: Send + Sync + 'static>(
 ) -> Response {
     let (mut parts, body) = request.into_parts();
     match function(&parts) {
-        Ok(context) => {
-            parts.extensions.insert(Caller(Arc::new(context)));
+        Ok(Caller { identity, context }) => {
+            parts.extensions.insert(CallerContext(Arc::new(context)));
+            parts.extensions.insert(Identity(Arc::from(identity)));
             next.run(Request::from_parts(parts, body)).await
         }
         Err(rejection) => {
             log::info!("{} {}: refused ({rejection})", parts.method, parts.uri);
-            rejection.into_response()
+            let mut response = rejection.into_response();
+            // The body was not read: the connection cannot carry another request.
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response
         }
+    }
+}
+
+/// The body's limit and time limit.
+#[derive(Clone, Copy, Debug)]
+struct BodyLimits {
+    limit: usize,
+    timeout: Duration,
+}
+
+/// Reads the body within its limits; hands a large one to rmcp off the async workers.
+async fn read_body(State(limits): State<BodyLimits>, request: Request, next: Next) -> Response {
+    let too_large = || format!("Payload Too Large: request body exceeds {} bytes", limits.limit);
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|text| text.parse::<u64>().ok());
+    if let Some(length) = declared.filter(|length| *length > limits.limit as u64) {
+        let expects = request.headers().contains_key(header::EXPECT);
+        if expects || length > 2 * limits.limit as u64 {
+            // Before the body is polled, so no `100 Continue` was sent.
+            return closing(StatusCode::PAYLOAD_TOO_LARGE, too_large());
+        }
+        // A client already sending a body up to twice the limit gets it read and dropped,
+        // so it sees the 413 rather than a reset connection.
+        let drained =
+            http_body_util::BodyExt::collect(http_body_util::Limited::new(Drain(request.into_body()), 0));
+        return match tokio::time::timeout(limits.timeout, drained).await {
+            Ok(Ok(_)) => plain(StatusCode::PAYLOAD_TOO_LARGE, too_large()),
+            _ => closing(StatusCode::PAYLOAD_TOO_LARGE, too_large()),
+        };
+    }
+    let (parts, body) = request.into_parts();
+    let read = http_body_util::BodyExt::collect(http_body_util::Limited::new(body, limits.limit));
+    let bytes = match tokio::time::timeout(limits.timeout, read).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => {
+            return closing(StatusCode::PAYLOAD_TOO_LARGE, too_large());
+        }
+        Ok(Err(error)) => {
+            return closing(StatusCode::BAD_REQUEST, format!("Bad Request: cannot read the body: {error}"));
+        }
+        Err(_) => {
+            log::info!("{} {}: body not received within {:?}", parts.method, parts.uri, limits.timeout);
+            return closing(
+                StatusCode::REQUEST_TIMEOUT,
+                format!("Request Timeout: the body did not arrive within {} ms", limits.timeout.as_millis()),
+            );
+        }
+    };
+    let large = bytes.len() > LARGE_BODY;
+    let request = Request::from_parts(parts, Body::from(bytes));
+    if large { OffWorker(Box::pin(next.run(request))).await } else { next.run(request).await }
+}
+
+/// A body whose data is read and thrown away: it yields no frame until its end.
+struct Drain(Body);
+
+impl http_body::Body for Drain {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        loop {
+            match Pin::new(&mut self.0).poll_frame(cx) {
+                Poll::Ready(Some(Ok(_))) => continue,
+                other => return other,
+            }
+        }
+    }
+}
+
+/// A future each of whose polls runs in `block_in_place` on a multi-thread runtime: the
+/// worker hands its other tasks to another thread first, so parsing a 4 MiB body stalls
+/// nothing else. Elsewhere (a current-thread runtime) it is polled as it is.
+struct OffWorker<F>(Pin<Box<F>>);
+
+impl<F: Future> Future for OffWorker<F> {
+    type Output = F::Output;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let multi_thread = tokio::runtime::Handle::try_current()
+            .is_ok_and(|handle| handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+        if multi_thread {
+            tokio::task::block_in_place(|| self.0.as_mut().poll(cx))
+        } else {
+            self.0.as_mut().poll(cx)
+        }
+    }
+}
+
+/// A response body that holds `guard` until it is finished or dropped.
+pub(crate) struct Guarded<G> {
+    inner: Body,
+    _guard: G,
+}
+
+impl<G: Send + Unpin + 'static> Guarded<G> {
+    /// `response` with `guard` held by its body.
+    pub(crate) fn wrap(response: Response, guard: G) -> Response {
+        response.map(|inner| Body::new(Guarded { inner, _guard: guard }))
+    }
+}
+
+impl<G: Unpin> http_body::Body for Guarded<G> {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
     }
 }
 
@@ -235,6 +542,22 @@ mod tests {
         assert!(HttpSettings::default().loopback_only());
         let open = HttpSettings { hosts: Vec::new(), ..HttpSettings::default() };
         assert!(!open.loopback_only());
+    }
+
+    #[test]
+    fn the_bound_loopback_address_is_allowed() {
+        let mut settings = HttpSettings::default();
+        let before = settings.hosts.clone();
+        settings.allow_bound_loopback("127.0.0.1".parse().unwrap());
+        settings.allow_bound_loopback("::1".parse().unwrap());
+        assert_eq!(settings.hosts, before, "already listed");
+        settings.allow_bound_loopback("127.0.0.2".parse().unwrap());
+        assert_eq!(settings.hosts.last().map(String::as_str), Some("127.0.0.2"));
+        settings.allow_bound_loopback("0.0.0.0".parse().unwrap());
+        assert_eq!(settings.hosts.len(), before.len() + 1, "not loopback: nothing added");
+        let mut named = HttpSettings { hosts: vec!["mcp.example".into()], ..HttpSettings::default() };
+        named.allow_bound_loopback("127.0.0.2".parse().unwrap());
+        assert_eq!(named.hosts, ["mcp.example"], "a configured list is left alone");
     }
 
     #[test]

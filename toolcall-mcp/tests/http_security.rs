@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering;
 
 use rmcp::model::ProtocolVersion;
 use serde_json::json;
-use toolcall_mcp::{McpServer, Rejection, bearer_token};
+use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
 
 mod common;
 use common::gauge::{GAUGE, Gauge, Stats};
@@ -24,8 +24,8 @@ fn multi_user(stats: &Arc<Stats>) -> McpServer<Gauge> {
     let shared = Arc::clone(stats);
     McpServer::new(&GAUGE, Gauge::new("local", stats)).context_from_request(
         move |request| match bearer_token(request) {
-            Some("ada-token") => Ok(Gauge::new("ada", &shared)),
-            Some("grace-token") => Ok(Gauge::new("grace", &shared)),
+            Some("ada-token") => Ok(Caller::new("ada", Gauge::new("ada", &shared))),
+            Some("grace-token") => Ok(Caller::new("grace", Gauge::new("grace", &shared))),
             Some("mallory-token") => Err(Rejection::forbidden("mallory may not use these tools")),
             Some(_) => Err(Rejection::unauthorized("unknown token")),
             None => Err(Rejection::unauthorized("send Authorization: Bearer TOKEN")),
@@ -79,10 +79,11 @@ async fn refused_requests_get_401_or_403_and_run_no_tool() {
     assert_eq!(stats.calls.load(Ordering::SeqCst), 0, "no tool ran");
 }
 
-/// A session is not a credential: a request carrying Ada's session id and Grace's token
-/// runs as Grace.
+/// A session is not a credential, and it belongs to its creator: a request carrying
+/// Ada's session id and Grace's token is answered as if the session did not exist, and
+/// reaches nothing of it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_borrowed_session_id_does_not_lend_its_identity() {
+async fn a_borrowed_session_id_is_a_session_that_does_not_exist() {
     let stats = Arc::new(Stats::default());
     let uri = serve(multi_user(&stats)).await;
     let ada = [("authorization", "Bearer ada-token")];
@@ -102,13 +103,13 @@ async fn a_borrowed_session_id_does_not_lend_its_identity() {
     let whoami =
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "whoami"}}).to_string();
     let (status, _, text) = post(&uri, whoami.clone(), &in_session("Bearer grace-token")).await;
-    assert_eq!(status, 200);
-    assert!(text.contains(r#"\"grace\""#) && !text.contains("ada"), "{text}");
+    assert_eq!((status, text.as_str()), (404, "Not Found: Session not found"));
     let (status, _, text) = post(&uri, whoami, &in_session("Bearer ada-token")).await;
     assert_eq!(status, 200);
     assert!(text.contains(r#"\"ada\""#), "{text}");
     let (status, _, _) = post(&uri, initialize_body(), &[("mcp-session-id", session.as_str())]).await;
     assert_eq!(status, 401, "the session id alone is no credential");
+    assert_eq!(stats.calls.load(Ordering::SeqCst), 1, "only Ada's call ran");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -150,7 +150,7 @@ impl fmt::Display for ToolError {
 }
 
 /// `unknown argument "A" (did you mean "a"?)`, or `unknown arguments: "x", "y"`; past
-/// [`MAX_LISTED`] names, `and N more`.
+/// `MAX_LISTED` (20) names, `and N more`.
 fn write_unknown(f: &mut fmt::Formatter<'_>, what: &str, names: &[UnknownName]) -> fmt::Result {
     match names {
         [one] => write!(f, "unknown {what} {one}"),
@@ -191,7 +191,7 @@ impl UnknownName {
         UnknownName { name: name.to_owned(), did_you_mean }
     }
 
-    /// Every key of `keys` that is not in `known`, in order; the first [`MAX_LISTED`],
+    /// Every key of `keys` that is not in `known`, in order; the first `MAX_LISTED` (20),
     /// the ones an error shows, with suggestions (the rest are only counted, so a call
     /// with 300,000 unknown keys costs no 300,000 edit-distance searches).
     pub fn all<'k>(keys: impl IntoIterator<Item = &'k String>, known: &[&str]) -> Vec<UnknownName> {
@@ -274,7 +274,7 @@ impl Serialize for ToolError {
     }
 }
 
-/// `"omitted": N` when a list of `len` entries was cut at [`MAX_LISTED`].
+/// `"omitted": N` when a list of `len` entries was cut at `MAX_LISTED` (20).
 fn omitted<M: SerializeMap>(map: &mut M, len: usize) -> Result<(), M::Error> {
     match len.saturating_sub(MAX_LISTED) {
         0 => Ok(()),
@@ -452,7 +452,7 @@ fn serialize_cut_reason<S: serde::Serializer>(message: &str, serializer: S) -> R
     serializer.serialize_str(&cut(message, MAX_REASON))
 }
 
-/// The first [`MAX_LISTED`] names (the count of the rest is in the message).
+/// The first `MAX_LISTED` (20) names (the count of the rest is in the message).
 fn serialize_listed<S: serde::Serializer>(names: &[UnknownName], serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_seq(names.iter().take(MAX_LISTED))
 }

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use toolcall_mcp::{McpServer, Rejection, bearer_token};
+use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
 
 use crate::app::{Store, User};
 use crate::{App, toolset};
@@ -133,8 +133,25 @@ impl ServeArgs {
         }
     }
 
-    /// Refuses a non-loopback address without `--allow-remote` and a token.
+    /// Refuses tokens without `--http` (stdio has no requests to authenticate), a token
+    /// given twice (only its first user could ever sign in), and a non-loopback address
+    /// without `--allow-remote` and a token.
     fn check(&self) -> Result<(), String> {
+        if self.http.is_none() && !self.tokens.is_empty() {
+            return Err(format!(
+                "--token (or {TOKEN_ENV}) is for --http: over stdio the client is the process that \
+                 started this one, and every call acts as user 1; drop the token or add --http ADDR"
+            ));
+        }
+        for (i, token) in self.tokens.iter().enumerate() {
+            if let Some(first) = self.tokens[..i].iter().find(|earlier| earlier.secret == token.secret) {
+                return Err(format!(
+                    "the same token is given for user {} and user {}: each token must be different, \
+                     or only the first could sign in",
+                    first.user, token.user
+                ));
+            }
+        }
         let Some(addr) = self.http.filter(|addr| !addr.ip().is_loopback()) else { return Ok(()) };
         if !self.allow_remote {
             return Err(format!(
@@ -173,7 +190,8 @@ impl ServeArgs {
                 .iter()
                 .find(|token| token.matches(presented))
                 .ok_or_else(|| Rejection::unauthorized("unknown token"))?;
-            Ok(App::for_user(&store, user(token.user)))
+            // The user's id is the identity: it owns the sessions this user creates.
+            Ok(Caller::new(format!("user:{}", token.user), App::for_user(&store, user(token.user))))
         })
     }
 }
@@ -233,5 +251,17 @@ mod tests {
         assert!(refused.starts_with("--allow-remote needs --token"), "{refused}");
         assert!(check("--http 0.0.0.0:8080 --token t").is_err());
         assert!(check("--http 0.0.0.0:8080 --allow-remote --token t").is_ok());
+    }
+
+    #[test]
+    fn tokens_are_for_http_and_each_is_different() {
+        let check = |line: &str| serve(line).unwrap().check();
+        let refused = check("--token t").unwrap_err();
+        assert!(refused.starts_with("--token (or TOOLCALL_MCP_TOKEN) is for --http"), "{refused}");
+        let refused = check("--http 127.0.0.1:0 --token 1:same,2:same").unwrap_err();
+        assert!(refused.starts_with("the same token is given for user 1 and user 2"), "{refused}");
+        assert!(check("--http 127.0.0.1:0 --token same --token 2:same").is_err(), "TOKEN is user 1's");
+        assert!(check("--http 127.0.0.1:0 --token 1:a,1:b,2:c").is_ok(), "a user may have two tokens");
+        assert!(!check("--http 127.0.0.1:0 --token s3cret,2:s3cret").unwrap_err().contains("s3cret"));
     }
 }

@@ -169,3 +169,65 @@ pub fn initialize_body() -> String {
     })
     .to_string()
 }
+
+/// `ADDR` of `http://ADDR/mcp`.
+pub fn addr_of(uri: &str) -> String {
+    uri.trim_start_matches("http://").trim_end_matches("/mcp").to_owned()
+}
+
+/// A raw TCP connection to the server of `uri`, for what an HTTP client would not send
+/// (a head cut short, two `Host` headers, a body that never ends).
+pub async fn raw(uri: &str) -> tokio::net::TcpStream {
+    tokio::net::TcpStream::connect(addr_of(uri)).await.expect("connect")
+}
+
+/// What a raw connection received within `within`, and whether the server closed it
+/// (end of stream or reset) in that time.
+pub async fn read_for(stream: &mut tokio::net::TcpStream, within: std::time::Duration) -> (String, bool) {
+    use tokio::io::AsyncReadExt;
+    let mut received = Vec::new();
+    let deadline = tokio::time::Instant::now() + within;
+    let mut buf = [0u8; 8192];
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Err(_) => return (String::from_utf8_lossy(&received).into_owned(), false),
+            Ok(Ok(0)) | Ok(Err(_)) => return (String::from_utf8_lossy(&received).into_owned(), true),
+            Ok(Ok(n)) => received.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// Reads from a raw connection until `text` has arrived (or `within` passes); all that
+/// was read.
+pub async fn read_until(
+    stream: &mut tokio::net::TcpStream,
+    text: &str,
+    within: std::time::Duration,
+) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut received = Vec::new();
+    let deadline = tokio::time::Instant::now() + within;
+    let mut buf = [0u8; 8192];
+    while !String::from_utf8_lossy(&received).contains(text) {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Ok(Ok(n)) if n > 0 => received.extend_from_slice(&buf[..n]),
+            _ => break,
+        }
+    }
+    String::from_utf8_lossy(&received).into_owned()
+}
+
+/// The head of a raw HTTP/1.1 POST to `/mcp` with a JSON body of `length` bytes and the
+/// headers MCP asks for, plus `extra` lines (`Name: value`).
+pub fn post_head(length: usize, extra: &[&str]) -> String {
+    let mut head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {length}\r\n"
+    );
+    for line in extra {
+        head.push_str(line);
+        head.push_str("\r\n");
+    }
+    head.push_str("\r\n");
+    head
+}

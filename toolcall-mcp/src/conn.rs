@@ -1,0 +1,278 @@
+//! The connections: an accept loop over the listener, hyper's HTTP/1 server on each
+//! connection, and a watchdog per connection enforcing the time limits from the first
+//! byte, before any request reaches authentication.
+//!
+//! - **Request head**: complete within the head time limit, counted from the connection's
+//!   opening or, on a kept-alive connection, from the first byte after a response.
+//! - **Idle keep-alive**: a connection with no request in progress closes after the idle
+//!   time limit.
+//! - **Stalled reader**: a response that cannot be written for the idle time limit (the
+//!   client stopped reading) closes its connection.
+//! - The body's time limit is the router's (`read_body`), which answers 408.
+//!
+//! At most `max_connections` connections are open at once; a connection past it gets a
+//! 503 with `Retry-After` and is closed without being read, so a flood of idle sockets
+//! cannot take the file descriptors the real clients need. `accept` failing (out of file
+//! descriptors) is logged and retried after a pause instead of spinning.
+
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::ServeError;
+use crate::streamable_http::{Arrived, Guarded, HttpSettings};
+
+/// The answer to a connection past the cap.
+const REFUSED: &[u8] =
+    b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+
+/// The time limits of one connection.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub(crate) header: Duration,
+    pub(crate) idle: Duration,
+}
+
+impl Limits {
+    pub(crate) fn of(settings: &HttpSettings) -> Self {
+        Limits { header: settings.header_timeout, idle: settings.idle_timeout }
+    }
+
+    /// How often the watchdog looks: a quarter of the shortest limit, between 10 ms and 1 s.
+    fn tick(&self) -> Duration {
+        (self.header.min(self.idle) / 4).clamp(Duration::from_millis(10), Duration::from_secs(1))
+    }
+}
+
+/// Serves `router` on `listener` until the process ends.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    router: axum::Router,
+    limits: Limits,
+    max_connections: usize,
+) -> Result<(), ServeError> {
+    let slots = Arc::new(Semaphore::new(max_connections.clamp(1, Semaphore::MAX_PERMITS)));
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(error) => {
+                // EMFILE and the like: wait for connections to close rather than spin.
+                log::warn!("accepting a connection: {error}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+            log::warn!("{max_connections} connections are open, the limit: refused one with 503");
+            // Best effort, without waiting on a client that does not read.
+            let _ = stream.try_write(REFUSED);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        tokio::spawn(connection(stream, router.clone(), limits, slot));
+    }
+}
+
+/// What the watchdog knows of one connection, in milliseconds since it opened (0: none).
+#[derive(Debug)]
+struct State {
+    opened: Instant,
+    /// Requests whose response is not over.
+    in_flight: AtomicUsize,
+    /// Whether a request was ever started on this connection.
+    served: AtomicUsize,
+    /// When the connection last became free of requests.
+    idle_since: AtomicU64,
+    /// The first byte read while no request was in progress: a head is coming.
+    head_since: AtomicU64,
+    /// When a write started waiting on the client.
+    write_blocked_since: AtomicU64,
+}
+
+impl State {
+    fn new() -> Self {
+        State {
+            opened: Instant::now(),
+            in_flight: AtomicUsize::new(0),
+            served: AtomicUsize::new(0),
+            idle_since: AtomicU64::new(0),
+            head_since: AtomicU64::new(0),
+            write_blocked_since: AtomicU64::new(0),
+        }
+    }
+
+    /// Milliseconds since the connection opened, at least 1 (0 means "not set").
+    fn now(&self) -> u64 {
+        u64::try_from(self.opened.elapsed().as_millis()).unwrap_or(u64::MAX).max(1)
+    }
+
+    fn request_started(&self) {
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        self.served.store(1, Ordering::SeqCst);
+        self.head_since.store(0, Ordering::SeqCst);
+    }
+
+    fn request_over(&self) {
+        if self.in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.idle_since.store(self.now(), Ordering::SeqCst);
+        }
+    }
+
+    /// Why the connection must close now, if it must.
+    fn expired(&self, limits: &Limits) -> Option<&'static str> {
+        let now = self.now();
+        let past = |since: u64, limit: Duration| {
+            since != 0 && Duration::from_millis(now.saturating_sub(since)) >= limit
+        };
+        let blocked = self.write_blocked_since.load(Ordering::SeqCst);
+        if past(blocked, limits.idle) {
+            return Some("a response waited on the client for the idle time limit");
+        }
+        if self.in_flight.load(Ordering::SeqCst) > 0 {
+            return None;
+        }
+        let head = self.head_since.load(Ordering::SeqCst);
+        if head != 0 {
+            return past(head, limits.header).then_some("the request head did not arrive in time");
+        }
+        if self.served.load(Ordering::SeqCst) == 0 {
+            // A new connection owes its first head within the head limit.
+            return past(1, limits.header).then_some("no request head in time after connecting");
+        }
+        past(self.idle_since.load(Ordering::SeqCst), limits.idle).then_some("idle keep-alive")
+    }
+}
+
+/// Serves one connection until it ends or its watchdog ends it.
+async fn connection(stream: TcpStream, router: axum::Router, limits: Limits, slot: OwnedSemaphorePermit) {
+    let state = Arc::new(State::new());
+    let io = TokioIo::new(Watched { inner: stream, state: Arc::clone(&state) });
+    let tower = TowerToHyperService::new(router);
+    let counted = Arc::clone(&state);
+    let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+        counted.request_started();
+        let over = RequestOver(Arc::clone(&counted));
+        request.extensions_mut().insert(Arrived(Instant::now()));
+        let call = hyper::service::Service::call(&tower, request);
+        async move {
+            let response = call.await?;
+            Ok::<_, std::convert::Infallible>(Guarded::wrap(response, over))
+        }
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    // The head limit is the watchdog's: hyper's counts the idle keep-alive time too.
+    builder.timer(TokioTimer::new()).header_read_timeout(None).keep_alive(true);
+    let served = builder.serve_connection(io, service);
+    tokio::pin!(served);
+    let mut tick = tokio::time::interval(limits.tick());
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            result = served.as_mut() => {
+                if let Err(error) = result {
+                    log::debug!("connection ended: {error}");
+                }
+                break;
+            }
+            _ = tick.tick() => {
+                if let Some(why) = state.expired(&limits) {
+                    log::debug!("closing a connection: {why}");
+                    break;
+                }
+            }
+        }
+    }
+    drop(slot);
+}
+
+/// Marks the end of one request's response when dropped.
+struct RequestOver(Arc<State>);
+
+impl Drop for RequestOver {
+    fn drop(&mut self) {
+        self.0.request_over();
+    }
+}
+
+/// The socket, noting for the watchdog when a head starts and when writes stall.
+struct Watched {
+    inner: TcpStream,
+    state: Arc<State>,
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            let state = &self.state;
+            if state.in_flight.load(Ordering::SeqCst) == 0 {
+                let now = state.now();
+                let _ = state.head_since.compare_exchange(0, now, Ordering::SeqCst, Ordering::SeqCst);
+            }
+        }
+        polled
+    }
+}
+
+impl Watched {
+    fn note_write<T>(&self, polled: &Poll<T>) {
+        match polled {
+            Poll::Pending => {
+                let now = self.state.now();
+                let _ = self.state.write_blocked_since.compare_exchange(
+                    0,
+                    now,
+                    Ordering::SeqCst,
+                    Ordering::SeqCst,
+                );
+            }
+            Poll::Ready(_) => self.state.write_blocked_since.store(0, Ordering::SeqCst),
+        }
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.note_write(&polled);
+        polled
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.note_write(&polled);
+        polled
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let polled = Pin::new(&mut self.inner).poll_flush(cx);
+        self.note_write(&polled);
+        polled
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}

@@ -1,0 +1,310 @@
+//! Sessions of legacy-protocol clients, guarded in front of rmcp: each belongs to the
+//! identity that created it, their number is capped, and each has at most one
+//! standalone GET stream (and one resumed stream) at a time.
+//!
+//! A table maps each session id to its owner, what is running in it and when it was last
+//! used. It is filled when an `initialize` response hands out a new `Mcp-Session-Id`;
+//! every request carrying one is checked against it before rmcp sees it:
+//!
+//! - an unknown id, or one owned by another identity, is 404, exactly as rmcp answers a
+//!   session that does not exist (so a foreign session id tells nothing), and the request
+//!   reaches nothing of the session: no stream, no notification, no DELETE;
+//! - with a shared session store, a session this replica has not seen is looked up there,
+//!   where its owner was written next to its `initialize` parameters;
+//! - a second standalone GET while one is open is 409;
+//! - past the cap, the least recently used session with nothing running is closed to
+//!   make room (its client gets 404 and initializes again, as after expiry); when every
+//!   session is busy the new one is closed at once and the answer is 503 with
+//!   `Retry-After`. Evicting rather than refusing means a flood of `initialize` cannot
+//!   lock newcomers out until the flood's sessions expire.
+//!
+//! rmcp ends a session after its idle time; its entry leaves the table when rmcp answers
+//! 404 for it, on `DELETE`, or when the table is full and is swept against rmcp's sessions.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::Response;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::{SessionManager, SessionState, SessionStore};
+use serde_json::Value;
+
+use crate::streamable_http::{Guarded, Identity, plain};
+
+/// The session header.
+pub(crate) const SESSION_ID: &str = "mcp-session-id";
+/// The key under the stored `initialize` parameters' `_meta` naming the session's owner.
+const OWNER_KEY: &str = "toolcall/owner";
+/// Seconds a client refused for want of a session is asked to wait.
+const RETRY_AFTER: &str = "5";
+
+/// The table of sessions.
+pub(crate) struct Sessions {
+    table: Mutex<HashMap<Arc<str>, Entry>>,
+    max: usize,
+    manager: Arc<LocalSessionManager>,
+    store: Option<Arc<dyn SessionStore>>,
+}
+
+/// One session.
+#[derive(Debug)]
+struct Entry {
+    owner: Arc<str>,
+    /// Requests in it whose response is not over (open streams included).
+    busy: usize,
+    last_used: Instant,
+    standalone: bool,
+    resuming: bool,
+}
+
+/// What kind of stream a GET opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stream {
+    /// No `Last-Event-ID`: the session's standalone stream.
+    Standalone,
+    /// With `Last-Event-ID`: a resumed stream.
+    Resume,
+}
+
+/// Whether a request may go on to its session.
+enum Claim {
+    Granted,
+    NotFound,
+    Conflict,
+}
+
+impl Sessions {
+    pub(crate) fn new(
+        max: usize,
+        manager: Arc<LocalSessionManager>,
+        store: Option<Arc<dyn SessionStore>>,
+    ) -> Self {
+        Sessions { table: Mutex::new(HashMap::new()), max: max.max(1), manager, store }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<Arc<str>, Entry>> {
+        // A panic while the table was held leaves it consistent (every change is one
+        // statement), so a poisoned lock is taken over.
+        self.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Checks `id` against `identity` and notes one more request in it.
+    fn claim(&self, id: &str, identity: &Arc<str>, stream: Option<Stream>) -> Claim {
+        let mut table = self.lock();
+        let Some(entry) = table.get_mut(id) else { return Claim::NotFound };
+        if entry.owner != *identity {
+            return Claim::NotFound;
+        }
+        match stream {
+            Some(Stream::Standalone) if entry.standalone => return Claim::Conflict,
+            Some(Stream::Resume) if entry.resuming => return Claim::Conflict,
+            Some(Stream::Standalone) => entry.standalone = true,
+            Some(Stream::Resume) => entry.resuming = true,
+            None => {}
+        }
+        entry.busy += 1;
+        entry.last_used = Instant::now();
+        Claim::Granted
+    }
+
+    /// The end of a claimed request.
+    fn release(&self, id: &str, stream: Option<Stream>) {
+        let mut table = self.lock();
+        if let Some(entry) = table.get_mut(id) {
+            entry.busy = entry.busy.saturating_sub(1);
+            entry.last_used = Instant::now();
+            match stream {
+                Some(Stream::Standalone) => entry.standalone = false,
+                Some(Stream::Resume) => entry.resuming = false,
+                None => {}
+            }
+        }
+    }
+
+    fn forget(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    /// Records session `id` for `owner`, making room past the cap: `false` when every
+    /// session is busy (the caller closes the new one).
+    async fn admit(&self, id: Arc<str>, owner: Arc<str>) -> bool {
+        if self.lock().len() >= self.max {
+            self.sweep().await;
+        }
+        let evicted = {
+            let mut table = self.lock();
+            let mut evicted = None;
+            if table.len() >= self.max {
+                let idle = table
+                    .iter()
+                    .filter(|(_, entry)| entry.busy == 0)
+                    .min_by_key(|(_, entry)| entry.last_used)
+                    .map(|(id, _)| Arc::clone(id));
+                match idle {
+                    Some(oldest) => {
+                        table.remove(&oldest);
+                        evicted = Some(oldest);
+                    }
+                    None => return false,
+                }
+            }
+            let now = Instant::now();
+            table.insert(id, Entry { owner, busy: 0, last_used: now, standalone: false, resuming: false });
+            evicted
+        };
+        if let Some(oldest) = evicted {
+            log::info!("session cap ({}) reached: closed the least recently used idle session", self.max);
+            self.close(&oldest).await;
+        }
+        true
+    }
+
+    /// Drops the entries of sessions rmcp has ended (idle expiry).
+    async fn sweep(&self) {
+        let live: std::collections::HashSet<Arc<str>> =
+            self.manager.sessions.read().await.keys().cloned().collect();
+        self.lock().retain(|id, entry| entry.busy > 0 || live.contains(id));
+    }
+
+    /// Ends session `id` in rmcp and in the store.
+    async fn close(&self, id: &Arc<str>) {
+        if let Err(error) = self.manager.close_session(id).await {
+            log::warn!("closing a session: {error}");
+        }
+        if let Some(store) = &self.store
+            && let Err(error) = store.delete(id).await
+        {
+            log::warn!("deleting a session from the store: {error}");
+        }
+    }
+
+    /// The owner written in the store next to session `id`, if it is there.
+    async fn stored_owner(&self, id: &str) -> Option<Arc<str>> {
+        let state = self.store.as_ref()?.load(id).await.ok()??;
+        let value = serde_json::to_value(&state).ok()?;
+        value
+            .pointer(&format!("/initialize_params/_meta/{}", OWNER_KEY.replace('/', "~1")))?
+            .as_str()
+            .map(Arc::from)
+    }
+
+    /// Writes `owner` next to the stored session `id` (rmcp stored it before answering).
+    async fn store_owner(&self, id: &str, owner: &str) {
+        let Some(store) = &self.store else { return };
+        let Ok(Some(state)) = store.load(id).await else { return };
+        let Ok(mut value) = serde_json::to_value(&state) else { return };
+        let Some(params) = value.get_mut("initialize_params").and_then(Value::as_object_mut) else { return };
+        let meta = params.entry("_meta").or_insert_with(|| Value::Object(serde_json::Map::new()));
+        if !meta.is_object() {
+            *meta = Value::Object(serde_json::Map::new());
+        }
+        if let Some(meta) = meta.as_object_mut() {
+            meta.insert(OWNER_KEY.to_owned(), Value::String(owner.to_owned()));
+        }
+        match serde_json::from_value::<SessionState>(value) {
+            Ok(state) => {
+                if let Err(error) = store.store(id, &state).await {
+                    log::warn!("storing a session's owner: {error}");
+                }
+            }
+            Err(error) => log::warn!("storing a session's owner: {error}"),
+        }
+    }
+}
+
+/// Ends one claimed request when its response body is over.
+struct Claimed {
+    sessions: Arc<Sessions>,
+    id: Arc<str>,
+    stream: Option<Stream>,
+}
+
+impl Drop for Claimed {
+    fn drop(&mut self) {
+        self.sessions.release(&self.id, self.stream);
+    }
+}
+
+/// 404 as rmcp words it.
+fn not_found() -> Response {
+    plain(StatusCode::NOT_FOUND, "Not Found: Session not found")
+}
+
+/// The middleware.
+pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Request, next: Next) -> Response {
+    let identity = request.extensions().get::<Identity>().cloned().unwrap_or_default().0;
+    let id = match request.headers().get(SESSION_ID).map(HeaderValue::to_str) {
+        None => None,
+        Some(Ok(id)) => Some(Arc::<str>::from(id)),
+        Some(Err(_)) => return not_found(),
+    };
+    let Some(id) = id else {
+        return new_session(&sessions, identity, next.run(request).await).await;
+    };
+    let stream = (request.method() == Method::GET).then(|| {
+        if request.headers().contains_key("last-event-id") { Stream::Resume } else { Stream::Standalone }
+    });
+    let mut claim = sessions.claim(&id, &identity, stream);
+    if matches!(claim, Claim::NotFound)
+        && sessions.store.is_some()
+        && sessions.stored_owner(&id).await.is_some_and(|owner| owner == identity)
+    {
+        // Restored from the store by rmcp on this request; it counts against the cap.
+        if !sessions.admit(Arc::clone(&id), Arc::clone(&identity)).await {
+            return busy();
+        }
+        claim = sessions.claim(&id, &identity, stream);
+    }
+    match claim {
+        Claim::Granted => {}
+        Claim::NotFound => return not_found(),
+        Claim::Conflict => {
+            return plain(
+                StatusCode::CONFLICT,
+                "Conflict: this session already has a stream of this kind open; close it first",
+            );
+        }
+    }
+    let claimed = Claimed { sessions: Arc::clone(&sessions), id: Arc::clone(&id), stream };
+    let delete = request.method() == Method::DELETE;
+    if delete && sessions.store.is_none() && !sessions.manager.has_session(&id).await.unwrap_or(false) {
+        // Ended by rmcp (idle expiry) but still in the table.
+        sessions.forget(&id);
+        return not_found();
+    }
+    let response = next.run(request).await;
+    if response.status() == StatusCode::NOT_FOUND || (delete && response.status().is_success()) {
+        sessions.forget(&id);
+    }
+    Guarded::wrap(response, claimed)
+}
+
+/// A request without a session: when rmcp's answer opens one, it is recorded for
+/// `identity`, within the cap.
+async fn new_session(sessions: &Sessions, identity: Arc<str>, response: Response) -> Response {
+    let Some(id) = response.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()).map(Arc::<str>::from)
+    else {
+        return response;
+    };
+    if !sessions.admit(Arc::clone(&id), Arc::clone(&identity)).await {
+        log::warn!("session cap ({}) reached and every session busy: refused a new one", sessions.max);
+        sessions.close(&id).await;
+        return busy();
+    }
+    sessions.store_owner(&id, &identity).await;
+    response
+}
+
+/// 503 with `Retry-After`.
+fn busy() -> Response {
+    let mut response = plain(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Service Unavailable: too many sessions are active; retry later",
+    );
+    response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER));
+    response
+}
