@@ -18,7 +18,7 @@ use crate::parse::defaults::{DefaultFact, FoundDefault};
 use crate::parse::overrides::{CONST_NAME, ToolParam};
 use crate::provider::TypeProvider;
 use crate::tree::CrateTree;
-use crate::types::{Mapped, OutputMapper, TypeMapper};
+use crate::types::{Mapped, TypeMapper};
 
 /// What every file is lowered against: the crate's types and the type providers.
 pub struct Crate<'c> {
@@ -48,8 +48,7 @@ pub fn lower_file(
         let mut mapper = TypeMapper::new(parsed, (krate.tree, &module), krate.providers, diags, impls);
         let report = diags.in_file(&parsed.file);
         for function in &read.tools {
-            let output = OutputMapper::new(krate.tree, &module, krate.providers);
-            if let Some(tool) = lower_fn(function, output, &mut mapper, &report) {
+            if let Some(tool) = lower_fn(function, &mut mapper, &report) {
                 check_descriptions(function, &tool.ir, missing_docs, &report);
                 tools.push(tool);
             }
@@ -123,17 +122,12 @@ fn check_descriptions(function: &ToolFn, tool: &Tool, level: Level, report: &Fil
 }
 
 /// Lowers one tool; `None` (with a warning) when a parameter type cannot be served.
-fn lower_fn(
-    function: &ToolFn,
-    output: OutputMapper<'_>,
-    mapper: &mut TypeMapper<'_>,
-    report: &FileDiagnostics<'_>,
-) -> Option<ToolDef> {
+fn lower_fn(function: &ToolFn, mapper: &mut TypeMapper<'_>, report: &FileDiagnostics<'_>) -> Option<ToolDef> {
     let name = &function.name;
     let mut tool = Tool::new(name).description(function.description.clone());
     let mut decodes = Vec::new();
     for param in &function.params {
-        let ty = mapper.absolute(&param.ty);
+        let ty = mapper.resolve(&param.ty);
         let mapped = match mapper.slot(&ty, param.ty_span) {
             Ok(mapped) => mapped,
             Err(why) => {
@@ -150,7 +144,7 @@ fn lower_fn(
         decodes.push(model::Param { name: param.wire.clone(), span: param.span, decode, bounds, fast });
     }
     tool.defs = mapper.definitions(&tool.params);
-    tool = with_output(tool, function, output, report);
+    tool = with_output(tool, function, mapper, report);
     Some(ToolDef {
         ir: tool,
         ident: function.ident.clone(),
@@ -168,11 +162,11 @@ fn lower_fn(
 fn with_output(
     tool: Tool,
     function: &ToolFn,
-    mut output: OutputMapper<'_>,
+    mapper: &mut TypeMapper<'_>,
     report: &FileDiagnostics<'_>,
 ) -> Tool {
     let Some(success) = &function.success else { return tool };
-    match output.result(success) {
+    match mapper.output(success) {
         Ok(ty) => tool.output(ty),
         Err(why) => {
             let span = syn::spanned::Spanned::span(success);

@@ -23,6 +23,8 @@ pub struct Container {
     pub ident: syn::Ident,
     /// The module declaring it, from the crate root (set when the crate tree takes it).
     pub module: Vec<String>,
+    /// The file declaring it, where diagnostics about it point.
+    pub file: std::path::PathBuf,
     /// `pub` or `pub(crate)`: generated code can name it.
     pub visible: bool,
     /// Its generics.
@@ -143,6 +145,7 @@ impl Container {
         Container {
             ident: ident.clone(),
             module: Vec::new(),
+            file: std::path::PathBuf::new(),
             visible: is_crate_visible(vis),
             generics: generics.clone(),
             doc: doc_of(attrs),

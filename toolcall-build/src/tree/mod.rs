@@ -219,12 +219,13 @@ impl Items<'_> {
                 syn::Item::Struct(_) | syn::Item::Enum(_) | syn::Item::Type(_) => {
                     if let Some(mut container) = Container::from_item(item, self.file, self.diags) {
                         container.module = module.to_vec();
+                        container.file = self.file.to_owned();
                         let entry = tree.modules.entry(module.to_vec()).or_default();
                         entry.types.insert(container.ident.to_string(), container);
                     }
                 }
                 syn::Item::Use(u) => {
-                    let public = !matches!(u.vis, syn::Visibility::Inherited);
+                    let public = visible_from_root(&u.vis, module);
                     let mut found = Vec::new();
                     flatten_use(&u.tree, Vec::new(), public, &mut found);
                     let entry = tree.modules.entry(module.to_vec()).or_default();
@@ -244,7 +245,7 @@ impl Items<'_> {
         let name = crate::parse::defaults::unraw(&item.ident);
         let mut path = parent.to_vec();
         path.push(name.clone());
-        let visible = !matches!(item.vis, syn::Visibility::Inherited);
+        let visible = visible_from_root(&item.vis, parent);
         tree.modules.entry(parent.to_vec()).or_default().children.insert(name.clone(), visible);
         match &item.content {
             Some((_, items)) => {
@@ -274,6 +275,29 @@ impl Items<'_> {
             }
         }
     }
+}
+
+/// Whether an item declared in `module` with visibility `vis` can be named from every
+/// module of the crate (where the generated toolset is): `pub`, `pub(crate)`,
+/// `pub(in crate)`, `pub(super)` one level down, or anything at the crate root.
+fn visible_from_root(vis: &syn::Visibility, module: &[String]) -> bool {
+    let scope: Option<usize> = match vis {
+        syn::Visibility::Public(_) => Some(0),
+        syn::Visibility::Inherited => Some(module.len()),
+        syn::Visibility::Restricted(r) if r.path.is_ident("crate") => Some(0),
+        syn::Visibility::Restricted(r) if r.path.is_ident("self") => Some(module.len()),
+        syn::Visibility::Restricted(r) if r.path.is_ident("super") => module.len().checked_sub(1),
+        syn::Visibility::Restricted(r) => {
+            let names: Vec<String> = r.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            match names.split_first() {
+                Some((first, rest)) if first == "crate" => Some(rest.len()),
+                _ => None,
+            }
+        }
+    };
+    // The scope is the module `depth` names deep on this module's path: only the
+    // crate root's (depth 0) holds every module.
+    scope == Some(0)
 }
 
 /// The folder holding `file`.
@@ -378,9 +402,12 @@ mod tests {
 
     #[test]
     fn use_trees_are_flattened() {
-        let tree =
-            tree(&[("src/lib.rs", "use a::{b::{C, D as E}, f::*, g::{self}}; pub use h::I; use j::k as _;")]);
-        let root = tree.module(&[]).unwrap();
+        let tree = tree(&[
+            ("src/lib.rs", "mod m;"),
+            ("src/m.rs", "use a::{b::{C, D as E}, f::*, g::{self}}; pub use h::I; use j::k as _;"),
+        ]);
+        // Outside the crate root, only a `pub use` is seen from the whole crate.
+        let root = tree.module(&["m".to_owned()]).unwrap();
         let seen: Vec<String> = root
             .imports
             .iter()

@@ -32,8 +32,9 @@ pub enum Entity {
     /// Something the tree does not hold: another crate's item, the prelude's, or a
     /// module the build did not read. The path as far as it is known.
     Outside(Vec<String>),
-    /// Nothing: `module` was read and has no item `name`.
-    Missing(ModPath, String),
+    /// Nothing: `module` was read and has no item named the first of the names, which
+    /// the path goes on with.
+    Missing(ModPath, Vec<String>),
 }
 
 /// Resolves paths written in one module.
@@ -79,8 +80,11 @@ impl VisitMut for Absolute<'_, '_> {
             return;
         }
         let absolute = match self.resolver.resolve(&names) {
-            Entity::Type(module, name) | Entity::Missing(module, name) => {
+            Entity::Type(module, name) => {
                 std::iter::once("crate".to_owned()).chain(module).chain(std::iter::once(name)).collect()
+            }
+            Entity::Missing(module, names) => {
+                std::iter::once("crate".to_owned()).chain(module).chain(names).collect()
             }
             Entity::Outside(path) => path,
             Entity::Module(_) => return,
@@ -136,7 +140,7 @@ impl CrateTree {
                 // A single name that is nowhere here is missing; the first of several names
                 // is another crate's.
                 None if rest.is_empty() && self.proves_missing(scope, name) => {
-                    return Entity::Missing(scope.to_vec(), name.to_owned());
+                    return Entity::Missing(scope.to_vec(), vec![name.to_owned()]);
                 }
                 None => return Entity::Outside(segments.to_vec()),
             },
@@ -153,7 +157,9 @@ impl CrateTree {
             },
             Entity::Module(module) => match self.member(&module, segment, hops) {
                 Some(found) => found,
-                None if self.proves_missing(&module, segment) => Entity::Missing(module, segment.to_owned()),
+                None if self.proves_missing(&module, segment) => {
+                    Entity::Missing(module, vec![segment.to_owned()])
+                }
                 None => {
                     let mut outside = vec!["crate".to_owned()];
                     outside.extend(module);
@@ -165,9 +171,13 @@ impl CrateTree {
                 path.push(segment.to_owned());
                 Entity::Outside(path)
             }
-            // Associated items and paths through a missing item name nothing the build
-            // can describe.
-            Entity::Type(module, name) | Entity::Missing(module, name) => {
+            // A path through a missing name stays missing, where it went missing.
+            Entity::Missing(module, mut names) => {
+                names.push(segment.to_owned());
+                Entity::Missing(module, names)
+            }
+            // Associated items name nothing the build can describe.
+            Entity::Type(module, name) => {
                 let mut outside = vec!["crate".to_owned()];
                 outside.extend(module);
                 outside.push(name);
@@ -245,11 +255,24 @@ impl CrateTree {
     pub fn explain_missing(&self, path: &syn::Path) -> Option<String> {
         let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
         let (first, rest) = names.split_first()?;
-        let (name, module) = rest.split_last()?;
-        if first != "crate" || !self.proves_missing(module, name) {
+        if first != "crate" || rest.is_empty() {
             return None;
         }
-        let found = self.modules.get(module)?;
+        // The deepest module of the crate on the path, and the name missing from it.
+        let mut module: ModPath = Vec::new();
+        for name in &rest[..rest.len() - 1] {
+            let found = self.modules.get(&module)?;
+            if !found.children.contains_key(name) {
+                break;
+            }
+            module.push(name.clone());
+        }
+        let name = &rest[module.len()];
+        if !self.proves_missing(&module, name) {
+            return None;
+        }
+        let found = self.modules.get(&module)?;
+        let what = if module.len() + 1 < rest.len() { "module" } else { "type" };
         let shown = if module.is_empty() {
             "the crate root".to_owned()
         } else {
@@ -261,7 +284,7 @@ impl CrateTree {
             "its items and `use` imports".to_owned()
         };
         Some(format!(
-            "cannot find type `{name}` in {shown} ({}): looked at {looked}; declare it there or import it with `use`",
+            "cannot find {what} `{name}` in {shown} ({}): looked at {looked}; declare it there or import it with `use`",
             found.file.display()
         ))
     }
