@@ -7,11 +7,13 @@
 use serde_json::Value;
 use toolcall_runtime::ToolError;
 
+use crate::ast::tool::not_a_function;
 use crate::check::is_provider_safe;
 use crate::diagnostics::{Diagnostics, FileDiagnostics};
 use crate::model::{ToolDef, ToolModule};
 use crate::parse::ParsedFile;
 use crate::parse::metadata::{TOOLS_CONST, ToolMetaEntry, read_tool_meta};
+use crate::parse::signature::{is_candidate, tool_name};
 
 /// Applies the `TOOLS` const of `parsed`, if it has one, to `module`'s tools.
 pub fn apply(parsed: &ParsedFile, module: &mut ToolModule, diags: &Diagnostics) {
@@ -27,11 +29,36 @@ pub fn apply(parsed: &ParsedFile, module: &mut ToolModule, diags: &Diagnostics) 
     for entry in read_tool_meta(item, &parsed.file, diags) {
         match module.tools.iter_mut().find(|tool| function_name(tool) == entry.function) {
             Some(tool) => apply_entry(tool, entry, &report),
-            None => report.warn(
-                entry.span,
-                format!("`{TOOLS_CONST}` names `{}`, which is not a tool in this file", entry.function),
-            ),
+            None => no_such_tool(parsed, &entry, &report),
         }
+    }
+}
+
+/// An entry whose function is not a tool: a warning when the function is one the build
+/// skipped (its own warning says why), else an error at the entry with the closest tool
+/// name, since a typo would drop what it sets (an annotation, a time limit) unseen.
+fn no_such_tool(parsed: &ParsedFile, entry: &ToolMetaEntry, report: &FileDiagnostics<'_>) {
+    let function = entry.function.as_str();
+    let functions = parsed.ast.items.iter().filter_map(|item| match item {
+        syn::Item::Fn(f) => Some(f),
+        _ => None,
+    });
+    let candidates: Vec<String> = functions.clone().filter(|f| is_candidate(f)).map(tool_name).collect();
+    if candidates.iter().any(|name| name == function) {
+        let message = format!(
+            "`{TOOLS_CONST}` entry for `{function}` applies to nothing: `{function}` is not a tool (its \
+             warning says why)"
+        );
+        report.warn(entry.span, message);
+    } else if functions.clone().any(|f| tool_name(f) == function) {
+        let message = format!(
+            "`{TOOLS_CONST}` names `{function}`, which is not a tool: only `pub` and `pub(crate)` \
+             functions without `#[doc(hidden)]` are"
+        );
+        report.error(entry.span, message);
+    } else {
+        let names: Vec<&str> = candidates.iter().map(String::as_str).collect();
+        report.error(entry.span, not_a_function(TOOLS_CONST, function, &names));
     }
 }
 

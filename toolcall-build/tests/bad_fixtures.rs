@@ -92,7 +92,14 @@ fn tool_metadata_that_cannot_hold_is_located() {
     let expect = [
         ("meta.rs:4:29: error: ", "tool name `remove it!` must match ^[a-zA-Z0-9_-]{1,64}$"),
         ("meta.rs:5:5: ", "duplicate `TOOLS` entry for `remove`"),
-        ("meta.rs:6:5: ", "`TOOLS` names `nowhere`, which is not a tool in this file"),
+        (
+            "meta.rs:6:5: error: ",
+            "`TOOLS` names `nowhere`, which is not a function of this file; its tools are `remove`, `lookup` and `other`",
+        ),
+        (
+            "meta.rs:9:5: error: ",
+            "`TOOLS` names `lokup`, which is not a function of this file; did you mean `lookup`?",
+        ),
         ("meta.rs:7:29: error: ", "example for `lookup` is not JSON"),
         (
             "meta.rs:7:",
@@ -100,7 +107,7 @@ fn tool_metadata_that_cannot_hold_is_located() {
         ),
         ("meta.rs:8:43: ", "unknown ToolMeta method `shout`"),
         // The rename collides with `lookup`: the duplicate-name check sees wire names.
-        ("meta.rs:30:8: error: ", "tool name `lookup` is defined twice"),
+        ("meta.rs:31:8: error: ", "tool name `lookup` is defined twice"),
     ];
     for (place, words) in expect {
         let found = lines_with(&generated, &[place, words]);
@@ -113,24 +120,41 @@ fn tool_metadata_that_cannot_hold_is_located() {
 }
 
 #[test]
-fn overrides_naming_nothing_warn() {
+fn overrides_naming_nothing_are_errors_with_the_closest_name() {
     let generated = generate("overrides");
-    assert!(!generated.has_errors());
+    assert!(generated.has_errors());
     let expect = [
-        "duplicate override for `user_id` of `transfer`",
-        "`TOOL_PARAMS` names `transfr`, which is not a tool in this file",
-        "`TOOL_PARAMS`: tool `transfer` has no parameter `userid`",
-        "unknown ToolParam method `shout`",
-        "`TOOL_PARAMS` names `helper`, which is not a tool in this file",
-        "make `TOOL_PARAMS` `pub(crate)`",
+        ("overrides.rs:8:5: ", "duplicate override for `user_id` of `transfer`"),
+        (
+            "overrides.rs:9:5: error: ",
+            "`TOOL_PARAMS` names `transfr`, which is not a function of this file; did you mean `transfer`?",
+        ),
+        (
+            "overrides.rs:10:5: error: ",
+            "`TOOL_PARAMS`: tool `transfer` has no parameter `userid`; did you mean `user_id`?",
+        ),
+        ("overrides.rs:11:42: ", "unknown ToolParam method `shout`"),
+        ("overrides.rs:12:5: error: ", "`TOOL_PARAMS` names `helper`, which is not a tool: only `pub`"),
+        // The case: a typo must not silently drop the range it meant.
+        (
+            "overrides.rs:13:5: error: ",
+            "names `list_task`, which is not a function of this file; did you mean `list_tasks`?",
+        ),
+        ("overrides.rs:14:5: error: ", "tool `list_tasks` has no parameter `limt`; did you mean `limit`?"),
+        (
+            "overrides.rs:15:5: ",
+            "`TOOL_PARAMS` entry for `x` of `generic` applies to nothing: `generic` is not a tool",
+        ),
+        ("private_const.rs:5:7: ", "make `TOOL_PARAMS` `pub(crate)`"),
     ];
-    for words in expect {
-        let found = lines_with(&generated, &[words]);
-        assert_eq!(found.len(), 1, "`{words}`:\n{}", diagnostic_lines(&generated));
-        assert!(found[0].starts_with("src/tools/"), "{}", found[0]);
+    for (place, words) in expect {
+        let found = lines_with(&generated, &[place, words]);
+        assert_eq!(found.len(), 1, "`{place}` `{words}`:\n{}", diagnostic_lines(&generated));
     }
+    let skipped = lines_with(&generated, &["overrides.rs:15:5: error"]);
+    assert!(skipped.is_empty(), "an entry for a skipped tool only warns: {skipped:?}");
     let duplicate = &lines_with(&generated, &["duplicate override"])[0];
-    assert!(duplicate.starts_with("src/tools/overrides.rs:7:5: "), "{duplicate}");
+    assert!(duplicate.starts_with("src/tools/overrides.rs:8:5: "), "{duplicate}");
     // The first override wins; a private const is still read.
     let transfer = &generated.modules[0].tools[0].ir;
     assert_eq!(transfer.params[0].description, "first");
@@ -345,15 +369,40 @@ fn defaults_the_body_applies_but_the_build_cannot_read_warn_where_applied() {
         ),
     ];
     for (place, words) in expect {
-        let found = lines_with(&generated, &[words]);
+        let found = lines_with(&generated, &[place, words]);
         assert_eq!(found.len(), 1, "{words}:\n{}", diagnostic_lines(&generated));
-        assert!(found[0].starts_with(place), "{}", found[0]);
         assert!(found[0].contains("so the schema shows none"), "{}", found[0]);
     }
     // `unwrap_or_else` says "computed when called" on purpose: no warning, no default.
     assert!(lines_with(&generated, &["`label`"]).is_empty(), "{}", diagnostic_lines(&generated));
     let list = &generated.modules[0].tools[0].ir;
     assert!(list.params.iter().all(|p| p.default.is_none() && p.optional));
+    // #31: `match`, `if let`, `map(..)` that keeps the value, `map_or` and a `const` of the
+    // function are read; an unreadable `None` arm warns where it is; after a closure that
+    // makes the value something else there is no default of the parameter (no warning).
+    let page = &generated.modules[0].tools[1].ir;
+    let defaults: Vec<(&str, Option<String>)> =
+        page.params.iter().map(|p| (p.name.as_str(), p.default.as_ref().map(ToString::to_string))).collect();
+    let some = |text: &str| Some(text.to_owned());
+    assert_eq!(
+        defaults,
+        [
+            ("limit", some("20")),
+            ("offset", some("1")),
+            ("order", some("\"asc\"")),
+            ("scale", None),
+            ("depth", None),
+            ("top", some("5")),
+        ]
+    );
+    assert!(lines_with(&generated, &["`scale`"]).is_empty(), "{}", diagnostic_lines(&generated));
+    let expect =
+        [("src/tools/listing.rs:69:17: ", "default of `depth` not read", "`computed()` is not a literal")];
+    for (place, what, why) in expect {
+        let found = lines_with(&generated, &[place, what]);
+        assert_eq!(found.len(), 1, "{what}:\n{}", diagnostic_lines(&generated));
+        assert!(found[0].starts_with(place) && found[0].contains(why), "{}", found[0]);
+    }
 }
 
 #[test]

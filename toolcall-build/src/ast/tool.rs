@@ -72,7 +72,7 @@ pub struct Param {
 pub fn read_tools(parsed: &ParsedFile, context: Option<&ContextType>, diags: &Diagnostics) -> ToolFile {
     let report = diags.in_file(&parsed.file);
     let overrides = file_overrides(parsed, diags);
-    let tools = parsed
+    let tools: Vec<ToolFn> = parsed
         .ast
         .items
         .iter()
@@ -82,7 +82,84 @@ pub fn read_tools(parsed: &ParsedFile, context: Option<&ContextType>, diags: &Di
         })
         .filter_map(|function| read_tool(function, parsed, &overrides, context, &report))
         .collect();
+    let overrides = overrides_with_targets(overrides, parsed, &tools, &report);
     ToolFile { tools, overrides, overrides_visible: overrides_visible(parsed) }
+}
+
+/// The overrides whose tool and parameter exist. One naming no function of the file, or
+/// a parameter its tool does not have, is an error at the entry with the closest name (a
+/// typo would otherwise drop the guard it meant, such as a range); one for a function
+/// that is not a tool (its own warning says why) warns that it applies to nothing.
+fn overrides_with_targets(
+    overrides: Vec<ToolParam>,
+    parsed: &ParsedFile,
+    tools: &[ToolFn],
+    report: &FileDiagnostics<'_>,
+) -> Vec<ToolParam> {
+    let functions: Vec<&syn::ItemFn> = parsed
+        .ast
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Fn(function) => Some(function),
+            _ => None,
+        })
+        .collect();
+    let mut kept = Vec::with_capacity(overrides.len());
+    for entry in overrides {
+        let (function, param) = (entry.function.as_str(), entry.param.as_str());
+        if let Some(tool) = tools.iter().find(|t| t.name == function) {
+            let wires: Vec<&str> = tool.params.iter().map(|p| p.wire.as_str()).collect();
+            if wires.contains(&param) {
+                kept.push(entry);
+                continue;
+            }
+            let hint = match toolcall_runtime::closest_name(param, wires.iter().copied()) {
+                Some(close) => format!("did you mean `{close}`?"),
+                None if wires.is_empty() => "it takes none".to_owned(),
+                None => format!("its parameters are {}", quoted_list(&wires)),
+            };
+            let message = format!("`{CONST_NAME}`: tool `{function}` has no parameter `{param}`; {hint}");
+            report.error(entry.span, message);
+            continue;
+        }
+        match functions.iter().find(|f| signature::tool_name(f) == function) {
+            Some(found) if signature::is_candidate(found) => report.warn(
+                entry.span,
+                format!(
+                    "`{CONST_NAME}` entry for `{param}` of `{function}` applies to nothing: `{function}` \
+                     is not a tool (its warning says why)"
+                ),
+            ),
+            Some(_) => report.error(
+                entry.span,
+                format!(
+                    "`{CONST_NAME}` names `{function}`, which is not a tool: only `pub` and `pub(crate)` \
+                     functions without `#[doc(hidden)]` are"
+                ),
+            ),
+            None => {
+                let names: Vec<String> = functions
+                    .iter()
+                    .filter(|f| signature::is_candidate(f))
+                    .map(|f| signature::tool_name(f))
+                    .collect();
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                report.error(entry.span, not_a_function(CONST_NAME, function, &names));
+            }
+        }
+    }
+    kept
+}
+
+/// "`CONST` names `f`, which is not a function of this file", with the closest tool name.
+pub(crate) fn not_a_function(constant: &str, function: &str, tools: &[&str]) -> String {
+    let hint = match toolcall_runtime::closest_name(function, tools.iter().copied()) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None if tools.is_empty() => "this file has no tools".to_owned(),
+        None => format!("its tools are {}", quoted_list(tools)),
+    };
+    format!("`{constant}` names `{function}`, which is not a function of this file; {hint}")
 }
 
 fn file_overrides(parsed: &ParsedFile, diags: &Diagnostics) -> Vec<ToolParam> {

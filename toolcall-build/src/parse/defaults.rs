@@ -10,8 +10,17 @@
 //!   `Default::default()` or `T::default()` of a type whose default is known, or a
 //!   same-file `const` holding one of those: the default. Methods chained after it keep it
 //!   only when they cannot change it (`.to_owned()`, `.into()`, `.min(50)` on 10).
+//!   The `const` may be declared in the function itself.
+//! * the same written other ways: `match x { Some(v) => v, None => 20 }`,
+//!   `if let Some(v) = x { v } else { 20 }`, `x.map(|v| v.min(50)).unwrap_or(20)`,
+//!   `x.map_or(20, |v| v)`, where the present value comes through as itself (or through
+//!   methods that keep it a value of `x`, such as `min`, `trim` or a cast); a `None` arm
+//!   that returns or panics applies no default. After a closure that makes the value
+//!   something else (`x.map(|v| v * 2)`, `x.map_or(0, |d| d.as_secs())`) the fallback is
+//!   not a value of `x`, so there is no default to send: like `unwrap_or_else`, on purpose.
 //! * `x.unwrap_or_default()`: the type's own default.
-//! * `x.unwrap_or_else(..)`: computed at run time, deliberately no default.
+//! * `x.unwrap_or_else(..)`, `x.map_or_else(..)`: computed at run time, deliberately no
+//!   default.
 //! * anything else (`unwrap_or(compute())`, a chain that changes the value, two different
 //!   defaults): not read, with the reason, for a located warning once the parameter is
 //!   known to be optional.
@@ -67,7 +76,10 @@ pub fn body_defaults(
     params: &[String],
     file: &ParsedFile,
 ) -> BTreeMap<String, FoundDefault> {
-    let mut finder = Finder { params, file, seen: BTreeSet::new(), found: Vec::new() };
+    let mut consts = BodyConsts::default();
+    consts.visit_block_mut(&mut body.clone());
+    let scope = Scope { file, body_consts: consts.0 };
+    let mut finder = Finder { params, scope: &scope, seen: BTreeSet::new(), found: Vec::new() };
     finder.visit_block_mut(&mut body.clone());
     let mut out: BTreeMap<String, FoundDefault> = BTreeMap::new();
     for (name, found) in finder.found {
@@ -100,10 +112,43 @@ fn merge(first: &mut FoundDefault, other: FoundDefault) {
     ));
 }
 
+/// Where a default's names are looked up: the consts declared in the function's body
+/// (first), then the file's consts and local enums.
+struct Scope<'a> {
+    file: &'a ParsedFile,
+    body_consts: BTreeMap<String, syn::ItemConst>,
+}
+
+impl Scope<'_> {
+    fn constant(&self, name: &str) -> Option<&syn::ItemConst> {
+        self.body_consts.get(name).or_else(|| self.file.consts.get(name))
+    }
+}
+
+/// The `const` items declared anywhere in a body (blocks inside it too, not other items'
+/// bodies).
+#[derive(Default)]
+struct BodyConsts(BTreeMap<String, syn::ItemConst>);
+
+impl VisitMut for BodyConsts {
+    fn visit_item_mut(&mut self, item: &mut syn::Item) {
+        if let syn::Item::Const(constant) = item {
+            self.0.entry(constant.ident.to_string()).or_insert_with(|| constant.clone());
+        }
+    }
+}
+
+/// How a parameter reaches the default call: as itself, or through a closure that makes
+/// it a value of something else (then the fallback is no value of the parameter).
+enum Through {
+    Same,
+    Changed,
+}
+
 /// Walks a body in source order, recording each `param.unwrap_or..(..)` once.
 struct Finder<'a> {
     params: &'a [String],
-    file: &'a ParsedFile,
+    scope: &'a Scope<'a>,
     /// Where recorded calls are (line, column of the method), so a call seen as the
     /// receiver of a chain is not recorded again on its own.
     seen: BTreeSet<(usize, usize)>,
@@ -129,12 +174,17 @@ impl Finder<'_> {
     /// Records `expr` when it is a default call on a parameter, with the methods chained
     /// after it.
     fn record(&mut self, expr: &syn::Expr) {
+        match expr {
+            syn::Expr::Match(matched) => return self.record_match(matched),
+            syn::Expr::If(branch) => return self.record_if_let(branch),
+            _ => {}
+        }
         let mut chain = Vec::new();
         let mut current = expr;
-        let (call, name) = loop {
+        let (call, (name, through)) = loop {
             match current {
                 syn::Expr::MethodCall(call) => match self.default_call(call) {
-                    Some(name) => break (call, name),
+                    Some(found) => break (call, found),
                     None => {
                         chain.push(call);
                         current = &call.receiver;
@@ -150,38 +200,131 @@ impl Finder<'_> {
             return;
         }
         chain.reverse();
-        let fact = self.call_fact(call);
-        let fact = apply_chain(fact, call, &chain, self.file);
+        let fact = match through {
+            Through::Same => self.call_fact(call),
+            Through::Changed => DefaultFact::Computed,
+        };
+        let fact = apply_chain(fact, call, &chain, self.scope);
         self.found.push((name, FoundDefault { fact, span: call.method.span() }));
     }
 
-    /// The parameter `call` applies a default to, when it is `param.unwrap_or..(..)`.
-    fn default_call(&self, call: &syn::ExprMethodCall) -> Option<String> {
-        let arity = match call.method.to_string().as_str() {
-            "unwrap_or" | "unwrap_or_else" => 1,
-            "unwrap_or_default" => 0,
-            _ => return None,
+    /// `match param { Some(v) => v, None => default }`: a default when the `Some` arm
+    /// gives the value itself (or a value of the parameter made of it, `v.min(50)`); the
+    /// first arm that matches `None` says what. An arm that diverges applies none.
+    fn record_match(&mut self, matched: &syn::ExprMatch) {
+        let Some((name, Through::Same)) = self.param_receiver(&matched.expr) else { return };
+        let identity = matched.arms.iter().any(|arm| {
+            arm.guard.is_none()
+                && some_binding(&arm.pat).is_some_and(|binding| keeps_domain(&arm.body, &binding))
+        });
+        let Some(absent) = matched.arms.iter().find(|arm| matches_none(&arm.pat)) else { return };
+        if !identity {
+            return;
+        }
+        let fact = match &absent.guard {
+            Some(_) => Some(DefaultFact::Unread(
+                "the arm for `None` has a guard, so what an absent value gives depends on it".to_owned(),
+            )),
+            None => self.value_fact(&absent.body),
         };
-        (call.args.len() == arity).then(|| self.param_receiver(&call.receiver)).flatten()
+        self.push_at(name, fact, &absent.body);
     }
 
-    /// `param`, or `param` through an adapter that keeps its value (`as_deref()`, ..).
-    fn param_receiver(&self, expr: &syn::Expr) -> Option<String> {
+    /// `if let Some(v) = param { v } else { default }`.
+    fn record_if_let(&mut self, branch: &syn::ExprIf) {
+        let syn::Expr::Let(condition) = branch.cond.as_ref() else { return };
+        let Some((name, Through::Same)) = self.param_receiver(&condition.expr) else { return };
+        let Some(binding) = some_binding(&condition.pat) else { return };
+        let Some((_, otherwise)) = &branch.else_branch else { return };
+        let then = block_value(&branch.then_branch);
+        if !then.is_some_and(|value| keeps_domain(value, &binding)) {
+            return;
+        }
+        let fact = match otherwise.as_ref() {
+            syn::Expr::If(_) => Some(DefaultFact::Unread(
+                "the `else` is another `if`, so what an absent value gives is not one value".to_owned(),
+            )),
+            other => self.value_fact(other),
+        };
+        self.push_at(name, fact, otherwise);
+    }
+
+    /// Records `fact` for `name` at `at`, once per place.
+    fn push_at(&mut self, name: String, fact: Option<DefaultFact>, at: &syn::Expr) {
+        let Some(fact) = fact else { return };
+        let span = at.span();
+        let start = span.start();
+        if self.seen.insert((start.line, start.column)) {
+            self.found.push((name, FoundDefault { fact, span }));
+        }
+    }
+
+    /// What a branch's value says as a default; `None` when it diverges (`return`,
+    /// `panic!`, ..): then an absent value is refused or handled, not defaulted.
+    fn value_fact(&self, expr: &syn::Expr) -> Option<DefaultFact> {
+        let value = match expr {
+            syn::Expr::Block(block) => match block_value(&block.block) {
+                Some(value) => value,
+                None => return (!diverges_block(&block.block)).then(|| unread_branch(expr)),
+            },
+            other => other,
+        };
+        if diverges(value) {
+            return None;
+        }
+        Some(match default_expr(value, self.scope, 0) {
+            Ok(fact) => fact,
+            Err(why) => DefaultFact::Unread(format!("`{}` {why}", source_of(value))),
+        })
+    }
+
+    /// The parameter `call` applies a default to, when it is `param.unwrap_or..(..)` (or
+    /// `param.map_or(..)`), and how the parameter reaches it.
+    fn default_call(&self, call: &syn::ExprMethodCall) -> Option<(String, Through)> {
+        let method = call.method.to_string();
+        let arity = match method.as_str() {
+            "unwrap_or" | "unwrap_or_else" => 1,
+            "unwrap_or_default" => 0,
+            "map_or" | "map_or_else" => 2,
+            _ => return None,
+        };
+        if call.args.len() != arity {
+            return None;
+        }
+        let (name, through) = self.param_receiver(&call.receiver)?;
+        match (method.as_str(), through, call.args.iter().nth(1)) {
+            ("map_or", Through::Same, Some(closure)) if !closure_keeps_domain(closure) => {
+                Some((name, Through::Changed))
+            }
+            (_, through, _) => Some((name, through)),
+        }
+    }
+
+    /// `param`, or `param` through an adapter that keeps its value (`as_deref()`, ..),
+    /// `filter(..)`, or `map(..)` with a closure that keeps it a value of the parameter.
+    fn param_receiver(&self, expr: &syn::Expr) -> Option<(String, Through)> {
         match expr {
             syn::Expr::Path(path) if path.qself.is_none() => {
                 let name = path.path.get_ident().map(unraw)?;
-                self.params.contains(&name).then_some(name)
+                self.params.contains(&name).then_some((name, Through::Same))
             }
             syn::Expr::Paren(paren) => self.param_receiver(&paren.expr),
             syn::Expr::Group(group) => self.param_receiver(&group.expr),
-            syn::Expr::MethodCall(call)
-                if call.args.is_empty()
-                    && matches!(
-                        call.method.to_string().as_str(),
-                        "as_deref" | "as_ref" | "clone" | "copied" | "cloned"
-                    ) =>
-            {
-                self.param_receiver(&call.receiver)
+            syn::Expr::MethodCall(call) => {
+                let method = call.method.to_string();
+                let adapter = call.args.is_empty()
+                    && matches!(method.as_str(), "as_deref" | "as_ref" | "clone" | "copied" | "cloned");
+                let keeps = call.args.len() == 1 && matches!(method.as_str(), "filter" | "inspect");
+                let maps = call.args.len() == 1 && matches!(method.as_str(), "map" | "and_then");
+                if !(adapter || keeps || maps) {
+                    return None;
+                }
+                let (name, through) = self.param_receiver(&call.receiver)?;
+                let kept = call.args.first().is_none_or(|c| method == "map" && closure_keeps_domain(c));
+                match through {
+                    Through::Same if maps && !kept => Some((name, Through::Changed)),
+                    through => Some((name, through)),
+                }
             }
             _ => None,
         }
@@ -191,8 +334,8 @@ impl Finder<'_> {
     fn call_fact(&self, call: &syn::ExprMethodCall) -> DefaultFact {
         match call.method.to_string().as_str() {
             "unwrap_or_default" => DefaultFact::TypeDefault,
-            "unwrap_or_else" => DefaultFact::Computed,
-            _ => match call.args.first().map(|arg| (arg, default_expr(arg, self.file, 0))) {
+            "unwrap_or_else" | "map_or_else" => DefaultFact::Computed,
+            _ => match call.args.first().map(|arg| (arg, default_expr(arg, self.scope, 0))) {
                 Some((_, Ok(fact))) => fact,
                 Some((arg, Err(why))) => DefaultFact::Unread(format!("`{}` {why}", source_of(arg))),
                 None => DefaultFact::Unread("`unwrap_or` has no argument".to_owned()),
@@ -237,6 +380,130 @@ fn follows_path(before: &[TokenTree]) -> bool {
     punct(last, '.') || (punct(last, ':') && punct(second, ':'))
 }
 
+/// The binding of a `Some(v)` pattern.
+fn some_binding(pat: &syn::Pat) -> Option<String> {
+    let syn::Pat::TupleStruct(tuple) = pat else { return None };
+    if !tuple.path.is_ident("Some") || tuple.elems.len() != 1 {
+        return None;
+    }
+    match tuple.elems.first() {
+        Some(syn::Pat::Ident(ident)) if ident.subpat.is_none() => Some(unraw(&ident.ident)),
+        _ => None,
+    }
+}
+
+/// Whether a pattern matches `None`: `None`, `_` or a plain binding.
+fn matches_none(pat: &syn::Pat) -> bool {
+    match pat {
+        syn::Pat::Ident(ident) => ident.subpat.is_none(),
+        syn::Pat::Path(path) => path.qself.is_none() && path.path.is_ident("None"),
+        syn::Pat::Wild(_) => true,
+        syn::Pat::Paren(paren) => matches_none(&paren.pat),
+        syn::Pat::Or(or) => or.cases.iter().any(matches_none),
+        _ => false,
+    }
+}
+
+/// Methods that give back a value of the same parameter (bounded, trimmed, recased).
+const KEEPS_DOMAIN: &[&str] = &[
+    "min",
+    "max",
+    "clamp",
+    "abs",
+    "trim",
+    "trim_start",
+    "trim_end",
+    "to_lowercase",
+    "to_uppercase",
+    "to_ascii_lowercase",
+    "to_ascii_uppercase",
+];
+
+/// Whether `expr` is the value bound to `binding` (or a value of the same parameter made
+/// of it: `v.min(50)`, `v.clone()`, `*v`, `v as usize`, `u64::from(v)`).
+fn keeps_domain(expr: &syn::Expr, binding: &str) -> bool {
+    match expr {
+        syn::Expr::Path(path) => {
+            path.qself.is_none() && path.path.get_ident().is_some_and(|i| unraw(i) == binding)
+        }
+        syn::Expr::Paren(paren) => keeps_domain(&paren.expr, binding),
+        syn::Expr::Group(group) => keeps_domain(&group.expr, binding),
+        syn::Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_)) => {
+            keeps_domain(&unary.expr, binding)
+        }
+        syn::Expr::Block(block) => {
+            block_value(&block.block).is_some_and(|value| keeps_domain(value, binding))
+        }
+        syn::Expr::Cast(cast) => keeps_domain(&cast.expr, binding),
+        syn::Expr::Call(call) if call.args.len() == 1 => {
+            let from = matches!(call.func.as_ref(), syn::Expr::Path(path)
+                if path.path.segments.last().is_some_and(|s| s.ident == "from"));
+            from && call.args.first().is_some_and(|arg| keeps_domain(arg, binding))
+        }
+        syn::Expr::MethodCall(call) => {
+            let method = call.method.to_string();
+            let keeps =
+                call.args.is_empty() && (KEEPS_VALUE.contains(&method.as_str()) || method == "to_string");
+            (keeps || KEEPS_DOMAIN.contains(&method.as_str())) && keeps_domain(&call.receiver, binding)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a closure `|v| ..` gives back `v` (or a value of the same parameter made of it).
+fn closure_keeps_domain(expr: &syn::Expr) -> bool {
+    let syn::Expr::Closure(closure) = expr else { return false };
+    match closure.inputs.first() {
+        Some(pat) if closure.inputs.len() == 1 => {
+            super::signature::binding_name(pat).is_some_and(|binding| keeps_domain(&closure.body, &binding))
+        }
+        _ => false,
+    }
+}
+
+/// The value of a block: its last statement when that is an expression without `;`.
+fn block_value(block: &syn::Block) -> Option<&syn::Expr> {
+    match block.stmts.last() {
+        Some(syn::Stmt::Expr(expr, None)) => Some(expr),
+        _ => None,
+    }
+}
+
+/// Whether evaluating `expr` leaves the function or the loop instead of giving a value.
+fn diverges(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_) => true,
+        syn::Expr::Macro(mac) => diverging_macro(&mac.mac),
+        syn::Expr::Paren(paren) => diverges(&paren.expr),
+        syn::Expr::Group(group) => diverges(&group.expr),
+        syn::Expr::Block(block) => diverges_block(&block.block),
+        _ => false,
+    }
+}
+
+/// Whether a block ends by leaving (its last statement diverges).
+fn diverges_block(block: &syn::Block) -> bool {
+    match block.stmts.last() {
+        Some(syn::Stmt::Expr(expr, _)) => diverges(expr),
+        Some(syn::Stmt::Macro(mac)) => diverging_macro(&mac.mac),
+        _ => false,
+    }
+}
+
+fn diverging_macro(mac: &syn::Macro) -> bool {
+    mac.path.get_ident().is_some_and(|name| {
+        ["panic", "unreachable", "todo", "unimplemented", "bail"].iter().any(|m| name == m)
+    })
+}
+
+/// A branch whose value the build cannot see (a block ending in a statement).
+fn unread_branch(expr: &syn::Expr) -> DefaultFact {
+    DefaultFact::Unread(format!(
+        "`{}` does not end in a value the build can read; end it with one",
+        source_of(expr)
+    ))
+}
+
 /// Methods after `unwrap_or(..)` that give back the same value.
 const KEEPS_VALUE: &[&str] = &["to_owned", "into", "clone", "as_str", "as_ref", "into_owned", "borrow"];
 
@@ -246,7 +513,7 @@ fn apply_chain(
     fact: DefaultFact,
     call: &syn::ExprMethodCall,
     chain: &[&syn::ExprMethodCall],
-    file: &ParsedFile,
+    file: &Scope<'_>,
 ) -> DefaultFact {
     let mut fact = fact;
     for link in chain {
@@ -285,7 +552,7 @@ fn changes(method: &str, call: &syn::Ident) -> String {
 }
 
 /// `value.min(a)`, `value.max(a)`, `value.clamp(a, b)` of numbers the build can read.
-fn clamp(value: &Value, link: &syn::ExprMethodCall, file: &ParsedFile) -> Option<Value> {
+fn clamp(value: &Value, link: &syn::ExprMethodCall, file: &Scope<'_>) -> Option<Value> {
     let args = link
         .args
         .iter()
@@ -317,8 +584,18 @@ const UNREADABLE: &str = "is not a literal, a unit variant of a local enum, `Def
      known type or a `const` holding one; write one of those, or `unwrap_or_else(|| ..)` for a default the \
      model need not know";
 
+/// Why a `const` named as a default is not read: its value is not one the build reads.
+const UNREADABLE_CONST: &str = "is a `const` whose value is not a literal, a unit variant of a local \
+     enum or `Default::default()` of a known type, so the build cannot read it; give the `const` one of \
+     those, or use `unwrap_or_else(|| ..)` for a default the model need not know";
+
+/// Why a name is not read: no `const` the build sees has it.
+const NO_CONST: &str = "names no `const` of this function or file, nor a unit variant of a local enum \
+     (consts of other modules are not followed); write the value, declare the `const` in this file, or use \
+     `unwrap_or_else(|| ..)` for a default the model need not know";
+
 /// What an `unwrap_or` argument says: `Err` with why it cannot be read.
-fn default_expr(expr: &syn::Expr, file: &ParsedFile, depth: usize) -> Result<DefaultFact, &'static str> {
+fn default_expr(expr: &syn::Expr, file: &Scope<'_>, depth: usize) -> Result<DefaultFact, &'static str> {
     match expr {
         syn::Expr::Lit(lit) => lit_value(&lit.lit).map(DefaultFact::Value).ok_or(UNREADABLE),
         syn::Expr::Paren(paren) => default_expr(&paren.expr, file, depth),
@@ -350,25 +627,29 @@ fn default_expr(expr: &syn::Expr, file: &ParsedFile, depth: usize) -> Result<Def
 }
 
 /// A same-file const (followed up to [`CONST_DEPTH`] deep) or a local enum's unit variant.
-fn path_default(path: &syn::Path, file: &ParsedFile, depth: usize) -> Result<DefaultFact, &'static str> {
+fn path_default(path: &syn::Path, scope: &Scope<'_>, depth: usize) -> Result<DefaultFact, &'static str> {
     if let Some(ident) = path.get_ident() {
-        let item = file.consts.get(&ident.to_string()).ok_or(UNREADABLE)?;
+        let item = scope.constant(&ident.to_string()).ok_or(NO_CONST)?;
         if depth >= CONST_DEPTH {
             return Err("names consts more than 8 deep");
         }
-        return default_expr(&item.expr, file, depth + 1);
+        return match default_expr(&item.expr, scope, depth + 1) {
+            Err(UNREADABLE) => Err(UNREADABLE_CONST),
+            other => other,
+        };
     }
     let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     match names.as_slice() {
-        [ty, variant] if file.locals.contains_key(ty) => {
-            unit_variant(file, ty, |v| v.ident == variant).map(DefaultFact::Value)
+        [ty, variant] if scope.file.locals.contains_key(ty) => {
+            unit_variant(scope.file, ty, |v| v.ident == variant).map(DefaultFact::Value)
         }
-        _ => Err(UNREADABLE),
+        _ => Err(NO_CONST),
     }
 }
 
 /// `Default::default()`, `T::default()`, `String::new()`, `Vec::new()` and the like.
-fn call_default(func: &syn::Expr, file: &ParsedFile) -> Result<DefaultFact, &'static str> {
+fn call_default(func: &syn::Expr, scope: &Scope<'_>) -> Result<DefaultFact, &'static str> {
+    let file = scope.file;
     let syn::Expr::Path(path) = func else { return Err(UNREADABLE) };
     let names: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
     let is_collection = |ty: &str| {
@@ -609,7 +890,7 @@ mod tests {
             }",
         );
         unread(&got["a"], "`compute()` is not a literal");
-        unread(&got["b"], "`NOT_LITERAL` is not a literal");
+        unread(&got["b"], "`NOT_LITERAL` is a `const` whose value is not a literal");
         unread(&got["c"], "different defaults, 1 here and 2 at 5:58");
         assert_eq!(got["d"], DefaultFact::Value(json!(1)));
         unread(&got["e"], "`u8::MAX / 2` is not a literal");
@@ -620,10 +901,82 @@ mod tests {
         let got = facts(
             "fn f(a: O, b: O) {
                 let x = self.a.unwrap_or(1);
-                let y = a.map(|v| v + 1).unwrap_or(2);
                 fn inner(b: Option<u8>) -> u8 { b.unwrap_or(3) }
+                let y = match a { Some(v) => v * 2, None => 0 };
+                let z = if let Some(v) = b { v + 1 } else { 4 };
+                if let Some(v) = b { log(v) }
+                let w = match b { Some(v) => v, None => return Err(\"b is needed\") };
+                let u = if let Some(v) = a { v } else { panic!(\"no\") };
             }",
         );
         assert!(got.is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn match_and_if_let_that_unwrap_apply_the_other_arm_as_the_default() {
+        let got = facts(
+            "const TOP: u32 = 9;
+            fn f(a: O, b: O, c: O, d: O, e: O, g: O, h: O, i: O) {
+                let a = match a { Some(l) => l, None => 20 };
+                let b = match b { None => { TOP } Some(l) => l.min(50) };
+                let c = if let Some(l) = c { l } else { 30 };
+                let d = match d { Some(l) => l, _ => compute() };
+                let e = match e { Some(l) => l, None if flag => 1, None => 2 };
+                let g = if let Some(l) = g { l } else if x { 1 } else { 2 };
+                let h = match h.as_deref() { Some(s) => s, None => \"all\" };
+                let i = if let Some(l) = i { l.clone() } else { let _x = 1; \"z\" };
+            }",
+        );
+        assert_eq!(got["a"], DefaultFact::Value(json!(20)));
+        assert_eq!(got["b"], DefaultFact::Value(json!(9)));
+        assert_eq!(got["c"], DefaultFact::Value(json!(30)));
+        unread(&got["d"], "`compute()` is not a literal");
+        unread(&got["e"], "has a guard");
+        unread(&got["g"], "the `else` is another `if`");
+        assert_eq!(got["h"], DefaultFact::Value(json!("all")));
+        assert_eq!(got["i"], DefaultFact::Value(json!("z")));
+    }
+
+    #[test]
+    fn map_before_the_default_is_read_when_it_keeps_the_value_and_said_when_not() {
+        let got = facts(
+            "fn f(a: O, b: O, c: O, d: O, e: O, g: O, h: O, i: O) {
+                let h = h.map(|o| o.trim().to_lowercase()).unwrap_or(\"asc\".to_owned());
+                let i = i.map(|n| usize::from(n)).unwrap_or(3);
+                let a = a.map(|l| l.min(100)).unwrap_or(20);
+                let b = b.map(|l| l * 2).unwrap_or(20);
+                let c = c.filter(|l| *l > 0).unwrap_or(5);
+                let d = d.map_or(7, |l| l);
+                let e = e.map_or(7, |l| l.len());
+                let g = g.map_or_else(|| 1, |l| l);
+            }",
+        );
+        assert_eq!(got["a"], DefaultFact::Value(json!(20)));
+        // The fallback of a value made into something else is no value of the parameter.
+        assert_eq!(got["b"], DefaultFact::Computed);
+        assert_eq!(got["c"], DefaultFact::Value(json!(5)));
+        assert_eq!(got["d"], DefaultFact::Value(json!(7)));
+        assert_eq!(got["e"], DefaultFact::Computed);
+        assert_eq!(got["g"], DefaultFact::Computed);
+        assert_eq!(got["h"], DefaultFact::Value(json!("asc")));
+        assert_eq!(got["i"], DefaultFact::Value(json!(3)));
+    }
+
+    #[test]
+    fn consts_declared_in_the_function_are_read_and_unknown_names_say_so() {
+        let got = facts(
+            "fn f(a: O, b: O, c: O) {
+                const LIMIT: u32 = 20;
+                let a = a.unwrap_or(LIMIT);
+                let b = { const INNER: &str = \"x\"; b.unwrap_or(INNER) };
+                let c = c.unwrap_or(config::LIMIT);
+                let d = c.unwrap_or(ELSEWHERE);
+            }",
+        );
+        assert_eq!(got["a"], DefaultFact::Value(json!(20)));
+        assert_eq!(got["b"], DefaultFact::Value(json!("x")));
+        unread(&got["c"], "`config::LIMIT` names no `const` of this function or file");
+        let elsewhere = facts("fn f(a: O) { let a = a.unwrap_or(ELSEWHERE); }");
+        unread(&elsewhere["a"], "`ELSEWHERE` names no `const` of this function or file");
     }
 }

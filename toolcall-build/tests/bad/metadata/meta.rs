@@ -6,6 +6,7 @@ pub(crate) const TOOLS: &[ToolMeta] = &[
     ToolMeta::new("nowhere").title("x"),
     ToolMeta::new("lookup").example("{not json").example(r#"{"id":"x"}"#).example(r#"{"id":7}"#),
     ToolMeta::new("other").name("lookup").shout(),
+    ToolMeta::new("lokup").read_only(),
 ];
 
 /// Remove one.

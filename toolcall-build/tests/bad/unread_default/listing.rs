@@ -37,3 +37,37 @@ pub fn list(
     let label = label.unwrap_or_else(|| "none".to_owned());
     page + size + depth + offset + sorting.by.len() as u32 + label.len() as u32
 }
+
+/// Page through the entries: defaults written other ways.
+///
+/// # Arguments
+///
+/// * `limit` - at most this many
+/// * `offset` - where to start
+/// * `order` - sort order
+/// * `scale` - scale factor
+/// * `depth` - how deep to go
+/// * `top` - the first one shown
+pub fn page(
+    limit: Option<u32>,
+    offset: Option<u32>,
+    order: Option<String>,
+    scale: Option<u32>,
+    depth: Option<u32>,
+    top: Option<u32>,
+) -> u32 {
+    const FIRST: u32 = 1;
+    let limit = match limit {
+        Some(l) => l,
+        None => 20,
+    };
+    let offset = if let Some(o) = offset { o } else { FIRST };
+    let order = order.map(|o| o.to_lowercase()).unwrap_or("asc".to_owned());
+    let scale = scale.map(|s| s * 2).unwrap_or(2);
+    let depth = match depth {
+        Some(d) => d,
+        None => computed(),
+    };
+    let top = top.map_or(5, |t| t);
+    limit + offset + order.len() as u32 + scale + depth + top
+}
