@@ -87,6 +87,29 @@ async fn limits_and_errors_of_the_async_tools() {
     assert_eq!(toolset::ALL.run_with(&app, "whoami", &json!({})), Ok(json!({"id": 1, "name": "Ada"})));
 }
 
+/// #31 item 4: blank argument text (local model servers send `""` for a tool without
+/// parameters) is `{}` through the generated text path and the glue; a required
+/// parameter is then still missing.
+#[tokio::test]
+async fn blank_argument_text_is_an_empty_object() {
+    let store = Arc::new(Store::seeded(Duration::ZERO));
+    let app = ada(&store);
+    let me = json!({"id": 1, "name": "Ada"});
+    for blank in ["", "  ", "\n"] {
+        assert_eq!(toolset::ALL.call_json(&app, "whoami", blank).await, Ok(me.clone()), "{blank:?}");
+        assert_eq!(toolset::ALL.call_bytes(&app, "whoami", blank.as_bytes()).await, Ok(me.clone()));
+        let missing = toolset::ALL.call_json(&app, "add_note", blank).await;
+        assert_eq!(missing, Err(ToolError::MissingArgument("text".into())), "{blank:?}");
+        let message = json!({"role": "assistant", "tool_calls": [
+            {"id": "1", "type": "function", "function": {"name": "whoami", "arguments": blank}},
+        ]});
+        let answers = answer_openai_message(&toolset::ALL, &app, &message).await;
+        let content: Value =
+            serde_json::from_str(answers[0]["content"].as_str().unwrap_or_default()).unwrap_or_default();
+        assert_eq!(content, me, "{blank:?}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_are_spawned_per_request_with_their_own_context() {
     let store = Arc::new(Store::seeded(Duration::from_millis(10)));

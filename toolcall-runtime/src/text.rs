@@ -20,7 +20,16 @@ use crate::error::{Reason, ToolError};
 /// escapes are all `InvalidJson`; a key repeated in one object is `InvalidArgument` with
 /// [`Reason::DuplicateKey`] at its path (all of them, as [`ToolError::Several`] when
 /// there are more). Nesting is bounded by `serde_json`'s recursion limit.
+///
+/// Empty or blank text (only whitespace) is `{}`: several local model servers send `""`
+/// for a tool without parameters. The usual rules then apply, so a required parameter is
+/// still missing. Every text entry point (`run_json`, `run_bytes`, `call_json`,
+/// `call_bytes`, the glue) reaches this when its fast path gives up, which it does on
+/// blank text.
 pub fn parse_arguments(bytes: &[u8]) -> Result<Value, ToolError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Value::Object(Map::new()));
+    }
     let invalid = |e: serde_json::Error| ToolError::InvalidJson(e.to_string());
     let mut duplicates = Vec::new();
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
@@ -181,6 +190,9 @@ mod tests {
     fn not_an_object_is_left_to_the_dispatcher() {
         assert!(parse_arguments(br#"[{"a":1,"a":2}]"#).is_ok_and(|v| v.is_array()));
         assert_eq!(parse_arguments(br#""x""#), Ok(json!("x")));
+        assert_eq!(parse_arguments(b""), Ok(json!({})));
+        assert_eq!(parse_arguments(b" \n\t\r "), Ok(json!({})));
+        assert!(matches!(parse_arguments(b" x "), Err(ToolError::InvalidJson(_))));
         assert!(matches!(parse_arguments(b"{\"a\":1"), Err(ToolError::InvalidJson(_))));
         assert!(matches!(parse_arguments(b"{} x"), Err(ToolError::InvalidJson(_))));
     }

@@ -534,7 +534,7 @@ fn toolset_run_json_and_run_bytes() {
         br#"{"city":"Oslo""#,
         br#"{"city":"Oslo"} trailing"#,
         br#"{'city':'Oslo'}"#,
-        b"",
+        b" x ",
         br#"{"city":"\ud800"}"#,
         br#"{"city":"\udc00"}"#,
         br#"{"city":"\ud800\u0041"}"#,
@@ -556,6 +556,35 @@ fn toolset_run_json_and_run_bytes() {
     // Even for an unknown tool, the text is parsed first.
     assert!(matches!(set.run_json("nope", "{"), Err(ToolError::InvalidJson(_))));
     assert!(matches!(set.run_json("nope", "{}"), Err(ToolError::UnknownTool { .. })));
+}
+
+/// #31 item 4: local model servers send `""` for a tool without parameters. Blank text is
+/// `{}` on every text entry point, and then the usual rules apply.
+#[test]
+fn blank_argument_text_is_an_empty_object_on_every_text_entry_point() {
+    for blank in ["", " ", "\n\t \r\n"] {
+        assert_eq!(PING.run_json("ping", blank), Ok(json!("pong")), "{blank:?}");
+        assert_eq!(PING.run_bytes("ping", blank.as_bytes()), Ok(json!("pong")), "{blank:?}");
+        assert_eq!(Runner::run_json(&registry(), "add", blank), Err(ToolError::MissingArgument("a".into())));
+        // A required parameter is still missing; an unknown tool is still unknown.
+        assert_eq!(WEATHER.run_json("get_weather", blank), Err(ToolError::MissingArgument("city".into())));
+        assert!(matches!(WEATHER.run_json("nope", blank), Err(ToolError::UnknownTool { .. })));
+        let answer = answer_openai(&PING, &openai_call("call_1", "ping", json!(blank)));
+        assert_eq!(answer_content(&answer), json!("pong"), "{blank:?}");
+        let ctx = ();
+        let out = ready_now(PING.call_json(&ctx, "ping", blank));
+        assert_eq!(out, Ok(json!("pong")), "{blank:?}");
+    }
+}
+
+/// Polls a future that is ready without waiting (the tools here are sync).
+fn ready_now<F: std::future::Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(out) => out,
+        std::task::Poll::Pending => panic!("a sync tool's future is ready at its first poll"),
+    }
 }
 
 #[test]

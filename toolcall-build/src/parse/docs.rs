@@ -7,8 +7,9 @@
 //!
 //! * the **description** is the first top-level paragraph as readable text: a leading title
 //!   heading (ATX or setext) is skipped, a leading conventional section such as `# Arguments` or
-//!   `# Examples` gives no description, and code blocks, HTML blocks, block quotes, lists and
-//!   tables are never taken for it;
+//!   `# Examples` gives no description, a block quote that comes first gives its own first
+//!   paragraph (as rustdoc's summary line does), and code blocks, HTML blocks, later block
+//!   quotes, lists and tables are never taken for it;
 //! * the **parameter docs** are the top-level list items (`*`, `-`, `+` or numbered) of every
 //!   `Arguments` / `Parameters` section (any heading style and level, case-insensitive, optional
 //!   trailing `:`), each item's first paragraph read as ``name [(Type)] [separator text]``, e.g.
@@ -193,6 +194,8 @@ enum Block {
     Paragraph(String),
     /// A list (bullet or numbered) and the leading text of each of its items.
     List(Vec<Inline>),
+    /// A block quote and its first paragraph (inside nested quotes too) as readable text.
+    Quote(String),
     /// Anything else: code, HTML, a block quote, a table, a rule, a footnote definition.
     Other,
 }
@@ -257,6 +260,29 @@ impl<'a> BlockReader<'a> {
         items
     }
 
+    /// The first paragraph of a block quote whose start was just read, looking into quotes
+    /// nested in it; skips the rest of the quote.
+    /// Iterative, so quotes nested thousands deep cost no stack.
+    fn quote_lead(&mut self) -> String {
+        let mut lead = None;
+        let mut open = 1usize;
+        while let Some((event, _)) = self.events.next() {
+            match event {
+                Event::Start(Tag::Paragraph) if lead.is_none() => lead = Some(self.inline_block().text),
+                Event::Start(Tag::BlockQuote(_)) if lead.is_none() => open += 1,
+                Event::Start(_) => self.skip_to_end(),
+                Event::End(_) => {
+                    open -= 1;
+                    if open == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        lead.unwrap_or_default()
+    }
+
     /// The first paragraph of an item whose start was just read (a tight list's item has its text
     /// directly, a loose list's in a paragraph); skips the rest of the item.
     fn item_lead(&mut self) -> Inline {
@@ -277,6 +303,7 @@ impl Iterator for BlockReader<'_> {
             Event::Start(Tag::Heading { .. }) => Block::Heading(self.inline_block().text),
             Event::Start(Tag::Paragraph) => Block::Paragraph(self.inline_block().text),
             Event::Start(Tag::List(_)) => Block::List(self.list_items()),
+            Event::Start(Tag::BlockQuote(_)) => Block::Quote(self.quote_lead()),
             Event::Start(_) => {
                 self.skip_to_end();
                 Block::Other
@@ -466,9 +493,10 @@ fn is_path_like(label: &str) -> bool {
 // Description
 // ---------------------------------------------------------------------------------------------
 
-/// The tool description: the first non-empty top-level paragraph, after leading title headings.
-/// Empty when the docs open with a conventional section, or when a heading comes after other
-/// content but before any paragraph.
+/// The tool description: the first non-empty top-level paragraph, after leading title headings,
+/// or the first paragraph of a block quote that comes before any other content (rustdoc's
+/// summary line reads such a quote's text). Empty when the docs open with a conventional
+/// section, or when a heading comes after other content but before any paragraph.
 fn description(blocks: &[Block]) -> String {
     let mut after_content = false;
     for block in blocks {
@@ -476,7 +504,8 @@ fn description(blocks: &[Block]) -> String {
             Block::Heading(title) if after_content || is_conventional_section_title(title) => break,
             Block::Heading(_) => {}
             Block::Paragraph(text) if !text.is_empty() => return text.clone(),
-            Block::Paragraph(_) | Block::List(_) | Block::Other => after_content = true,
+            Block::Quote(text) if !after_content && !text.is_empty() => return text.clone(),
+            Block::Paragraph(_) | Block::List(_) | Block::Quote(_) | Block::Other => after_content = true,
         }
     }
     String::new()
@@ -1090,8 +1119,20 @@ mod tests {
     }
 
     #[test]
-    fn block_quotes_are_neither_description_nor_parameters() {
-        assert_eq!(description_of("> **Note**: deprecated.\n\nGet the forecast."), "Get the forecast.");
+    fn a_leading_block_quote_is_the_description_as_in_rustdocs_summary() {
+        // #31 item 7: a doc whose first paragraph is a quote gave an empty description.
+        assert_eq!(description_of("> Get the forecast.\n\n# Arguments\n* `a` - x"), "Get the forecast.");
+        assert_eq!(description_of("> Get the\n> forecast.\n>\n> More."), "Get the forecast.");
+        assert_eq!(description_of("> > Nested [`quote`].\n\nLater."), "Nested `quote`.");
+        assert_eq!(description_of("# Title\n\n> **Quoted** title body."), "**Quoted** title body.");
+        assert_eq!(description_of(">\n\nGet it."), "Get it.");
+        // After other content a quote is not taken; a paragraph still is.
+        assert_eq!(description_of("```\ncode\n```\n\n> quoted\n\nGet it."), "Get it.");
+        assert_eq!(description_of("> ```\n> code\n> ```\n\nGet it."), "Get it.");
+    }
+
+    #[test]
+    fn block_quotes_are_never_parameters() {
         assert_eq!(params("> # Arguments\n> * `a` - quoted\n\n# Arguments\n> * `b` - quoted"), vec![]);
         assert_eq!(
             params("# Arguments\n* `a` - x\n  > quoted note\n* `b` - y"),
