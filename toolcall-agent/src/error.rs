@@ -1,10 +1,9 @@
 //! [`AgentError`]: why a run ended without an answer, each case with a message a person
-//! can act on. Takes async-openai's [`OpenAIError`]; gives one variant per kind of
-//! failure (settings, transport, HTTP status, malformed reply, turn limit).
+//! can act on: one variant per kind of failure (settings, transport, HTTP status,
+//! malformed reply, an error the provider reported, the model, the turn limit, an answer
+//! that never matched the output type).
 
 use std::fmt;
-
-use async_openai::error::OpenAIError;
 
 /// How much of a reply body an error message quotes.
 const EXCERPT_CHARS: usize = 400;
@@ -19,10 +18,10 @@ pub enum AgentError {
     /// A setting cannot be used: the base URL is not an http(s) URL, the API key is not a
     /// valid HTTP header value, https without the `rustls` feature.
     Config(String),
-    /// The toolset's OpenAI definitions did not parse as async-openai tools (a toolcall bug).
+    /// The toolset's definitions did not parse (a toolcall bug).
     Definitions(String),
     /// The endpoint could not be reached or the exchange broke off (connection refused,
-    /// timeout, reset), after async-openai's retries.
+    /// timeout, reset), after the retries.
     Transport(String),
     /// The endpoint answered with an error status (4xx, or 5xx after retries).
     Http {
@@ -31,7 +30,8 @@ pub enum AgentError {
         /// The error message of the body, or the start of the body when it has none.
         message: String,
     },
-    /// The endpoint answered 2xx with something that is not a chat completion.
+    /// The endpoint answered 2xx with something that is not the provider's reply (or
+    /// stream of events).
     Malformed {
         /// What was wrong.
         reason: String,
@@ -40,8 +40,21 @@ pub enum AgentError {
     },
     /// The model still asked for tools in its last allowed turn.
     TurnLimit(usize),
-    /// async-openai refused the request before sending it.
+    /// The request could not be built.
     Request(String),
+    /// The provider reported an error in a 2xx reply: an `error` event in a stream, a
+    /// Responses `status: failed`, a Gemini prompt blocked.
+    Provider(String),
+    /// A [`Model`](crate::Model) of your own (or [`ScriptedModel`](crate::ScriptedModel),
+    /// out of replies) failed.
+    Model(String),
+    /// The answer did not decode as the output type, after every retry.
+    Output {
+        /// How many answers the model gave.
+        attempts: usize,
+        /// The last decoding error.
+        message: String,
+    },
 }
 
 impl fmt::Display for AgentError {
@@ -54,36 +67,25 @@ impl fmt::Display for AgentError {
                 write!(f, "the endpoint answered HTTP {status}: {message}")
             }
             AgentError::Malformed { reason, body } if body.is_empty() => {
-                write!(f, "the endpoint's reply is not a chat completion: {reason}")
+                write!(f, "the endpoint's reply is malformed: {reason}")
             }
             AgentError::Malformed { reason, body } => {
-                write!(f, "the endpoint's reply is not a chat completion: {reason}; body: {body}")
+                write!(f, "the endpoint's reply is malformed: {reason}; body: {body}")
             }
             AgentError::TurnLimit(turns) => {
                 write!(f, "no answer within {turns} turn(s): the model was still calling tools")
             }
             AgentError::Request(message) => write!(f, "the request was not sent: {message}"),
+            AgentError::Provider(message) => write!(f, "the provider reported an error: {message}"),
+            AgentError::Model(message) => write!(f, "the model failed: {message}"),
+            AgentError::Output { attempts, message } => {
+                write!(f, "no answer of the output type after {attempts} attempt(s): {message}")
+            }
         }
     }
 }
 
 impl std::error::Error for AgentError {}
-
-impl From<OpenAIError> for AgentError {
-    fn from(error: OpenAIError) -> Self {
-        match error {
-            OpenAIError::ApiError(error) => AgentError::Http {
-                status: error.status_code.as_u16(),
-                message: excerpt(&error.api_error.to_string()),
-            },
-            OpenAIError::JSONDeserialize(error, body) => {
-                AgentError::Malformed { reason: error.to_string(), body: excerpt(&body) }
-            }
-            OpenAIError::Reqwest(error) => AgentError::Transport(chain(&error)),
-            other => AgentError::Request(other.to_string()),
-        }
-    }
-}
 
 /// The first [`EXCERPT_CHARS`] characters of `text`, marked when cut.
 pub(crate) fn excerpt(text: &str) -> String {
@@ -96,7 +98,7 @@ pub(crate) fn excerpt(text: &str) -> String {
 
 /// An error and its sources on one line: reqwest's own message says little
 /// ("error sending request") without the cause ("connection refused").
-fn chain(error: &dyn std::error::Error) -> String {
+pub(crate) fn chain(error: &dyn std::error::Error) -> String {
     let mut line = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
@@ -128,17 +130,7 @@ mod tests {
         let http = AgentError::Http { status: 404, message: "404 page not found".into() };
         assert_eq!(http.to_string(), "the endpoint answered HTTP 404: 404 page not found");
         let malformed = AgentError::Malformed { reason: "no choices".into(), body: String::new() };
-        assert_eq!(malformed.to_string(), "the endpoint's reply is not a chat completion: no choices");
+        assert_eq!(malformed.to_string(), "the endpoint's reply is malformed: no choices");
         assert!(AgentError::TurnLimit(3).to_string().contains("within 3 turn(s)"));
-    }
-
-    #[test]
-    fn undecodable_bodies_are_malformed_with_an_excerpt() {
-        let error = serde_json::from_str::<serde_json::Value>("<html>").unwrap_err();
-        let converted = AgentError::from(OpenAIError::JSONDeserialize(error, "<html>".into()));
-        assert!(
-            matches!(&converted, AgentError::Malformed { body, .. } if body == "<html>"),
-            "{converted:?}"
-        );
     }
 }

@@ -1,76 +1,100 @@
 //! # toolcall-agent
 //!
-//! A complete tool loop for a toolcall [`Toolset`] over an OpenAI-compatible Chat
-//! Completions endpoint, on [async-openai](https://docs.rs/async-openai): send the prompt
-//! with the toolset's precomputed OpenAI definitions, run every tool call of the model's
-//! reply concurrently through [`glue::answer_openai_message`], send the answers back, and
-//! repeat until the model answers or the turn limit.
+//! A complete tool loop for a toolcall [`Toolset`] on every provider: OpenAI Chat
+//! Completions (and compatible servers), OpenAI Responses, Anthropic Messages and Gemini
+//! `generateContent` ([`Provider`]), or any [`Model`] of your own, such as
+//! [`ScriptedModel`] in tests. Send the prompt with the toolset's precomputed
+//! definitions in that provider's format, run every tool call of the reply concurrently,
+//! send the answers back in the provider's shape, and repeat until the model answers or
+//! the turn limit.
 //!
 //! ```no_run
 //! # mod toolset { pub static ALL: toolcall_runtime::Toolset = toolcall_runtime::Toolset::new(&[], &E, |_, _, _| None); static E: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new(); }
 //! # async fn run() -> Result<(), toolcall_agent::AgentError> {
-//! use toolcall_agent::{Agent, Event};
+//! use toolcall_agent::{Agent, Event, Provider};
 //!
-//! let agent = Agent::new(&toolset::ALL, (), "http://127.0.0.1:11434/v1").model("qwen3").max_turns(8);
+//! let agent = Agent::for_provider(&toolset::ALL, (), Provider::Anthropic, "https://api.anthropic.com/v1")
+//!     .max_turns(8)
+//!     .stream(true);
 //! let outcome = agent
 //!     .run("What is 2 + 3?", |event| match event {
+//!         Event::Text(delta) => print!("{delta}"),
 //!         Event::ToolCall { name, arguments, .. } => println!("-> {name} {arguments}"),
 //!         Event::ToolResult { name, content, .. } => println!("<- {name} {content}"),
 //!         _ => {}
 //!     })
 //!     .await?;
-//! println!("{}", outcome.answer);
+//! println!("\n{} tokens in, {} out", outcome.usage.input_tokens, outcome.usage.output_tokens);
+//! // Continue the conversation.
+//! let next = agent.run_with_history(&outcome.messages, "And times 4?", |_| {}).await?;
+//! # let _ = next;
 //! # Ok(()) }
 //! ```
 //!
-//! - The `tools` field of every request is [`Toolset::emit`]`(Format::OpenAi, strict)`.
+//! - The tools of every request are [`Toolset::emit`]`(format, strict)` in the provider's
+//!   format ([`Provider::format`]).
 //! - A call the model gets wrong (an unknown tool, arguments that do not decode, a tool
-//!   that fails) is answered with the error's JSON object as the tool's content, so the
-//!   model can correct itself; it never ends the run.
+//!   that fails) is answered with the error's JSON object as the tool's content (flagged
+//!   as an error where the provider has a flag), so the model can correct itself; it
+//!   never ends the run. A tool past its own time limit (`ToolMeta::timeout_ms`) is
+//!   cancelled and the model told so.
 //! - What does end it is an [`AgentError`]: the endpoint unreachable, an HTTP error status
-//!   (with the body's message), a reply that is not a chat completion, or the turn limit.
-//!   async-openai retries 429, 5xx and refused connections three times (0.1, 0.2, 0.4 s)
-//!   first.
-//! - The API key is `OPENAI_API_KEY` when set ([`Agent::api_key`] to choose), sent as a
-//!   bearer token; no other variable is read.
+//!   (with the body's message), a reply that is not the provider's, an error the provider
+//!   reports, or the turn limit. 429, 5xx and refused connections are retried three times
+//!   (0.1, 0.2, 0.4 s) first.
+//! - The API key is read from the provider's variable ([`Provider::key_variable`]:
+//!   `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`) unless
+//!   [`Agent::api_key`] sets one; none (or an empty one) sends no key header.
 //! - It runs on tokio (reqwest's transport): call [`Agent::run`] inside a tokio runtime
 //!   with IO and time enabled. Plain `http://` only, unless the `rustls` feature is on.
 
 mod error;
 mod http;
-mod wire;
+mod message;
+mod model;
+mod output;
+mod providers;
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
-use async_openai::Client;
-use async_openai::config::OpenAIConfig;
-use async_openai::types::chat::{
-    ChatCompletionRequestMessage, ChatCompletionRequestSystemMessage, ChatCompletionRequestUserMessage,
-    ChatCompletionResponseMessage, ChatCompletionTools, CreateChatCompletionRequest,
-};
-use toolcall_runtime::{Format, Toolset, glue};
+use futures_util::StreamExt;
+use toolcall_runtime::{ToolError, Toolset, glue};
 
 pub use crate::error::AgentError;
+pub use crate::message::{Message, ModelResponse, ToolCall, ToolReturn, Usage};
+pub use crate::model::{
+    FunctionModel, Model, ModelRequest, ModelStream, ScriptedModel, SeenRequest, StreamPart, Tools, once,
+};
+pub use crate::output::{OutputSpec, OutputType};
+pub use crate::providers::Provider;
+use crate::providers::{HttpModel, Settings};
 
-/// The model asked for when [`Agent::model`] is not called.
+/// The model asked for when [`Agent::model`] is not called, on OpenAI's APIs (see
+/// [`Provider::default_model`] for the others).
 pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
 /// The most requests one [`Agent::run`] sends when [`Agent::max_turns`] is not called.
 pub const DEFAULT_MAX_TURNS: usize = 10;
 /// How long one request may take when [`Agent::timeout`] is not called.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+/// How many times a typed answer that does not decode is sent back to be fixed when
+/// [`Agent::output_retries`] is not called.
+pub const DEFAULT_OUTPUT_RETRIES: usize = 1;
 
 /// What happens during a run, reported as it happens (see [`Agent::run`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Event<'a> {
+    /// A piece of the model's text, as it streams ([`Agent::stream`] only).
+    Text(&'a str),
     /// The model asked for a tool call. Every call of a turn is reported before they run.
     ToolCall {
         /// The call id.
         id: &'a str,
         /// The tool name, as the model wrote it.
         name: &'a str,
-        /// The arguments, JSON text as the model wrote it.
+        /// The arguments, JSON text.
         arguments: &'a str,
     },
     /// The answer sent back for a call: the result's JSON text, or the error's JSON object.
@@ -79,81 +103,159 @@ pub enum Event<'a> {
         id: &'a str,
         /// The tool name, as the model wrote it.
         name: &'a str,
-        /// The content of the `role: tool` message.
+        /// The content sent back.
         content: &'a str,
     },
 }
 
 /// How a run ended when the model answered.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
-    /// The model's answer: its message's content (or refusal).
+    /// The model's answer: its text (or refusal); for a typed run, the answer's JSON.
     pub answer: String,
     /// How many requests were sent.
     pub turns: usize,
-    /// The conversation: the prompt, each assistant message, each tool answer, the answer.
-    pub messages: Vec<ChatCompletionRequestMessage>,
+    /// The tokens of every request of the run, summed.
+    pub usage: Usage,
+    /// The whole conversation: the history given, then the system message (for a new
+    /// conversation), the prompt, each reply and each answer to its calls, the answer.
+    pub messages: Vec<Message>,
+    new_from: usize,
 }
 
-/// A tool loop over an OpenAI-compatible Chat Completions endpoint for the tools of
-/// `toolset`, each called with the context `C` (the caller's, never the model's).
+impl Outcome {
+    /// The messages of this run (after the history it was given).
+    pub fn new_messages(&self) -> &[Message] {
+        &self.messages[self.new_from.min(self.messages.len())..]
+    }
+}
+
+enum Backend {
+    Http(Settings),
+    Model(Arc<dyn Model>),
+}
+
+/// A tool loop for the tools of `toolset`, each called with the context `C` (the
+/// caller's, never the model's), over a [`Provider`] or a [`Model`].
 pub struct Agent<C: 'static> {
     tools: &'static Toolset<C>,
     ctx: C,
-    base_url: String,
-    api_key: Option<String>,
-    model: String,
+    backend: Backend,
     system: Option<String>,
     max_turns: usize,
     strict: bool,
-    timeout: Duration,
+    stream: bool,
+    output_retries: usize,
 }
 
 impl<C> fmt::Debug for Agent<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Agent")
-            .field("tools", &self.tools)
-            .field("base_url", &self.base_url)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<set>"))
-            .field("model", &self.model)
+        let mut debug = f.debug_struct("Agent");
+        debug.field("tools", &self.tools);
+        match &self.backend {
+            Backend::Http(settings) => debug.field("provider", settings),
+            Backend::Model(_) => debug.field("model", &"<custom>"),
+        };
+        debug
             .field("max_turns", &self.max_turns)
             .field("strict", &self.strict)
+            .field("stream", &self.stream)
             .finish_non_exhaustive()
     }
 }
 
 impl<C> Agent<C> {
-    /// An agent for the endpoint under `base_url` (e.g. `http://127.0.0.1:11434/v1`;
-    /// requests go to `{base_url}/chat/completions`), with the API key from
-    /// `OPENAI_API_KEY` when it is set, and the defaults: [`DEFAULT_MODEL`],
-    /// [`DEFAULT_MAX_TURNS`], [`DEFAULT_TIMEOUT`], non-strict definitions, no system prompt.
+    /// An agent for the OpenAI-compatible Chat Completions endpoint under `base_url` (e.g.
+    /// `http://127.0.0.1:11434/v1`; requests go to `{base_url}/chat/completions`): the same
+    /// as [`Agent::for_provider`] with [`Provider::OpenAi`].
     pub fn new(tools: &'static Toolset<C>, ctx: C, base_url: impl Into<String>) -> Self {
+        Agent::for_provider(tools, ctx, Provider::OpenAi, base_url)
+    }
+
+    /// An agent for `provider` at `base_url` (`https://api.openai.com/v1`,
+    /// `https://api.anthropic.com/v1`, `https://generativelanguage.googleapis.com/v1beta`),
+    /// with the API key from the provider's variable when it is set, and the defaults:
+    /// [`Provider::default_model`], [`DEFAULT_MAX_TURNS`], [`DEFAULT_TIMEOUT`], non-strict
+    /// definitions, no system prompt, no streaming.
+    pub fn for_provider(
+        tools: &'static Toolset<C>,
+        ctx: C,
+        provider: Provider,
+        base_url: impl Into<String>,
+    ) -> Self {
+        let settings = Settings {
+            provider,
+            base_url: base_url.into(),
+            api_key: std::env::var(provider.key_variable()).ok(),
+            model: provider.default_model().to_owned(),
+            timeout: DEFAULT_TIMEOUT,
+            max_tokens: None,
+        };
+        Agent::with_backend(tools, ctx, Backend::Http(settings))
+    }
+
+    /// An agent over `model`: [`ScriptedModel`], [`FunctionModel`] or your own. The HTTP
+    /// settings ([`Agent::api_key`], [`Agent::model`], [`Agent::timeout`],
+    /// [`Agent::max_tokens`]) do not apply to it.
+    pub fn with_model(tools: &'static Toolset<C>, ctx: C, model: impl Model + 'static) -> Self {
+        Agent::with_backend(tools, ctx, Backend::Model(Arc::new(model)))
+    }
+
+    fn with_backend(tools: &'static Toolset<C>, ctx: C, backend: Backend) -> Self {
         Agent {
             tools,
             ctx,
-            base_url: base_url.into(),
-            api_key: std::env::var("OPENAI_API_KEY").ok(),
-            model: DEFAULT_MODEL.to_owned(),
+            backend,
             system: None,
             max_turns: DEFAULT_MAX_TURNS,
             strict: false,
-            timeout: DEFAULT_TIMEOUT,
+            stream: false,
+            output_retries: DEFAULT_OUTPUT_RETRIES,
         }
     }
 
-    /// The API key to send (`None`: no key), in place of `OPENAI_API_KEY`.
+    fn settings(&mut self) -> Option<&mut Settings> {
+        match &mut self.backend {
+            Backend::Http(settings) => Some(settings),
+            Backend::Model(_) => None,
+        }
+    }
+
+    /// The API key to send (`None`: no key), in place of the provider's variable.
     pub fn api_key(mut self, key: Option<String>) -> Self {
-        self.api_key = key;
+        if let Some(settings) = self.settings() {
+            settings.api_key = key;
+        }
         self
     }
 
     /// The model to ask.
     pub fn model(mut self, model: impl Into<String>) -> Self {
-        self.model = model.into();
+        if let Some(settings) = self.settings() {
+            settings.model = model.into();
+        }
         self
     }
 
-    /// A system message sent before the prompt.
+    /// How long one request may take (a streamed one until its last event), each retry
+    /// included.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        if let Some(settings) = self.settings() {
+            settings.timeout = timeout;
+        }
+        self
+    }
+
+    /// The most tokens one reply may have (Anthropic's `max_tokens`, 4096 unless set;
+    /// the others' own limit unless set).
+    pub fn max_tokens(mut self, tokens: u32) -> Self {
+        if let Some(settings) = self.settings() {
+            settings.max_tokens = Some(tokens);
+        }
+        self
+    }
+
+    /// A system message sent before the prompt of a new conversation.
     pub fn system(mut self, system: impl Into<String>) -> Self {
         self.system = Some(system.into());
         self
@@ -166,15 +268,22 @@ impl<C> Agent<C> {
         self
     }
 
-    /// Send the strict definitions (`emit(Format::OpenAi, true)`).
+    /// Send the strict definitions (`emit(format, true)`).
     pub fn strict(mut self, strict: bool) -> Self {
         self.strict = strict;
         self
     }
 
-    /// How long one request may take, retries included.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
+    /// Ask for each reply as a stream: its text is reported piece by piece as
+    /// [`Event::Text`] and its tool calls are put together from their fragments.
+    pub fn stream(mut self, stream: bool) -> Self {
+        self.stream = stream;
+        self
+    }
+
+    /// How many times a typed answer that does not decode is sent back to be fixed.
+    pub fn output_retries(mut self, retries: usize) -> Self {
+        self.output_retries = retries;
         self
     }
 
@@ -183,97 +292,231 @@ impl<C> Agent<C> {
         &self.ctx
     }
 
-    /// Runs the loop for `prompt`, reporting each tool call and each answer to `on_event`
-    /// as it happens, until the model answers ([`Outcome`]) or the run fails.
-    pub async fn run(
+    /// Runs the loop for `prompt` in a new conversation, reporting each text delta, tool
+    /// call and answer to `on_event` as it happens, until the model answers
+    /// ([`Outcome`]) or the run fails.
+    pub async fn run(&self, prompt: &str, on_event: impl FnMut(Event<'_>)) -> Result<Outcome, AgentError> {
+        self.run_with_history(&[], prompt, on_event).await
+    }
+
+    /// Continues the conversation `history` (an earlier [`Outcome::messages`]) with
+    /// `prompt`. The system message is only added to a new conversation.
+    pub async fn run_with_history(
         &self,
+        history: &[Message],
         prompt: &str,
         mut on_event: impl FnMut(Event<'_>),
     ) -> Result<Outcome, AgentError> {
-        let client = http::client(&self.base_url, self.api_key.as_deref(), self.timeout)?;
-        let tools = wire::tools(self.tools.emit(Format::OpenAi, self.strict))?;
-        let mut messages = self.opening(prompt);
+        let (outcome, ()) = self
+            .drive(history, prompt, None::<(&OutputSpec, fn(&str) -> Result<(), String>)>, &mut on_event)
+            .await?;
+        Ok(outcome)
+    }
+
+    /// Runs the loop for `prompt` until the model answers with a `T`: through the
+    /// provider's structured output (OpenAI's json_schema, Gemini's response schema) or a
+    /// final-answer tool (Anthropic). An answer that does not decode is sent back with
+    /// the error, up to [`Agent::output_retries`] times, then the run fails with
+    /// [`AgentError::Output`].
+    pub async fn run_output<T: OutputType>(
+        &self,
+        prompt: &str,
+        on_event: impl FnMut(Event<'_>),
+    ) -> Result<(T, Outcome), AgentError> {
+        self.run_output_with(&[], prompt, &T::spec(), T::decode, on_event).await
+    }
+
+    /// [`Agent::run_output`] with the schema and the decoder given, continuing `history`.
+    pub async fn run_output_with<T>(
+        &self,
+        history: &[Message],
+        prompt: &str,
+        spec: &OutputSpec,
+        decode: impl Fn(&str) -> Result<T, String>,
+        mut on_event: impl FnMut(Event<'_>),
+    ) -> Result<(T, Outcome), AgentError> {
+        let (outcome, output) = self.drive(history, prompt, Some((spec, decode)), &mut on_event).await?;
+        match output {
+            Some(output) => Ok((output, outcome)),
+            None => Err(AgentError::Model("the run ended without a typed answer".to_owned())),
+        }
+    }
+
+    /// The loop. Without an output type it ends at the first reply without calls; with
+    /// one, at the first answer that decodes.
+    async fn drive<T, D, O>(
+        &self,
+        history: &[Message],
+        prompt: &str,
+        output: Option<(&OutputSpec, D)>,
+        on_event: &mut impl FnMut(Event<'_>),
+    ) -> Result<(Outcome, O), AgentError>
+    where
+        D: Fn(&str) -> Result<T, String>,
+        O: Typed<T>,
+    {
+        let http;
+        let model: &dyn Model = match &self.backend {
+            Backend::Http(settings) => {
+                http = HttpModel::new(settings)?;
+                &http
+            }
+            Backend::Model(model) => model.as_ref(),
+        };
+        let tools = Tools::new(self.tools, self.strict);
+        let mut messages = history.to_vec();
+        if messages.is_empty()
+            && let Some(system) = &self.system
+        {
+            messages.push(Message::system(system.as_str()));
+        }
+        messages.push(Message::user(prompt));
+        let spec = output.as_ref().map(|(spec, _)| *spec);
+        let mut usage = Usage::default();
+        let mut attempts = 0;
         for turn in 1..=self.max_turns {
-            let reply = self.ask(&client, &messages, &tools).await?;
-            messages.push(wire::assistant(&reply));
-            let calls = wire::calls(&reply);
-            if calls.is_empty() {
-                return Ok(Outcome { answer: wire::answer(&reply), turns: turn, messages });
+            let request = ModelRequest { messages: &messages, tools, stream: self.stream, output: spec };
+            let reply = ask(model, request, on_event).await?;
+            usage += reply.usage;
+            messages.push(reply.to_message());
+            let finish = |answer: String, messages: Vec<Message>| Outcome {
+                answer,
+                turns: turn,
+                usage,
+                messages,
+                new_from: history.len(),
+            };
+            let mut refused = None;
+            match &output {
+                None if reply.tool_calls.is_empty() => {
+                    return Ok((finish(reply.content, messages), O::none()));
+                }
+                None => {}
+                Some((spec, decode)) => {
+                    let final_call = reply.tool_calls.iter().find(|call| call.name == spec.name);
+                    let answer = match final_call {
+                        Some(call) => Some(&call.arguments),
+                        None if reply.tool_calls.is_empty() => Some(&reply.content),
+                        None => None,
+                    };
+                    if let Some(answer) = answer {
+                        attempts += 1;
+                        match decode(answer) {
+                            Ok(value) => return Ok((finish(answer.clone(), messages), O::some(value))),
+                            Err(error) if attempts > self.output_retries => {
+                                return Err(AgentError::Output { attempts, message: error });
+                            }
+                            Err(error) => refused = Some((final_call.map(|call| call.id.clone()), error)),
+                        }
+                    }
+                }
             }
             if turn == self.max_turns {
                 break;
             }
-            messages.extend(self.answer(&calls, &mut on_event).await);
+            match refused {
+                // A text answer that does not decode: ask for a fixed one.
+                Some((None, error)) => messages.push(Message::user(output::retry_prompt(&error))),
+                // A final-answer call that does not decode: its answer says why.
+                Some((Some(id), error)) => {
+                    let results = self.answer(&reply.tool_calls, Some((&id, &error)), on_event).await;
+                    messages.push(Message::Tool { results });
+                }
+                None => {
+                    let results = self.answer(&reply.tool_calls, None, on_event).await;
+                    messages.push(Message::Tool { results });
+                }
+            }
         }
         Err(AgentError::TurnLimit(self.max_turns))
     }
 
-    /// The system message (if any) and the prompt.
-    fn opening(&self, prompt: &str) -> Vec<ChatCompletionRequestMessage> {
-        let system = self.system.as_deref().map(|text| ChatCompletionRequestSystemMessage::from(text).into());
-        system.into_iter().chain([ChatCompletionRequestUserMessage::from(prompt).into()]).collect()
-    }
-
-    /// One request: the conversation so far and the tools; the first choice's message.
-    async fn ask(
-        &self,
-        client: &Client<OpenAIConfig>,
-        messages: &[ChatCompletionRequestMessage],
-        tools: &[ChatCompletionTools],
-    ) -> Result<ChatCompletionResponseMessage, AgentError> {
-        let request = CreateChatCompletionRequest {
-            model: self.model.clone(),
-            messages: messages.to_vec(),
-            tools: Some(tools.to_vec()),
-            ..CreateChatCompletionRequest::default()
-        };
-        let response = client.chat().create(request).await?;
-        let choice = response.choices.into_iter().next();
-        let no_choice =
-            || AgentError::Malformed { reason: "`choices` is empty".to_owned(), body: String::new() };
-        choice.map(|choice| choice.message).ok_or_else(no_choice)
-    }
-
-    /// Runs the calls of one reply concurrently through the glue, each within its tool's
-    /// own time limit (`ToolMeta::timeout_ms`) when it has one; the `role: tool` messages
-    /// answering them, in order.
+    /// Runs the calls of one reply concurrently, each within its tool's own time limit
+    /// (`ToolMeta::timeout_ms`) when it has one; their answers, in order. `refused` is a
+    /// final-answer call that did not decode, answered with the error instead of run.
     async fn answer(
         &self,
-        calls: &[wire::Call],
+        calls: &[ToolCall],
+        refused: Option<(&str, &str)>,
         on_event: &mut impl FnMut(Event<'_>),
-    ) -> Vec<ChatCompletionRequestMessage> {
+    ) -> Vec<ToolReturn> {
         for call in calls {
             on_event(Event::ToolCall { id: &call.id, name: &call.name, arguments: &call.arguments });
         }
-        let each = calls.iter().map(|call| self.answer_one(call));
-        let answers: Vec<serde_json::Value> = futures_util::future::join_all(each).await;
-        let answered = calls.iter().zip(&answers).map(|(call, answer)| {
-            let (id, content) = wire::answer_parts(answer);
-            on_event(Event::ToolResult { id, name: &call.name, content });
-            wire::tool_message(id, content)
+        let each = calls.iter().map(|call| async move {
+            match refused {
+                Some((id, error)) if id == call.id => ToolReturn {
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                    content: output::retry_prompt(error),
+                    is_error: true,
+                },
+                _ => self.answer_one(call).await,
+            }
         });
-        answered.collect()
+        let answers = futures_util::future::join_all(each).await;
+        for answer in &answers {
+            on_event(Event::ToolResult { id: &answer.id, name: &answer.name, content: &answer.content });
+        }
+        answers
     }
 
-    /// The glue's answer to one call; past the tool's own time limit, the call is dropped
+    /// The answer to one call; past the tool's own time limit, the call is dropped
     /// (cancelled at its `.await`) and the answer says which limit it hit.
-    async fn answer_one(&self, call: &wire::Call) -> serde_json::Value {
-        let message = wire::glue_message(std::slice::from_ref(call));
-        let run = glue::answer_openai_message(self.tools, &self.ctx, &message);
+    async fn answer_one(&self, call: &ToolCall) -> ToolReturn {
+        let run = self.tools.call_json(&self.ctx, &call.name, &call.arguments);
         let limit = self.tools.describe().iter().find(|t| t.name == call.name).and_then(|t| t.timeout_ms);
-        let answers = match limit {
+        let result = match limit {
             None => run.await,
             Some(ms) => match tokio::time::timeout(Duration::from_millis(ms), run).await {
-                Ok(answers) => answers,
-                Err(_) => {
-                    let why = format!(
-                        "tool `{}` did not finish within {ms} ms (the tool's time limit); it was cancelled",
-                        call.name
-                    );
-                    vec![glue::openai_tool_message(&call.id, &Err(toolcall_runtime::ToolError::Failed(why)))]
-                }
+                Ok(result) => result,
+                Err(_) => Err(ToolError::Failed(format!(
+                    "tool `{}` did not finish within {ms} ms (the tool's time limit); it was cancelled",
+                    call.name
+                ))),
             },
         };
-        answers.into_iter().next().unwrap_or_default()
+        ToolReturn {
+            id: call.id.clone(),
+            name: call.name.clone(),
+            content: glue::content(&result),
+            is_error: result.is_err(),
+        }
     }
+}
+
+/// What a run gives besides its [`Outcome`]: nothing, or the typed answer.
+trait Typed<T> {
+    fn none() -> Self;
+    fn some(value: T) -> Self;
+}
+
+impl<T> Typed<T> for () {
+    fn none() -> Self {}
+    fn some(_: T) -> Self {}
+}
+
+impl<T> Typed<T> for Option<T> {
+    fn none() -> Self {
+        None
+    }
+    fn some(value: T) -> Self {
+        Some(value)
+    }
+}
+
+/// One request: text deltas reported as they come, then the reply.
+async fn ask(
+    model: &dyn Model,
+    request: ModelRequest<'_>,
+    on_event: &mut impl FnMut(Event<'_>),
+) -> Result<ModelResponse, AgentError> {
+    let mut parts = model.request(request);
+    while let Some(part) = parts.next().await {
+        match part? {
+            StreamPart::Text(text) => on_event(Event::Text(&text)),
+            StreamPart::Done(reply) => return Ok(reply),
+        }
+    }
+    Err(AgentError::Model("the model's stream ended without a reply".to_owned()))
 }

@@ -1,0 +1,408 @@
+//! Anthropic Messages: system messages as `system`, the rest as alternating `user` and
+//! `assistant` messages of content blocks (`text`, `tool_use` with the decoded `input`,
+//! `tool_result` with `is_error` for a failed call), `max_tokens` (4096 unless set), the
+//! toolset's `emit(Format::Anthropic, strict)` definitions; typed output as a final-answer
+//! tool with `tool_choice: any`. The reply's `text` and `tool_use` blocks and `usage`
+//! (cache reads and writes count as input). Streamed: `content_block_start` /
+//! `content_block_delta` (`text_delta`, `input_json_delta` fragments by block index),
+//! usage from `message_start` and `message_delta`, an `error` event is
+//! [`AgentError::Provider`].
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use toolcall_runtime::Format;
+
+use super::{HttpModel, arguments_object, definitions, send, system_text};
+use crate::error::AgentError;
+use crate::http::{Assembler, SseEvent, decode};
+use crate::message::{Message, ModelResponse, ToolCall, Usage};
+use crate::model::{ModelRequest, ModelStream};
+
+/// `max_tokens` when [`Agent::max_tokens`](crate::Agent::max_tokens) is not called
+/// (Anthropic requires one).
+const DEFAULT_MAX_TOKENS: u32 = 4096;
+
+pub(super) fn request<'a>(model: &'a HttpModel, request: ModelRequest<'a>) -> ModelStream<'a> {
+    let body = body(model, &request);
+    send(model, model.url("messages"), body, request.stream, read, AnthropicStream::default)
+}
+
+#[derive(Serialize)]
+struct Request<'a> {
+    model: &'a str,
+    max_tokens: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system: Option<String>,
+    messages: Vec<Turn<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<ToolChoice>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    stream: bool,
+}
+
+#[derive(Serialize)]
+struct ToolChoice {
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+/// One message: a role and its blocks.
+#[derive(Serialize, Debug, PartialEq)]
+struct Turn<'a> {
+    role: &'static str,
+    content: Vec<Block<'a>>,
+}
+
+#[derive(Serialize, Debug, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Block<'a> {
+    Text {
+        text: &'a str,
+    },
+    ToolUse {
+        id: &'a str,
+        name: &'a str,
+        input: Value,
+    },
+    ToolResult {
+        tool_use_id: &'a str,
+        content: &'a str,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        is_error: bool,
+    },
+}
+
+/// The final-answer tool for typed output.
+#[derive(Serialize)]
+struct OutputTool<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    description: &'a str,
+    input_schema: &'a Value,
+}
+
+fn body<'a>(model: &'a HttpModel, request: &ModelRequest<'a>) -> Result<Request<'a>, AgentError> {
+    let mut tools = definitions(request, Format::Anthropic)?;
+    if let Some(spec) = request.output {
+        let tool =
+            OutputTool { name: &spec.name, description: &spec.description, input_schema: &spec.schema };
+        tools.push(serde_json::to_value(tool).map_err(|e| AgentError::Request(e.to_string()))?);
+    }
+    Ok(Request {
+        model: &model.settings.model,
+        max_tokens: model.settings.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
+        system: system_text(request.messages),
+        messages: turns(request.messages),
+        tools,
+        tool_choice: request.output.map(|_| ToolChoice { kind: "any" }),
+        stream: request.stream,
+    })
+}
+
+/// The conversation as messages; tool results are user blocks, and consecutive blocks of
+/// one role share a message (the roles must alternate).
+fn turns(messages: &[Message]) -> Vec<Turn<'_>> {
+    let mut turns: Vec<Turn<'_>> = Vec::new();
+    for message in messages {
+        let (role, blocks) = match message {
+            Message::System { .. } => continue,
+            Message::User { content } => ("user", vec![Block::Text { text: content }]),
+            Message::Assistant { content, tool_calls } => {
+                let text = (!content.is_empty()).then_some(Block::Text { text: content });
+                let calls = tool_calls.iter().map(|call| Block::ToolUse {
+                    id: &call.id,
+                    name: &call.name,
+                    input: arguments_object(&call.arguments),
+                });
+                ("assistant", text.into_iter().chain(calls).collect())
+            }
+            Message::Tool { results } => {
+                let results = results.iter().map(|result| Block::ToolResult {
+                    tool_use_id: &result.id,
+                    content: &result.content,
+                    is_error: result.is_error,
+                });
+                ("user", results.collect())
+            }
+        };
+        match turns.last_mut() {
+            Some(last) if last.role == role => last.content.extend(blocks),
+            _ => turns.push(Turn { role, content: blocks }),
+        }
+    }
+    turns
+}
+
+/// A message object: what the loop reads of it.
+#[derive(Deserialize)]
+struct Response {
+    content: Vec<ContentBlock>,
+    #[serde(default)]
+    usage: AnthropicUsage,
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ContentBlock {
+    Text {
+        text: String,
+    },
+    ToolUse {
+        id: String,
+        name: String,
+        #[serde(default)]
+        input: Value,
+    },
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+struct AnthropicUsage {
+    #[serde(default)]
+    input_tokens: Option<u64>,
+    #[serde(default)]
+    output_tokens: Option<u64>,
+    #[serde(default)]
+    cache_creation_input_tokens: Option<u64>,
+    #[serde(default)]
+    cache_read_input_tokens: Option<u64>,
+}
+
+impl AnthropicUsage {
+    fn input(&self) -> Option<u64> {
+        let parts = [self.input_tokens, self.cache_creation_input_tokens, self.cache_read_input_tokens];
+        parts.iter().any(Option::is_some).then(|| parts.iter().flatten().sum())
+    }
+}
+
+/// Text blocks joined, `tool_use` blocks as calls (their `input` re-encoded).
+fn read(response: Response) -> Result<ModelResponse, AgentError> {
+    let (mut content, mut tool_calls) = (String::new(), Vec::new());
+    for block in response.content {
+        match block {
+            ContentBlock::Text { text } => content.push_str(&text),
+            ContentBlock::ToolUse { id, name, input } => {
+                tool_calls.push(ToolCall::new(id, name, input.to_string()))
+            }
+            ContentBlock::Other => {}
+        }
+    }
+    let usage = Usage {
+        input_tokens: response.usage.input().unwrap_or_default(),
+        output_tokens: response.usage.output_tokens.unwrap_or_default(),
+    };
+    Ok(ModelResponse { content, tool_calls, usage })
+}
+
+/// One streamed event.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum StreamEvent {
+    MessageStart {
+        message: StartMessage,
+    },
+    ContentBlockStart {
+        index: usize,
+        content_block: ContentBlock,
+    },
+    ContentBlockDelta {
+        index: usize,
+        delta: BlockDelta,
+    },
+    MessageDelta {
+        #[serde(default)]
+        usage: AnthropicUsage,
+    },
+    Error {
+        error: StreamError,
+    },
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Deserialize)]
+struct StartMessage {
+    #[serde(default)]
+    usage: AnthropicUsage,
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum BlockDelta {
+    TextDelta {
+        text: String,
+    },
+    InputJsonDelta {
+        partial_json: String,
+    },
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Deserialize)]
+struct StreamError {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    message: String,
+}
+
+/// A block being streamed.
+enum Streamed {
+    Text(String),
+    Call(ToolCall),
+}
+
+/// A streamed message, put together block by block.
+#[derive(Default)]
+struct AnthropicStream {
+    blocks: Vec<(usize, Streamed)>,
+    usage: Usage,
+    started: bool,
+}
+
+impl Assembler for AnthropicStream {
+    fn event(&mut self, event: SseEvent) -> Result<Option<String>, AgentError> {
+        match decode::<StreamEvent>(event.data.as_bytes())? {
+            StreamEvent::MessageStart { message } => {
+                self.started = true;
+                self.usage.input_tokens = message.usage.input().unwrap_or_default();
+                self.usage.output_tokens = message.usage.output_tokens.unwrap_or_default();
+            }
+            StreamEvent::ContentBlockStart { index, content_block } => match content_block {
+                ContentBlock::Text { text } => {
+                    self.blocks.push((index, Streamed::Text(text.clone())));
+                    return Ok(Some(text));
+                }
+                ContentBlock::ToolUse { id, name, .. } => {
+                    // The start carries `input: {}`; the input arrives as `input_json_delta`s.
+                    self.blocks.push((index, Streamed::Call(ToolCall::new(id, name, ""))));
+                }
+                ContentBlock::Other => {}
+            },
+            StreamEvent::ContentBlockDelta { index, delta } => {
+                let block = self.blocks.iter_mut().find(|(at, _)| *at == index).map(|(_, block)| block);
+                match (block, delta) {
+                    (Some(Streamed::Text(text)), BlockDelta::TextDelta { text: piece }) => {
+                        text.push_str(&piece);
+                        return Ok(Some(piece));
+                    }
+                    (Some(Streamed::Call(call)), BlockDelta::InputJsonDelta { partial_json }) => {
+                        call.arguments.push_str(&partial_json);
+                    }
+                    _ => {}
+                }
+            }
+            StreamEvent::MessageDelta { usage } => {
+                if let Some(input) = usage.input() {
+                    self.usage.input_tokens = input;
+                }
+                if let Some(output) = usage.output_tokens {
+                    self.usage.output_tokens = output;
+                }
+            }
+            StreamEvent::Error { error } => {
+                let message = match error.kind {
+                    Some(kind) => format!("{kind}: {}", error.message),
+                    None => error.message,
+                };
+                return Err(AgentError::Provider(message));
+            }
+            StreamEvent::Other => {}
+        }
+        Ok(None)
+    }
+
+    fn finish(self) -> Result<ModelResponse, AgentError> {
+        if !self.started {
+            let reason = "the stream ended without `message_start`".to_owned();
+            return Err(AgentError::Malformed { reason, body: String::new() });
+        }
+        let mut reply = ModelResponse { usage: self.usage, ..ModelResponse::default() };
+        for (_, block) in self.blocks {
+            match block {
+                Streamed::Text(text) => reply.content.push_str(&text),
+                Streamed::Call(mut call) => {
+                    if call.arguments.is_empty() {
+                        "{}".clone_into(&mut call.arguments);
+                    }
+                    reply.tool_calls.push(call);
+                }
+            }
+        }
+        Ok(reply)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::ToolReturn;
+    use serde_json::json;
+
+    #[test]
+    fn tool_results_are_user_blocks_and_roles_alternate() {
+        let messages = [
+            Message::system("Be brief."),
+            Message::user("add"),
+            Message::Assistant {
+                content: "Adding.".into(),
+                tool_calls: vec![ToolCall::new("toolu_1", "add", r#"{"a":1}"#)],
+            },
+            Message::Tool {
+                results: vec![ToolReturn {
+                    id: "toolu_1".into(),
+                    name: "add".into(),
+                    content: "{\"error\":\"x\"}".into(),
+                    is_error: true,
+                }],
+            },
+            Message::user("Fix it."),
+        ];
+        assert_eq!(
+            serde_json::to_value(turns(&messages)).unwrap(),
+            json!([
+                {"role": "user", "content": [{"type": "text", "text": "add"}]},
+                {"role": "assistant", "content": [
+                    {"type": "text", "text": "Adding."},
+                    {"type": "tool_use", "id": "toolu_1", "name": "add", "input": {"a": 1}},
+                ]},
+                {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_1", "content": "{\"error\":\"x\"}", "is_error": true},
+                    {"type": "text", "text": "Fix it."},
+                ]},
+            ])
+        );
+    }
+
+    #[test]
+    fn a_streamed_message_is_put_together() {
+        let events = [
+            json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "model": "claude", "stop_reason": null, "usage": {"input_tokens": 25, "output_tokens": 1}}}),
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+            json!({"type": "ping"}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Let me "}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "add."}}),
+            json!({"type": "content_block_stop", "index": 0}),
+            json!({"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "add", "input": {}}}),
+            json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": ""}}),
+            json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "{\"a\": 1"}}),
+            json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "}"}}),
+            json!({"type": "content_block_stop", "index": 1}),
+            json!({"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": null}, "usage": {"output_tokens": 15}}),
+            json!({"type": "message_stop"}),
+        ];
+        let mut stream = AnthropicStream::default();
+        let mut texts = Vec::new();
+        for event in events {
+            texts.extend(stream.event(SseEvent { event: String::new(), data: event.to_string() }).unwrap());
+        }
+        assert_eq!(texts.concat(), "Let me add.");
+        let reply = stream.finish().unwrap();
+        assert_eq!(reply.content, "Let me add.");
+        assert_eq!(reply.tool_calls, [ToolCall::new("toolu_1", "add", "{\"a\": 1}")]);
+        assert_eq!(reply.usage, Usage { input_tokens: 25, output_tokens: 15 });
+    }
+}

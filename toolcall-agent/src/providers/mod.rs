@@ -1,0 +1,222 @@
+//! The HTTP providers: which one ([`Provider`]), the settings a run builds one from, and
+//! the request path they share ([`send`]: POST the typed body, then read the typed reply
+//! or its stream of events). Each provider module maps the [`Message`]s to its wire
+//! shape and its reply back, with serde structs of its own (Chat Completions' request
+//! types are async-openai's).
+
+use std::fmt;
+use std::future::ready;
+use std::str::FromStr;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use reqwest::header::HeaderMap;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use toolcall_runtime::Format;
+
+use crate::error::AgentError;
+use crate::http::{self, Assembler};
+use crate::message::{Message, ModelResponse};
+use crate::model::{Model, ModelRequest, ModelStream, once};
+
+mod anthropic;
+mod chat;
+mod gemini;
+mod responses;
+
+/// An HTTP API the agent can talk to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Provider {
+    /// OpenAI Chat Completions (`POST {base}/chat/completions`), and every compatible
+    /// server (Ollama, llama.cpp, vLLM, LM Studio).
+    OpenAi,
+    /// OpenAI Responses (`POST {base}/responses`).
+    Responses,
+    /// Anthropic Messages (`POST {base}/messages`).
+    Anthropic,
+    /// Google Gemini (`POST {base}/models/{model}:generateContent`).
+    Gemini,
+}
+
+impl Provider {
+    /// Every provider, in a fixed order.
+    pub const ALL: [Provider; 4] =
+        [Provider::OpenAi, Provider::Responses, Provider::Anthropic, Provider::Gemini];
+
+    /// The name used on command lines: `openai`, `responses`, `anthropic`, `gemini`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "openai",
+            Provider::Responses => "responses",
+            Provider::Anthropic => "anthropic",
+            Provider::Gemini => "gemini",
+        }
+    }
+
+    /// The model asked for when none is named.
+    pub fn default_model(self) -> &'static str {
+        match self {
+            Provider::OpenAi | Provider::Responses => crate::DEFAULT_MODEL,
+            Provider::Anthropic => "claude-sonnet-4-5",
+            Provider::Gemini => "gemini-2.5-flash",
+        }
+    }
+
+    /// The environment variable the API key is read from.
+    pub fn key_variable(self) -> &'static str {
+        match self {
+            Provider::OpenAi | Provider::Responses => "OPENAI_API_KEY",
+            Provider::Anthropic => "ANTHROPIC_API_KEY",
+            Provider::Gemini => "GEMINI_API_KEY",
+        }
+    }
+
+    /// The format of the tool definitions it is sent.
+    pub fn format(self) -> Format {
+        match self {
+            Provider::OpenAi => Format::OpenAi,
+            Provider::Responses => Format::OpenAiResponses,
+            Provider::Anthropic => Format::Anthropic,
+            Provider::Gemini => Format::Gemini,
+        }
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Provider {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Provider::ALL.into_iter().find(|provider| provider.as_str() == text).ok_or_else(|| {
+            format!("unknown provider `{text}`: expected one of openai, responses, anthropic, gemini")
+        })
+    }
+}
+
+/// What an HTTP provider is built from.
+#[derive(Clone)]
+pub(crate) struct Settings {
+    pub provider: Provider,
+    pub base_url: String,
+    pub api_key: Option<String>,
+    pub model: String,
+    pub timeout: Duration,
+    pub max_tokens: Option<u32>,
+}
+
+impl fmt::Debug for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Settings")
+            .field("provider", &self.provider)
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<set>"))
+            .field("model", &self.model)
+            .field("max_tokens", &self.max_tokens)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A provider ready to send: its client, headers and settings.
+pub(crate) struct HttpModel {
+    client: reqwest::Client,
+    headers: HeaderMap,
+    base_url: String,
+    settings: Settings,
+}
+
+impl HttpModel {
+    pub(crate) fn new(settings: &Settings) -> Result<Self, AgentError> {
+        let client = http::client(&settings.base_url, settings.timeout)?;
+        let key = settings.api_key.as_deref();
+        let headers = match settings.provider {
+            Provider::OpenAi | Provider::Responses => http::headers("authorization", key, &[])?,
+            Provider::Anthropic => http::headers("x-api-key", key, &[("anthropic-version", "2023-06-01")])?,
+            Provider::Gemini => http::headers("x-goog-api-key", key, &[])?,
+        };
+        let base_url = settings.base_url.trim_end_matches('/').to_owned();
+        Ok(HttpModel { client, headers, base_url, settings: settings.clone() })
+    }
+
+    /// `{base_url}/{path}`.
+    fn url(&self, path: &str) -> String {
+        format!("{}/{path}", self.base_url)
+    }
+}
+
+impl Model for HttpModel {
+    fn request<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
+        match self.settings.provider {
+            Provider::OpenAi => chat::request(self, request),
+            Provider::Responses => responses::request(self, request),
+            Provider::Anthropic => anthropic::request(self, request),
+            Provider::Gemini => gemini::request(self, request),
+        }
+    }
+}
+
+/// POSTs `body` to `url`; reads the reply as `R` (then `read`s it), or, when `stream`,
+/// its events through the assembler `start` gives.
+fn send<'a, B, R, A>(
+    model: &'a HttpModel,
+    url: String,
+    body: Result<B, AgentError>,
+    stream: bool,
+    read: fn(R) -> Result<ModelResponse, AgentError>,
+    start: impl FnOnce() -> A + Send + 'a,
+) -> ModelStream<'a>
+where
+    B: Serialize,
+    R: DeserializeOwned + 'a,
+    A: Assembler + 'a,
+{
+    let body =
+        body.and_then(|body| serde_json::to_vec(&body).map_err(|e| AgentError::Request(e.to_string())));
+    let reply = async move {
+        let response = http::post(&model.client, &url, &model.headers, body?).await?;
+        if stream {
+            Ok(http::assemble(response, start()))
+        } else {
+            let reply = http::json::<R>(response).await?;
+            Ok(once(ready(read(reply))))
+        }
+    };
+    let flat = futures_util::stream::once(reply).map(|opened| match opened {
+        Ok(parts) => parts,
+        Err(error) => once(ready(Err(error))),
+    });
+    Box::pin(flat.flatten())
+}
+
+/// The system messages' texts, joined; `None` when there are none.
+fn system_text(messages: &[Message]) -> Option<String> {
+    let texts: Vec<&str> = messages
+        .iter()
+        .filter_map(|message| match message {
+            Message::System { content } => Some(content.as_str()),
+            _ => None,
+        })
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
+}
+
+/// A call's arguments as a JSON value (Anthropic's `input`, Gemini's `args`): text that
+/// is not a JSON object is sent as an empty object (the model sent it; the tool's error
+/// already told it so).
+fn arguments_object(arguments: &str) -> serde_json::Value {
+    match serde_json::from_str::<serde_json::Value>(arguments) {
+        Ok(value @ serde_json::Value::Object(_)) => value,
+        _ => serde_json::Value::Object(serde_json::Map::new()),
+    }
+}
+
+/// The emitted definitions of `format` as JSON values; a toolcall bug when they do not parse.
+fn definitions(request: &ModelRequest<'_>, format: Format) -> Result<Vec<serde_json::Value>, AgentError> {
+    serde_json::from_str(request.tools.definitions(format))
+        .map_err(|e| AgentError::Definitions(e.to_string()))
+}
