@@ -97,6 +97,17 @@ impl<'de> Args<'de> {
         }
     }
 
+    /// Reads the arguments object into a tuple of parameter values, keys mapped by
+    /// `index` to their place in it (a missing `Option` parameter is `None`); `None` when
+    /// the fast path gives up (a missing required parameter included). What a generated
+    /// call function reads its parameters with.
+    #[inline]
+    pub fn read<V: Filled<'de>>(self, index: impl Fn(&str) -> Option<usize>) -> Option<V> {
+        let mut slots = V::empty();
+        self.arguments(&mut slots, index)?;
+        V::take(slots)
+    }
+
     /// The arguments as a value, for the exact decoder; `None` for text, which the caller
     /// parses (reporting malformed JSON and repeated keys) and dispatches again as a value.
     pub fn value(self) -> Option<&'de Value> {
@@ -344,8 +355,41 @@ fn fill_one<'de, A: MapAccess<'de>, T: FastArg<'de>>(
     Ok(())
 }
 
+/// A tuple of decoded values and the slots they are read into: what [`Args::read`] gives.
+pub trait Filled<'de>: Sized {
+    /// One `Option` per value.
+    type Slots: Slots<'de>;
+    /// Every slot empty.
+    fn empty() -> Self::Slots;
+    /// The values, each present (or absent and allowed to be: `Option`); `None` when a
+    /// required one is missing.
+    fn take(slots: Self::Slots) -> Option<Self>;
+}
+
+impl<'de> Filled<'de> for () {
+    type Slots = ();
+    #[inline(always)]
+    fn empty() {}
+    #[inline(always)]
+    fn take((): ()) -> Option<()> {
+        Some(())
+    }
+}
+
 macro_rules! slots_tuple {
     ($($index:tt $ty:ident),+) => {
+        impl<'de, $($ty: FastArg<'de>),+> Filled<'de> for ($($ty,)+) {
+            type Slots = ($(Option<$ty>,)+);
+            #[inline(always)]
+            fn empty() -> Self::Slots {
+                ($(None::<$ty>,)+)
+            }
+            #[inline(always)]
+            fn take(slots: Self::Slots) -> Option<Self> {
+                Some(($(present(slots.$index)?,)+))
+            }
+        }
+
         impl<'de, $($ty: FastArg<'de>),+> Slots<'de> for ($(Option<$ty>,)+) {
             #[inline(always)]
             fn fill<A: MapAccess<'de>>(&mut self, index: usize, map: &mut A, depth: usize) -> Result<(), A::Error> {

@@ -66,7 +66,7 @@ pub mod __private {
     };
     pub use crate::dynamic::{decode_arguments, validate};
     pub use crate::error::summarize;
-    pub use crate::toolset::{DispatchFn, TextDispatchFn};
+    pub use crate::toolset::{DispatchFn, TextDispatchFn, rows};
 
     /// Slot decoding for generated call functions and `FromArg` impls.
     pub mod slot {

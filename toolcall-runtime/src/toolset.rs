@@ -145,8 +145,41 @@ impl fmt::Debug for Emitted {
 pub struct Toolset<C: 'static = ()> {
     tools: &'static [ToolInfo],
     emitted: &'static Emitted,
-    dispatch: DispatchFn<C>,
+    dispatch: Dispatch<C>,
     text: Option<TextDispatchFn<C>>,
+}
+
+/// How a toolset reaches its tools from a `Value`.
+enum Dispatch<C: 'static> {
+    /// A dispatcher of values (hand-built toolsets).
+    Value(DispatchFn<C>),
+    /// The generated dispatcher, which reads values and text alike.
+    Args(TextDispatchFn<C>),
+}
+
+impl<C> Clone for Dispatch<C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C> Copy for Dispatch<C> {}
+
+impl<C> Dispatch<C> {
+    #[inline(always)]
+    fn call<'a>(self, ctx: &'a C, name: &'a str, args: &'a Value) -> Option<Dispatched<'a>> {
+        match self {
+            Dispatch::Value(dispatch) => dispatch(ctx, name, args),
+            Dispatch::Args(dispatch) => dispatch(ctx, name, Args::Value(args)),
+        }
+    }
+}
+
+/// The rows `first..first + count` of an info table: a module's tools, as rows of the
+/// crate's table (`ALL`'s), so each tool's texts are stored once. Generated code calls
+/// this in statics.
+pub const fn rows(table: &'static [ToolInfo], first: usize, count: usize) -> &'static [ToolInfo] {
+    table.split_at(first).1.split_at(count).0
 }
 
 impl<C> Clone for Toolset<C> {
@@ -177,7 +210,18 @@ impl<C> Toolset<C> {
     /// assert_eq!(EMPTY.emit(toolcall_runtime::Format::OpenAi, true), "[]");
     /// ```
     pub const fn new(tools: &'static [ToolInfo], emitted: &'static Emitted, dispatch: DispatchFn<C>) -> Self {
-        Toolset { tools, emitted, dispatch, text: None }
+        Toolset { tools, emitted, dispatch: Dispatch::Value(dispatch), text: None }
+    }
+
+    /// Builds a toolset around one generated dispatcher, which reads a call's arguments
+    /// from a `Value` and from text alike ([`Args`]); for text it answers `None` when the
+    /// fast path gives up, and the text is parsed and dispatched as a `Value`.
+    pub const fn generated(
+        tools: &'static [ToolInfo],
+        emitted: &'static Emitted,
+        dispatch: TextDispatchFn<C>,
+    ) -> Self {
+        Toolset { tools, emitted, dispatch: Dispatch::Args(dispatch), text: Some(dispatch) }
     }
 
     /// Adds the dispatcher that decodes argument text without parsing it into a `Value`
@@ -300,7 +344,7 @@ impl<C> Toolset<C> {
     /// let out = toolset::ALL.call(&app, "lookup", &json!({"id": 7})).await?;
     /// ```
     pub fn call<'a>(&self, ctx: &'a C, name: &'a str, args: &'a Value) -> CallFuture<'a> {
-        CallFuture::dispatched(name, self.tools, (self.dispatch)(ctx, name, args))
+        CallFuture::dispatched(name, self.tools, self.dispatch.call(ctx, name, args))
     }
 
     /// Like [`Toolset::call`], with the arguments as JSON text (as OpenAI sends them).
@@ -319,7 +363,7 @@ impl<C> Toolset<C> {
     /// arguments are still decoded first, so their errors come back as usual).
     #[inline]
     pub fn run_with(&self, ctx: &C, name: &str, args: &Value) -> Result<Value, ToolError> {
-        match (self.dispatch)(ctx, name, args) {
+        match self.dispatch.call(ctx, name, args) {
             Some(dispatched) => ready(name, dispatched),
             None => Err(unknown_tool(name, self.tools)),
         }

@@ -126,8 +126,8 @@ pub fn info_table(out: &mut Out, ident: &str, tools: &[(String, &ToolDef)]) {
 
 /// One `ToolInfo { .. },` entry: the tool's texts, each schema a raw literal on its line.
 fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
-    let some = |value: String| format!("::core::option::Option::Some({value})");
-    let none = || "::core::option::Option::None".to_owned();
+    let some = |value: String| format!("Some({value})");
+    let none = || "None".to_owned();
     let output = tool.ir.output.as_ref().map_or_else(none, |ty| some(literal(&render_output_schema(ty))));
     let timeout = tool.timeout_ms.map_or_else(none, |ms| some(ms.to_string()));
     out.open("::toolcall_runtime::ToolInfo {");

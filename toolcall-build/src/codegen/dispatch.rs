@@ -13,18 +13,20 @@ use toolcall_runtime::ir;
 
 use super::syntax::{
     arm, array, async_move, await_, bind, block, call, call_path, closure, int_lit, int_pat, let_, match_,
-    method, paren, path, path_expr, path_pat, reference, return_, semi, str_lit, str_pat, str_ref, tail,
-    try_, tuple, tuple_pat, tuple_struct_pat, typed, var, wild,
+    method, path, path_expr, path_pat, reference, return_, semi, str_lit, str_pat, str_ref, tail, try_,
+    tuple, tuple_pat, tuple_struct_pat, typed, var, wild,
 };
 use crate::model::{self, Decode, Returns, ToolDef};
 
-const SOME: &str = "::core::option::Option::Some";
-const NONE: &str = "::core::option::Option::None";
-const OK: &str = "::core::result::Result::Ok";
-const ERR: &str = "::core::result::Result::Err";
-const PRIVATE: &str = "::toolcall_runtime::__private";
+// The prelude's names, and the runtime's generated-code API under the alias every
+// generated module declares (`use ::toolcall_runtime::__private as __rt;`).
+const SOME: &str = "Some";
+const NONE: &str = "None";
+const OK: &str = "Ok";
+const ERR: &str = "Err";
+const PRIVATE: &str = "__rt";
 
-/// `::toolcall_runtime::__private::<item>` as an expression.
+/// `__rt::<item>` (`::toolcall_runtime::__private::<item>`) as an expression.
 fn private(item: &str) -> Expr {
     var(&format!("{PRIVATE}::{item}"))
 }
@@ -35,24 +37,27 @@ pub struct Skeletons {
     /// A call function's, indexed by whether the tool takes the context (`_ctx`, then `ctx`).
     call_fn: [syn::ItemFn; 2],
     dispatcher: syn::ItemFn,
-    text_dispatcher: syn::ItemFn,
 }
 
 impl Skeletons {
     /// The skeletons for a toolset whose context type is `context`.
     pub fn new(context: &TokenStream) -> Skeletons {
-        let value = quote!(::toolcall_runtime::serde_json::Value);
-        let args = quote!(::toolcall_runtime::__private::fast::Args<'a>);
-        let output = quote!(::core::option::Option<::toolcall_runtime::__private::Dispatched<'a>>);
+        let args = quote!(__rt::fast::Args<'a>);
+        let output = quote!(Option<__rt::Dispatched<'a>>);
         Skeletons {
             call_fn: [
                 syn::parse_quote!(pub(crate) fn f<'a>(_ctx: &'a #context, args: #args) -> #output {}),
                 syn::parse_quote!(pub(crate) fn f<'a>(ctx: &'a #context, args: #args) -> #output {}),
             ],
-            dispatcher: syn::parse_quote!(fn f<'a>(ctx: &'a #context, name: &'a str, args: &'a #value) -> #output {}),
-            text_dispatcher: syn::parse_quote!(fn f<'a>(ctx: &'a #context, name: &'a str, text: #args) -> #output {}),
+            dispatcher: syn::parse_quote!(fn f<'a>(ctx: &'a #context, name: &'a str, args: #args) -> #output {}),
         }
     }
+}
+
+/// A `///` line on a generated item.
+fn doc(text: &str) -> syn::Attribute {
+    let text = format!(" {text}");
+    syn::parse_quote!(#[doc = #text])
 }
 
 /// `skeleton` named `ident`, with `body`.
@@ -74,12 +79,11 @@ pub fn is_fast(tool: &ToolDef) -> bool {
     tool.params.len() <= crate::types::MAX_SLOTS && tool.params.iter().all(|p| p.fast)
 }
 
-/// Two dispatchers, each a `match` on the tool name ([`name_match`]):
-/// - `fn <ident>(ctx, name, args: &Value) -> Option<Dispatched>`: a sync tool's arm runs
-///   it; an async tool's arm decodes its arguments and hands back its boxed body;
-/// - `fn <ident>_text(ctx, name, text: Args) -> Option<Dispatched>`: the same straight
-///   from argument text, for the tools with the fast decoder; `None` when the fast path
-///   gives up (the caller parses the text and uses the first).
+/// The dispatcher, `fn <ident>(ctx, name, args: Args) -> Option<Dispatched>`: a `match`
+/// on the tool name ([`name_match`]) whose arm is the tool's call function, given the
+/// arguments as a `Value` or as text. A sync tool's call runs it; an async tool's decodes
+/// its arguments and hands back its boxed body; text a tool cannot read in one pass is
+/// `None` (the caller parses it and dispatches the `Value`), as is an unknown name.
 ///
 /// `target(tool, function)` is the path of one of the tool's generated functions.
 pub fn dispatcher(
@@ -87,29 +91,19 @@ pub fn dispatcher(
     target: impl Fn(&ToolDef, &syn::Ident) -> syn::Path,
     ident: &str,
     skeletons: &Skeletons,
-) -> [syn::ItemFn; 2] {
-    // Text goes only to the tools that can read it; a value to every tool. A call
-    // function returns what the dispatcher does, so an arm is a plain (tail) call.
-    let arms = |input: &str, only_fast: bool| {
-        tools
-            .iter()
-            .filter(|tool| !only_fast || is_fast(tool))
-            .map(|tool| {
-                let function = path_expr(target(tool, &call_ident(tool)));
-                (tool.ir.name.as_str(), call(function, [var("ctx"), var(input)]))
-            })
-            .collect::<Vec<_>>()
-    };
-    let mut by_value = vec![let_(bind("args", false), call(private("fast::Args::Value"), [var("args")]))];
-    by_value.extend(name_match(arms("args", false), "args"));
-    [
-        function(&skeletons.dispatcher, super::syntax::ident(ident), by_value),
-        function(
-            &skeletons.text_dispatcher,
-            super::syntax::ident(&format!("{ident}_text")),
-            name_match(arms("text", true), "text"),
-        ),
-    ]
+) -> syn::ItemFn {
+    // A call function returns what the dispatcher does, so an arm is a plain (tail) call.
+    let arms = tools
+        .iter()
+        .map(|tool| {
+            let function = path_expr(target(tool, &call_ident(tool)));
+            (tool.ir.name.as_str(), call(function, [var("ctx"), var("args")]))
+        })
+        .collect::<Vec<_>>();
+    let mut dispatcher =
+        function(&skeletons.dispatcher, super::syntax::ident(ident), name_match(arms, "args"));
+    dispatcher.attrs.push(doc("Finds the tool called `name` and calls it with `args` (a `Value` or text)."));
+    dispatcher
 }
 
 /// `Some(Dispatched::Ready(Err(error)))`: a call that ends in `error`.
@@ -213,6 +207,8 @@ pub fn call_fn(tool: &ToolDef, module_path: &syn::Path, skeletons: &Skeletons) -
     let finish = finish_call(tool, module_path, &bindings);
     let skeleton = &skeletons.call_fn[usize::from(!tool.context_at.is_empty())];
     let mut function = function(skeleton, call_ident(tool), vec![decode, tail(call_path(SOME, [finish]))]);
+    let how = if is_fast(tool) { "in one pass, else by the exact decoder" } else { "by the exact decoder" };
+    function.attrs.push(doc(&format!("`{}`: decodes its arguments ({how}), then calls it.", tool.ir.name)));
     function.attrs.extend(allow_leading_underscore(tool));
     function
 }
@@ -232,19 +228,11 @@ fn grouped<T>(items: Vec<T>, tuple: &impl Fn(Vec<T>) -> T) -> T {
     grouped(groups, tuple)
 }
 
-/// The fast decoder's expression: `Some((arg0, ..))`, or `None` when it gives up.
+/// The fast decoder's expression, `args.read(<key index>)`: `Some((arg0, ..))`, or `None`
+/// when it gives up (each key's index is its parameter's place in the tuple).
 fn fast_decode(tool: &ToolDef) -> Expr {
     let index = key_index(tool.params.iter().map(|p| p.name.as_str()));
-    if tool.params.is_empty() {
-        // Nothing to bind: the read itself is the answer.
-        return method(var("args"), "arguments", [reference(tuple([]), true), index]);
-    }
-    let (mut body, slots) =
-        fill_slots(tool.params.len(), |slots| semi(try_(method(var("args"), "arguments", [slots, index]))));
-    let present =
-        slots.iter().map(|slot| try_(call(private("fast::present"), [path_expr(slot.clone().into())])));
-    body.push(tail(call_path(SOME, [tuple(present)])));
-    call(paren(closure(false, [], block(body))), [])
+    method(var("args"), "read", [index])
 }
 
 /// Statements that make `count` empty slots, fill them with `read(&mut slots)` and bind

@@ -1,6 +1,6 @@
 //! `FromArg` impls for local structs and enums, following their serde representation.
 //!
-//! Field types are never named: each field is decoded through `toolcall_runtime::__private::slot`
+//! Field types are never named: each field is decoded through `toolcall_runtime::__private::slot` (`__rt::slot`)
 //! and its type is inferred from the struct literal. Generic types get a generic impl
 //! with a `FromArg` bound on each type parameter.
 
@@ -45,7 +45,7 @@ pub fn local_impl(local: &LocalImpl) -> TokenStream {
             fn from_arg(
                 value: &'toolcall ::toolcall_runtime::serde_json::Value,
                 depth: usize,
-            ) -> ::core::result::Result<Self, ::toolcall_runtime::ArgError> {
+            ) -> Result<Self, ::toolcall_runtime::ArgError> {
                 #body
             }
         }
@@ -56,20 +56,20 @@ fn shape_body(shape: &Shape, type_name: &str) -> TokenStream {
     match shape {
         Shape::Struct(fields) => {
             let build = struct_literal(quote!(Self), fields, &quote!(value), None, None);
-            quote!(::core::result::Result::Ok(#build))
+            quote!(Ok(#build))
         }
         Shape::Newtype(decode) => {
             let expr = nested(decode, &quote!(value), &quote!(depth));
-            quote!(::core::result::Result::Ok(Self(#expr)))
+            quote!(Ok(Self(#expr)))
         }
         Shape::TupleStruct(decodes) => {
             let build = tuple_literal(quote!(Self), decodes, &quote!(value), None);
-            quote!(::core::result::Result::Ok(#build))
+            quote!(Ok(#build))
         }
         Shape::Unit => quote! {
             let _ = depth;
-            ::toolcall_runtime::__private::slot::unit(value)?;
-            ::core::result::Result::Ok(Self)
+            __rt::slot::unit(value)?;
+            Ok(Self)
         },
         Shape::Enum { tagging, variants } => enum_body(tagging, variants, type_name),
     }
@@ -77,9 +77,9 @@ fn shape_body(shape: &Shape, type_name: &str) -> TokenStream {
 
 /// Decodes a payload that is always present (`Some(value)`), mapping errors inward.
 fn nested(decode: &Decode, value: &TokenStream, depth: &TokenStream) -> TokenStream {
-    let expr = slot_expr(decode, &quote!(::core::option::Option::Some(#value)), depth);
+    let expr = slot_expr(decode, &quote!(Some(#value)), depth);
     quote!(#expr.map_err(|e| match e {
-        ::toolcall_runtime::__private::slot::SlotError::Invalid(e) => e,
+        __rt::slot::SlotError::Invalid(e) => e,
         missing => missing.field("value"),
     })?)
 }
@@ -113,7 +113,7 @@ fn struct_literal(
     let inits = fields.iter().map(|field| {
         let ident = &field.ident;
         let Some(decode) = &field.decode else {
-            return quote!(#ident: ::core::default::Default::default());
+            return quote!(#ident: Default::default());
         };
         let wire = &field.wire;
         // A field with aliases is read under any of its names (`get_aliased`).
@@ -126,17 +126,14 @@ fn struct_literal(
         };
         let expr = if field.default {
             let inner = slot_expr(decode, &quote!(present), &quote!(depth + 1));
-            quote!(::toolcall_runtime::__private::slot::defaulted(#member, |present| #inner))
+            quote!(__rt::slot::defaulted(#member, |present| #inner))
         } else {
             slot_expr(decode, &member, &quote!(depth + 1))
         };
         let expr = in_context(quote!(#expr.map_err(|e| e.field(#wire))), context);
         quote!(#ident: #expr?)
     });
-    let object = in_context(
-        quote!(::toolcall_runtime::__private::slot::object(#value, &[#(#known),*], depth)),
-        context,
-    );
+    let object = in_context(quote!(__rt::slot::object(#value, &[#(#known),*], depth)), context);
     quote!({
         let object = #object?;
         #path { #(#inits),* }
@@ -157,7 +154,7 @@ fn tuple_literal(
         let expr = in_context(quote!(#expr.map_err(|e| e.item(#i))), context);
         quote!(#expr?)
     });
-    let tuple = in_context(quote!(::toolcall_runtime::__private::slot::tuple(#value, #len, depth)), context);
+    let tuple = in_context(quote!(__rt::slot::tuple(#value, #len, depth)), context);
     quote!({
         let items = #tuple?;
         #path(#(#items),*)
@@ -171,8 +168,7 @@ fn variant_value(variant: &Variant, payload: &TokenStream, context: Context<'_>)
         Payload::Unit => quote!(Self::#ident),
         Payload::Newtype(decode) => match context {
             Some(key) => {
-                let expr =
-                    slot_expr(decode, &quote!(::core::option::Option::Some(#payload)), &quote!(depth + 1));
+                let expr = slot_expr(decode, &quote!(Some(#payload)), &quote!(depth + 1));
                 quote!(Self::#ident(#expr.map_err(|e| e.field(#key))?))
             }
             // Untagged: the payload is the value itself, so errors keep their path.
@@ -196,7 +192,7 @@ fn enum_body(tagging: &Tagging, variants: &[Variant], type_name: &str) -> TokenS
 }
 
 fn unreachable_arm() -> TokenStream {
-    quote!(_ => ::core::result::Result::Err(::toolcall_runtime::ArgError::invalid("unknown variant")),)
+    quote!(_ => Err(::toolcall_runtime::ArgError::invalid("unknown variant")),)
 }
 
 /// Every name a variant is read under: its wire name, then its aliases.
@@ -219,11 +215,11 @@ fn external_body(variants: &[Variant]) -> TokenStream {
         let wire = &v.wire;
         let pattern = variant_pattern(v);
         let build = variant_value(v, &quote!(payload), Some(wire));
-        quote!(#pattern => ::core::result::Result::Ok(#build),)
+        quote!(#pattern => Ok(#build),)
     });
     let fallback = unreachable_arm();
     quote! {
-        let (name, payload) = ::toolcall_runtime::__private::slot::external(value, &[#(#units),*], &[#(#datas),*], depth)?;
+        let (name, payload) = __rt::slot::external(value, &[#(#units),*], &[#(#datas),*], depth)?;
         let _ = payload;
         match name {
             #(#arms)*
@@ -244,16 +240,16 @@ fn internal_body(tag: &str, variants: &[Variant]) -> TokenStream {
             _ => {
                 let ident = &v.ident;
                 quote!({
-                    ::toolcall_runtime::__private::slot::object(value, &[#tag], depth)?;
+                    __rt::slot::object(value, &[#tag], depth)?;
                     Self::#ident
                 })
             }
         };
-        quote!(#pattern => ::core::result::Result::Ok(#build),)
+        quote!(#pattern => Ok(#build),)
     });
     let fallback = unreachable_arm();
     quote! {
-        let (name, _) = ::toolcall_runtime::__private::slot::internal(value, #tag, &[#(#names),*], depth)?;
+        let (name, _) = __rt::slot::internal(value, #tag, &[#(#names),*], depth)?;
         match name {
             #(#arms)*
             #fallback
@@ -280,11 +276,11 @@ fn adjacent_body(tag: &str, content: &str, variants: &[Variant]) -> TokenStream 
                 })
             }
         };
-        quote!(#pattern => ::core::result::Result::Ok(#build),)
+        quote!(#pattern => Ok(#build),)
     });
     let fallback = unreachable_arm();
     quote! {
-        let (name, content) = ::toolcall_runtime::__private::slot::adjacent(value, #tag, #content, &[#(#names),*], depth)?;
+        let (name, content) = __rt::slot::adjacent(value, #tag, #content, &[#(#names),*], depth)?;
         let _ = content;
         match name {
             #(#arms)*
@@ -299,7 +295,7 @@ fn untagged_body(variants: &[Variant], type_name: &str) -> TokenStream {
             Payload::Unit => {
                 let ident = &v.ident;
                 quote!({
-                    ::toolcall_runtime::__private::slot::unit(value)?;
+                    __rt::slot::unit(value)?;
                     Self::#ident
                 })
             }
@@ -307,21 +303,21 @@ fn untagged_body(variants: &[Variant], type_name: &str) -> TokenStream {
         };
         let attempt = format_ident!("attempt");
         quote! {
-            let #attempt = (|| -> ::core::result::Result<Self, ::toolcall_runtime::ArgError> {
-                ::core::result::Result::Ok(#build)
+            let #attempt = (|| -> Result<Self, ::toolcall_runtime::ArgError> {
+                Ok(#build)
             })();
             match #attempt {
-                ::core::result::Result::Ok(found) => return ::core::result::Result::Ok(found),
-                ::core::result::Result::Err(error) => {
+                Ok(found) => return Ok(found),
+                Err(error) => {
                     first.get_or_insert(error);
                 }
             }
         }
     });
     quote! {
-        let mut first: ::core::option::Option<::toolcall_runtime::ArgError> = ::core::option::Option::None;
+        let mut first: Option<::toolcall_runtime::ArgError> = None;
         #(#attempts)*
-        ::core::result::Result::Err(::toolcall_runtime::__private::slot::no_variant(value, #type_name, first))
+        Err(__rt::slot::no_variant(value, #type_name, first))
     }
 }
 
@@ -330,7 +326,7 @@ fn untagged_body(variants: &[Variant], type_name: &str) -> TokenStream {
 /// `match`. Anything unexpected gives up, and the `FromArg` impl above explains it.
 /// `None` for the other shapes, which `types::fast` never marks.
 pub fn fast_impl(local: &LocalImpl) -> Option<TokenStream> {
-    let fast = quote!(::toolcall_runtime::__private::fast);
+    let fast = quote!(__rt::fast);
     let body = match &local.shape {
         Shape::Struct(fields) => fast_struct_body(fields),
         Shape::Enum { variants, .. } => fast_unit_enum_body(variants),
@@ -345,7 +341,7 @@ pub fn fast_impl(local: &LocalImpl) -> Option<TokenStream> {
             fn fast<D: ::toolcall_runtime::serde::Deserializer<'de>>(
                 de: D,
                 depth: usize,
-            ) -> ::core::result::Result<Self, D::Error> {
+            ) -> Result<Self, D::Error> {
                 #body
             }
         }
@@ -354,7 +350,7 @@ pub fn fast_impl(local: &LocalImpl) -> Option<TokenStream> {
 
 /// Fills one slot per decoded field, then builds `Self` (skipped fields default).
 fn fast_struct_body(fields: &[Field]) -> TokenStream {
-    let fast = quote!(::toolcall_runtime::__private::fast);
+    let fast = quote!(__rt::fast);
     let decoded: Vec<&Field> = fields.iter().filter(|f| f.decode.is_some()).collect();
     let names = decoded.iter().enumerate().flat_map(|(slot, f)| {
         std::iter::once(&f.wire).chain(&f.aliases).map(move |name| (name.as_str(), slot))
@@ -370,7 +366,7 @@ fn fast_struct_body(fields: &[Field]) -> TokenStream {
     let inits = fields.iter().map(|field| {
         let ident = &field.ident;
         if field.decode.is_none() {
-            return quote!(#ident: ::core::default::Default::default());
+            return quote!(#ident: Default::default());
         }
         let slot = next.next();
         if field.default {
@@ -381,7 +377,7 @@ fn fast_struct_body(fields: &[Field]) -> TokenStream {
     });
     quote! {
         #(#fill)*
-        ::core::result::Result::Ok(Self { #(#inits),* })
+        Ok(Self { #(#inits),* })
     }
 }
 
@@ -389,13 +385,13 @@ fn fast_struct_body(fields: &[Field]) -> TokenStream {
 fn fast_unit_enum_body(variants: &[Variant]) -> TokenStream {
     let arms = variants.iter().map(|v| {
         let (pattern, ident) = (variant_pattern(v), &v.ident);
-        quote!(#pattern => ::core::option::Option::Some(Self::#ident),)
+        quote!(#pattern => Some(Self::#ident),)
     });
     quote! {
         let _ = depth;
-        ::toolcall_runtime::__private::fast::unit_variant(de, |name: &str| match name {
+        __rt::fast::unit_variant(de, |name: &str| match name {
             #(#arms)*
-            _ => ::core::option::Option::None,
+            _ => None,
         })
     }
 }

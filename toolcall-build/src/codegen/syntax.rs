@@ -155,11 +155,6 @@ pub fn closure(capture: bool, inputs: impl IntoIterator<Item = Pat>, body: Expr)
     })
 }
 
-/// `(expr)`.
-pub fn paren(expr: Expr) -> Expr {
-    Expr::Paren(syn::ExprParen { attrs: Vec::new(), paren_token: Default::default(), expr: Box::new(expr) })
-}
-
 /// `{ stmts.. }` as an expression.
 pub fn block(stmts: Vec<Stmt>) -> Expr {
     Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: braced(stmts) })
@@ -339,10 +334,7 @@ mod tests {
     fn built_expressions_print_as_the_rust_they_stand_for() {
         assert_eq!(printed(call_path("::a::f", [var("x"), str_lit("k\"y")])), r#"::a::f(x, "k\"y")"#);
         assert_eq!(printed(try_(method(var("args"), "value", []))), "args.value()?");
-        assert_eq!(
-            printed(call(paren(closure(false, [], block(vec![tail(int_lit("1usize"))]))), [])),
-            "(|| { 1usize })()"
-        );
+        assert_eq!(printed(closure(false, [], block(vec![tail(int_lit("1usize"))]))), "|| { 1usize }");
         assert_eq!(printed(tuple([var("a")])), "(a,)");
         assert_eq!(printed(reference(tuple([]), true)), "&mut ()");
         let arms = vec![arm(tuple_pat([int_pat("7u64"), str_pat("n")]), var("x")), arm(wild(), var("y"))];
