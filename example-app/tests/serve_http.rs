@@ -190,3 +190,156 @@ async fn two_processes_serve_one_stateless_client_in_turn() {
     let counts = balancer.counts();
     assert!(counts.iter().all(|&n| n >= 10), "each process answered half: {counts:?}");
 }
+
+// #29: the server against an attacker, with the token setup of the issue.
+
+/// A raw `initialize` and `notifications/initialized` with `token`: the session id.
+async fn session_of(uri: &str, token: &str) -> String {
+    let bearer = format!("Bearer {token}");
+    let (status, headers, body) = net::post(uri, initialize_body(), &[("authorization", &bearer)]).await;
+    assert_eq!(status, 200, "{body}");
+    let id = headers.get("mcp-session-id").unwrap().to_str().unwrap().to_owned();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    assert_eq!(post(uri, initialized, &session_headers(&bearer, &id)).await.0, 202);
+    id
+}
+
+fn session_headers<'a>(bearer: &'a str, id: &'a str) -> [(&'static str, &'a str); 3] {
+    [("authorization", bearer), ("mcp-session-id", id), ("mcp-protocol-version", "2025-06-18")]
+}
+
+fn tool_call(id: u64, name: &str, args: serde_json::Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": args}})
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn user_2_finds_nothing_of_user_1s_session() {
+    let served = start(&mut serve_command(&["--http", "127.0.0.1:0", "--token", "s3cret,2:t2"])).await;
+    let ada = session_of(&served.uri, "s3cret").await;
+    let (grace, own) = ("Bearer t2", "Bearer s3cret");
+    let add = tool_call(3, "add_note", json!({"text": "from user 2"}));
+    assert_eq!(
+        post(&served.uri, add.clone(), &session_headers(grace, &ada)).await,
+        (404, "Not Found: Session not found".into())
+    );
+    let get = |bearer: &'static str, last: Option<&'static str>| {
+        let mut request = reqwest::Client::new().get(&served.uri).header("accept", "text/event-stream");
+        for (name, value) in session_headers(bearer, &ada) {
+            request = request.header(name, value);
+        }
+        if let Some(last) = last {
+            request = request.header("last-event-id", last);
+        }
+        request.send()
+    };
+    assert_eq!(get(grace, Some("0")).await.unwrap().status(), 404);
+    assert_eq!(get(grace, None).await.unwrap().status(), 404);
+    let delete = reqwest::Client::new().delete(&served.uri);
+    let delete = session_headers(grace, &ada).iter().fold(delete, |r, (n, v)| r.header(*n, *v));
+    assert_eq!(delete.send().await.unwrap().status(), 404);
+    // User 1's session is whole; user 2's own calls act as user 2.
+    let (status, body) =
+        post(&served.uri, tool_call(4, "whoami", json!({})), &session_headers(own, &ada)).await;
+    assert_eq!(status, 200);
+    assert!(body.contains(r#"\"name\":\"Ada\""#), "{body}");
+    let grace_client = connect(&served.uri, Some("t2"), false, false).await.unwrap();
+    assert!(!text(&grace_client, "list_notes").await.contains("from user 2"), "the borrowed call never ran");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_loopback_address_of_its_own_is_served() {
+    let mut child = serve_command(&["--http", "127.0.0.2:0"]).spawn().unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let line = lines.next_line().await.unwrap().unwrap();
+    let addr =
+        line.strip_prefix("listening on http://").and_then(|r| r.strip_suffix("/mcp")).unwrap().to_owned();
+    assert!(addr.starts_with("127.0.0.2:"), "{addr}");
+    let uri = format!("http://{addr}/mcp");
+    let client = connect(&uri, None, false, false).await.expect("served, Host 127.0.0.2 allowed");
+    assert_eq!(text(&client, "whoami").await, r#"{"id":1,"name":"Ada"}"#);
+    assert_eq!(post_initialize(&uri, &[("host", "evil.example")]).await.0, 403, "other names still refused");
+    drop(child);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn token_mistakes_are_refused_at_start() {
+    let refusals: [(&[&str], &str); 3] = [
+        (&["--token", "t"], "error: --token (or TOOLCALL_MCP_TOKEN) is for --http"),
+        (
+            &["--http", "127.0.0.1:0", "--token", "1:same,2:same"],
+            "error: the same token is given for user 1 and user 2",
+        ),
+        (
+            &["--http", "127.0.0.1:0", "--token", "x", "--token", "3:x"],
+            "error: the same token is given for user 1 and user 3",
+        ),
+    ];
+    for (args, message) in refusals {
+        let output = serve_command(args).output().await.unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with(message), "{args:?}: {stderr}");
+        assert!(!stderr.contains("same,") && !stderr.contains(":x"), "no secret in the message: {stderr}");
+    }
+}
+
+/// 300,000 unknown keys to `add`, about 4 MiB (written out directly: a `Value` of them
+/// takes seconds to build in a debug build).
+fn flood_of_keys(id: u64) -> String {
+    let mut text = format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":1,"b":2"#
+    );
+    for i in 0..300_000 {
+        text.push_str(&format!(r#","k{i:06}":0"#));
+    }
+    text.push_str("}}}");
+    text
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trivial_call_answers_while_two_4_mib_requests_are_in_flight_and_their_errors_are_small() {
+    let served = start(&mut serve_command(&["--http", "127.0.0.1:0", "--token", "s3cret"])).await;
+    let session = session_of(&served.uri, "s3cret").await;
+    let client = connect(&served.uri, Some("s3cret"), true, false).await.unwrap();
+    let bodies: Vec<String> = (0..2u64).map(|i| flood_of_keys(10 + i)).collect();
+    let heavy: Vec<_> = bodies
+        .into_iter()
+        .map(|body| {
+            let (uri, session) = (served.uri.clone(), session.clone());
+            assert!(body.len() > 3_500_000 && body.len() < 4 << 20, "{}", body.len());
+            tokio::spawn(async move {
+                let sent = std::time::Instant::now();
+                let (status, text) = post(&uri, body, &session_headers("Bearer s3cret", &session)).await;
+                (status, text, sent, std::time::Instant::now())
+            })
+        })
+        .collect();
+    let origin = std::time::Instant::now();
+    tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    let begun = std::time::Instant::now();
+    let args = json!({"a": 2, "b": 3}).as_object().cloned().unwrap();
+    let sum = client.call_tool(CallToolRequestParams::new("add").with_arguments(args)).await.unwrap();
+    let answered = std::time::Instant::now();
+    let waited = answered - begun;
+    eprintln!("the trivial call took {waited:?} beside two 4 MiB requests");
+    assert_eq!(sum.content[0].as_text().map(|t| t.text.clone()), Some("5".into()));
+    for task in heavy {
+        let (status, text, sent, done) = task.await.unwrap();
+        assert_eq!(status, 200);
+        assert!(text.len() < 64 * 1024, "a 4 MiB request got {} bytes back", text.len());
+        assert!(text.contains("and 299980 more"), "{}", &text[..text.len().min(2000)]);
+        eprintln!("a 4 MiB request: {} bytes back in {:?}", text.len(), done - sent);
+        // The trivial call was asked and answered while this request was in flight.
+        let at = |t: std::time::Instant| t.saturating_duration_since(origin);
+        assert!(
+            sent < begun && done > answered,
+            "sent {:?}, done {:?}; the trivial call from {:?} to {:?}",
+            at(sent),
+            at(done),
+            at(begun),
+            at(answered)
+        );
+    }
+    assert!(waited < std::time::Duration::from_secs(1), "{waited:?}");
+}

@@ -17,6 +17,7 @@ const KEPT: usize = 64 * 1024;
 #[derive(Debug, PartialEq)]
 pub(crate) struct Oversized {
     pub(crate) bytes: usize,
+    pub(crate) limit: usize,
     pub(crate) reply: Option<String>,
 }
 
@@ -58,9 +59,9 @@ pub(crate) async fn read_lines(
             }
             None if line.len() + chunk.len() > limit => {
                 let mut kept = std::mem::take(&mut line);
+                let total = kept.len() + chunk.len();
                 kept.truncate(KEPT);
                 let room = KEPT.saturating_sub(kept.len());
-                let total = kept.len() + chunk.len();
                 kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
                 over = Some((kept, total));
             }
@@ -98,15 +99,15 @@ pub(crate) fn oversized(kept: &[u8], total: usize, limit: usize) -> Oversized {
         })
         .to_string()
     });
-    Oversized { bytes: total, reply }
+    Oversized { bytes: total, limit, reply }
 }
 
 async fn report(line: Oversized, replies: &mpsc::Sender<String>) {
     let answered =
         if line.reply.is_some() { "answered with a JSON-RPC error" } else { "no id found, not answered" };
     eprintln!(
-        "toolcall-mcp: dropped a stdin line of {} bytes or more: over the limit per line; {answered}",
-        line.bytes
+        "toolcall-mcp: dropped a stdin line of {} bytes or more: over the limit of {} bytes per line; {answered}",
+        line.bytes, line.limit
     );
     if let Some(reply) = line.reply {
         let _ = replies.send(reply).await;
@@ -262,6 +263,7 @@ mod tests {
         assert_eq!(reply["id"], 42);
         assert_eq!(reply["error"]["code"], -32600);
         assert_eq!(reply["error"]["data"]["limit"], 100);
+        assert_eq!(reply["error"]["data"]["bytes"], big.len());
         assert!(answered.try_recv().is_err(), "the line without an id is not answered");
     }
 }

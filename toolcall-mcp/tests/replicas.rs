@@ -118,3 +118,41 @@ async fn without_legacy_sessions_a_legacy_client_alternates_too() {
     assert!(by_a >= 5 && answers.len() - by_a >= 5, "{answers:?}");
     assert_eq!(stats[0].calls.load(Ordering::SeqCst) + stats[1].calls.load(Ordering::SeqCst), 20);
 }
+
+/// A session restored from a shared store is still its creator's: another identity naming
+/// it on the other replica gets 404, and nothing is restored for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_session_is_restored_only_for_its_owner() {
+    use common::net::{initialize_body, post};
+    use toolcall_mcp::{Caller, Rejection, bearer_token};
+    let store = Arc::new(MemoryStore::default());
+    let shared: Arc<dyn SessionStore> = store.clone();
+    let stats = Arc::new(Stats::default());
+    let server = || {
+        let counted = Arc::clone(&stats);
+        McpServer::new(&GAUGE, Gauge::new("local", &stats))
+            .session_store(Arc::clone(&shared))
+            .context_from_request(move |request| match bearer_token(request) {
+                Some("ada-token") => Ok(Caller::new("ada", Gauge::new("ada", &counted))),
+                Some("grace-token") => Ok(Caller::new("grace", Gauge::new("grace", &counted))),
+                _ => Err(Rejection::unauthorized("no")),
+            })
+    };
+    let (a, b) = (serve(server()).await, serve(server()).await);
+    let (status, headers, _) = post(&a, initialize_body(), &[("authorization", "Bearer ada-token")]).await;
+    assert_eq!(status, 200);
+    let id = headers.get("mcp-session-id").unwrap().to_str().unwrap().to_owned();
+    let headers = |token: &'static str| {
+        [("authorization", token), ("mcp-session-id", id.as_str()), ("mcp-protocol-version", "2025-06-18")]
+    };
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    assert_eq!(post(&a, initialized, &headers("Bearer ada-token")).await.0, 202);
+    let whoami =
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "whoami"}}).to_string();
+    let (status, _, text) = post(&b, whoami.clone(), &headers("Bearer grace-token")).await;
+    assert_eq!((status, text.as_str()), (404, "Not Found: Session not found"));
+    let (status, _, text) = post(&b, whoami, &headers("Bearer ada-token")).await;
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains(r#"\"ada\""#), "{text}");
+    assert_eq!(stats.calls.load(Ordering::SeqCst), 1);
+}
