@@ -1,6 +1,8 @@
-//! `example-app agent` as a child process against a scripted Chat Completions server on
-//! 127.0.0.1 (toolcall-agent's test server): what it prints, what it sent (the key from
-//! `OPENAI_API_KEY`, the model, the tools, the answers), and how it fails.
+//! `example-app agent` as a child process against a scripted model server on 127.0.0.1
+//! (toolcall-agent's test server, speaking each provider's API): what it prints, what it
+//! sent (the key from `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` or `GEMINI_API_KEY`, the
+//! model, the tools, the answers), streaming, and how it fails; and the app's tools in
+//! the loop on `ScriptedModel`, without any server.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -9,17 +11,20 @@ mod common;
 
 use std::process::Output;
 
-use common::{Server, answer, status, tool_calls};
+use common::{Server, answer, candidate, message, sse, status, text_block, tool_calls, tool_use};
 use example_app::{App, toolset};
 use serde_json::json;
+use toolcall_agent::{Agent, Message, ModelResponse, ScriptedModel, ToolCall};
 use toolcall_runtime::{Format, glue};
 
-/// Runs `example-app agent ARGS..` with `OPENAI_API_KEY` set, to completion.
+/// Runs `example-app agent ARGS..` with each provider's key variable set, to completion.
 async fn agent(args: &[&str]) -> Output {
     tokio::process::Command::new(env!("CARGO_BIN_EXE_example-app"))
         .arg("agent")
         .args(args)
         .env("OPENAI_API_KEY", "sk-from-env")
+        .env("ANTHROPIC_API_KEY", "ant-from-env")
+        .env("GEMINI_API_KEY", "gem-from-env")
         .output()
         .await
         .expect("example-app runs")
@@ -102,7 +107,11 @@ async fn the_turn_limit_is_an_error_after_printing_the_calls() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_command_lines_are_usage_errors() {
-    for args in [vec!["hi"], vec!["hi", "--base-url", "http://127.0.0.1:1/v1", "--max-turns", "0"]] {
+    for args in [
+        vec!["hi"],
+        vec!["hi", "--base-url", "http://127.0.0.1:1/v1", "--max-turns", "0"],
+        vec!["hi", "--base-url", "http://127.0.0.1:1/v1", "--provider", "mistral"],
+    ] {
         let out = agent(&args).await;
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(text(&out.stderr).contains("error:"), "{args:?}");
@@ -123,10 +132,112 @@ async fn help_lists_the_command_and_its_options() {
     let help = text(&help.stdout);
     for option in [
         "Usage: example-app agent [OPTIONS] --base-url <URL> <PROMPT>",
+        "--provider <P>",
         "--model <M>",
         "--max-turns <N>",
         "--strict",
+        "--stream",
     ] {
         assert!(help.contains(option), "lacks {option}:\n{help}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn anthropic_gets_its_key_its_tools_and_tool_result_blocks() {
+    let first = message(vec![tool_use("toolu_1", "add", json!({"a": 1, "b": 2}))], 10, 5);
+    let server = Server::start(vec![first, message(vec![text_block("3")], 10, 5)]).await;
+    let out = agent(&["add", "--provider", "anthropic", "--base-url", &server.base_url]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "-> toolu_1 add {\"a\":1,\"b\":2}\n<- toolu_1 3\n3\n");
+    let requests = server.requests();
+    assert_eq!(requests[0].path, "/v1/messages");
+    assert_eq!(requests[0].header("x-api-key"), Some("ant-from-env"));
+    assert_eq!(requests[0].body["model"], "claude-sonnet-4-5");
+    assert_eq!(requests[0].body["tools"], toolset::ALL.emit_value(Format::Anthropic, false));
+    assert_eq!(
+        requests[1].body["messages"][2],
+        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "3"}]})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gemini_and_responses_take_their_own_paths_and_keys() {
+    let server = Server::start(vec![candidate(vec![json!({"text": "hi"})], 1, 1)]).await;
+    let out =
+        agent(&["hello", "--provider", "gemini", "--base-url", &server.gemini_url, "--model", "g"]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "hi\n");
+    let request = &server.requests()[0];
+    assert_eq!(request.path, "/v1beta/models/g:generateContent");
+    assert_eq!(request.header("x-goog-api-key"), Some("gem-from-env"));
+    assert_eq!(
+        request.body["tools"][0]["functionDeclarations"],
+        toolset::ALL.emit_value(Format::Gemini, false)
+    );
+
+    let reply = common::response(vec![common::output_message("hi")], 1, 1);
+    let server = Server::start(vec![reply]).await;
+    let out = agent(&["hello", "--provider", "responses", "--base-url", &server.base_url, "--strict"]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let request = &server.requests()[0];
+    assert_eq!(request.path, "/v1/responses");
+    assert_eq!(request.authorization.as_deref(), Some("Bearer sk-from-env"));
+    assert_eq!(request.body["tools"], toolset::ALL.emit_value(Format::OpenAiResponses, true));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stream_prints_the_text_as_it_arrives() {
+    let start = json!({"type": "message_start", "message": {"id": "m", "type": "message", "role": "assistant", "content": [], "model": "m", "usage": {"input_tokens": 1, "output_tokens": 1}}});
+    let reply = sse(&[
+        (Some("message_start"), start),
+        (
+            Some("content_block_start"),
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        ),
+        (
+            Some("content_block_delta"),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hello "}}),
+        ),
+        (
+            Some("content_block_delta"),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "there."}}),
+        ),
+        (Some("message_stop"), json!({"type": "message_stop"})),
+    ]);
+    let server = Server::start(vec![reply]).await;
+    let out = agent(&["hi", "--provider", "anthropic", "--base-url", &server.base_url, "--stream"]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "Hello there.\n");
+    assert_eq!(server.requests()[0].body["stream"], true);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_key_in_the_environment_sends_no_key_header() {
+    let server = Server::start(vec![answer("hi")]).await;
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_example-app"))
+        .args(["agent", "hi", "--base-url", &server.base_url])
+        .env("OPENAI_API_KEY", "")
+        .output()
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(server.requests()[0].authorization, None);
+}
+
+#[tokio::test]
+async fn the_apps_tools_run_on_a_scripted_model_without_a_server() {
+    let model = ScriptedModel::new([
+        ModelResponse::calls([
+            ToolCall::new("c1", "get_weather", r#"{"city":"Oslo"}"#),
+            ToolCall::new("c2", "whoami", "{}"),
+        ]),
+        ModelResponse::text("Ada, Oslo is 21.5 degrees."),
+    ]);
+    let agent = Agent::with_model(&toolset::ALL, App::demo(), model.clone());
+    let outcome = agent.run("weather for me?", |_| {}).await.unwrap();
+    assert_eq!(outcome.answer, "Ada, Oslo is 21.5 degrees.");
+    let Message::Tool { results } = &model.requests()[1].messages[2] else { panic!("no answers") };
+    assert_eq!(results[0].content, r#"{"city":"Oslo","days":3,"temp":21.5}"#);
+    assert!(results[1].content.contains("Ada"), "{}", results[1].content);
+    assert!(!results[0].is_error && !results[1].is_error);
 }
