@@ -445,7 +445,9 @@ impl Builder {
         let mut impls = std::collections::BTreeMap::new();
         let mut modules: Vec<ToolModule> = Vec::with_capacity(sources.len());
         for parsed in &parsed {
-            let read = ast::tool::read_tools(parsed, context.as_ref(), &diags);
+            let module: Vec<String> = root_module.iter().chain(&parsed.module).cloned().collect();
+            let names = tree::resolve::Lookup::new(&tree, &module);
+            let read = ast::tool::read_tools(parsed, names, context.as_ref(), &diags);
             let mut lowered = lower::lower_file(parsed, &read, &krate, &mut impls, self.missing_docs, &diags);
             metadata::apply(parsed, &mut lowered, &diags);
             // A `mod.rs` that only declares submodules is not a tool module.

@@ -100,6 +100,8 @@ pub struct Variant {
     pub doc: String,
     /// Its serde attributes.
     pub attrs: attr::Variant,
+    /// Marked `#[default]` (the enum's `Default`).
+    pub is_default: bool,
 }
 
 impl Container {
@@ -263,5 +265,6 @@ fn variant(v: &syn::Variant, container: &attr::Container, errors: &mut Vec<attr:
         deserialize: attrs.rename_all.deserialize.or(container.rename_all_fields.deserialize),
     };
     let (style, fields) = fields(&v.fields, rules, errors);
-    Variant { ident: v.ident.clone(), name, style, fields, doc: doc_of(&v.attrs), attrs }
+    let is_default = v.attrs.iter().any(|a| a.path().is_ident("default"));
+    Variant { ident: v.ident.clone(), name, style, fields, doc: doc_of(&v.attrs), attrs, is_default }
 }

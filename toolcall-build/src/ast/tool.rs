@@ -15,6 +15,7 @@ use crate::parse::defaults::{DefaultFact, FoundDefault, body_defaults, enum_defa
 use crate::parse::docs::{Docs, doc_text, parse_docs};
 use crate::parse::overrides::{CONST_NAME, ToolParam, read_overrides};
 use crate::parse::{ParsedFile, signature};
+use crate::tree::resolve::Lookup;
 
 /// The tool functions of one file, and its `TOOL_PARAMS` overrides.
 #[derive(Clone, Debug)]
@@ -69,7 +70,12 @@ pub struct Param {
 
 /// Reads the tool functions of `parsed`. A candidate the library cannot serve is left out
 /// with a located warning.
-pub fn read_tools(parsed: &ParsedFile, context: Option<&ContextType>, diags: &Diagnostics) -> ToolFile {
+pub fn read_tools(
+    parsed: &ParsedFile,
+    names: Lookup<'_>,
+    context: Option<&ContextType>,
+    diags: &Diagnostics,
+) -> ToolFile {
     let report = diags.in_file(&parsed.file);
     let overrides = file_overrides(parsed, diags);
     let tools: Vec<ToolFn> = parsed
@@ -80,7 +86,7 @@ pub fn read_tools(parsed: &ParsedFile, context: Option<&ContextType>, diags: &Di
             syn::Item::Fn(function) if signature::is_candidate(function) => Some(function),
             _ => None,
         })
-        .filter_map(|function| read_tool(function, parsed, &overrides, context, &report))
+        .filter_map(|function| read_tool(function, parsed, names, &overrides, context, &report))
         .collect();
     let overrides = overrides_with_targets(overrides, parsed, &tools, &report);
     ToolFile { tools, overrides, overrides_visible: overrides_visible(parsed) }
@@ -184,6 +190,7 @@ fn overrides_visible(parsed: &ParsedFile) -> bool {
 fn read_tool(
     function: &syn::ItemFn,
     parsed: &ParsedFile,
+    lookup: Lookup<'_>,
     overrides: &[ToolParam],
     context: Option<&ContextType>,
     report: &FileDiagnostics<'_>,
@@ -203,7 +210,7 @@ fn read_tool(
     let docs = parse_docs(&doc_text(&function.attrs));
     let names = param_names(&inputs, &docs, report);
     let bindings: Vec<String> = names.iter().filter_map(|(_, binding)| binding.clone()).collect();
-    let defaults = body_defaults(&function.block, &bindings, parsed);
+    let defaults = body_defaults(&function.block, &bindings, lookup);
     check_bullets(function, &name, &docs, &names, &context_at, report);
     let params = inputs
         .into_iter()
@@ -212,7 +219,7 @@ fn read_tool(
             bullet: docs.params.iter().find(|p| p.name == wire).map(|p| p.text.clone()),
             default: binding
                 .and_then(|b| defaults.get(&b).cloned())
-                .map(|d| local_default(d, &input.ty, parsed)),
+                .map(|d| local_default(d, &input.ty, lookup)),
             over: overrides.iter().find(|o| o.function == name && o.param == wire).cloned(),
             ty: (*input.ty).clone(),
             span: input.span(),
@@ -232,29 +239,30 @@ fn read_tool(
     })
 }
 
-/// `unwrap_or_default()` of an `Option<LocalEnum>`: the enum's `#[default]` variant.
-fn local_default(found: FoundDefault, ty: &syn::Type, parsed: &ParsedFile) -> FoundDefault {
+/// `unwrap_or_default()` of an `Option<E>` where `E` is a crate enum: its `#[default]`
+/// variant.
+fn local_default(found: FoundDefault, ty: &syn::Type, names: Lookup<'_>) -> FoundDefault {
     if found.fact != DefaultFact::TypeDefault {
         return found;
     }
-    let Some(local) = option_of_local(ty).filter(|name| parsed.locals.contains_key(name)) else {
+    let Some(container) = option_of_path(ty).and_then(|path| names.container(path)) else {
         return found;
     };
-    let fact = match enum_default(parsed, &local) {
+    let fact = match enum_default(container) {
         Ok(value) => DefaultFact::Value(value),
-        Err(why) => DefaultFact::Unread(format!("`{local}` {why}")),
+        Err(why) => DefaultFact::Unread(format!("`{}` {why}", container.ident)),
     };
     FoundDefault { fact, ..found }
 }
 
-/// `X` of `Option<X>`, when `X` is one plain name.
-fn option_of_local(ty: &syn::Type) -> Option<String> {
+/// The path `X` of `Option<X>`.
+fn option_of_path(ty: &syn::Type) -> Option<&syn::Path> {
     let syn::Type::Path(path) = ty else { return None };
     let last = path.path.segments.last().filter(|s| s.ident == "Option")?;
     let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
     match args.args.first() {
         Some(syn::GenericArgument::Type(syn::Type::Path(inner))) if inner.qself.is_none() => {
-            inner.path.get_ident().map(ToString::to_string)
+            Some(&inner.path)
         }
         _ => None,
     }

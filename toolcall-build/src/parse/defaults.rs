@@ -33,7 +33,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
 use crate::ast::{Data, Style};
-use crate::parse::ParsedFile;
+use crate::tree::resolve::Lookup;
 
 /// What a body says about one optional parameter's default.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,11 +74,11 @@ pub struct FoundDefault {
 pub fn body_defaults(
     body: &syn::Block,
     params: &[String],
-    file: &ParsedFile,
+    names: Lookup<'_>,
 ) -> BTreeMap<String, FoundDefault> {
     let mut consts = BodyConsts::default();
     consts.visit_block_mut(&mut body.clone());
-    let scope = Scope { file, body_consts: consts.0 };
+    let scope = Scope { names, body_consts: consts.0 };
     let mut finder = Finder { params, scope: &scope, seen: BTreeSet::new(), found: Vec::new() };
     finder.visit_block_mut(&mut body.clone());
     let mut out: BTreeMap<String, FoundDefault> = BTreeMap::new();
@@ -113,16 +113,10 @@ fn merge(first: &mut FoundDefault, other: FoundDefault) {
 }
 
 /// Where a default's names are looked up: the consts declared in the function's body
-/// (first), then the file's consts and local enums.
+/// (first), then the crate's consts and enums as the tool's module sees them.
 struct Scope<'a> {
-    file: &'a ParsedFile,
+    names: Lookup<'a>,
     body_consts: BTreeMap<String, syn::ItemConst>,
-}
-
-impl Scope<'_> {
-    fn constant(&self, name: &str) -> Option<&syn::ItemConst> {
-        self.body_consts.get(name).or_else(|| self.file.consts.get(name))
-    }
 }
 
 /// The `const` items declared anywhere in a body (blocks inside it too, not other items'
@@ -626,67 +620,77 @@ fn default_expr(expr: &syn::Expr, file: &Scope<'_>, depth: usize) -> Result<Defa
     }
 }
 
-/// A same-file const (followed up to [`CONST_DEPTH`] deep) or a local enum's unit variant.
+/// A const of the body or the crate (followed up to [`CONST_DEPTH`] deep, each in the
+/// module that declares it) or a crate enum's unit variant.
 fn path_default(path: &syn::Path, scope: &Scope<'_>, depth: usize) -> Result<DefaultFact, &'static str> {
-    if let Some(ident) = path.get_ident() {
-        let item = scope.constant(&ident.to_string()).ok_or(NO_CONST)?;
+    let body_const = path.get_ident().and_then(|ident| scope.body_consts.get(&ident.to_string()));
+    let found = match body_const {
+        Some(item) => Some((&item.expr, None)),
+        None => scope.names.constant(path).map(|(item, there)| (&item.expr, Some(there))),
+    };
+    if let Some((expr, there)) = found {
         if depth >= CONST_DEPTH {
             return Err("names consts more than 8 deep");
         }
-        return match default_expr(&item.expr, scope, depth + 1) {
+        let read = match there {
+            // A const of another module reads its names there (the body's are not in scope).
+            Some(names) => default_expr(expr, &Scope { names, body_consts: BTreeMap::new() }, depth + 1),
+            None => default_expr(expr, scope, depth + 1),
+        };
+        return match read {
             Err(UNREADABLE) => Err(UNREADABLE_CONST),
             other => other,
         };
     }
-    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    match names.as_slice() {
-        [ty, variant] if scope.file.locals.contains_key(ty) => {
-            unit_variant(scope.file, ty, |v| v.ident == variant).map(DefaultFact::Value)
-        }
-        _ => Err(NO_CONST),
-    }
+    let (variant, ty) = split_last(path).ok_or(NO_CONST)?;
+    let container = scope.names.container(&ty).ok_or(NO_CONST)?;
+    unit_variant(container, |v| v.ident == variant).map(DefaultFact::Value)
+}
+
+/// `path` without its last segment, and that segment's name.
+fn split_last(path: &syn::Path) -> Option<(String, syn::Path)> {
+    let mut prefix = path.clone();
+    let last = prefix.segments.pop()?.into_value();
+    prefix.segments.pop_punct();
+    (!prefix.segments.is_empty()).then(|| (last.ident.to_string(), prefix))
 }
 
 /// `Default::default()`, `T::default()`, `String::new()`, `Vec::new()` and the like.
 fn call_default(func: &syn::Expr, scope: &Scope<'_>) -> Result<DefaultFact, &'static str> {
-    let file = scope.file;
     let syn::Expr::Path(path) = func else { return Err(UNREADABLE) };
+    if let Some((method, ty)) = split_last(&path.path)
+        && method == "default"
+        && let Some(container) = scope.names.container(&ty)
+    {
+        return enum_default(container).map(DefaultFact::Value);
+    }
     let names: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
     let is_collection = |ty: &str| {
         matches!(ty, "String" | "Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "HashMap" | "BTreeMap")
     };
     match names.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["Default", "default"] => Ok(DefaultFact::TypeDefault),
-        [ty, "default"] if file.locals.contains_key(*ty) => enum_default(file, ty).map(DefaultFact::Value),
         [.., ty, "new"] if is_collection(ty) => Ok(DefaultFact::TypeDefault),
         [_, "default"] => Ok(DefaultFact::TypeDefault),
         _ => Err(UNREADABLE),
     }
 }
 
-/// The wire string of the `#[default]` unit variant of local enum `name`.
-pub fn enum_default(file: &ParsedFile, name: &str) -> Result<Value, &'static str> {
-    let item = file.ast.items.iter().find_map(|item| match item {
-        syn::Item::Enum(e) if e.ident == name => Some(e),
-        _ => None,
-    });
-    let item = item.ok_or("is a local struct or alias, whose default the build does not read")?;
-    let marked = item
-        .variants
-        .iter()
-        .find(|v| v.attrs.iter().any(|a| a.path().is_ident("default")))
-        .ok_or("has no `#[default]` variant")?;
-    unit_variant(file, name, |v| v.ident == marked.ident)
+/// The wire string of the `#[default]` unit variant of a crate enum.
+pub fn enum_default(container: &crate::ast::Container) -> Result<Value, &'static str> {
+    let Data::Enum(variants) = &container.data else {
+        return Err("is a local struct or alias, whose default the build does not read");
+    };
+    let marked = variants.iter().find(|v| v.is_default).ok_or("has no `#[default]` variant")?;
+    unit_variant(container, |v| v.ident == marked.ident)
 }
 
-/// The wire string (as the model sends it) of the unit variant of local enum `ty` that
+/// The wire string (as the model sends it) of the unit variant of a crate enum that
 /// `pick` selects.
 fn unit_variant(
-    file: &ParsedFile,
-    ty: &str,
+    container: &crate::ast::Container,
     pick: impl Fn(&crate::ast::Variant) -> bool,
 ) -> Result<Value, &'static str> {
-    let container = file.locals.get(ty).ok_or(UNREADABLE)?;
     let Data::Enum(variants) = &container.data else { return Err(UNREADABLE) };
     match variants.iter().find(|v| pick(v)) {
         Some(variant) if variant.style == Style::Unit => Ok(Value::String(variant.name.deserialize.clone())),
@@ -770,7 +774,9 @@ mod tests {
                 syn::FnArg::Receiver(_) => None,
             })
             .collect();
-        body_defaults(&function.block, &params, &parsed).into_iter().map(|(k, v)| (k, v.fact)).collect()
+        let tree = crate::tree::CrateTree::tools_only(std::slice::from_ref(&parsed), &[]);
+        let names = Lookup::new(&tree, &[]);
+        body_defaults(&function.block, &params, names).into_iter().map(|(k, v)| (k, v.fact)).collect()
     }
 
     fn unread(fact: &DefaultFact, words: &str) {

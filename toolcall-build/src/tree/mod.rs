@@ -46,6 +46,8 @@ pub struct Module {
     pub types: BTreeMap<String, Container>,
     /// Its `use` items, flattened.
     pub imports: Vec<Import>,
+    /// Its `const` items by name (what a tool's default may name).
+    pub consts: BTreeMap<String, syn::ItemConst>,
     /// The submodules it declares, with whether each is visible outside it.
     pub children: BTreeMap<String, bool>,
     /// It holds item macros or glob imports of other crates: a name the build cannot
@@ -230,6 +232,10 @@ impl Items<'_> {
                     flatten_use(&u.tree, Vec::new(), public, &mut found);
                     let entry = tree.modules.entry(module.to_vec()).or_default();
                     entry.imports.extend(found);
+                }
+                syn::Item::Const(c) => {
+                    let entry = tree.modules.entry(module.to_vec()).or_default();
+                    entry.consts.insert(c.ident.to_string(), c.clone());
                 }
                 syn::Item::Macro(m) if !m.mac.path.is_ident("macro_rules") => {
                     tree.modules.entry(module.to_vec()).or_default().opaque = true;

@@ -29,6 +29,8 @@ pub enum Entity {
     Module(ModPath),
     /// A type declared in a module of this crate.
     Type(ModPath, String),
+    /// A `const` declared in a module of this crate.
+    Const(ModPath, String),
     /// Something the tree does not hold: another crate's item, the prelude's, or a
     /// module the build did not read. The path as far as it is known.
     Outside(Vec<String>),
@@ -87,7 +89,7 @@ impl VisitMut for Absolute<'_, '_> {
                 std::iter::once("crate".to_owned()).chain(module).chain(names).collect()
             }
             Entity::Outside(path) => path,
-            Entity::Module(_) => return,
+            Entity::Module(_) | Entity::Const(..) => return,
         };
         rewrite(&mut ty.path, &absolute);
     }
@@ -177,7 +179,7 @@ impl CrateTree {
                 Entity::Missing(module, names)
             }
             // Associated items name nothing the build can describe.
-            Entity::Type(module, name) => {
+            Entity::Type(module, name) | Entity::Const(module, name) => {
                 let mut outside = vec!["crate".to_owned()];
                 outside.extend(module);
                 outside.push(name);
@@ -213,6 +215,9 @@ impl CrateTree {
             let mut child = module.to_vec();
             child.push(name.to_owned());
             return Some(Entity::Module(child));
+        }
+        if found.consts.contains_key(name) {
+            return Some(Entity::Const(module.to_vec(), name.to_owned()));
         }
         if let Some(import) = found.imports.iter().find(|i| i.name.as_deref() == Some(name)) {
             return Some(self.resolve_in(module, &import.target, hops + 1));
@@ -327,6 +332,38 @@ impl CrateTree {
             frontier = next;
         }
         None
+    }
+}
+
+/// What a tool's default may name, looked up where it is written: the crate's consts and
+/// enums (`unwrap_or(LIMIT)`, `unwrap_or(Priority::High)`), wherever they are declared.
+#[derive(Clone, Copy)]
+pub struct Lookup<'t> {
+    tree: &'t CrateTree,
+    scope: &'t [String],
+}
+
+impl<'t> Lookup<'t> {
+    /// Names as written in module `scope`.
+    pub fn new(tree: &'t CrateTree, scope: &'t [String]) -> Self {
+        Lookup { tree, scope }
+    }
+
+    /// The `const` `path` names, with where its own expression's names are looked up.
+    pub fn constant(&self, path: &syn::Path) -> Option<(&'t syn::ItemConst, Lookup<'t>)> {
+        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let Entity::Const(module, name) = self.tree.resolve_in(self.scope, &names, 0) else { return None };
+        let (stored, found) = self.tree.modules.get_key_value(&module)?;
+        Some((found.consts.get(&name)?, Lookup { tree: self.tree, scope: stored }))
+    }
+
+    /// The crate type `path` names.
+    pub fn container(&self, path: &syn::Path) -> Option<&'t crate::ast::Container> {
+        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        match self.tree.resolve_in(self.scope, &names, 0) {
+            Entity::Type(module, name) => self.tree.type_in(&module, &name),
+            _ => None,
+        }
     }
 }
 
