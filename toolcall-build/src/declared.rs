@@ -113,7 +113,7 @@ fn check_one(source: &SourceFile, name: &str, parent: &[String], scope: &Scope, 
 /// The `mod name` item among `items` (declared with `;` or inline).
 fn declaration<'i>(items: &'i [syn::Item], name: &str) -> Option<&'i syn::ItemMod> {
     items.iter().find_map(|item| match item {
-        syn::Item::Mod(m) if crate::parse::defaults::unraw(&m.ident) == name => Some(m),
+        syn::Item::Mod(m) if crate::ast::unraw(&m.ident) == name => Some(m),
         _ => None,
     })
 }

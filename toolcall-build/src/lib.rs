@@ -439,7 +439,7 @@ impl Builder {
         let root_module: Vec<String> = root.segments.iter().skip(1).map(|s| s.ident.to_string()).collect();
         let tree = match loader {
             Some(loader) => tree::CrateTree::walk(loader, &parsed, &root_module, &diags),
-            None => tree::CrateTree::tools_only(&parsed, &root_module),
+            None => tree::CrateTree::tools_only(&parsed, &root_module, &diags),
         };
         let krate = lower::Crate { tree: &tree, root: &root_module, providers: &self.providers };
         let mut impls = std::collections::BTreeMap::new();

@@ -9,13 +9,13 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use toolcall_runtime::ir::{Param, Tool, Type};
 
+use crate::ast::defaults::{DefaultFact, FoundDefault};
+use crate::ast::overrides::{CONST_NAME, ToolParam};
 use crate::ast::tool::{Param as ParamAst, ToolFile, ToolFn, quoted_list};
 use crate::diagnostics::{Diagnostics, FileDiagnostics, Level};
 use crate::model::LocalImpl;
 use crate::model::{self, Decode, ToolDef, ToolModule};
 use crate::parse::ParsedFile;
-use crate::parse::defaults::{DefaultFact, FoundDefault};
-use crate::parse::overrides::{CONST_NAME, ToolParam};
 use crate::provider::TypeProvider;
 use crate::tree::CrateTree;
 use crate::types::{Mapped, TypeMapper};

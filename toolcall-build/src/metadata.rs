@@ -7,13 +7,13 @@
 use serde_json::Value;
 use toolcall_runtime::ToolError;
 
+use crate::ast::metadata::{TOOLS_CONST, ToolMetaEntry, read_tool_meta};
+use crate::ast::signature::{is_candidate, tool_name};
 use crate::ast::tool::not_a_function;
 use crate::check::is_provider_safe;
 use crate::diagnostics::{Diagnostics, FileDiagnostics};
 use crate::model::{ToolDef, ToolModule};
 use crate::parse::ParsedFile;
-use crate::parse::metadata::{TOOLS_CONST, ToolMetaEntry, read_tool_meta};
-use crate::parse::signature::{is_candidate, tool_name};
 
 /// Applies the `TOOLS` const of `parsed`, if it has one, to `module`'s tools.
 pub fn apply(parsed: &ParsedFile, module: &mut ToolModule, diags: &Diagnostics) {

@@ -1,19 +1,26 @@
-//! The ast stage: each tool file read once into records that carry their spans. Local
-//! types ([`Container`]) hold their docs and their serde attributes for both directions
-//! (serde_derive's `internals::ast` and `attr`); tool functions ([`tool::ToolFn`]) hold
-//! each parameter's wire name, type, bullet, default and override together. The schema,
-//! the decoder and the output schema are readers of these records; none goes back to the
-//! source.
+//! The ast stage: the syn trees read once into records that carry their spans. The
+//! crate's types ([`Container`], read for the crate tree) hold their docs and their serde
+//! attributes for both directions (serde_derive's `internals::ast` and `attr`); tool
+//! functions ([`tool::ToolFn`]) hold each parameter's wire name, type, bullet, default and
+//! override together. The readers are here: doc comments ([`docs`]), signatures
+//! ([`signature`]), defaults the body applies ([`defaults`]), `TOOL_PARAMS` ([`overrides`])
+//! and `TOOLS` ([`metadata`]). The schema, the decoder and the output schema read these
+//! records; none goes back to the source.
 //!
 //! Attribute problems are reported here, once, into the shared [`Diagnostics`] context.
 
 pub mod attr;
+pub mod defaults;
+pub mod docs;
+pub mod metadata;
+pub mod overrides;
+pub mod signature;
 pub mod tool;
 
 use std::path::Path;
 
+use crate::ast::docs::{doc_text, parse_docs};
 use crate::diagnostics::Diagnostics;
-use crate::parse::docs::{doc_text, parse_docs};
 use attr::{Both, RenameRule};
 
 /// A struct, enum or type alias declared in a tool file.
@@ -189,6 +196,12 @@ impl Container {
     }
 }
 
+/// An identifier's name without the `r#` prefix.
+pub fn unraw(ident: &syn::Ident) -> String {
+    let text = ident.to_string();
+    text.strip_prefix("r#").map(str::to_owned).unwrap_or(text)
+}
+
 /// `pub` or `pub(crate)`.
 pub fn is_crate_visible(vis: &syn::Visibility) -> bool {
     match vis {
@@ -220,7 +233,7 @@ fn fields(
         .map(|(index, field)| {
             let attrs = attr::field(&field.attrs, errors);
             let base = match &field.ident {
-                Some(ident) => crate::parse::defaults::unraw(ident),
+                Some(ident) => crate::ast::unraw(ident),
                 None => index.to_string(),
             };
             let named = |rename: &Option<String>, rule: Option<RenameRule>| match (rename, rule) {

@@ -8,13 +8,14 @@ use std::collections::BTreeSet;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
+use crate::ast::defaults::{DefaultFact, FoundDefault, body_defaults, enum_default};
+use crate::ast::docs::{Docs, doc_text, parse_docs};
+use crate::ast::overrides::{CONST_NAME, ToolParam, read_overrides};
+use crate::ast::signature;
 use crate::context::{ContextType, ContextUse};
 use crate::diagnostics::{Diagnostics, FileDiagnostics};
 use crate::model::Returns;
-use crate::parse::defaults::{DefaultFact, FoundDefault, body_defaults, enum_default};
-use crate::parse::docs::{Docs, doc_text, parse_docs};
-use crate::parse::overrides::{CONST_NAME, ToolParam, read_overrides};
-use crate::parse::{ParsedFile, signature};
+use crate::parse::ParsedFile;
 use crate::tree::resolve::Lookup;
 
 /// The tool functions of one file, and its `TOOL_PARAMS` overrides.

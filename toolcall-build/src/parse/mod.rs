@@ -1,19 +1,12 @@
-//! Parse stage: tool files -> raw facts (functions, local types, consts, imports).
+//! Parse stage: tool files -> syn trees, with the file's consts and imports at hand.
 //!
 //! Takes the text of every `.rs` file under the tools directory and gives a [`ParsedFile`]
-//! per file: the syn tree plus the lookups later stages need. Nothing here decides what a
-//! tool is; that happens in `lower`.
-
-pub mod defaults;
-pub mod docs;
-pub mod metadata;
-pub mod overrides;
-pub mod signature;
+//! per file. It only parses: what a tool, a type or a default is, is read from these trees
+//! in the ast stage.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::ast::Container;
 use crate::diagnostics::{Diagnostics, Level};
 
 /// One tool file after parsing.
@@ -25,8 +18,6 @@ pub struct ParsedFile {
     pub module: Vec<String>,
     /// The syn tree.
     pub ast: syn::File,
-    /// Structs, enums and aliases by name, read once into the ast.
-    pub locals: BTreeMap<String, Container>,
     /// `const` items by name.
     pub consts: BTreeMap<String, syn::ItemConst>,
     /// Imported names: `NaiveDate` -> `chrono::NaiveDate`.
@@ -115,15 +106,9 @@ pub fn parse_file(file: &Path, module: Vec<String>, text: &str, diags: &Diagnost
             return None;
         }
     };
-    let mut parsed = ParsedFile {
-        file: file.to_owned(),
-        module,
-        locals: BTreeMap::new(),
-        consts: BTreeMap::new(),
-        imports: BTreeMap::new(),
-        ast,
-    };
-    collect_items(&mut parsed, diags);
+    let mut parsed =
+        ParsedFile { file: file.to_owned(), module, consts: BTreeMap::new(), imports: BTreeMap::new(), ast };
+    collect_items(&mut parsed);
     Some(parsed)
 }
 
@@ -137,12 +122,8 @@ fn explain_parse_error(error: &syn::Error) -> String {
     }
 }
 
-fn collect_items(parsed: &mut ParsedFile, diags: &Diagnostics) {
+fn collect_items(parsed: &mut ParsedFile) {
     for item in &parsed.ast.items {
-        if let Some(container) = Container::from_item(item, &parsed.file, diags) {
-            parsed.locals.insert(container.ident.to_string(), container);
-            continue;
-        }
         match item {
             syn::Item::Const(c) => {
                 parsed.consts.insert(c.ident.to_string(), c.clone());

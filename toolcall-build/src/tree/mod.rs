@@ -68,9 +68,9 @@ pub struct Import {
 
 impl CrateTree {
     /// A tree of the tool files alone: the crate root was not read.
-    pub fn tools_only(tools: &[ParsedFile], root: &[String]) -> CrateTree {
+    pub fn tools_only(tools: &[ParsedFile], root: &[String], diags: &Diagnostics) -> CrateTree {
         let mut tree = CrateTree::default();
-        tree.add_tool_files(tools, root);
+        tree.add_tool_files(tools, root, diags);
         tree.finish();
         tree
     }
@@ -89,7 +89,7 @@ impl CrateTree {
             }
         }
         let mut tree = walk.tree;
-        tree.add_tool_files(tools, root);
+        tree.add_tool_files(tools, root, diags);
         tree.finish();
         tree
     }
@@ -111,18 +111,16 @@ impl CrateTree {
     }
 
     /// Registers each tool file as the module `root::<its path>`, with its parents.
-    fn add_tool_files(&mut self, tools: &[ParsedFile], root: &[String]) {
-        let sink = Diagnostics::default();
+    fn add_tool_files(&mut self, tools: &[ParsedFile], root: &[String], diags: &Diagnostics) {
         for parsed in tools {
             let mut path = root.to_vec();
             path.extend(parsed.module.iter().cloned());
             self.declare_parents(&path);
             let module = self.modules.entry(path.clone()).or_default();
             module.file = parsed.file.clone();
-            let mut reader = Items { file: &parsed.file, diags: &sink, follow: None, inline: false };
+            let mut reader = Items { file: &parsed.file, diags, follow: None, inline: false };
             reader.read(self, &path, &parsed.ast.items);
         }
-        let _ = sink.into_sorted();
     }
 
     /// Records `path`'s ancestors as holding it (visible: tool modules are `pub mod`).
@@ -248,7 +246,7 @@ impl Items<'_> {
 
     /// A `mod` item: inline ones are read here; file ones are queued with their files.
     fn module(&mut self, tree: &mut CrateTree, parent: &[String], item: &syn::ItemMod) {
-        let name = crate::parse::defaults::unraw(&item.ident);
+        let name = crate::ast::unraw(&item.ident);
         let mut path = parent.to_vec();
         path.push(name.clone());
         let visible = visible_from_root(&item.vis, parent);

@@ -32,6 +32,7 @@ use serde_json::Value;
 use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 
+use crate::ast::unraw;
 use crate::ast::{Data, Style};
 use crate::tree::resolve::Lookup;
 
@@ -707,12 +708,6 @@ fn source_of(expr: &syn::Expr) -> String {
     if line.chars().count() > 40 { format!("{}..", line.chars().take(38).collect::<String>()) } else { line }
 }
 
-/// An identifier's name without the `r#` prefix.
-pub fn unraw(ident: &syn::Ident) -> String {
-    let text = ident.to_string();
-    text.strip_prefix("r#").map(str::to_owned).unwrap_or(text)
-}
-
 fn is_string_from(func: &syn::Expr) -> bool {
     let syn::Expr::Path(path) = func else { return false };
     let names: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
@@ -770,11 +765,12 @@ mod tests {
             .inputs
             .iter()
             .filter_map(|i| match i {
-                syn::FnArg::Typed(t) => crate::parse::signature::binding_name(&t.pat),
+                syn::FnArg::Typed(t) => crate::ast::signature::binding_name(&t.pat),
                 syn::FnArg::Receiver(_) => None,
             })
             .collect();
-        let tree = crate::tree::CrateTree::tools_only(std::slice::from_ref(&parsed), &[]);
+        let tree =
+            crate::tree::CrateTree::tools_only(std::slice::from_ref(&parsed), &[], &Diagnostics::default());
         let names = Lookup::new(&tree, &[]);
         body_defaults(&function.block, &params, names).into_iter().map(|(k, v)| (k, v.fact)).collect()
     }

@@ -1,8 +1,8 @@
 //! Function signatures: which functions are tools, what their parameters are called,
 //! and what they return.
 
+use crate::ast::unraw;
 use crate::model::Returns;
-use crate::parse::defaults::unraw;
 
 /// Whether `item` is a tool candidate: a `pub` or `pub(crate)` free function that is not
 /// `#[doc(hidden)]`. Private functions are helpers and silently not tools.
