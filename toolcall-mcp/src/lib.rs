@@ -114,8 +114,8 @@ pub use axum::http;
 pub use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
 pub use streamable_http::{
     Caller, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT,
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT, LOOPBACK_ORIGINS, Rejection,
-    RequestFn, bearer_token,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_JSON_VALUES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT,
+    LOOPBACK_ORIGINS, Rejection, RequestFn, bearer_token,
 };
 
 use limit::CallLimit;
@@ -363,6 +363,15 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// sessions.
     pub fn session_store(mut self, store: Arc<dyn SessionStore>) -> Self {
         self.http.session_store = Some(store);
+        self
+    }
+
+    /// The most JSON values (scalars, arrays, objects) one request body may hold (default
+    /// [`DEFAULT_MAX_JSON_VALUES`], 100,000); a body over 64 KiB holding more is refused
+    /// with 413 before it is parsed. Parsing costs memory per value: rmcp's parse of a
+    /// 4 MiB body of 300,000 one-digit members peaks near 100 MiB.
+    pub fn max_json_values(mut self, limit: usize) -> Self {
+        self.http.max_json_values = limit.max(1);
         self
     }
 

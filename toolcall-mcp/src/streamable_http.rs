@@ -15,8 +15,10 @@
 //!    and its identity, which owns sessions).
 //! 3. `read_body`: a declared `Content-Length` over the limit is 413 at once (before any
 //!    `100 Continue`); the body is read within the body time limit (else 408) and the
-//!    limit (else 413); a large body is handed to rmcp, which parses it, in
-//!    `block_in_place`, so its parsing never holds an async worker.
+//!    limit (else 413); a large body (over 64 KiB) is handed to rmcp, which parses it,
+//!    in `block_in_place`, so its parsing never holds an async worker, and at most one
+//!    per core at a time, so parses of many at once do not add up in memory; one holding
+//!    more JSON values than the limit (100,000) is 413 before it is parsed.
 //! 4. [`crate::sessions`]: a session belongs to the identity that created it, is capped
 //!    in number, and has at most one standalone GET stream at a time.
 
@@ -56,6 +58,9 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
 pub const DEFAULT_MAX_SESSIONS: usize = 1000;
 /// The default time a session lives without a request (rmcp's).
 pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The default number of JSON values one request body may hold.
+pub const DEFAULT_MAX_JSON_VALUES: usize = 100_000;
 
 /// Bodies larger than this are parsed by rmcp inside `block_in_place`.
 const LARGE_BODY: usize = 64 * 1024;
@@ -195,6 +200,7 @@ pub(crate) struct HttpSettings {
     pub(crate) max_connections: usize,
     pub(crate) max_sessions: usize,
     pub(crate) session_idle_timeout: Duration,
+    pub(crate) max_json_values: usize,
 }
 
 impl Default for HttpSettings {
@@ -211,6 +217,7 @@ impl Default for HttpSettings {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_sessions: DEFAULT_MAX_SESSIONS,
             session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            max_json_values: DEFAULT_MAX_JSON_VALUES,
         }
     }
 }
@@ -295,7 +302,14 @@ pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Ro
     let sessions =
         Arc::new(Sessions::new(settings.max_sessions, Arc::clone(&manager), settings.session_store.clone()));
     let service = StreamableHttpService::new(move || Ok(server.clone()), manager, config);
-    let limits = BodyLimits { limit: settings.body_limit, timeout: settings.body_timeout };
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    let large = Arc::new(tokio::sync::Semaphore::new(cores.clamp(1, 8)));
+    let limits = BodyLimits {
+        limit: settings.body_limit,
+        timeout: settings.body_timeout,
+        max_values: settings.max_json_values,
+        large,
+    };
     let router = axum::Router::new()
         .nest_service("/mcp", service)
         .layer(axum::middleware::from_fn_with_state(sessions, sessions::guard))
@@ -382,11 +396,13 @@ async fn authenticate<C: Send + Sync + 'static>(
     }
 }
 
-/// The body's limit and time limit.
-#[derive(Clone, Copy, Debug)]
+/// The body's limit and time limit, and the turns for parsing large bodies.
+#[derive(Clone, Debug)]
 struct BodyLimits {
     limit: usize,
     timeout: Duration,
+    max_values: usize,
+    large: Arc<tokio::sync::Semaphore>,
 }
 
 /// Reads the body within its limits; hands a large one to rmcp off the async workers.
@@ -430,9 +446,52 @@ async fn read_body(State(limits): State<BodyLimits>, request: Request, next: Nex
             );
         }
     };
-    let large = bytes.len() > LARGE_BODY;
-    let request = Request::from_parts(parts, Body::from(bytes));
-    if large { OffWorker(Box::pin(next.run(request))).await } else { next.run(request).await }
+    if bytes.len() <= LARGE_BODY {
+        return next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    }
+    // rmcp's parse of a 4 MiB body of small members peaks near 100 MiB; at most one per
+    // core at a time (more would not finish sooner), so eight at once do not take 800.
+    let _turn = limits.large.acquire().await;
+    let values = OffWorker(Box::pin(async { json_values(&bytes) })).await;
+    if values > limits.max_values {
+        log::info!("a body of {values} JSON values or more refused (the limit is {})", limits.max_values);
+        return plain(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "Payload Too Large: the body holds {values} JSON values or more; the limit is {}",
+                limits.max_values
+            ),
+        );
+    }
+    OffWorker(Box::pin(next.run(Request::from_parts(parts, Body::from(bytes))))).await
+}
+
+/// How many JSON values a text holds, counted without parsing it: one, plus one per
+/// comma and per opening bracket outside strings (a malformed text is counted the same
+/// way, and left to the parser to refuse). Parsing costs memory per value (rmcp's parse
+/// of 300,000 one-digit members peaks near 100 MiB); this costs none.
+pub(crate) fn json_values(text: &[u8]) -> usize {
+    let mut count = 1usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &byte in text {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if byte == b'\\' {
+                escaped = true;
+            } else if byte == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b',' | b'[' | b'{' => count += 1,
+            _ => {}
+        }
+    }
+    count
 }
 
 /// A body whose data is read and thrown away: it yields no frame until its end.
@@ -558,6 +617,14 @@ mod tests {
         let mut named = HttpSettings { hosts: vec!["mcp.example".into()], ..HttpSettings::default() };
         named.allow_bound_loopback("127.0.0.2".parse().unwrap());
         assert_eq!(named.hosts, ["mcp.example"], "a configured list is left alone");
+    }
+
+    #[test]
+    fn json_values_are_counted_outside_strings() {
+        assert_eq!(json_values(b"1"), 1);
+        assert_eq!(json_values(br#"{"a":1,"b":[1,2,{"c":null}]}"#), 7);
+        assert_eq!(json_values(br#"{"a":"x,y[{\",\\","b":2}"#), 3);
+        assert_eq!(json_values(br#"["]",1]"#), 3);
     }
 
     #[test]

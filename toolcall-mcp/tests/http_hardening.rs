@@ -375,3 +375,26 @@ async fn a_timeout_result_carries_its_json() {
     assert_eq!(json["limit_ms"], 200);
     assert_eq!(json["started"], true);
 }
+
+/// A large body of many small values is refused before it is parsed; a large body of few
+/// values is not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_of_too_many_json_values_is_413_before_parsing() {
+    let stats = Arc::new(Stats::default());
+    let uri = serve(McpServer::new(&GAUGE, Gauge::new("local", &stats)).max_json_values(1000)).await;
+    let client = Client::new(&uri, Era::Legacy).connect().await.unwrap();
+    let many = vec![0; 40_000];
+    let refused = call(&client, "whoami", json!({"pad": many})).await;
+    assert!(refused.is_err(), "{refused:?}");
+    let (status, _, text) = post(
+        &uri,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "whoami", "arguments": {"pad": vec![0; 40_000]}}}).to_string(),
+        &[],
+    )
+    .await;
+    assert_eq!(status, 413);
+    assert!(text.contains("JSON values or more; the limit is 1000"), "{text}");
+    let few = "x".repeat(200_000);
+    assert_eq!(call(&client, "whoami", json!({"pad": few})).await, Ok("\"local\"".into()));
+    assert_eq!(stats.calls.load(Ordering::SeqCst), 1);
+}
