@@ -448,8 +448,7 @@ impl Builder {
             let module: Vec<String> = root_module.iter().chain(&parsed.module).cloned().collect();
             let names = tree::resolve::Lookup::new(&tree, &module);
             let read = ast::tool::read_tools(parsed, names, context.as_ref(), &diags);
-            let mut lowered = lower::lower_file(parsed, &read, &krate, &mut impls, self.missing_docs, &diags);
-            metadata::apply(parsed, &mut lowered, &diags);
+            let lowered = lower::lower_file(parsed, &read, &krate, &mut impls, self.missing_docs, &diags);
             // A `mod.rs` that only declares submodules is not a tool module.
             if !(lowered.tools.is_empty() && parsed.file.ends_with("mod.rs")) {
                 modules.push(lowered);

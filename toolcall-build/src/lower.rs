@@ -48,21 +48,24 @@ pub fn lower_file(
         let mut mapper = TypeMapper::new(parsed, (krate.tree, &module), krate.providers, diags, impls);
         let report = diags.in_file(&parsed.file);
         for function in &read.tools {
-            if let Some(tool) = lower_fn(function, &mut mapper, &report) {
-                check_descriptions(function, &tool.ir, missing_docs, &report);
+            if let Some((tool, bare)) = lower_fn(function, &mut mapper, &report) {
+                check_descriptions(function, &tool.ir, &bare, missing_docs, &report);
                 tools.push(tool);
             }
         }
         mapper.mark_fast_impls();
     }
     check_override_targets(parsed, &read.overrides, &tools, diags);
-    ToolModule {
+    let mut lowered = ToolModule {
         path: parsed.module.clone(),
         file: parsed.file.clone(),
         tools,
         overrides_const: read.overrides_visible,
         tools_const: false,
-    }
+    };
+    // `TOOL_PARAMS` went into the parameters above; `TOOLS` goes into the tools here.
+    crate::metadata::apply(parsed, read, &mut lowered, diags);
+    lowered
 }
 
 /// Overrides naming a function that is not a tool, or a parameter it does not have, warn.
@@ -87,7 +90,13 @@ fn check_override_targets(
 /// A tool without a description, and the parameters of one without any (no override,
 /// bullet or type doc), are one diagnostic each at the tool's name. An override that sets
 /// an empty description says "none" on purpose.
-fn check_descriptions(function: &ToolFn, tool: &Tool, level: Level, report: &FileDiagnostics<'_>) {
+fn check_descriptions(
+    function: &ToolFn,
+    tool: &Tool,
+    bare: &[String],
+    level: Level,
+    report: &FileDiagnostics<'_>,
+) {
     let denied = if level == Level::Error { " (`Builder::deny_missing_docs`)" } else { "" };
     let name = &tool.name;
     if tool.description.trim().is_empty() {
@@ -97,15 +106,7 @@ fn check_descriptions(function: &ToolFn, tool: &Tool, level: Level, report: &Fil
         );
         report.emit(level, function.ident.span(), message);
     }
-    let bare: Vec<&str> = tool
-        .params
-        .iter()
-        .zip(&function.params)
-        .filter(|(ir, ast)| {
-            ir.description.trim().is_empty() && ast.over.as_ref().is_none_or(|o| o.description.is_none())
-        })
-        .map(|(ir, _)| ir.name.as_str())
-        .collect();
+    let bare: Vec<&str> = bare.iter().map(String::as_str).collect();
     let (what, first) = match bare.as_slice() {
         [] => return,
         [one] => (format!("parameter `{one}` of `{name}` has no description{denied}; add a bullet"), *one),
@@ -122,10 +123,17 @@ fn check_descriptions(function: &ToolFn, tool: &Tool, level: Level, report: &Fil
 }
 
 /// Lowers one tool; `None` (with a warning) when a parameter type cannot be served.
-fn lower_fn(function: &ToolFn, mapper: &mut TypeMapper<'_>, report: &FileDiagnostics<'_>) -> Option<ToolDef> {
+/// Lowers one tool, with the wire names of its parameters that have no description at
+/// all (none from an override, a bullet or a type's doc).
+fn lower_fn(
+    function: &ToolFn,
+    mapper: &mut TypeMapper<'_>,
+    report: &FileDiagnostics<'_>,
+) -> Option<(ToolDef, Vec<String>)> {
     let name = &function.name;
     let mut tool = Tool::new(name).description(function.description.clone());
     let mut decodes = Vec::new();
+    let mut bare = Vec::new();
     for param in &function.params {
         let ty = mapper.resolve(&param.ty);
         let mapped = match mapper.slot(&ty, param.ty_span) {
@@ -137,6 +145,10 @@ fn lower_fn(function: &ToolFn, mapper: &mut TypeMapper<'_>, report: &FileDiagnos
             }
         };
         let (ir, decode, bounded) = lower_param(param, mapped, report);
+        // An override that sets an empty description says "none" on purpose.
+        if ir.description.trim().is_empty() && param.over.as_ref().is_none_or(|o| o.description.is_none()) {
+            bare.push(ir.name.clone());
+        }
         let bounds = bounded.then(|| ir.ty.clone());
         // A range is checked on the `Value` before decoding: only the exact decoder does.
         let fast = !bounded && decode == Decode::FromArg && mapper.is_fast(&ty);
@@ -145,7 +157,7 @@ fn lower_fn(function: &ToolFn, mapper: &mut TypeMapper<'_>, report: &FileDiagnos
     }
     tool.defs = mapper.definitions(&tool.params);
     tool = with_output(tool, function, mapper, report);
-    Some(ToolDef {
+    let def = ToolDef {
         ir: tool,
         ident: function.ident.clone(),
         span: function.ident.span(),
@@ -154,7 +166,8 @@ fn lower_fn(function: &ToolFn, mapper: &mut TypeMapper<'_>, report: &FileDiagnos
         is_async: function.is_async,
         context_at: function.context_at.clone(),
         timeout_ms: None,
-    })
+    };
+    Some((def, bare))
 }
 
 /// The tool with its output schema, when its success type serializes to an object; a

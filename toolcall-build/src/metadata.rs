@@ -7,26 +7,21 @@
 use serde_json::Value;
 use toolcall_runtime::ToolError;
 
-use crate::ast::metadata::{TOOLS_CONST, ToolMetaEntry, read_tool_meta};
+use crate::ast::metadata::{TOOLS_CONST, ToolMetaEntry};
 use crate::ast::signature::{is_candidate, tool_name};
+use crate::ast::tool::ToolFile;
 use crate::ast::tool::not_a_function;
 use crate::check::is_provider_safe;
 use crate::diagnostics::{Diagnostics, FileDiagnostics};
 use crate::model::{ToolDef, ToolModule};
 use crate::parse::ParsedFile;
 
-/// Applies the `TOOLS` const of `parsed`, if it has one, to `module`'s tools.
-pub fn apply(parsed: &ParsedFile, module: &mut ToolModule, diags: &Diagnostics) {
-    let Some(item) = parsed.consts.get(TOOLS_CONST) else { return };
+/// Applies the `TOOLS` entries of the file (`read.metadata`, as the ast read them) to
+/// `module`'s lowered tools.
+pub fn apply(parsed: &ParsedFile, read: &ToolFile, module: &mut ToolModule, diags: &Diagnostics) {
     let report = diags.in_file(&parsed.file);
-    module.tools_const = !matches!(item.vis, syn::Visibility::Inherited);
-    if !module.tools_const {
-        let message = format!(
-            "make `{TOOLS_CONST}` `pub(crate)` so generated code references it and the compiler checks it"
-        );
-        report.warn(syn::spanned::Spanned::span(&item.ident), message);
-    }
-    for entry in read_tool_meta(item, &parsed.file, diags) {
+    module.tools_const = read.metadata_visible;
+    for entry in read.metadata.iter().cloned() {
         match module.tools.iter_mut().find(|tool| function_name(tool) == entry.function) {
             Some(tool) => apply_entry(tool, entry, &report),
             None => no_such_tool(parsed, &entry, &report),

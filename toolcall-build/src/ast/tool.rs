@@ -18,7 +18,8 @@ use crate::model::Returns;
 use crate::parse::ParsedFile;
 use crate::tree::resolve::Lookup;
 
-/// The tool functions of one file, and its `TOOL_PARAMS` overrides.
+/// The tool functions of one file, its `TOOL_PARAMS` overrides and its `TOOLS` metadata:
+/// everything the file says about its tools, applied together when it is lowered.
 #[derive(Clone, Debug)]
 pub struct ToolFile {
     /// Candidate functions the library can serve, in declaration order.
@@ -27,6 +28,10 @@ pub struct ToolFile {
     pub overrides: Vec<ToolParam>,
     /// Whether `TOOL_PARAMS` is visible to generated code (which then references it).
     pub overrides_visible: bool,
+    /// The `TOOLS` entries, as written (empty without the const).
+    pub metadata: Vec<crate::ast::metadata::ToolMetaEntry>,
+    /// Whether the file declares `TOOLS`, visible to generated code.
+    pub metadata_visible: bool,
 }
 
 /// One tool function, as read.
@@ -90,7 +95,25 @@ pub fn read_tools(
         .filter_map(|function| read_tool(function, parsed, names, &overrides, context, &report))
         .collect();
     let overrides = overrides_with_targets(overrides, parsed, &tools, &report);
-    ToolFile { tools, overrides, overrides_visible: overrides_visible(parsed) }
+    let (metadata, metadata_visible) = file_metadata(parsed, diags);
+    ToolFile { tools, overrides, overrides_visible: overrides_visible(parsed), metadata, metadata_visible }
+}
+
+/// The file's `TOOLS` entries and whether the const is visible; a private one warns.
+fn file_metadata(
+    parsed: &ParsedFile,
+    diags: &Diagnostics,
+) -> (Vec<crate::ast::metadata::ToolMetaEntry>, bool) {
+    use crate::ast::metadata::{TOOLS_CONST, read_tool_meta};
+    let Some(item) = parsed.consts.get(TOOLS_CONST) else { return (Vec::new(), false) };
+    let visible = !matches!(item.vis, syn::Visibility::Inherited);
+    if !visible {
+        let message = format!(
+            "make `{TOOLS_CONST}` `pub(crate)` so generated code references it and the compiler checks it"
+        );
+        diags.warn(&parsed.file, syn::spanned::Spanned::span(&item.ident), message);
+    }
+    (read_tool_meta(item, &parsed.file, diags), visible)
 }
 
 /// The overrides whose tool and parameter exist. One naming no function of the file, or
