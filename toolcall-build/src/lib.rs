@@ -447,7 +447,7 @@ impl Builder {
         for parsed in &parsed {
             let module: Vec<String> = root_module.iter().chain(&parsed.module).cloned().collect();
             let names = tree::resolve::Lookup::new(&tree, &module);
-            let read = ast::tool::read_tools(parsed, names, context.as_ref(), &diags);
+            let read = ast::tool::read_tools(parsed, &names, context.as_ref(), &diags);
             let lowered = lower::lower_file(parsed, &read, &krate, &mut impls, self.missing_docs, &diags);
             // A `mod.rs` that only declares submodules is not a tool module.
             if !(lowered.tools.is_empty() && parsed.file.ends_with("mod.rs")) {

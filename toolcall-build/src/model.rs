@@ -81,17 +81,6 @@ pub enum Decode {
     },
 }
 
-impl Decode {
-    /// How a type decoded by `strategy` is decoded in a slot (`optional`: `Option<_>`).
-    pub fn of(strategy: crate::types::Strategy, optional: bool) -> Decode {
-        match strategy {
-            crate::types::Strategy::FromArg => Decode::FromArg,
-            crate::types::Strategy::Deserialize => Decode::Deserialize { optional },
-            crate::types::Strategy::Provider(function) => Decode::Provider { function, optional },
-        }
-    }
-}
-
 /// A tool parameter as the dispatcher decodes it: its wire name and decoding (the
 /// schema side of the same parameter is [`ir::Param`]).
 #[derive(Clone, Debug)]

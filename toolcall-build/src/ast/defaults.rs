@@ -34,7 +34,16 @@ use syn::visit_mut::{self, VisitMut};
 
 use crate::ast::unraw;
 use crate::ast::{Data, Style};
-use crate::tree::resolve::Lookup;
+
+/// What a default may name beyond the function's body: the crate's consts and types, as
+/// the tool's module sees them. The crate tree answers (`tree::resolve::Lookup`); the ast
+/// stage only asks.
+pub trait Names {
+    /// The `const` `path` names, with where its own expression's names are looked up.
+    fn constant(&self, path: &syn::Path) -> Option<(&syn::ItemConst, Box<dyn Names + '_>)>;
+    /// The crate type `path` names.
+    fn container(&self, path: &syn::Path) -> Option<&crate::ast::Container>;
+}
 
 /// What a body says about one optional parameter's default.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,7 +84,7 @@ pub struct FoundDefault {
 pub fn body_defaults(
     body: &syn::Block,
     params: &[String],
-    names: Lookup<'_>,
+    names: &dyn Names,
 ) -> BTreeMap<String, FoundDefault> {
     let mut consts = BodyConsts::default();
     consts.visit_block_mut(&mut body.clone());
@@ -116,7 +125,7 @@ fn merge(first: &mut FoundDefault, other: FoundDefault) {
 /// Where a default's names are looked up: the consts declared in the function's body
 /// (first), then the crate's consts and enums as the tool's module sees them.
 struct Scope<'a> {
-    names: Lookup<'a>,
+    names: &'a dyn Names,
     body_consts: BTreeMap<String, syn::ItemConst>,
 }
 
@@ -635,7 +644,9 @@ fn path_default(path: &syn::Path, scope: &Scope<'_>, depth: usize) -> Result<Def
         }
         let read = match there {
             // A const of another module reads its names there (the body's are not in scope).
-            Some(names) => default_expr(expr, &Scope { names, body_consts: BTreeMap::new() }, depth + 1),
+            Some(names) => {
+                default_expr(expr, &Scope { names: &*names, body_consts: BTreeMap::new() }, depth + 1)
+            }
             None => default_expr(expr, scope, depth + 1),
         };
         return match read {
@@ -771,8 +782,8 @@ mod tests {
             .collect();
         let tree =
             crate::tree::CrateTree::tools_only(std::slice::from_ref(&parsed), &[], &Diagnostics::default());
-        let names = Lookup::new(&tree, &[]);
-        body_defaults(&function.block, &params, names).into_iter().map(|(k, v)| (k, v.fact)).collect()
+        let names = crate::tree::resolve::Lookup::new(&tree, &[]);
+        body_defaults(&function.block, &params, &names).into_iter().map(|(k, v)| (k, v.fact)).collect()
     }
 
     fn unread(fact: &DefaultFact, words: &str) {

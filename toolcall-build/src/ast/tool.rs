@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
-use crate::ast::defaults::{DefaultFact, FoundDefault, body_defaults, enum_default};
+use crate::ast::defaults::{DefaultFact, FoundDefault, Names, body_defaults, enum_default};
 use crate::ast::docs::{Docs, doc_text, parse_docs};
 use crate::ast::overrides::{CONST_NAME, ToolParam, read_overrides};
 use crate::ast::signature;
@@ -16,7 +16,6 @@ use crate::context::{ContextType, ContextUse};
 use crate::diagnostics::{Diagnostics, FileDiagnostics};
 use crate::model::Returns;
 use crate::parse::ParsedFile;
-use crate::tree::resolve::Lookup;
 
 /// The tool functions of one file, its `TOOL_PARAMS` overrides and its `TOOLS` metadata:
 /// everything the file says about its tools, applied together when it is lowered.
@@ -78,7 +77,7 @@ pub struct Param {
 /// with a located warning.
 pub fn read_tools(
     parsed: &ParsedFile,
-    names: Lookup<'_>,
+    names: &dyn Names,
     context: Option<&ContextType>,
     diags: &Diagnostics,
 ) -> ToolFile {
@@ -214,7 +213,7 @@ fn overrides_visible(parsed: &ParsedFile) -> bool {
 fn read_tool(
     function: &syn::ItemFn,
     parsed: &ParsedFile,
-    lookup: Lookup<'_>,
+    lookup: &dyn Names,
     overrides: &[ToolParam],
     context: Option<&ContextType>,
     report: &FileDiagnostics<'_>,
@@ -265,7 +264,7 @@ fn read_tool(
 
 /// `unwrap_or_default()` of an `Option<E>` where `E` is a crate enum: its `#[default]`
 /// variant.
-fn local_default(found: FoundDefault, ty: &syn::Type, names: Lookup<'_>) -> FoundDefault {
+fn local_default(found: FoundDefault, ty: &syn::Type, names: &dyn Names) -> FoundDefault {
     if found.fact != DefaultFact::TypeDefault {
         return found;
     }

@@ -348,17 +348,20 @@ impl<'t> Lookup<'t> {
     pub fn new(tree: &'t CrateTree, scope: &'t [String]) -> Self {
         Lookup { tree, scope }
     }
+}
 
-    /// The `const` `path` names, with where its own expression's names are looked up.
-    pub fn constant(&self, path: &syn::Path) -> Option<(&'t syn::ItemConst, Lookup<'t>)> {
+impl crate::ast::defaults::Names for Lookup<'_> {
+    fn constant(
+        &self,
+        path: &syn::Path,
+    ) -> Option<(&syn::ItemConst, Box<dyn crate::ast::defaults::Names + '_>)> {
         let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
         let Entity::Const(module, name) = self.tree.resolve_in(self.scope, &names, 0) else { return None };
         let (stored, found) = self.tree.modules.get_key_value(&module)?;
-        Some((found.consts.get(&name)?, Lookup { tree: self.tree, scope: stored }))
+        Some((found.consts.get(&name)?, Box::new(Lookup { tree: self.tree, scope: stored })))
     }
 
-    /// The crate type `path` names.
-    pub fn container(&self, path: &syn::Path) -> Option<&'t crate::ast::Container> {
+    fn container(&self, path: &syn::Path) -> Option<&crate::ast::Container> {
         let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
         match self.tree.resolve_in(self.scope, &names, 0) {
             Entity::Type(module, name) => self.tree.type_in(&module, &name),

@@ -5,13 +5,12 @@
 //! **Adding a built-in type without type arguments is one row of [`SCALARS`]**: the names
 //! it goes by, the crates it must come from, its input and output schemas, how it is
 //! decoded and whether the one-pass fast reader takes it. Types that hold others (`Vec`,
-//! `HashMap`, `Box`, `Option`, ...) are the structural nodes of [`Ty`], chosen in
-//! [`container`].
+//! `HashMap`, `Box`, `Option`, ...) are the structural nodes of the type tree
+//! (`ty::Ty`), chosen in [`container`].
 
 use toolcall_runtime::ir::{MAX_SAFE_INTEGER, Type, Width};
 
 use super::Strategy;
-use super::ty::Ty;
 
 /// One built-in type without type arguments (or whose arguments do not matter).
 #[derive(Debug)]
@@ -171,11 +170,6 @@ pub fn container<'t>(name: &str, resolved: &str, args: &'t [syn::Type]) -> Optio
         ("Result", _) => Container::Result,
         _ => return None,
     })
-}
-
-/// Whether a map key type is `String` (JSON object keys are strings).
-pub fn is_string_key(key: &Ty) -> bool {
-    matches!(key, Ty::Scalar { name, .. } if name == "String")
 }
 
 /// `str` as a type.

@@ -17,7 +17,7 @@ pub(super) const BORROWED: &str =
 
 /// Map keys must be strings on the wire.
 pub(super) fn map_key(key: &Ty) -> Result<(), String> {
-    if super::builtin::is_string_key(key) {
+    if matches!(key, Ty::Scalar { name, .. } if name == "String") {
         Ok(())
     } else {
         Err("map keys must be `String` (JSON object keys are strings)".to_owned())
@@ -28,8 +28,8 @@ impl<'a> TypeMapper<'a> {
     /// How a field, payload or parameter of type `ty` is decoded (`Option<T>`: may be absent).
     fn decode_of(&mut self, ty: &Ty) -> Result<Decode, String> {
         match ty {
-            Ty::Option(inner) => Ok(Decode::of(self.strategy(inner)?, true)),
-            other => Ok(Decode::of(self.strategy(other)?, false)),
+            Ty::Option(inner) => Ok(self.strategy(inner)?.in_slot(true)),
+            other => Ok(self.strategy(other)?.in_slot(false)),
         }
     }
 

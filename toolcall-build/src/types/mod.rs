@@ -202,7 +202,7 @@ impl<'a> TypeMapper<'a> {
         let type_doc = self.type_doc(inner);
         let integer = matches!(inner, Ty::Scalar { row, .. } if row.integer);
         let (ir, strategy) = self.map(inner)?;
-        let decode = Decode::of(strategy, optional);
+        let decode = strategy.in_slot(optional);
         Ok(Mapped { ty: ir, decode, optional, type_doc, integer })
     }
 
@@ -214,6 +214,17 @@ impl<'a> TypeMapper<'a> {
             Ty::Alias { target, .. } => self.type_doc(target),
             Ty::Local(id) => self.types.instance(*id).item.doc.clone(),
             _ => String::new(),
+        }
+    }
+}
+
+impl Strategy {
+    /// How a slot of a type decoded this way is decoded (`optional`: `Option<_>`).
+    fn in_slot(self, optional: bool) -> Decode {
+        match self {
+            Strategy::FromArg => Decode::FromArg,
+            Strategy::Deserialize => Decode::Deserialize { optional },
+            Strategy::Provider(function) => Decode::Provider { function, optional },
         }
     }
 }
