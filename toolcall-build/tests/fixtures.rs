@@ -1,31 +1,121 @@
 //! Snapshots of what the generator emits for the fixture crate (`toolcall-fixtures`): the
-//! generated `tools.rs` per fixture file and for the whole crate, every schema of every
-//! module in each format, strict and not, and the diagnostics. The same files are compiled
-//! and dispatched for real by `toolcall-fixtures`' own tests.
+//! generated `tools.rs` for the whole crate and sliced per fixture file, every schema of
+//! every module in each format, strict and not, and the diagnostics. The same files are
+//! compiled and dispatched for real by `toolcall-fixtures`' own tests.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
 use common::{
-    diagnostic_lines, fixture_sources, generate_fixtures, generate_one, module_name, module_schemas, pretty,
+    diagnostic_lines, fixture_sources, generate_fixtures, module_name, module_schemas, pretty,
     snapshot_settings,
 };
 use serde_json::Value;
 use toolcall_runtime::Format;
 use toolcall_runtime::render::render_tools;
 
+/// Each fixture file's part of the whole crate's generated code, as the crate compiles it
+/// (so types of other files and of `crate::models` are resolved, not `{}`): the file's
+/// module with its child modules cut to `pub mod x;` (each has its own snapshot), then the
+/// decoders of the types the file declares. `code__root` holds the crate-level items (the
+/// `ALL` toolset, its tool table and dispatchers) and `code__crate_types` the decoders of
+/// types declared outside the tool files. Every item of the code is in exactly one slice.
 #[test]
 fn generated_code_per_fixture_file() {
     let sources = fixture_sources();
     assert!(sources.len() >= 12, "{} fixture files", sources.len());
+    let generated = generate_fixtures();
+    assert!(!generated.has_errors(), "{}", diagnostic_lines(&generated));
+    let code = syn::parse_file(&generated.code).expect("the generated code parses");
+    let mut slices = Vec::new();
+    let mut impls_sliced = 0;
+    for source in &sources {
+        let path = source.module_path();
+        let mut items: Vec<syn::Item> = if path.is_empty() {
+            let crate_level = |i: &&syn::Item| !matches!(i, syn::Item::Mod(_) | syn::Item::Impl(_));
+            code.items.iter().filter(crate_level).cloned().collect()
+        } else {
+            let module = find_module(&code.items, &path).unwrap_or_else(|| panic!("no module {path:?}"));
+            vec![syn::Item::Mod(without_child_modules(module))]
+        };
+        let declared_here = |ty: &[String]| {
+            ty.len() == path.len() + 3 && ty[..2] == ["crate", "tools"] && ty[2..ty.len() - 1] == path[..]
+        };
+        let decoders: Vec<syn::Item> = impls(&code.items, declared_here).collect();
+        impls_sliced += decoders.len();
+        items.extend(decoders);
+        let what =
+            if path.is_empty() { "the crate level".to_owned() } else { format!("`{}`", path.join("::")) };
+        let header = format!("// {what}, sliced from the whole crate's tools.rs (code__all)\n");
+        slices.push((module_name(&path), header, items));
+    }
+    let outside = |ty: &[String]| !(ty.len() > 2 && ty[..2] == ["crate", "tools"]);
+    let crate_types: Vec<syn::Item> = impls(&code.items, outside).collect();
+    impls_sliced += crate_types.len();
+    let header = "// decoders of the types declared outside the tool files, from code__all\n".to_owned();
+    slices.push(("crate_types".to_owned(), header, crate_types));
+    // Every module and every impl of the code is in one slice.
+    let impls_in_code = code.items.iter().filter(|i| matches!(i, syn::Item::Impl(_))).count();
+    assert_eq!(impls_sliced, impls_in_code, "an impl is in no slice or in two");
+    for item in &code.items {
+        if let syn::Item::Mod(module) = item {
+            assert!(
+                sources.iter().any(|s| s.module_path() == [module.ident.to_string()]),
+                "{}",
+                module.ident
+            );
+        }
+    }
     snapshot_settings(|| {
-        for source in &sources {
-            let generated = generate_one(source);
-            assert!(!generated.has_errors(), "{}", diagnostic_lines(&generated));
-            let name = module_name(&source.module_path());
-            insta::assert_snapshot!(format!("code__{name}"), generated.code);
+        for (name, header, items) in slices {
+            let code =
+                header + &prettyplease::unparse(&syn::File { shebang: None, attrs: Vec::new(), items });
+            insta::assert_snapshot!(format!("code__{name}"), code);
         }
     });
+}
+
+/// The module at `path` among `items` (nested modules inside their parent's content).
+fn find_module<'a>(items: &'a [syn::Item], path: &[String]) -> Option<&'a syn::ItemMod> {
+    let (first, rest) = path.split_first()?;
+    let module = items.iter().find_map(|item| match item {
+        syn::Item::Mod(module) if module.ident == first => Some(module),
+        _ => None,
+    })?;
+    if rest.is_empty() { Some(module) } else { find_module(&module.content.as_ref()?.1, rest) }
+}
+
+/// `module` with each child module written `pub mod x;`.
+fn without_child_modules(module: &syn::ItemMod) -> syn::ItemMod {
+    let mut module = module.clone();
+    if let Some((_, items)) = &mut module.content {
+        for item in items {
+            if let syn::Item::Mod(child) = item {
+                child.content = None;
+                child.semi = Some(Default::default());
+            }
+        }
+    }
+    module
+}
+
+/// The top-level `impl`s whose self type's path (idents only) satisfies `keep`.
+fn impls<'a>(
+    items: &'a [syn::Item],
+    keep: impl Fn(&[String]) -> bool + 'a,
+) -> impl Iterator<Item = syn::Item> + 'a {
+    items
+        .iter()
+        .filter(move |item| match item {
+            syn::Item::Impl(imp) => match &*imp.self_ty {
+                syn::Type::Path(ty) => {
+                    keep(&ty.path.segments.iter().map(|s| s.ident.to_string()).collect::<Vec<_>>())
+                }
+                _ => false,
+            },
+            _ => false,
+        })
+        .cloned()
 }
 
 #[test]
