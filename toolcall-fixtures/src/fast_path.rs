@@ -10,7 +10,7 @@ use toolcall_runtime::__private::Dispatched;
 use toolcall_runtime::__private::fast::Args;
 use toolcall_runtime::ToolError;
 
-use crate::toolset::{local_types, recursive, weather};
+use crate::toolset::{aliases, local_types, recursive, weather};
 
 type Call = fn(&(), Args<'_>) -> Option<Result<Value, ToolError>>;
 
@@ -113,4 +113,37 @@ fn everything_the_exact_decoder_must_explain_is_left_to_it() {
     assert!(t(&(), Args::Str(&json!({ "chain": deep }).to_string())).is_none());
     let t = fast!(local_types::__call_paint);
     assert!(t(&(), Args::Str(r#"{"colour":"Blue","also":[]}"#)).is_none(), "not a variant");
+}
+
+#[test]
+fn aliases_take_the_fast_path_and_two_names_of_one_field_leave_it() {
+    let t = fast!(aliases::__call_paint_brush);
+    let main = r#"{"brush":{"colour":"red","width":2,"lineCap":"round","opacity":50}}"#;
+    let expected = json!({"colour": "red", "width": 2, "lineCap": "round", "opacity": 50, "label": null});
+    assert_eq!(both(main, t), Some(expected.clone()));
+    let aliased = r#"{"brush":{"hex_colour":"red","stroke_width":2,"line_cap":"round","opacity_pct":50,"caption_text":null}}"#;
+    assert_eq!(both(aliased, t), Some(expected.clone()), "the fast decoder reads every alias");
+    let other = r#"{"brush":{"colour":"red","lineWidth":2,"lineCap":"round","opacity":50}}"#;
+    assert_eq!(both(other, t), Some(expected));
+    for twice in [
+        r#"{"brush":{"colour":"red","width":2,"lineWidth":2,"lineCap":"round"}}"#,
+        r#"{"brush":{"colour":"red","stroke_width":2,"lineWidth":2,"lineCap":"round"}}"#,
+        r#"{"brush":{"hex_colour":"red","colour":"red","width":2,"lineCap":"round"}}"#,
+    ] {
+        assert!(t(&(), Args::Str(twice)).is_none(), "the fast path took {twice}");
+        let value: Value = serde_json::from_str(twice).expect("JSON");
+        let error = t(&(), Args::Value(&value)).expect("a value is always answered");
+        assert!(error.is_err(), "{twice}");
+    }
+
+    let t = fast!(aliases::__call_tones);
+    assert_eq!(both(r#"{"tone":"Grey","more":["Gray","Grey"]}"#, t), Some(json!(["Gray", ["Gray", "Gray"]])));
+
+    // A struct with a map field has no fast decoder: its tool always leaves text to the
+    // exact decoder, aliases or not.
+    let t = fast!(aliases::__call_labelled_record);
+    assert!(t(&(), Args::Str(r#"{"record":{"name":"n","labels":{}}}"#)).is_none());
+    let value = json!({"record": {"display_name": "n", "metadata": {}}});
+    let out = t(&(), Args::Value(&value)).expect("answered").expect("taken");
+    assert_eq!(out, json!({"name": "n", "labels": {}, "count": 0}));
 }

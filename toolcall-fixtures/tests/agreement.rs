@@ -14,7 +14,8 @@
 //! exception is a reviewed change.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
@@ -216,10 +217,31 @@ fn valid(ty: &Type, g: Gen) -> BoxedStrategy<Value> {
         // A definition without a finite value would never end: `null` (rejected) stops it.
         Type::Ref(_) if g.depth > 64 => Just(Value::Null).boxed(),
         Type::Ref(name) => match find_definition(g.defs, name) {
-            Some(def) => valid(&def.ty, Gen { refs: g.refs.saturating_sub(1), ..g }),
+            Some(def) => {
+                let name = name.clone();
+                valid(&def.ty, Gen { refs: g.refs.saturating_sub(1), ..g })
+                    .prop_map(move |value| {
+                        reached(&name);
+                        value
+                    })
+                    .boxed()
+            }
             None => Just(Value::Null).boxed(),
         },
     }
+}
+
+thread_local! {
+    /// The definitions values were generated from on this thread, while a test records.
+    static REACHED: RefCell<Option<BTreeSet<String>>> = const { RefCell::new(None) };
+}
+
+fn reached(definition: &str) {
+    REACHED.with(|reached| {
+        if let Some(set) = reached.borrow_mut().as_mut() {
+            set.insert(definition.to_owned());
+        }
+    });
 }
 
 fn all_distinct(items: &[Value]) -> bool {
@@ -422,6 +444,68 @@ fn every_edge_value_agrees_in_every_parameter() {
     }
     assert!(checked > 2000, "{checked} edge calls");
     assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Every definition of every tool is generated from, so no shape the IR describes is out
+/// of the properties' reach: in particular an internally tagged newtype variant over a
+/// referenced struct (#35), which is a definition of its own (the tag, then the struct's
+/// properties), and the same variant over a flat struct, written out in place.
+#[test]
+fn the_valid_values_reach_every_definition_and_tagged_newtype_variants() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    fn reachable<'t>(ty: &'t Type, defs: &'t [Definition], out: &mut BTreeSet<String>) {
+        if let Type::Ref(name) = ty
+            && out.insert(name.clone())
+            && let Some(def) = find_definition(defs, name)
+        {
+            reachable(&def.ty, defs, out);
+        }
+        ty.children().into_iter().for_each(|child| reachable(child, defs, out));
+    }
+    let mut runner = TestRunner::deterministic();
+    let mut samples: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    let mut missed = Vec::new();
+    for tool in faithful_tools() {
+        let mut expected = BTreeSet::new();
+        tool.params.iter().for_each(|p| reachable(&p.ty, &tool.defs, &mut expected));
+        REACHED.with(|r| *r.borrow_mut() = Some(BTreeSet::new()));
+        let strategy = valid_args(tool);
+        let values: Vec<Value> =
+            (0..300).map(|_| strategy.new_tree(&mut runner).unwrap().current()).collect();
+        let got = REACHED.with(|r| r.borrow_mut().take()).unwrap_or_default();
+        if got != expected {
+            missed.push(format!(
+                "{}: {:?} never generated",
+                tool.name,
+                expected.difference(&got).collect::<Vec<_>>()
+            ));
+        }
+        samples.insert(&tool.name, values);
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+    let folder = tools().iter().find(|t| t.name == "folder_tree").expect("the fixture has folder_tree");
+    assert!(folder.definition("Folder_sub").is_some(), "the tagged variant is a definition: {folder:?}");
+    // The variant's struct fields beside the tag, recursive and flat.
+    let beside = |tool: &str, tag: (&str, &str), field: &str| {
+        samples[tool].iter().any(|args| {
+            let mut stack = vec![args];
+            while let Some(value) = stack.pop() {
+                if value.get(tag.0) == Some(&json!(tag.1)) && value.get(field).is_some() {
+                    return true;
+                }
+                match value {
+                    Value::Array(items) => stack.extend(items),
+                    Value::Object(map) => stack.extend(map.values()),
+                    _ => {}
+                }
+            }
+            false
+        })
+    };
+    assert!(beside("folder_tree", ("kind", "sub"), "entries"), "no sub-folder generated");
+    assert!(beside("item", ("type", "Stat"), "size"), "no flat struct beside its tag generated");
+    assert!(beside("stat_and_item", ("type", "Stat"), "size"));
 }
 
 /// Recursive values at and past the depth limit: both decoders accept a chain nested to

@@ -117,9 +117,18 @@ fn arguments_that_are_not_an_object() {
 #[test]
 fn invalid_json_text_bytes_and_surrogates() {
     let all = &toolset::ALL;
-    for text in ["{", r#"{"city": }"#, "", r#"{"city":"\ud800"}"#] {
+    for text in ["{", r#"{"city": }"#, " x ", r#"{"city":"\ud800"}"#] {
         let err = all.run_json("get_weather", text).unwrap_err();
         assert!(matches!(err, ToolError::InvalidJson(_)), "{text}: {err:?}");
+    }
+    // Blank text is `{}` (some local model servers send "" for no arguments): a required
+    // parameter is then missing, as with `{}`.
+    for text in ["", " \n"] {
+        assert_eq!(all.run_json("get_weather", text), Err(ToolError::MissingArgument("city".into())));
+        assert_eq!(
+            all.run_bytes("get_weather", text.as_bytes()),
+            Err(ToolError::MissingArgument("city".into()))
+        );
     }
     let err = all.run_bytes("get_weather", b"{\"city\":\"\xff\"}").unwrap_err();
     assert!(matches!(err, ToolError::InvalidJson(_)), "{err:?}");

@@ -1,5 +1,6 @@
 //! The fixture tool modules, one per rule.
 
+pub mod aliases;
 pub mod asynchronous;
 pub mod billing;
 pub mod defaults;
@@ -17,4 +18,5 @@ pub mod service;
 pub mod shared;
 pub mod skipped;
 pub mod std_types;
+pub mod tagged;
 pub mod weather;
