@@ -114,9 +114,13 @@ fn arguments_that_are_not_an_object_are_refused() {
 
 #[test]
 fn text_that_is_not_json_is_invalid_json() {
-    for text in [r#"{"city":"#, "", r#"{"city":"Oslo"} trailing"#, r#"{"city":"\ud800"}"#] {
+    for text in [r#"{"city":"#, " x ", r#"{"city":"Oslo"} trailing"#, r#"{"city":"\ud800"}"#] {
         let result = run_json("get_weather", text);
         assert!(matches!(result, Err(ToolError::InvalidJson(_))), "{text:?}: {result:?}");
+    }
+    // Blank text is `{}` (#31 item 4): then the usual rules apply.
+    for blank in ["", "  \n"] {
+        assert_eq!(run_json("get_weather", blank), Err(ToolError::MissingArgument("city".into())));
     }
 }
 
