@@ -13,7 +13,7 @@ use toolcall_runtime::ir::{
     Definition, MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Tool, Type, find_definition,
 };
 use toolcall_runtime::render::{
-    INLINED_LEVELS, InputKind, OPENAI_STRICT_FORMATS, render_input, render_output_schema,
+    INLINED_LEVELS, InputKind, OPENAI_STRICT_FORMATS, every_node_typed, render_input, render_output_schema,
 };
 
 use crate::diagnostics::{Diagnostics, Level};
@@ -34,6 +34,7 @@ pub fn check(modules: &[ToolModule], diags: &Diagnostics) {
             check_gemini_names(module, tool, diags);
             check_strict(module, tool, diags);
             check_recursion(module, tool, diags);
+            check_anthropic_strict(module, tool, diags);
             check_values(module, tool, diags);
             check_limits(module, tool, diags);
             check_schema_depth(module, tool, diags);
@@ -47,11 +48,33 @@ pub fn check(modules: &[ToolModule], diags: &Diagnostics) {
 /// wrap the schema in up to 8 more (the tools array, the tool, `function`, `result`...).
 pub const MAX_SCHEMA_DEPTH: usize = 120;
 
+/// The deepest an OpenAI strict input schema may nest: OpenAI's Agents SDK
+/// (`openai-agents`, `agents/strict_schema.py`, `_MAX_SCHEMA_DEPTH`) refuses a strict
+/// schema whose objects and arrays nest past 100 levels ("JSON schema is too deeply nested
+/// to process safely"), counted as [`json_depth`] counts them, the schema itself being 1.
+pub const OPENAI_STRICT_MAX_DEPTH: usize = 100;
+
 /// A schema nested past [`MAX_SCHEMA_DEPTH`] (types such as `Vec<Vec<...>>` hundreds deep)
-/// is emitted as text no client could parse: an error at the tool.
+/// is emitted as text no client could parse: an error at the tool. One whose OpenAI strict
+/// schema nests past [`OPENAI_STRICT_MAX_DEPTH`] is a warning at the tool: OpenAI's own
+/// tooling refuses it strict.
 fn check_schema_depth(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
     let kinds = [InputKind::Lax, InputKind::Strict, InputKind::AnthropicStrict, InputKind::Gemini];
-    let input = kinds.map(|kind| json_depth(&render_input(&tool.ir, kind))).into_iter().max().unwrap_or(0);
+    let depths = kinds.map(|kind| json_depth(&render_input(&tool.ir, kind)));
+    let input = depths.into_iter().max().unwrap_or(0);
+    let strict = depths[1];
+    if strict > OPENAI_STRICT_MAX_DEPTH && input <= MAX_SCHEMA_DEPTH {
+        diags.warn(
+            &module.file,
+            tool.span,
+            format!(
+                "`{}`: its OpenAI strict schema nests {strict} levels deep; OpenAI's Agents SDK refuses \
+                 strict schemas nested past {OPENAI_STRICT_MAX_DEPTH} levels: send this tool without strict \
+                 there, or flatten the types",
+                tool.ir.name
+            ),
+        );
+    }
     let output = tool.ir.output.as_ref().map_or(0, |ty| json_depth(&render_output_schema(ty)));
     for (what, depth) in [("input", input), ("output", output)] {
         if depth > MAX_SCHEMA_DEPTH {
@@ -293,6 +316,7 @@ fn check_values(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
         for (level, problem) in found {
             let message = format!("`{}` parameter `{}`: {problem}", tool.ir.name, param.name);
             match level {
+                Level::Note => diags.note(&module.file, span, message),
                 Level::Warning => diags.warn(&module.file, span, message),
                 Level::Error => diags.error(&module.file, span, message),
             }
@@ -337,9 +361,11 @@ fn strict_losses(ty: &Type, defs: &[Definition], out: &mut Vec<&'static str>) {
     });
 }
 
-/// A parameter of a recursive type: one warning naming the types. Gemini's `parameters`
-/// and Anthropic strict take no recursive schema, so the renderer writes them out a few
-/// levels deep there (provider-rules §3, §5).
+/// A parameter of a recursive type: one note naming the types (information, no action
+/// needed: not printed by a build). Gemini's `parameters` and Anthropic strict take no
+/// recursive schema, so the renderer writes them out a few levels deep there
+/// (provider-rules §3, §5); what that costs Anthropic strict is [`check_anthropic_strict`]'s
+/// warning.
 fn check_recursion(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
     for (index, param) in tool.ir.params.iter().enumerate() {
         let mut names: Vec<&str> = Vec::new();
@@ -364,8 +390,52 @@ fn check_recursion(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
             param.name,
             list.join(", ")
         );
-        diags.warn(&module.file, span, message);
+        diags.note(&module.file, span, message);
     }
+}
+
+/// A tool whose Anthropic strict schema holds a node without a type (an untyped value, or
+/// a recursive type cut off [`INLINED_LEVELS`] deep) is sent without `strict` in that format
+/// (`every_node_typed`; Anthropic's SDK refuses such a strict schema): a warning at the tool
+/// naming why, since a crate sending it strict loses strictness for that tool.
+fn check_anthropic_strict(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
+    let schema = render_input(&tool.ir, InputKind::AnthropicStrict);
+    if serde_json::from_str(&schema).is_ok_and(|schema| every_node_typed(&schema)) {
+        return;
+    }
+    let (mut untyped, mut recursive) = (Vec::new(), Vec::new());
+    for param in &tool.ir.params {
+        walk(&param.ty, &tool.ir.defs, &mut |ty| {
+            match ty {
+                Type::Any if !untyped.contains(&param.name) => untyped.push(param.name.clone()),
+                Type::Ref(name) if !recursive.contains(name) => recursive.push(name.clone()),
+                _ => {}
+            }
+            true
+        });
+    }
+    let quoted = |names: &[String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+    let mut why = Vec::new();
+    if !untyped.is_empty() {
+        why.push(format!("an untyped value in {}", quoted(&untyped)));
+    }
+    if !recursive.is_empty() {
+        why.push(format!(
+            "recursive type {} written out {INLINED_LEVELS} levels deep, then untyped",
+            quoted(&recursive)
+        ));
+    }
+    if why.is_empty() {
+        why.push("a part written as `{}`, such as one past the inlining budget".to_owned());
+    }
+    let message = format!(
+        "`{}`: its Anthropic strict schema has a node without a type ({}), which Anthropic's SDK \
+         refuses in a strict tool; its Anthropic strict definition goes out without `strict` (the \
+         other tools keep it)",
+        tool.ir.name,
+        why.join("; ")
+    );
+    diags.warn(&module.file, tool.span, message);
 }
 
 /// OpenAI: at most this many functions per request.
