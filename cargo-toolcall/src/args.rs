@@ -59,6 +59,10 @@ The output is one JSON array with two-space indent, object keys sorted except in
 Exit status: 0 on success, 1 on an error or when `--check` finds FILE out of date, 2 for a
 bad command line.
 
+Warnings print as the build prints them: those the crate's expected-warnings list holds
+(the file build.rs passes to `Builder::expect_warnings`, or `--expect-warnings FILE`) are
+left out, and notes print only with `--notes`.
+
 Type providers are Rust code registered in build.rs; export does not compile or run it,
 so types that only a provider knows are written as `{}` (with a warning), the same
 fallback the build uses when no provider answers.";
@@ -88,6 +92,14 @@ pub struct ExportArgs {
     /// The context type build.rs declares with `Builder::context` (e.g. crate::App).
     #[arg(long, value_name = "TYPE")]
     pub context: Option<String>,
+    /// The expected-warnings list (relative to the crate) [default: the one build.rs
+    /// passes to `Builder::expect_warnings`]: its warnings are not printed.
+    #[arg(long, value_name = "FILE")]
+    pub expect_warnings: Option<PathBuf>,
+    /// Also print notes: information that needs no action (how recursive types are
+    /// written where a format takes no `$ref`).
+    #[arg(long)]
+    pub notes: bool,
     /// Modules to export (all when none are named).
     #[arg(value_name = "MODULE")]
     pub modules: Vec<String>,
@@ -156,6 +168,8 @@ mod tests {
         assert_eq!(args.path, Some(PathBuf::from("app")));
         assert_eq!(args.context.as_deref(), Some("crate::App"));
         assert_eq!(args.modules, vec!["weather", "billing::invoices"]);
+        let listed = export("export --expect-warnings w.txt --notes");
+        assert_eq!((listed.expect_warnings, listed.notes), (Some(PathBuf::from("w.txt")), true));
         assert_eq!(export("export --manifest-path x/Cargo.toml").manifest_path, Some("x/Cargo.toml".into()));
     }
 

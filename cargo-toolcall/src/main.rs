@@ -11,7 +11,7 @@ mod term;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use toolcall_build::{Builder, Diagnostic, Level, is_provider_safe};
+use toolcall_build::{Builder, Diagnostic, Expected, Level, declared_list, is_provider_safe};
 use toolcall_runtime::render::render_tools;
 
 use args::{Cargo, Command, ExportArgs, Toolcall};
@@ -86,7 +86,7 @@ fn exported_text(args: &ExportArgs) -> Result<String, String> {
         builder = builder.context(context);
     }
     let generated = builder.generate().map_err(|e| e.to_string())?;
-    report(&generated.diagnostics, &dir);
+    report(&generated.diagnostics, &dir, args);
     if generated.has_errors() {
         return Err("the tool files have errors (listed above); nothing was written".to_owned());
     }
@@ -112,24 +112,58 @@ fn unknown_modules(args: &ExportArgs, modules: &[toolcall_build::GeneratedModule
     }
 }
 
-/// Prints the build's diagnostics on stderr, plus a note when a type may be one that the
-/// crate's type providers know: they run only in build.rs, never here.
-fn report(diagnostics: &[Diagnostic], dir: &Path) {
+/// Prints the build's diagnostics on stderr as the build does: errors, and the warnings
+/// the crate's expected-warnings list (`--expect-warnings`, else the one build.rs names
+/// with `Builder::expect_warnings`) does not hold; notes only with `--notes`. Then a note
+/// when a type may be one that the crate's type providers know: they run only in
+/// build.rs, never here.
+fn report(diagnostics: &[Diagnostic], dir: &Path, args: &ExportArgs) {
+    let script = build_script(dir);
+    let expected = expected_warnings(dir, args, script.as_deref());
     for diagnostic in diagnostics {
         match diagnostic.level {
             Level::Error => term::message(&diagnostic.to_string()),
-            _ => term::warning(&diagnostic.to_string()),
+            Level::Note if args.notes => term::message(&diagnostic.to_string()),
+            Level::Note => {}
+            Level::Warning if listed(expected.as_ref(), diagnostic, dir) => {}
+            Level::Warning => term::warning(&diagnostic.to_string()),
         }
     }
     let unmapped = diagnostics.iter().any(|d| d.message.contains("has no schema mapping"));
-    if unmapped && uses_type_providers(dir) {
+    if unmapped && script.is_some_and(|text| text.contains("type_provider")) {
         term::note("type providers run only in build.rs; export writes their types as {} (see --help)");
     }
 }
 
-/// Whether the crate's build script registers a type provider (`.type_provider(..)`):
-/// `build.rs`, or the script `build = ".."` in Cargo.toml names.
-fn uses_type_providers(dir: &Path) -> bool {
+/// The expected-warnings list: `--expect-warnings FILE`, else the file build.rs passes to
+/// `Builder::expect_warnings` (both relative to the crate); `None` without one. A list
+/// that cannot be read is said once.
+fn expected_warnings(dir: &Path, args: &ExportArgs, script: Option<&str>) -> Option<Expected> {
+    let list = match &args.expect_warnings {
+        Some(path) => path.clone(),
+        None => PathBuf::from(declared_list(script?)?),
+    };
+    match std::fs::read_to_string(dir.join(&list)) {
+        Ok(text) => Some(Expected::parse(&text)),
+        Err(error) => {
+            term::warning(&format!("{}: cannot read the expected warnings ({error})", list.display()));
+            None
+        }
+    }
+}
+
+/// Whether the list expects `diagnostic`, matched as the build matches it: by the file
+/// relative to the crate (export names files under the crate path as typed) and message.
+fn listed(expected: Option<&Expected>, diagnostic: &Diagnostic, dir: &Path) -> bool {
+    let Some(expected) = expected else { return false };
+    let relative = diagnostic.file.strip_prefix(dir).map(Path::to_owned).unwrap_or(diagnostic.file.clone());
+    let as_built = Diagnostic { file: relative, ..diagnostic.clone() };
+    expected.unexpected(std::slice::from_ref(&as_built)).next().is_none()
+}
+
+/// The text of the crate's build script: `build.rs`, or the script `build = ".."` in
+/// Cargo.toml names; `None` when there is none.
+fn build_script(dir: &Path) -> Option<String> {
     let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
     let script = manifest
         .lines()
@@ -137,7 +171,7 @@ fn uses_type_providers(dir: &Path) -> bool {
         .filter_map(|rest| rest.trim_start().strip_prefix('='))
         .find_map(|value| value.trim().strip_prefix('"')?.split('"').next())
         .unwrap_or("build.rs");
-    std::fs::read_to_string(dir.join(script)).is_ok_and(|text| text.contains("type_provider"))
+    std::fs::read_to_string(dir.join(script)).ok()
 }
 
 fn refuse_unsafe_names(modules: &[&toolcall_build::GeneratedModule]) -> Result<(), String> {

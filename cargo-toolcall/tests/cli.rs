@@ -187,7 +187,15 @@ fn help_lists_every_option_of_export() {
         let help = stdout(&output);
         assert!(help.contains("Usage: cargo toolcall export [OPTIONS] [MODULE]..."), "{help}");
         let options = ["--format <FORMAT>", "--strict", "--out <FILE>", "--check <FILE>", "--path <DIR>"];
-        let more = ["--manifest-path <PATH>", "--context <TYPE>", "--color <WHEN>", "--help", "--version"];
+        let more = [
+            "--manifest-path <PATH>",
+            "--context <TYPE>",
+            "--expect-warnings <FILE>",
+            "--notes",
+            "--color <WHEN>",
+            "--help",
+            "--version",
+        ];
         for option in options.iter().chain(&more) {
             assert!(help.contains(option), "{flag} lacks {option}:\n{help}");
         }
@@ -332,4 +340,44 @@ fn the_provider_note_only_for_a_crate_with_providers() {
     );
     let err = stderr(&export(&["--path", mapped.to_str().unwrap()]));
     assert!(!err.contains("note:"), "every type mapped, no note: {err}");
+}
+
+const RECURSIVE_TOOL: &str = "/// A tree.\npub struct Tree {\n    /// Below.\n    pub children: Vec<Tree>,\n}\n\n\
+     /// Count.\n///\n/// # Arguments\n///\n/// * `tree` - the tree\npub fn count(tree: Tree, pair: (u8, u8)) {}\n";
+
+/// #31 item 8: export honours the expected-warnings list build.rs names (or
+/// `--expect-warnings`), as the build does, and prints notes only with `--notes`.
+#[test]
+fn export_honours_the_expected_warnings_and_keeps_notes_quiet() {
+    let build = "const LIST: &str = \"toolcall-warnings.txt\";\n\
+                 fn main() { toolcall_build::Builder::new().expect_warnings(LIST).compile(); }\n";
+    let listed = "src/tools/tree.rs:12:30: `count` parameter `pair`: tuple: strict mode drops prefixItems, so item order is only in the description\n";
+    let dir = scratch_crate(
+        "expected",
+        &[("src/tools/tree.rs", RECURSIVE_TOOL), ("build.rs", build), ("toolcall-warnings.txt", listed)],
+    );
+    let path = dir.to_str().unwrap();
+    let quiet = export(&["--path", path]);
+    assert!(quiet.status.success(), "{}", stderr(&quiet));
+    let err = stderr(&quiet);
+    assert!(!err.contains("tuple: strict mode"), "a listed warning is not printed: {err}");
+    assert!(!err.contains("`$defs` and `$ref`"), "a note is not printed: {err}");
+    // What Anthropic strict loses is a warning, not a note.
+    assert!(err.contains("`count`: its Anthropic strict schema has a node without a type"), "{err}");
+    // The parameter without a bullet is not listed: it is printed.
+    assert!(err.contains("parameter `pair` of `count` has no description"), "{err}");
+    let noted = stderr(&export(&["--path", path, "--notes"]));
+    assert!(
+        noted.contains("tree.rs:12:14: note: `count` parameter `tree`: recursive type `Tree`"),
+        "{noted}"
+    );
+    // Another list on the command line wins; without one, every warning prints.
+    std::fs::write(dir.join("none.txt"), "").unwrap();
+    let all = stderr(&export(&["--path", path, "--expect-warnings", "none.txt"]));
+    assert!(all.contains("tuple: strict mode"), "{all}");
+    std::fs::remove_file(dir.join("build.rs")).unwrap();
+    let unlisted = stderr(&export(&["--path", path]));
+    assert!(unlisted.contains("tuple: strict mode"), "{unlisted}");
+    let missing = stderr(&export(&["--path", path, "--expect-warnings", "nowhere.txt"]));
+    assert!(missing.contains("nowhere.txt: cannot read the expected warnings"), "{missing}");
 }

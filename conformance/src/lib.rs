@@ -13,6 +13,9 @@
 //!   the separate `llguidance-check` process, see there why);
 //! * [`known`]: findings in code this crate does not own, tolerated precisely and printed
 //!   as `KNOWN ISSUE <id>` until fixed;
+//! * [`peers`]: the peers' own checks on strict schemas, ported (Anthropic's
+//!   `transform_schema`, openai-agents' depth limit); `scripts/peer_sdks.py` runs the
+//!   Python originals;
 //! * [`reference`]: loading `../shared/reference/` (skip when missing, fail when
 //!   `TOOLCALL_REQUIRE_REFERENCE=1`); [`build_fixture`]: generator runs on tool-file text.
 //!
@@ -20,7 +23,8 @@
 //! in-process rendering equals what the compiled crates ship), `mcp_schema.rs` (the MCP
 //! `Tool` definitions of every protocol version), `llguidance.rs` (grammar compilation of
 //! strict schemas), `provider_rules.rs` (OpenAI/Anthropic strict subsets, names, integer
-//! bounds), `sdk_models.rs` (async-openai and rmcp models), `sample_args.rs` (generated
+//! bounds), `sdk_models.rs` (async-openai and rmcp models), `peer_checks.rs` (the ported
+//! peers' checks), `sample_args.rs` (generated
 //! arguments against schemas and dispatchers), `check_stage.rs` (build-time checks that
 //! exist) and `build_checks.rs` (build-time checks and fixes still to be written; it fails
 //! until they land).
@@ -29,6 +33,7 @@ pub mod build_fixture;
 pub mod corpus;
 pub mod grammar;
 pub mod known;
+pub mod peers;
 pub mod reference;
 pub mod rules;
 pub mod samples;

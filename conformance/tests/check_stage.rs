@@ -225,18 +225,26 @@ fn serde_json_map_with_type_arguments_is_an_open_object() {
 
 /// Recursive local types: a pair that contain each other is one definition (the type met
 /// again), used through `$ref` where the format takes it and written out in Gemini and
-/// Anthropic strict, with one warning per parameter at its place.
+/// Anthropic strict, with one note per parameter at its place (information: not printed
+/// by a build), and a warning at the tool that Anthropic strict sends it without `strict`.
 #[test]
-fn a_mutually_recursive_pair_is_one_definition_with_a_located_warning() {
+fn a_mutually_recursive_pair_is_one_definition_with_a_located_note() {
     let text = "/// A folder.\npub struct Folder {\n    /// Its name.\n    pub name: String,\n    /// What it holds.\n    pub entries: Vec<Entry>,\n}\n\n/// An entry.\npub enum Entry {\n    /// A file.\n    File(String),\n    /// A folder.\n    Folder(Folder),\n}\n\n/// Count files.\n///\n/// # Arguments\n///\n/// * `root` - the folder\npub fn count(root: Folder) -> usize {\n    root.entries.len()\n}\n";
     let generated = generate(&[("tree.rs", text)], None);
     let line = line_of(text, "pub fn count");
     assert_found(find(
         &generated,
-        Level::Warning,
+        Level::Note,
         "src/tools/tree.rs",
         line,
         &["`root`", "recursive type `Folder`", "Gemini and Anthropic strict"],
+    ));
+    assert_found(find(
+        &generated,
+        Level::Warning,
+        "src/tools/tree.rs",
+        line,
+        &["`count`", "Anthropic strict schema has a node without a type", "recursive type `Folder`"],
     ));
     let tool = &generated.modules[0].tools[0].ir;
     let names: Vec<&str> = tool.defs.iter().map(|d| d.name.as_str()).collect();

@@ -16,6 +16,11 @@ use proc_macro2::Span;
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
+    /// Information that needs no action (how a recursive type is written where a format
+    /// takes no `$ref`): recorded with the rest (`$OUT_DIR/<out_file>.diagnostics`,
+    /// [`crate::Generated::diagnostics`], `cargo toolcall export --notes`), never printed as
+    /// a `cargo:warning`, so it does not fill every build's output.
+    Note,
     /// The build goes on; the tool may be skipped or changed.
     Warning,
     /// The build fails once every diagnostic has been printed.
@@ -41,6 +46,7 @@ impl fmt::Display for Diagnostic {
     /// `path:line:col: message`, the form editors and `cargo:warning` understand.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let level = match self.level {
+            Level::Note => "note: ",
             Level::Warning => "",
             Level::Error => "error: ",
         };
@@ -64,6 +70,11 @@ impl Diagnostics {
     /// Records an error at `span` in `file`.
     pub fn error(&self, file: &Path, span: Span, message: impl Into<String>) {
         self.push(Level::Error, file, span, message.into());
+    }
+
+    /// Records a note (information needing no action) at `span` in `file`.
+    pub fn note(&self, file: &Path, span: Span, message: impl Into<String>) {
+        self.push(Level::Note, file, span, message.into());
     }
 
     /// This context, for diagnostics about one file.

@@ -2,8 +2,10 @@
 //! warnings it knows about, so its build prints only new ones.
 //!
 //! Takes the list's text and the build's diagnostics; gives the lines to print: every
-//! diagnostic the list does not expect (errors always), and the listed warnings that no
-//! longer occur. A warning is matched by file and message, not by line and column.
+//! diagnostic the list does not expect (errors always, notes never), and the listed
+//! warnings that no longer occur. A warning is matched by file and message, not by line
+//! and column. `cargo toolcall export` reads the same list ([`declared_list`] finds it in
+//! `build.rs`), so both print the same warnings.
 
 use std::collections::BTreeSet;
 
@@ -16,20 +18,25 @@ pub struct Expected {
 }
 
 impl Expected {
-    /// Reads every `path:line:col: message` line of `text` (not `error:` ones); other lines
-    /// are ignored.
+    /// Reads every `path:line:col: message` line of `text` (not `error:` or `note:` ones);
+    /// other lines are ignored.
     pub fn parse(text: &str) -> Self {
         let listed = text
             .lines()
             .filter_map(parse_line)
-            .filter(|(_, message)| !message.starts_with("error: "))
+            .filter(|(_, message)| !message.starts_with("error: ") && !message.starts_with("note: "))
             .collect();
         Expected { listed }
     }
 
-    /// The diagnostics to print: errors, and warnings the list does not expect.
+    /// The diagnostics to print: errors, and warnings the list does not expect (notes
+    /// need no action and are not printed).
     pub fn unexpected<'d>(&self, diagnostics: &'d [Diagnostic]) -> impl Iterator<Item = &'d Diagnostic> {
-        diagnostics.iter().filter(|d| d.level == Level::Error || !self.listed.contains(&key(d)))
+        diagnostics.iter().filter(|d| match d.level {
+            Level::Error => true,
+            Level::Warning => !self.listed.contains(&key(d)),
+            Level::Note => false,
+        })
     }
 
     /// Listed warnings no diagnostic matches, as `file: message`.
@@ -37,6 +44,50 @@ impl Expected {
         let given: BTreeSet<(String, String)> =
             diagnostics.iter().filter(|d| d.level == Level::Warning).map(key).collect();
         self.listed.difference(&given).map(|(file, message)| format!("{file}: {message}")).collect()
+    }
+}
+
+/// The expected-warnings file a build script names, when it can be read from its text:
+/// the argument of `.expect_warnings(..)`, a string literal or a `const` (or `static`) of
+/// the script holding one. `cargo toolcall export`, which never runs `build.rs`, honours
+/// the same list through this.
+pub fn declared_list(build_script: &str) -> Option<String> {
+    let file = syn::parse_file(build_script).ok()?;
+    let mut finder = ListFinder { argument: None };
+    syn::visit_mut::VisitMut::visit_file_mut(&mut finder, &mut file.clone());
+    match finder.argument? {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) => Some(text.value()),
+        syn::Expr::Path(path) => {
+            let name = path.path.get_ident()?;
+            file.items.iter().find_map(|item| {
+                let (ident, expr) = match item {
+                    syn::Item::Const(c) => (&c.ident, &c.expr),
+                    syn::Item::Static(s) => (&s.ident, &s.expr),
+                    _ => return None,
+                };
+                match expr.as_ref() {
+                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) if ident == name => {
+                        Some(text.value())
+                    }
+                    _ => None,
+                }
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Finds the first `.expect_warnings(arg)` call.
+struct ListFinder {
+    argument: Option<syn::Expr>,
+}
+
+impl syn::visit_mut::VisitMut for ListFinder {
+    fn visit_expr_method_call_mut(&mut self, call: &mut syn::ExprMethodCall) {
+        if self.argument.is_none() && call.method == "expect_warnings" && call.args.len() == 1 {
+            self.argument = call.args.first().cloned();
+        }
+        syn::visit_mut::visit_expr_method_call_mut(self, call);
     }
 }
 
@@ -81,6 +132,31 @@ mod tests {
         let printed: Vec<String> = expected.unexpected(&given).map(ToString::to_string).collect();
         assert_eq!(printed, ["src/tools/a.rs:3:1: new", "src/tools/a.rs:1:1: error: never expected"]);
         assert_eq!(expected.gone(&given), ["src/tools/a.rs: gone now"]);
+    }
+
+    #[test]
+    fn notes_are_never_printed_nor_listed() {
+        let expected = Expected::parse("src/a.rs:1:1: note: how it is written\nsrc/a.rs:2:1: listed\n");
+        let mut note = warning("src/a.rs", 1, "how it is written");
+        note.level = Level::Note;
+        let given = [note, warning("src/a.rs", 2, "listed")];
+        assert_eq!(expected.unexpected(&given).count(), 0);
+        assert!(expected.gone(&given).is_empty(), "a listed note is not a warning gone");
+        assert_eq!(given[0].to_string(), "src/a.rs:1:1: note: how it is written");
+    }
+
+    #[test]
+    fn the_list_a_build_script_names_is_found() {
+        let literal = "fn main() { toolcall_build::Builder::new().expect_warnings(\"w.txt\").compile(); }";
+        assert_eq!(declared_list(literal).as_deref(), Some("w.txt"));
+        let constant = "const LIST: &str = \"toolcall-warnings.txt\";\nfn main() {\n    \
+                        toolcall_build::Builder::new()\n        .context(\"crate::App\")\n        \
+                        .expect_warnings(LIST)\n        .compile();\n}\n";
+        assert_eq!(declared_list(constant).as_deref(), Some("toolcall-warnings.txt"));
+        for none in ["fn main() { toolcall_build::Builder::new().compile(); }", "fn main( {", ""] {
+            assert_eq!(declared_list(none), None, "{none}");
+        }
+        assert_eq!(declared_list("fn main() { b.expect_warnings(format!(\"x\")); }"), None);
     }
 
     #[test]

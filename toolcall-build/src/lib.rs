@@ -55,8 +55,9 @@ mod types;
 
 use std::path::{Path, PathBuf};
 
-pub use check::{MAX_SCHEMA_DEPTH, is_provider_safe};
+pub use check::{MAX_SCHEMA_DEPTH, OPENAI_STRICT_MAX_DEPTH, is_provider_safe};
 pub use diagnostics::{Diagnostic, Level};
+pub use expected::{Expected, declared_list};
 pub use provider::{ProvidedType, TypeProvider};
 
 use context::ContextType;
@@ -478,7 +479,8 @@ impl Builder {
 
     /// Generates `$OUT_DIR/tools.rs` (rewritten only when its content changed), prints
     /// `cargo:rerun-if-changed` for `build.rs`, the tools dir and every file in it, and
-    /// every diagnostic as `cargo:warning`. On errors, prints a summary and exits the
+    /// every warning and error as `cargo:warning` (notes only go to the `.diagnostics`
+    /// file). On errors, prints a summary and exits the
     /// build script with status 1 (no panic backtrace).
     pub fn compile(&self) {
         // A panic in the generator becomes this error message, not a backtrace. (The
@@ -535,11 +537,12 @@ impl Builder {
         );
     }
 
-    /// Prints every diagnostic as `cargo:warning`, less the warnings the crate's list
+    /// Prints every warning and error as `cargo:warning`, less the warnings the crate's list
     /// expects (plus a line per listed warning that no longer occurs).
     fn print_diagnostics(&self, diagnostics: &[Diagnostic]) {
         let Some(list) = &self.expected_warnings else {
-            diagnostics.iter().for_each(|d| println!("cargo:warning={d}"));
+            let printed = diagnostics.iter().filter(|d| d.level != Level::Note);
+            printed.for_each(|d| println!("cargo:warning={d}"));
             return;
         };
         println!("cargo:rerun-if-changed={}", list.display());

@@ -153,3 +153,26 @@ fn schemas_nested_past_what_json_parsers_read_are_refused() {
     assert!(error.message.contains(&format!("nests {} levels", limit + 1)), "{}", error.message);
     assert_eq!(error.line, 2);
 }
+
+/// #31 item 6: OpenAI's Agents SDK refuses strict schemas nested past 100 levels: one past
+/// it is a warning at the tool (the tool is kept: lax and other formats take it), one at it
+/// is not.
+#[test]
+fn strict_schemas_nested_past_what_openai_tooling_reads_warn() {
+    let nested = |levels: usize| {
+        format!("/// Deep.\npub fn deep(x: {}u8{}) {{}}\n", "Vec<".repeat(levels), ">".repeat(levels))
+    };
+    let limit = toolcall_build::OPENAI_STRICT_MAX_DEPTH;
+    let says = |generated: &toolcall_build::Generated| {
+        generated.diagnostics.iter().find(|d| d.message.contains("OpenAI's Agents SDK")).cloned()
+    };
+    let at_the_limit = generate(&nested(limit - 3));
+    assert_eq!(says(&at_the_limit), None, "{:?}", at_the_limit.diagnostics);
+    let past = generate(&nested(limit - 2));
+    assert!(!past.has_errors(), "{:?}", past.diagnostics);
+    assert_eq!(past.modules.first().map(|m| m.tools.len()), Some(1));
+    let warning = says(&past).expect("the OpenAI strict depth warning");
+    assert_eq!(warning.level, toolcall_build::Level::Warning);
+    assert!(warning.message.contains(&format!("nests {} levels", limit + 1)), "{}", warning.message);
+    assert_eq!(warning.line, 2);
+}

@@ -142,6 +142,9 @@ pub struct Settings {
     pub additional_properties: bool,
     /// A null option is written `"nullable": true` (OpenAPI) rather than with a `null` type.
     pub nullable_keyword: bool,
+    /// A plain type or null may be one `type` array (`["string","null"]`); else it is an
+    /// `anyOf` of the type and `{"type":"null"}` (Anthropic's SDK takes one type name only).
+    pub type_arrays: bool,
     /// Definitions are `$defs` used through `$ref`; else each use is written out
     /// ([`INLINED_LEVELS`] deep, then `{}`).
     pub refs: bool,
@@ -171,6 +174,7 @@ impl Settings {
             one_of: true,
             additional_properties: true,
             nullable_keyword: false,
+            type_arrays: true,
             refs: true,
             ref_siblings: true,
             typed_any: false,
@@ -219,6 +223,8 @@ impl Settings {
                 one_of: false,
                 // "Recursive schemas" are not supported (provider-rules §3).
                 refs: false,
+                // `transform_schema` refuses a `type` that is not one name.
+                type_arrays: false,
                 ref_siblings: false,
                 ..lax
             },
@@ -355,9 +361,51 @@ pub fn render_infos(tools: &[crate::ToolInfo], format: Format, strict: bool) -> 
             annotations: tool.annotations,
             examples: tool.examples,
         };
-        write_definition(settings, &envelope, out, |out| out.push_str(tool.input(kind)));
+        write_definition(settings, &envelope, out, |out| {
+            let input = tool.input(kind);
+            out.push_str(input);
+            // Only a strict definition whose format can leave a value untyped (Anthropic's,
+            // which takes no `$ref` and no typed stand-in) depends on it: read the text then.
+            let may_be_untyped = settings.strict_flag && !(settings.typed_any && settings.refs);
+            !may_be_untyped || serde_json::from_str(input).is_ok_and(|schema| every_node_typed(&schema))
+        });
     });
     out
+}
+
+/// Whether every schema in `schema` says what it holds: a `type`, `$ref`, `anyOf`,
+/// `oneOf`, `allOf`, a non-empty `enum` or a `const`, in the places Anthropic's SDK reads
+/// (`properties`, `items`, the branches, `$defs`). Anthropic's `transform_schema` refuses
+/// a strict schema with a node that has none ("Schema must have a 'type', 'anyOf',
+/// 'oneOf', or 'allOf' field"), and a strict mode cannot constrain such a node anyway: a
+/// definition whose strict schema is not typed throughout goes out without `strict`.
+pub fn every_node_typed(schema: &Value) -> bool {
+    let mut stack = vec![schema];
+    while let Some(node) = stack.pop() {
+        let Some(map) = node.as_object() else { return false };
+        let says = ["type", "$ref", "anyOf", "oneOf", "allOf", "const"].iter().any(|k| map.contains_key(*k))
+            || map.get("enum").and_then(Value::as_array).is_some_and(|values| !values.is_empty());
+        if !says {
+            return false;
+        }
+        if map.contains_key("$ref") {
+            continue;
+        }
+        for key in ["properties", "$defs"] {
+            if let Some(children) = map.get(key).and_then(Value::as_object) {
+                stack.extend(children.values());
+            }
+        }
+        for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
+            if let Some(children) = map.get(key).and_then(Value::as_array) {
+                stack.extend(children);
+            }
+        }
+        if let Some(items) = map.get("items").filter(|items| items.is_object()) {
+            stack.push(items);
+        }
+    }
+    true
 }
 
 /// Everything of a tool definition but its input schema. The texts are JSON, `""` when
@@ -374,12 +422,14 @@ struct Envelope<'a> {
 }
 
 /// Writes one tool definition in `settings`' format, with `write_input` writing its input
-/// schema in place.
+/// schema in place and saying whether every schema in it is typed ([`every_node_typed`]):
+/// a strict definition whose schema is not says no `"strict": true`, since a strict mode
+/// cannot constrain an untyped value and Anthropic refuses one (the other tools keep it).
 fn write_definition(
     settings: Settings,
     envelope: &Envelope<'_>,
     out: &mut String,
-    write_input: impl FnOnce(&mut String),
+    write_input: impl FnOnce(&mut String) -> bool,
 ) {
     let format = settings.format;
     let (outer, schema_key) = match format {
@@ -403,9 +453,7 @@ fn write_definition(
         obj.str("description", envelope.description);
     }
     // Gemini takes a declaration without parameters, and may refuse an empty object.
-    if format != Format::Gemini || envelope.takes_parameters {
-        write_input(obj.key(schema_key));
-    }
+    let typed = (format == Format::Gemini && !envelope.takes_parameters) || write_input(obj.key(schema_key));
     // Each of these is written only where its format takes it: the texts are empty elsewhere.
     if format == Format::Mcp && !envelope.output.is_empty() {
         // What the server returns, not what a model writes: plain JSON Schema, strict or not.
@@ -417,7 +465,7 @@ fn write_definition(
     if format == Format::Anthropic && !envelope.examples.is_empty() {
         obj.raw("input_examples", envelope.examples);
     }
-    if settings.strict_flag {
+    if settings.strict_flag && typed {
         obj.raw("strict", "true");
     } else if format == Format::OpenAiResponses {
         // Omitted, the Responses API would make the schema strict.
@@ -699,11 +747,14 @@ impl Notes {
 struct Context<'d> {
     defs: &'d [Definition],
     json_value: Cell<bool>,
+    /// Whether a schema without `type` was written (an untyped value, or a recursive
+    /// definition cut off where the format takes no `$ref`).
+    untyped: Cell<bool>,
 }
 
 impl<'d> Context<'d> {
     fn new(defs: &'d [Definition]) -> Self {
-        Context { defs, json_value: Cell::new(false) }
+        Context { defs, json_value: Cell::new(false), untyped: Cell::new(false) }
     }
 }
 
@@ -772,7 +823,8 @@ impl<'o, 'c> Renderer<'o, 'c> {
         };
         let scope = self.scope;
         write_definition(scope.settings, &envelope, self.out, |out| {
-            Renderer::new(scope, out).root(&tool.params)
+            Renderer::new(scope, out).root(&tool.params);
+            !scope.cx.untyped.get()
         });
     }
 
@@ -860,7 +912,7 @@ impl<'o, 'c> Renderer<'o, 'c> {
             self.out.push_str(schema.get(1..).unwrap_or("}"));
             return;
         }
-        if let Some(name) = plain_type_name(inner.undescribed()) {
+        if let Some(name) = plain_type_name(inner.undescribed()).filter(|_| self.scope.settings.type_arrays) {
             let description = match inner {
                 Type::Described(_, text) if description.is_empty() => text.as_str(),
                 _ => description,
@@ -898,12 +950,11 @@ impl<'o, 'c> Renderer<'o, 'c> {
         let mut notes = Notes::default();
         let name = scope.notes(ty, &mut notes);
         let mut obj = Obj::open(self.out);
-        if let Some(name) = type_name.or(name) {
-            if name.starts_with('[') {
-                obj.raw("type", name);
-            } else {
-                obj.word("type", name);
-            }
+        match type_name.or(name) {
+            Some(name) if name.starts_with('[') => obj.raw("type", name),
+            Some(name) => obj.word("type", name),
+            None if matches!(ty, Type::Any) => scope.cx.untyped.set(true),
+            None => {}
         }
         notes.write_description(&mut obj, description);
         scope.keywords(ty, &mut obj);

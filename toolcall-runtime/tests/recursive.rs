@@ -7,8 +7,11 @@
 use serde_json::{Value, json};
 use toolcall_runtime::__private::decode_arguments;
 use toolcall_runtime::ir::{Param, Tool, Type};
-use toolcall_runtime::render::{Format, INLINED_LEVELS, JSON_VALUE, render_input_schema, render_tool};
-use toolcall_runtime::{DynTool, ToolError};
+use toolcall_runtime::render::{
+    Format, INLINED_LEVELS, JSON_VALUE, every_node_typed, render_infos, render_input_schema, render_tool,
+    render_tools,
+};
+use toolcall_runtime::{DynTool, ToolError, ToolInfo};
 
 /// `Tree { label: String, children: Vec<Tree> }`, as the build script maps it.
 fn tree_tool() -> Tool {
@@ -71,6 +74,79 @@ fn formats_without_references_write_definitions_out_a_bounded_depth() {
         render_tool(&tool, Format::Gemini, true),
         "Gemini has no strict mode"
     );
+}
+
+/// #31 item 5: Anthropic's SDK refuses a strict schema with a node that has no `type`
+/// (`transform_schema`: "Schema must have a 'type', 'anyOf', 'oneOf', or 'allOf' field"):
+/// a tool whose Anthropic strict schema holds an untyped value or a recursion cut off goes
+/// out without `strict` there, in `render_tool` and in the stored-text path alike; the
+/// other formats and the other tools keep it.
+#[test]
+fn anthropic_strict_tools_with_untyped_nodes_go_out_without_strict() {
+    let untyped = Tool::new("untyped").param(Param::new("v", Type::Any).description("anything"));
+    let nullable_any = Tool::new("maybe").param(Param::new("v", Type::Any.nullable()).optional());
+    let plain = Tool::new("plain").param(Param::new("n", Type::integer_between(0, 9)));
+    let flag = |tool: &Tool, format: Format, strict: bool| -> Option<Value> {
+        let value: Value = serde_json::from_str(&render_tool(tool, format, strict)).unwrap();
+        let fields = if format == Format::OpenAi { &value["function"] } else { &value };
+        fields.get("strict").cloned()
+    };
+    for tool in [&tree_tool(), &untyped, &nullable_any] {
+        assert_eq!(flag(tool, Format::Anthropic, true), None, "{}", tool.name);
+        assert!(!every_node_typed(&schema(tool, Format::Anthropic, true)), "{}", tool.name);
+        // OpenAI's strict modes type every node (`$ref`s, `json-value`): they keep it.
+        assert_eq!(flag(tool, Format::OpenAi, true), Some(json!(true)), "{}", tool.name);
+        assert_eq!(flag(tool, Format::OpenAiResponses, true), Some(json!(true)), "{}", tool.name);
+        assert!(every_node_typed(&schema(tool, Format::OpenAi, true)), "{}", tool.name);
+    }
+    assert_eq!(flag(&plain, Format::Anthropic, true), Some(json!(true)));
+    assert!(every_node_typed(&schema(&plain, Format::Anthropic, true)));
+    // The array of a toolset (stored texts) says the same as the tools rendered one by one.
+    let tools = [tree_tool(), untyped, plain];
+    let array: Value = serde_json::from_str(&render_tools(&tools, Format::Anthropic, true)).unwrap();
+    let flags: Vec<Option<&Value>> = array.as_array().unwrap().iter().map(|t| t.get("strict")).collect();
+    assert_eq!(flags, [None, None, Some(&json!(true))]);
+    let infos: Vec<ToolInfo> = tools.iter().map(|t| ToolInfo::leaked("m", t)).collect();
+    assert_eq!(render_infos(&infos, Format::Anthropic, true), render_tools(&tools, Format::Anthropic, true));
+}
+
+/// Anthropic's SDK takes one type name only (`transform_schema` fails on
+/// `["string","null"]`): a null option is an `anyOf` with `{"type":"null"}` there; the
+/// other formats keep the type array.
+#[test]
+fn anthropic_strict_writes_a_null_option_as_any_of() {
+    let tool = Tool::new("t").param(Param::new("note", Type::string().nullable()).description("or null"));
+    let anthropic = schema(&tool, Format::Anthropic, true);
+    assert_eq!(
+        anthropic["properties"]["note"],
+        json!({"description": "or null", "anyOf": [{"type": "string"}, {"type": "null"}]})
+    );
+    assert!(render_tool(&tool, Format::Anthropic, true).contains(r#""strict":true"#));
+    for (format, strict) in [(Format::Anthropic, false), (Format::OpenAi, true), (Format::Mcp, false)] {
+        let other = schema(&tool, format, strict);
+        assert_eq!(other["properties"]["note"]["type"], json!(["string", "null"]), "{format:?} {strict}");
+    }
+}
+
+#[test]
+fn every_node_typed_reads_the_places_anthropic_reads() {
+    for typed in [
+        json!({"type": "object", "properties": {"a": {"enum": ["x"]}, "b": {"const": 1}}}),
+        json!({"anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}], "$defs": {"X": {"type": "string"}}}),
+        json!({"type": "array", "items": {"allOf": [{"type": "string"}]}}),
+    ] {
+        assert!(every_node_typed(&typed), "{typed}");
+    }
+    for untyped in [
+        json!({}),
+        json!({"type": "object", "properties": {"a": {"description": "same shape as the enclosing A"}}}),
+        json!({"type": "array", "items": {}}),
+        json!({"anyOf": [{}, {"type": "null"}]}),
+        json!({"type": "object", "properties": {"e": {"enum": []}}}),
+        json!({"$defs": {"X": {"default": 1}}, "type": "object"}),
+    ] {
+        assert!(!every_node_typed(&untyped), "{untyped}");
+    }
 }
 
 #[test]

@@ -15,7 +15,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Map, Value};
-use toolcall_runtime::render::Format;
+use toolcall_runtime::render::{Format, every_node_typed};
 
 /// Where this crate's snapshots live, relative to the workspace root.
 pub const SNAPSHOT_DIR: &str = "snapshots/runtime";
@@ -333,7 +333,13 @@ pub fn assert_envelope(format: Format, strict: bool, tool: &Value) {
         assert!(description.as_str().is_some_and(|d| !d.is_empty()), "empty description");
     }
     let flag = fields.get("strict");
+    // A strict definition whose schema holds an untyped node (an untyped value, a recursion
+    // cut off where the format takes no `$ref`) goes out without `strict` (#31 item 5).
+    let untyped = fields.get("input_schema").is_some_and(|schema| !every_node_typed(schema));
     match (format, strict) {
+        (Format::Anthropic, true) if untyped => {
+            assert_eq!(flag, None, "an untyped schema is not sent strict: {tool}")
+        }
         (Format::Mcp | Format::Gemini, _) => assert_eq!(flag, None, "no strict flag in this format: {tool}"),
         (Format::OpenAiResponses, strict) => {
             assert_eq!(flag, Some(&Value::Bool(strict)), "Responses always writes strict: {tool}")
