@@ -94,6 +94,32 @@ pub type RequestFn<C> = dyn Fn(&Parts) -> Result<Caller<C>, Rejection> + Send + 
 /// let caller = toolcall_mcp::Caller::new("user-7", 7u64);
 /// assert_eq!((caller.identity(), *caller.context()), ("user-7", 7));
 /// ```
+///
+/// The README's example: a user table the request function owns (`move`), a token looked
+/// up to a user, the user's id as the identity.
+///
+/// ```no_run
+/// # use std::collections::HashMap;
+/// # #[derive(Clone)] struct User { id: u64 }
+/// # struct Users(HashMap<String, User>);
+/// # impl Users { fn sign_in(&self, token: &str) -> Option<User> { self.0.get(token).cloned() } }
+/// # struct App { user: Option<User> }
+/// # impl App { fn local() -> Self { App { user: None } } fn for_user(user: User) -> Self { App { user: Some(user) } } }
+/// # mod toolset { pub static ALL: toolcall_runtime::Toolset<super::App> = toolcall_runtime::Toolset::new(&[], &E, |_, _, _| None); static E: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new(); }
+/// # async fn run(users: Users, addr: std::net::SocketAddr) -> Result<(), Box<dyn std::error::Error>> {
+/// use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
+///
+/// McpServer::new(&toolset::ALL, App::local())
+///     .context_from_request(move |req| {
+///         let token = bearer_token(req).ok_or_else(|| Rejection::unauthorized("no token"))?;
+///         let user = users.sign_in(token).ok_or_else(|| Rejection::unauthorized("unknown token"))?;
+///         Ok(Caller::new(user.id.to_string(), App::for_user(user)))
+///     })
+///     .serve_http(addr)
+///     .await?;
+/// # Ok(()) }
+/// # fn main() {}
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Caller<C> {
     identity: String,

@@ -7,10 +7,15 @@
 //! the token, never from what the model sends. A request without a known token gets 401
 //! and reaches no tool.
 //!
+//! The user's id is each request's identity: a session belongs to the user who created it,
+//! and another user naming it gets 404. A token is for `--http` only (refused over stdio),
+//! and each token must differ from the others.
+//!
 //! Safe by default: only a loopback address is served, unless `--allow-remote` is given
 //! together with a token; then any `Host` name is accepted (the token is the guard). The
 //! server's other defaults stay: browser pages from other origins than loopback are
-//! refused with 403, bodies over 4 MiB with 413.
+//! refused with 403, bodies over 4 MiB with 413, and the limits of toolcall-mcp's README
+//! (time limits on connections, caps on connections, sessions and streams) apply.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
