@@ -336,10 +336,15 @@ pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Ro
         max_values: settings.max_json_values,
         large,
     };
-    let router = axum::Router::new()
-        .nest_service("/mcp", service)
-        .layer(axum::middleware::from_fn_with_state(sessions, sessions::guard))
-        .layer(axum::middleware::from_fn_with_state(limits, read_body));
+    let router = axum::Router::new().nest_service("/mcp", service);
+    // Without legacy sessions rmcp serves every request on its own and ignores
+    // `Mcp-Session-Id`: there is nothing to guard.
+    let router = if settings.legacy_sessions {
+        router.layer(axum::middleware::from_fn_with_state(sessions, sessions::guard))
+    } else {
+        router
+    };
+    let router = router.layer(axum::middleware::from_fn_with_state(limits, read_body));
     let router = match from_request {
         Some(function) => router.layer(axum::middleware::from_fn_with_state(function, authenticate::<C>)),
         None => router,
