@@ -16,7 +16,7 @@
 //! * [`peers`]: the peers' own checks on strict schemas, ported (Anthropic's
 //!   `transform_schema`, openai-agents' depth limit); `scripts/peer_sdks.py` runs the
 //!   Python originals;
-//! * [`reference`]: loading `../shared/reference/` (skip when missing, fail when
+//! * [`reference`](mod@reference): loading `../shared/reference/` (skip when missing, fail when
 //!   `TOOLCALL_REQUIRE_REFERENCE=1`); [`build_fixture`]: generator runs on tool-file text.
 //!
 //! Each test file checks one thing: `metaschema.rs` (JSON Schema 2020-12, and that the

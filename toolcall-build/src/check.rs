@@ -51,7 +51,7 @@ pub const MAX_SCHEMA_DEPTH: usize = 120;
 /// The deepest an OpenAI strict input schema may nest: OpenAI's Agents SDK
 /// (`openai-agents`, `agents/strict_schema.py`, `_MAX_SCHEMA_DEPTH`) refuses a strict
 /// schema whose objects and arrays nest past 100 levels ("JSON schema is too deeply nested
-/// to process safely"), counted as [`json_depth`] counts them, the schema itself being 1.
+/// to process safely"), counted as `json_depth` counts them, the schema itself being 1.
 pub const OPENAI_STRICT_MAX_DEPTH: usize = 100;
 
 /// A schema nested past [`MAX_SCHEMA_DEPTH`] (types such as `Vec<Vec<...>>` hundreds deep)

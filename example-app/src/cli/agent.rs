@@ -30,6 +30,8 @@ pub struct AgentArgs {
     pub provider: Provider,
     /// The API's base URL (e.g. http://127.0.0.1:11434/v1, https://api.anthropic.com/v1,
     /// https://generativelanguage.googleapis.com/v1beta).
+    // The help shows these as written; in rustdoc they are plain text too.
+    #[allow(rustdoc::bare_urls)]
     #[arg(long, value_name = "URL")]
     pub base_url: String,
     /// The model to ask [default: gpt-4o-mini, claude-sonnet-4-5 or gemini-2.5-flash].

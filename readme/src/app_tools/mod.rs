@@ -1,0 +1,3 @@
+//! "State and async"'s tools, with the context `crate::App`.
+#[rustfmt::skip]
+pub mod notes;

@@ -1,0 +1,5 @@
+//! The quick start's tools.
+#[rustfmt::skip]
+pub mod alarm;
+#[rustfmt::skip]
+pub mod weather;
