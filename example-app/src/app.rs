@@ -1,67 +1,168 @@
 //! The app's context: what every tool call may use and no model can choose.
 //!
 //! [`App`] is built per request: the signed-in [`User`] (from authentication, never from a
-//! tool's arguments) plus an `Arc` of the shared [`Store`]. Tools take it as `&App`; the
-//! build script declares it with `Builder::new().context("crate::App")`.
+//! tool's arguments) plus an `Arc` of the shared [`Store`], which holds the database's
+//! connection pool. Tools take it as `&App`; the build script declares it with
+//! `Builder::new().context("crate::App")`.
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, RwLock};
+use std::fmt;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use sqlx::sqlite::SqliteConnection;
+use tokio::sync::OnceCell;
+
+use crate::db::{self, Pool};
+pub use crate::db::{Location, OpenError, StoreError};
 pub use crate::tools::notes::{Note, User};
 
-/// The shared in-memory store standing for a database: notes by owner.
-#[derive(Debug, Default)]
+/// The notes database: a pool on a SQLite file or a Postgres server (`--db`), or the
+/// built-in in-memory SQLite database the demo runs on without `--db`.
+///
+/// Every method takes the owner whose notes it reads or writes; the tools pass the
+/// context's user.
 pub struct Store {
-    notes: RwLock<BTreeMap<u64, Vec<Note>>>,
-    next_id: std::sync::atomic::AtomicU64,
-    /// How long a read or write takes, standing for a database round trip.
+    db: OnceCell<Db>,
+    /// What the built-in database starts with; `None` for a database opened by location.
+    builtin: Option<Builtin>,
+    location: Option<Location>,
+    /// A delay added before each query, standing for a database across a network (the
+    /// demo shows concurrent tools with it); zero for a database opened by location.
     pub latency: Duration,
 }
 
+/// The built-in database's first contents.
+#[derive(Clone, Copy, Debug)]
+enum Builtin {
+    Empty,
+    Seeded,
+}
+
+struct Db {
+    pool: Pool,
+    /// The built-in database's own connection: an in-memory database lives as long as
+    /// one connection to it does. Only held, never used.
+    _keep_alive: Option<Mutex<SqliteConnection>>,
+}
+
 impl Store {
-    /// An empty store whose operations take `latency`.
+    /// An empty built-in database whose queries each wait `latency` first.
+    ///
+    /// Nothing is opened until the first query, so this needs no runtime; the database
+    /// is an in-memory SQLite one, private to this store and gone with it.
     pub fn new(latency: Duration) -> Self {
-        Store { latency, next_id: std::sync::atomic::AtomicU64::new(1), ..Store::default() }
+        Store { db: OnceCell::new(), builtin: Some(Builtin::Empty), location: None, latency }
     }
 
-    /// The store the demo starts with: two users' notes.
+    /// The built-in database the demo starts with: Ada (user 1) has two notes, Grace
+    /// (user 2) one. Lazy like [`Store::new`].
     pub fn seeded(latency: Duration) -> Self {
-        let store = Store::new(latency);
-        store.insert(1, "buy oat milk");
-        store.insert(1, "call the plumber about the boiler");
-        store.insert(2, "Grace's private note: the launch codes are 0000");
-        store
+        Store { builtin: Some(Builtin::Seeded), ..Store::new(latency) }
     }
 
-    /// Adds a note for `owner` and returns it.
-    pub fn insert(&self, owner: u64, text: &str) -> Note {
-        let id = self.next_id.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let note = Note { id, owner, text: text.to_owned() };
-        // A poisoned lock only means another call panicked mid-write; the map is still whole.
-        let mut notes = self.notes.write().unwrap_or_else(|e| e.into_inner());
-        notes.entry(owner).or_default().push(note.clone());
-        note
+    /// Opens the database at `location`: connects, creates a missing SQLite file, and
+    /// migrates it. A new database has no notes.
+    ///
+    /// # Errors
+    ///
+    /// One line naming the database (never its password) and why it cannot be used: a
+    /// server that does not answer or refuses, a file that cannot be created, a file that
+    /// is not a SQLite database.
+    pub async fn open(location: &Location) -> Result<Self, OpenError> {
+        let pool = db::open(location).await?;
+        Ok(Store {
+            db: OnceCell::new_with(Some(Db { pool, _keep_alive: None })),
+            builtin: None,
+            location: Some(location.clone()),
+            latency: Duration::ZERO,
+        })
     }
 
-    /// Removes note `id` of `owner`; the removed note, or `None` when `owner` has none
-    /// with that id (another user's note is never touched).
-    pub fn remove(&self, owner: u64, id: u64) -> Option<Note> {
-        let mut notes = self.notes.write().unwrap_or_else(|e| e.into_inner());
-        let mine = notes.get_mut(&owner)?;
-        let at = mine.iter().position(|note| note.id == id)?;
-        Some(mine.remove(at))
+    /// `--db`'s store: the database at `location`, or without one the seeded built-in
+    /// database with `latency` per query.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::open`].
+    pub async fn open_or_builtin(location: Option<&Location>, latency: Duration) -> Result<Self, OpenError> {
+        match location {
+            Some(location) => Store::open(location).await,
+            None => Ok(Store::seeded(latency)),
+        }
     }
 
-    /// The notes of `owner`, oldest first.
-    pub fn notes_of(&self, owner: u64) -> Vec<Note> {
-        let notes = self.notes.read().unwrap_or_else(|e| e.into_inner());
-        notes.get(&owner).cloned().unwrap_or_default()
+    /// The same store with `latency` before each query.
+    #[must_use]
+    pub fn with_latency(mut self, latency: Duration) -> Self {
+        self.latency = latency;
+        self
     }
 
-    /// Waits as long as one round trip to the store takes.
-    pub async fn round_trip(&self) {
+    /// Where the notes are: the `--db` location, or `None` for the built-in database.
+    pub fn location(&self) -> Option<&Location> {
+        self.location.as_ref()
+    }
+
+    /// The pool, after the store's latency; the built-in database is created on first use.
+    async fn pool(&self) -> Result<&Pool, StoreError> {
         tokio::time::sleep(self.latency).await;
+        let db = self
+            .db
+            .get_or_try_init(|| async {
+                let seed = matches!(self.builtin, Some(Builtin::Seeded));
+                let (pool, keep_alive) = db::open_memory(seed).await?;
+                Ok::<_, StoreError>(Db { pool, _keep_alive: Some(Mutex::new(keep_alive)) })
+            })
+            .await?;
+        Ok(&db.pool)
+    }
+
+    /// `owner`'s notes, newest first, at most `limit`.
+    ///
+    /// # Errors
+    ///
+    /// When the query fails; the error's text names no SQL, path or host.
+    pub async fn notes_of(&self, owner: u64, limit: u32) -> Result<Vec<Note>, StoreError> {
+        self.pool().await?.notes_of(owner, limit).await
+    }
+
+    /// Saves a note for `owner` and returns it, with its new id.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::notes_of`].
+    pub async fn insert(&self, owner: u64, text: &str) -> Result<Note, StoreError> {
+        self.pool().await?.insert(owner, text).await
+    }
+
+    /// Deletes note `id` of `owner`: the deleted note, or `None` when `owner` has none with
+    /// that id (another user's note is never touched).
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::notes_of`].
+    pub async fn remove(&self, owner: u64, id: u64) -> Result<Option<Note>, StoreError> {
+        self.pool().await?.remove(owner, id).await
+    }
+
+    /// Closes the pool: every query after it fails with a [`StoreError`]. A server
+    /// shutting down calls it; tests use it to see what a tool says when its database is
+    /// gone.
+    pub async fn close(&self) {
+        if let Some(db) = self.db.get() {
+            db.pool.close().await;
+        }
+    }
+}
+
+/// The location and latency; the pool prints nothing useful.
+impl fmt::Debug for Store {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Store")
+            .field("location", &self.location)
+            .field("builtin", &self.builtin)
+            .field("latency", &self.latency)
+            .finish_non_exhaustive()
     }
 }
 
@@ -70,7 +171,7 @@ impl Store {
 pub struct App {
     /// The signed-in user, from authentication.
     pub user: User,
-    /// The shared store.
+    /// The shared store and its pool.
     pub store: Arc<Store>,
 }
 
@@ -80,9 +181,17 @@ impl App {
         App { user, store: Arc::clone(store) }
     }
 
-    /// The demo's context: Ada (user 1) signed in to a seeded store with 50 ms latency.
+    /// The demo's context: Ada (user 1) signed in to a seeded built-in database whose
+    /// queries each take 50 ms more.
     pub fn demo() -> Self {
         let store = Arc::new(Store::seeded(Duration::from_millis(50)));
-        App::for_user(&store, User { id: 1, name: "Ada".to_owned() })
+        App::for_user(&store, User::ada())
+    }
+}
+
+impl User {
+    /// The demo's user 1.
+    pub fn ada() -> Self {
+        User { id: 1, name: "Ada".to_owned() }
     }
 }

@@ -7,7 +7,7 @@
 //!
 //! let tools = toolset::ALL.emit(Format::OpenAi, true); // precomputed JSON text
 //! assert!(tools.contains(r#""name":"get_weather""#));
-//! let app = App::demo(); // the context: the signed-in user and the store
+//! let app = App::demo(); // the context: the signed-in user and the store (in-memory SQLite)
 //! # let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
 //! # runtime.block_on(async {
 //! let out = toolset::ALL.call_json(&app, "get_weather", r#"{"city":"Oslo"}"#).await.unwrap();
@@ -19,6 +19,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod db;
 pub mod money;
 pub mod tools;
 

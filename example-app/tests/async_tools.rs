@@ -129,5 +129,5 @@ async fn calls_are_spawned_per_request_with_their_own_context() {
             (Some(100 + i), Some(format!("note {i}").as_str()))
         );
     }
-    assert_eq!(store.notes_of(105).len(), 1);
+    assert_eq!(store.notes_of(105, 10).await.unwrap().len(), 1);
 }

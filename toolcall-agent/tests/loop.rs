@@ -263,5 +263,5 @@ async fn a_tools_own_time_limit_ends_its_call_and_the_model_is_told() {
         content.contains("`remove_note` did not finish within 2000 ms (the tool's time limit)"),
         "{content}"
     );
-    assert_eq!(store.notes_of(1).len(), 2, "the cancelled call removed nothing");
+    assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 2, "the cancelled call removed nothing");
 }

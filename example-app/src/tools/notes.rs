@@ -1,11 +1,13 @@
-//! Notes of the signed-in user: async tools over the app's store. Every tool acts as the
-//! user in the context, so no argument can read or write another user's notes. The result
-//! types live here, so the build describes them (MCP `outputSchema`).
+//! Notes of the signed-in user: async tools doing their I/O on the database pool held in
+//! the context. Every query is scoped to the context's user, so no argument can read or
+//! write another user's notes. The result types live here, so the build describes them
+//! (MCP `outputSchema`).
 
 use serde::Serialize;
 use toolcall_runtime::ToolMeta;
 
 use crate::App;
+use crate::app::StoreError;
 
 /// What these tools are, for clients and models: a confirmation-worthy destructive tool
 /// under its wire name, read-only hints, a tool-specific time limit and examples.
@@ -57,13 +59,13 @@ pub fn whoami(app: &App) -> User {
 /// # Arguments
 ///
 /// * `limit` - at most this many notes
-pub async fn list_notes(app: &App, limit: Option<u32>) -> Vec<Note> {
+///
+/// # Errors
+///
+/// When the notes database does not answer.
+pub async fn list_notes(app: &App, limit: Option<u32>) -> Result<Vec<Note>, String> {
     let limit = limit.unwrap_or(10);
-    app.store.round_trip().await;
-    let mut notes = app.store.notes_of(app.user.id);
-    notes.reverse();
-    notes.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    notes
+    app.store.notes_of(app.user.id, limit).await.map_err(told)
 }
 
 /// Save a note for the signed-in user.
@@ -74,14 +76,13 @@ pub async fn list_notes(app: &App, limit: Option<u32>) -> Vec<Note> {
 ///
 /// # Errors
 ///
-/// When the text is empty or too long.
+/// When the text is empty or too long, or the notes database does not answer.
 pub async fn add_note(app: &App, text: String) -> Result<Note, String> {
     let length = text.chars().count();
     if !(1..=500).contains(&length) {
         return Err(format!("a note has 1 to 500 characters, got {length}"));
     }
-    app.store.round_trip().await;
-    Ok(app.store.insert(app.user.id, &text))
+    app.store.insert(app.user.id, &text).await.map_err(told)
 }
 
 /// Delete one of the signed-in user's notes for good.
@@ -92,8 +93,19 @@ pub async fn add_note(app: &App, text: String) -> Result<Note, String> {
 ///
 /// # Errors
 ///
-/// When the signed-in user has no note with that id.
+/// When the signed-in user has no note with that id, or the notes database does not
+/// answer.
 pub async fn delete_note(app: &App, id: u64) -> Result<Note, String> {
-    app.store.round_trip().await;
-    app.store.remove(app.user.id, id).ok_or_else(|| format!("you have no note {id}"))
+    match app.store.remove(app.user.id, id).await {
+        Ok(Some(note)) => Ok(note),
+        Ok(None) => Err(format!("you have no note {id}")),
+        Err(error) => Err(told(error)),
+    }
+}
+
+/// What the model is told when a query fails: what could not be done, without the
+/// database's own message (SQL, paths, hosts), which goes to the operator on stderr.
+fn told(error: StoreError) -> String {
+    eprintln!("example-app: {error}: {}", error.cause());
+    error.to_string()
 }
