@@ -685,6 +685,8 @@ mod tests {
             returns: crate::model::Returns::Value,
             is_async: false,
             context_at: Vec::new(),
+            progress_at: Vec::new(),
+            returns_content: false,
             timeout_ms: None,
         }
     }

@@ -71,6 +71,21 @@ impl ContextType {
     }
 }
 
+/// The runtime's progress handle, as a tool names it (the path, or through a `use`).
+pub const PROGRESS_PATH: &str = "toolcall_runtime::Progress";
+
+/// Whether parameter type `ty` is `&toolcall_runtime::Progress` (written as the path, or
+/// as a name a `use` in the tool file resolves to it): passed by the caller, never in a
+/// schema. `&mut Progress` is [`ContextUse::Mutable`].
+pub fn progress_use(ty: &syn::Type, imports: &BTreeMap<String, String>) -> ContextUse {
+    let syn::Type::Reference(reference) = strip(ty) else { return ContextUse::No };
+    let syn::Type::Path(path) = strip(&reference.elem) else { return ContextUse::No };
+    if path.qself.is_some() || crate::parse::resolve(imports, &path.path) != PROGRESS_PATH {
+        return ContextUse::No;
+    }
+    if reference.mutability.is_some() { ContextUse::Mutable } else { ContextUse::Shared }
+}
+
 fn strip(ty: &syn::Type) -> &syn::Type {
     match ty {
         syn::Type::Paren(p) => strip(&p.elem),
@@ -114,6 +129,27 @@ mod tests {
         // A `use` that brings in another `App` wins over the last-segment rule.
         assert_eq!(classify("crate::App", "&App", &[("App", "crate::other::App")]), ContextUse::No);
         assert_eq!(classify("crate::App", "&str", &[]), ContextUse::No);
+    }
+
+    #[test]
+    fn progress_is_named_by_path_or_use() {
+        let classify = |ty: &str, imports: &[(&str, &str)]| {
+            let imports = imports.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            let ty: syn::Type = syn::parse_str(ty).unwrap_or_else(|e| panic!("{ty}: {e}"));
+            progress_use(&ty, &imports)
+        };
+        assert_eq!(classify("&toolcall_runtime::Progress", &[]), ContextUse::Shared);
+        assert_eq!(classify("&::toolcall_runtime::Progress", &[]), ContextUse::Shared);
+        assert_eq!(
+            classify("&'a Progress", &[("Progress", "toolcall_runtime::Progress")]),
+            ContextUse::Shared
+        );
+        assert_eq!(classify("&P", &[("P", "toolcall_runtime::Progress")]), ContextUse::Shared);
+        assert_eq!(classify("&rt::Progress", &[("rt", "toolcall_runtime")]), ContextUse::Shared);
+        assert_eq!(classify("&mut toolcall_runtime::Progress", &[]), ContextUse::Mutable);
+        assert_eq!(classify("&Progress", &[]), ContextUse::No);
+        assert_eq!(classify("&Progress", &[("Progress", "crate::Progress")]), ContextUse::No);
+        assert_eq!(classify("toolcall_runtime::Progress", &[]), ContextUse::No);
     }
 
     #[test]

@@ -156,7 +156,10 @@ fn lower_fn(
         decodes.push(model::Param { name: param.wire.clone(), span: param.span, decode, bounds, fast });
     }
     tool.defs = mapper.definitions(&tool.params);
-    tool = with_output(tool, function, mapper, report);
+    let returns_content = function.success.as_ref().is_some_and(|success| mapper.returns_content(success));
+    if !returns_content {
+        tool = with_output(tool, function, mapper, report);
+    }
     let def = ToolDef {
         ir: tool,
         ident: function.ident.clone(),
@@ -165,6 +168,8 @@ fn lower_fn(
         returns: function.returns,
         is_async: function.is_async,
         context_at: function.context_at.clone(),
+        progress_at: function.progress_at.clone(),
+        returns_content,
         timeout_ms: None,
     };
     Some((def, bare))

@@ -42,6 +42,11 @@ pub struct ToolDef {
     /// Positions among the function's inputs where the context (`&App`) is passed; the
     /// other positions take `params`, in order.
     pub context_at: Vec<usize>,
+    /// Positions among the function's inputs where `&Progress` is passed.
+    pub progress_at: Vec<usize>,
+    /// Whether the success type is `toolcall_runtime::Content` or `Vec<Content>`: the
+    /// result is content blocks, with no output schema.
+    pub returns_content: bool,
     /// The time limit of one call (`ToolMeta::timeout_ms`), for servers and agents.
     pub timeout_ms: Option<u64>,
 }

@@ -28,7 +28,7 @@ fn both(text: &str, call: Call) -> Option<Value> {
 /// A (sync) tool's generated call function, its result taken out of `Dispatched`.
 macro_rules! fast {
     ($module:ident :: $function:ident) => {
-        (|ctx: &(), args: Args<'_>| match $module::$function(ctx, args)? {
+        (|ctx: &(), args: Args<'_>| match $module::$function(ctx, args, toolcall_runtime::Progress::none())? {
             Dispatched::Ready(result) => Some(result),
             Dispatched::Async(_) => panic!("{} is sync", stringify!($function)),
         }) as Call

@@ -129,16 +129,18 @@ pub async fn answer_openai_message<C>(tools: &Toolset<C>, ctx: &C, message: &Val
     let prepared: Vec<Prepared<'_>> = calls
         .iter()
         .map(|call| match openai_call(call) {
-            Ok((name, OpenAiArgs::Text(text))) => match tools.call_text(ctx, name, text) {
-                Some(call) => Prepared::Started(call),
-                None => match parse_arguments(text.as_bytes()) {
-                    Ok(args) => {
-                        parsed.push(args);
-                        Prepared::Parsed(name, parsed.len() - 1)
-                    }
-                    Err(error) => Prepared::Failed(error),
-                },
-            },
+            Ok((name, OpenAiArgs::Text(text))) => {
+                match tools.call_text(ctx, name, text, crate::Progress::none()) {
+                    Some(call) => Prepared::Started(call),
+                    None => match parse_arguments(text.as_bytes()) {
+                        Ok(args) => {
+                            parsed.push(args);
+                            Prepared::Parsed(name, parsed.len() - 1)
+                        }
+                        Err(error) => Prepared::Failed(error),
+                    },
+                }
+            }
             Ok((name, OpenAiArgs::Decoded(args))) => Prepared::Given(name, args),
             Err(error) => Prepared::Failed(error),
         })

@@ -28,6 +28,7 @@
 //! ```
 
 mod call;
+mod content;
 mod decode;
 mod dynamic;
 mod error;
@@ -37,6 +38,7 @@ pub mod ir;
 pub mod json;
 mod meta;
 mod params;
+mod progress;
 mod registry;
 pub mod render;
 mod slot;
@@ -45,11 +47,13 @@ mod text;
 mod toolset;
 
 pub use call::{CallFuture, Runner};
+pub use content::{Content, ResourceBody, base64_decode, base64_encode};
 pub use decode::{ArgError, FromArg, Segment, StringInteger};
 pub use dynamic::DynTool;
 pub use error::{Reason, ToolError, UnknownName};
 pub use meta::{Annotations, ToolMeta};
 pub use params::ToolParam;
+pub use progress::{LogLevel, Progress, ProgressSink};
 pub use registry::{DuplicateTool, Registry};
 pub use render::Format;
 pub use suggest::closest_name;

@@ -17,6 +17,7 @@ use crate::call::{CallFuture, Dispatched, Runner};
 use crate::error::ToolError;
 use crate::fast::Args;
 use crate::ir::Tool;
+use crate::progress::Progress;
 use crate::render::{
     Format, InputKind, render_annotations, render_examples, render_infos, render_input, render_output_schema,
 };
@@ -27,8 +28,10 @@ pub type DispatchFn<C> = for<'a> fn(ctx: &'a C, name: &'a str, args: &'a Value) 
 
 /// What generated text dispatchers look like: the call decoded straight from argument
 /// text by the one-pass fast path (`toolcall_runtime::__private::fast`), or `None` when
-/// the fast path gave up (or `name` is unknown) and the `Value` path must answer.
-pub type TextDispatchFn<C> = for<'a> fn(ctx: &'a C, name: &'a str, text: Args<'a>) -> Option<Dispatched<'a>>;
+/// the fast path gave up (or `name` is unknown) and the `Value` path must answer. The
+/// tool reports to `progress` when it takes a `&Progress`.
+pub type TextDispatchFn<C> =
+    for<'a> fn(ctx: &'a C, name: &'a str, text: Args<'a>, progress: &'a Progress) -> Option<Dispatched<'a>>;
 
 /// The provider-neutral description of one tool, as [`Toolset::describe`] returns it, and
 /// the parts its definitions are assembled from ([`render_infos`](crate::render::render_infos)):
@@ -63,6 +66,10 @@ pub struct ToolInfo {
     /// The time limit of one call in milliseconds, from the tool's `ToolMeta::timeout_ms`;
     /// servers and agent loops use it instead of their default.
     pub timeout_ms: Option<u64>,
+    /// Whether the tool returns [`Content`](crate::Content) blocks (`Content`,
+    /// `Vec<Content>` or a `Result` of them): its result is the blocks as MCP writes them,
+    /// and it has no output schema.
+    pub returns_content: bool,
 }
 
 impl ToolInfo {
@@ -96,6 +103,7 @@ impl ToolInfo {
             annotations: leak(render_annotations(&tool.annotations)),
             examples: leak(render_examples(&tool.examples)),
             timeout_ms: None,
+            returns_content: false,
         }
     }
 
@@ -167,10 +175,16 @@ impl<C> Copy for Dispatch<C> {}
 
 impl<C> Dispatch<C> {
     #[inline(always)]
-    fn call<'a>(self, ctx: &'a C, name: &'a str, args: &'a Value) -> Option<Dispatched<'a>> {
+    fn call<'a>(
+        self,
+        ctx: &'a C,
+        name: &'a str,
+        args: &'a Value,
+        progress: &'a Progress,
+    ) -> Option<Dispatched<'a>> {
         match self {
             Dispatch::Value(dispatch) => dispatch(ctx, name, args),
-            Dispatch::Args(dispatch) => dispatch(ctx, name, Args::Value(args)),
+            Dispatch::Args(dispatch) => dispatch(ctx, name, Args::Value(args), progress),
         }
     }
 }
@@ -234,13 +248,25 @@ impl<C> Toolset<C> {
     /// The text dispatcher's answer for argument `text`: `None` without one, or when the
     /// fast path gave up (or `name` is unknown) and the `Value` path must answer.
     #[inline]
-    fn dispatch_text<'a>(&self, ctx: &'a C, name: &'a str, text: &'a str) -> Option<Dispatched<'a>> {
-        (self.text?)(ctx, name, Args::Str(text))
+    fn dispatch_text<'a>(
+        &self,
+        ctx: &'a C,
+        name: &'a str,
+        text: &'a str,
+        progress: &'a Progress,
+    ) -> Option<Dispatched<'a>> {
+        (self.text?)(ctx, name, Args::Str(text), progress)
     }
 
     /// The call decoded straight from argument text, when the fast path takes it.
-    pub(crate) fn call_text<'a>(&self, ctx: &'a C, name: &'a str, text: &'a str) -> Option<CallFuture<'a>> {
-        let dispatched = self.dispatch_text(ctx, name, text)?;
+    pub(crate) fn call_text<'a>(
+        &self,
+        ctx: &'a C,
+        name: &'a str,
+        text: &'a str,
+        progress: &'a Progress,
+    ) -> Option<CallFuture<'a>> {
+        let dispatched = self.dispatch_text(ctx, name, text, progress)?;
         Some(CallFuture::new(name, dispatched))
     }
 
@@ -253,7 +279,7 @@ impl<C> Toolset<C> {
         text: Option<&str>,
         bytes: &[u8],
     ) -> Result<Value, ToolError> {
-        if let Some(call) = text.and_then(|text| self.call_text(ctx, name, text)) {
+        if let Some(call) = text.and_then(|text| self.call_text(ctx, name, text, Progress::none())) {
             return call.await;
         }
         let args = crate::call::parse_arguments(bytes)?;
@@ -268,7 +294,8 @@ impl<C> Toolset<C> {
         text: Option<&str>,
         bytes: &[u8],
     ) -> Result<Value, ToolError> {
-        if let Some(dispatched) = text.and_then(|text| self.dispatch_text(ctx, name, text)) {
+        if let Some(dispatched) = text.and_then(|text| self.dispatch_text(ctx, name, text, Progress::none()))
+        {
             return ready(name, dispatched);
         }
         let args = crate::call::parse_arguments(bytes)?;
@@ -344,7 +371,30 @@ impl<C> Toolset<C> {
     /// let out = toolset::ALL.call(&app, "lookup", &json!({"id": 7})).await?;
     /// ```
     pub fn call<'a>(&self, ctx: &'a C, name: &'a str, args: &'a Value) -> CallFuture<'a> {
-        CallFuture::dispatched(name, self.tools, self.dispatch.call(ctx, name, args))
+        self.call_reporting(ctx, name, args, Progress::none())
+    }
+
+    /// [`Toolset::call`], with a tool that takes `&Progress` reporting to `progress`
+    /// (an MCP server's notifications, an agent's events); other tools ignore it.
+    ///
+    /// ```text
+    /// let progress = Progress::new(my_sink);
+    /// let out = toolset::ALL.call_reporting(&app, "export_notes", &json!({}), &progress).await?;
+    /// ```
+    pub fn call_reporting<'a>(
+        &self,
+        ctx: &'a C,
+        name: &'a str,
+        args: &'a Value,
+        progress: &'a Progress,
+    ) -> CallFuture<'a> {
+        CallFuture::dispatched(name, self.tools, self.dispatch.call(ctx, name, args, progress))
+    }
+
+    /// Whether tool `name` returns [`Content`](crate::Content) blocks
+    /// ([`ToolInfo::returns_content`]); `false` for an unknown name.
+    pub fn returns_content(&self, name: &str) -> bool {
+        self.tools.iter().any(|t| t.name == name && t.returns_content)
     }
 
     /// Like [`Toolset::call`], with the arguments as JSON text (as OpenAI sends them).
@@ -363,7 +413,7 @@ impl<C> Toolset<C> {
     /// arguments are still decoded first, so their errors come back as usual).
     #[inline]
     pub fn run_with(&self, ctx: &C, name: &str, args: &Value) -> Result<Value, ToolError> {
-        match self.dispatch.call(ctx, name, args) {
+        match self.dispatch.call(ctx, name, args, Progress::none()) {
             Some(dispatched) => ready(name, dispatched),
             None => Err(unknown_tool(name, self.tools)),
         }

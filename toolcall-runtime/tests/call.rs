@@ -75,6 +75,7 @@ static INFO: [ToolInfo; 2] = [
         annotations: "",
         examples: "",
         timeout_ms: None,
+        returns_content: false,
     },
     ToolInfo {
         module: "m",
@@ -89,6 +90,7 @@ static INFO: [ToolInfo; 2] = [
         annotations: "",
         examples: "",
         timeout_ms: None,
+        returns_content: false,
     },
 ];
 static EMITTED: Emitted = Emitted::new();

@@ -160,6 +160,7 @@ static PING_TOOLS: [ToolInfo; 1] = [ToolInfo {
     annotations: "",
     examples: "",
     timeout_ms: None,
+    returns_content: false,
 }];
 
 /// What `PING` emits, written out by hand: `[format][strict]` in `Format::ALL`'s order.

@@ -12,7 +12,7 @@ use crate::ast::defaults::{DefaultFact, FoundDefault, Names, body_defaults, enum
 use crate::ast::docs::{Docs, doc_text, parse_docs};
 use crate::ast::overrides::{CONST_NAME, ToolParam, read_overrides};
 use crate::ast::signature;
-use crate::context::{ContextType, ContextUse};
+use crate::context::{ContextType, ContextUse, progress_use};
 use crate::diagnostics::{Diagnostics, FileDiagnostics};
 use crate::model::Returns;
 use crate::parse::ParsedFile;
@@ -46,6 +46,8 @@ pub struct ToolFn {
     pub params: Vec<Param>,
     /// Positions among the function's inputs where the context is passed.
     pub context_at: Vec<usize>,
+    /// Positions among the function's inputs where `&Progress` is passed.
+    pub progress_at: Vec<usize>,
     /// An `async fn`.
     pub is_async: bool,
     /// What it returns.
@@ -226,15 +228,20 @@ fn read_tool(
     if let Some(why) = signature::unsupported_reason(&function.sig) {
         return skip(function.sig.ident.span(), why);
     }
-    let Inputs { context_at, params: inputs } = match split_context(function, parsed, context) {
+    let Inputs { context_at, progress_at, params: inputs } = match split_context(function, parsed, context) {
         Ok(split) => split,
-        Err((span, why)) => return skip(span, why),
+        Err(Unservable::Skip(span, why)) => return skip(span, why),
+        Err(Unservable::Error(span, why)) => {
+            report.error(span, format!("`{name}`: {why}"));
+            return None;
+        }
     };
     let docs = parse_docs(&doc_text(&function.attrs));
     let names = param_names(&inputs, &docs, report);
     let bindings: Vec<String> = names.iter().filter_map(|(_, binding)| binding.clone()).collect();
     let defaults = body_defaults(&function.block, &bindings, lookup);
-    check_bullets(function, &name, &docs, &names, &context_at, report);
+    let passed: Vec<usize> = context_at.iter().chain(&progress_at).copied().collect();
+    check_bullets(function, &name, &docs, &names, &passed, report);
     let params = inputs
         .into_iter()
         .zip(names)
@@ -255,6 +262,7 @@ fn read_tool(
         description: docs.description,
         params,
         context_at,
+        progress_at,
         is_async: function.sig.asyncness.is_some(),
         returns: signature::returns(&function.sig),
         success: signature::success_type(&function.sig).cloned(),
@@ -370,27 +378,49 @@ fn typed_inputs(function: &syn::ItemFn) -> impl Iterator<Item = &syn::PatType> {
     })
 }
 
-/// Where the context goes among a function's inputs, and the model's parameters.
+/// Where the context and the progress handle go among a function's inputs, and the
+/// model's parameters.
 struct Inputs<'f> {
     context_at: Vec<usize>,
+    progress_at: Vec<usize>,
     params: Vec<&'f syn::PatType>,
 }
 
-/// Splits the inputs into the context's positions and the model's parameters. A borrowed
-/// parameter that is neither the context, `&str` nor `&serde_json::Value` cannot be
-/// served: `Err` with where and why, pointing at `Builder::context`.
+/// Why a function cannot be served: skipped with a warning, or an error (a signature
+/// that is meant as a tool and cannot work).
+enum Unservable {
+    Skip(Span, String),
+    Error(Span, String),
+}
+
+/// Splits the inputs into the context's and the progress handle's positions and the
+/// model's parameters. A borrowed parameter that is neither of those, `&str` nor
+/// `&serde_json::Value` cannot be served: `Err` with where and why, pointing at
+/// `Builder::context`; `&mut Progress` is an error at the parameter.
 fn split_context<'f>(
     function: &'f syn::ItemFn,
     parsed: &ParsedFile,
     context: Option<&ContextType>,
-) -> Result<Inputs<'f>, (Span, String)> {
-    let mut context_at = Vec::new();
-    let mut params = Vec::new();
+) -> Result<Inputs<'f>, Unservable> {
+    let mut inputs = Inputs { context_at: Vec::new(), progress_at: Vec::new(), params: Vec::new() };
     for (position, input) in typed_inputs(function).enumerate() {
-        match context.map_or(ContextUse::No, |c| c.classify(&input.ty, &parsed.imports)) {
-            ContextUse::Shared => context_at.push(position),
+        match progress_use(&input.ty, &parsed.imports) {
+            ContextUse::Shared => {
+                inputs.progress_at.push(position);
+                continue;
+            }
             ContextUse::Mutable => {
-                return Err((
+                return Err(Unservable::Error(
+                    input.ty.span(),
+                    "takes `&mut Progress`; reporting needs no `mut`, take `&Progress`".to_owned(),
+                ));
+            }
+            ContextUse::No => {}
+        }
+        match context.map_or(ContextUse::No, |c| c.classify(&input.ty, &parsed.imports)) {
+            ContextUse::Shared => inputs.context_at.push(position),
+            ContextUse::Mutable => {
+                return Err(Unservable::Skip(
                     input.ty.span(),
                     "it takes the context as `&mut`; calls share it, so take `&` and put what \
                      changes behind a lock"
@@ -399,13 +429,13 @@ fn split_context<'f>(
             }
             ContextUse::No => {
                 if let Some(why) = unservable_borrow(&input.ty, parsed, context) {
-                    return Err((input.ty.span(), why));
+                    return Err(Unservable::Skip(input.ty.span(), why));
                 }
-                params.push(input);
+                inputs.params.push(input);
             }
         }
     }
-    Ok(Inputs { context_at, params })
+    Ok(inputs)
 }
 
 /// Why a top-level `&T` parameter cannot be served, when it cannot: only `&str`,

@@ -142,6 +142,7 @@ fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
     out.line(&format!("annotations: {},", literal(&render_annotations(&tool.ir.annotations))));
     out.line(&format!("examples: {},", literal(&render_examples(&tool.ir.examples))));
     out.line(&format!("timeout_ms: {timeout},"));
+    out.line(&format!("returns_content: {},", tool.returns_content));
     out.close("},");
 }
 

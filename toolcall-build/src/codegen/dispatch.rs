@@ -34,8 +34,9 @@ fn private(item: &str) -> Expr {
 /// The signatures every call function and dispatcher of one file shares, parsed once:
 /// each function is one of these with its name and body filled in.
 pub struct Skeletons {
-    /// A call function's, indexed by whether the tool takes the context (`_ctx`, then `ctx`).
-    call_fn: [syn::ItemFn; 2],
+    /// A call function's, indexed by whether the tool takes the context (`_ctx`, then
+    /// `ctx`) and then whether it takes the progress handle (`_progress`, then `progress`).
+    call_fn: [[syn::ItemFn; 2]; 2],
     dispatcher: syn::ItemFn,
 }
 
@@ -43,13 +44,20 @@ impl Skeletons {
     /// The skeletons for a toolset whose context type is `context`.
     pub fn new(context: &TokenStream) -> Skeletons {
         let args = quote!(__rt::fast::Args<'a>);
+        let progress = quote!(&'a ::toolcall_runtime::Progress);
         let output = quote!(Option<__rt::Dispatched<'a>>);
+        let call_fn = |ctx: &str, takes: &str| -> syn::ItemFn {
+            let (ctx, takes) = (format_ident!("{ctx}"), format_ident!("{takes}"));
+            syn::parse_quote!(pub(crate) fn f<'a>(#ctx: &'a #context, args: #args, #takes: #progress) -> #output {})
+        };
         Skeletons {
             call_fn: [
-                syn::parse_quote!(pub(crate) fn f<'a>(_ctx: &'a #context, args: #args) -> #output {}),
-                syn::parse_quote!(pub(crate) fn f<'a>(ctx: &'a #context, args: #args) -> #output {}),
+                [call_fn("_ctx", "_progress"), call_fn("_ctx", "progress")],
+                [call_fn("ctx", "_progress"), call_fn("ctx", "progress")],
             ],
-            dispatcher: syn::parse_quote!(fn f<'a>(ctx: &'a #context, name: &'a str, args: #args) -> #output {}),
+            dispatcher: syn::parse_quote!(
+                fn f<'a>(ctx: &'a #context, name: &'a str, args: #args, progress: #progress) -> #output {}
+            ),
         }
     }
 }
@@ -97,7 +105,7 @@ pub fn dispatcher(
         .iter()
         .map(|tool| {
             let function = path_expr(target(tool, &call_ident(tool)));
-            (tool.ir.name.as_str(), call(function, [var("ctx"), var("args")]))
+            (tool.ir.name.as_str(), call(function, [var("ctx"), var("args"), var("progress")]))
         })
         .collect::<Vec<_>>();
     let mut dispatcher =
@@ -122,7 +130,10 @@ const PLAIN_MATCH_MAX: usize = 8;
 /// tools.
 fn name_match(arms: Vec<(&str, Expr)>, input: &str) -> Vec<Stmt> {
     if arms.is_empty() {
-        return vec![let_(wild(), tuple([var("ctx"), var("name"), var(input)])), tail(var(NONE))];
+        return vec![
+            let_(wild(), tuple([var("ctx"), var("name"), var(input), var("progress")])),
+            tail(var(NONE)),
+        ];
     }
     let (scrutinee, pattern): (Expr, fn(&str) -> Pat) = if arms.len() <= PLAIN_MATCH_MAX {
         (var("name"), str_pat)
@@ -205,7 +216,8 @@ pub fn call_fn(tool: &ToolDef, module_path: &syn::Path, skeletons: &Skeletons) -
         let_(grouped(names.iter().map(|n| bind(n, false)).collect(), &tuple_pat), exact)
     };
     let finish = finish_call(tool, module_path, &bindings);
-    let skeleton = &skeletons.call_fn[usize::from(!tool.context_at.is_empty())];
+    let skeleton = &skeletons.call_fn[usize::from(!tool.context_at.is_empty())]
+        [usize::from(!tool.progress_at.is_empty())];
     let mut function = function(skeleton, call_ident(tool), vec![decode, tail(call_path(SOME, [finish]))]);
     let how = if is_fast(tool) { "in one pass, else by the exact decoder" } else { "by the exact decoder" };
     function.attrs.push(doc(&format!("`{}`: decodes its arguments ({how}), then calls it.", tool.ir.name)));
@@ -284,14 +296,16 @@ pub fn key_index_of<'n>(names: impl Iterator<Item = (&'n str, usize)>) -> Expr {
     closure(false, [typed(bind("key", false), str_ref())], match_(var("key"), arms))
 }
 
-/// The function's arguments in declaration order: the context where it takes it, the
-/// decoded parameters elsewhere.
+/// The function's arguments in declaration order: the context and the progress handle
+/// where it takes them, the decoded parameters elsewhere.
 fn call_inputs(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<Expr> {
     let mut params = bindings.iter();
-    (0..bindings.len() + tool.context_at.len())
+    (0..bindings.len() + tool.context_at.len() + tool.progress_at.len())
         .filter_map(|position| {
             if tool.context_at.contains(&position) {
                 Some(var("ctx"))
+            } else if tool.progress_at.contains(&position) {
+                Some(var("progress"))
             } else {
                 params.next().map(|binding| path_expr(binding.clone().into()))
             }

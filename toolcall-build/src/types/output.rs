@@ -59,6 +59,12 @@ impl TypeMapper<'_> {
             Ty::Unit => Type::Null,
             Ty::Refused(why) | Ty::Missing(why) => return Err(why.clone()),
             Ty::Local(id) => self.local_out(*id, walk)?,
+    /// Whether a success type written in the tool file is `toolcall_runtime::Content` or
+    /// a list of them: content blocks, which claim no output schema.
+    pub fn returns_content(&mut self, ty: &syn::Type) -> bool {
+        self.resolve(ty).is_content()
+    }
+
             Ty::Provided { input, .. } => input.clone(),
             Ty::Foreign(path) => {
                 return Err(format!(

@@ -124,6 +124,22 @@ pub enum Ty {
     Unsupported(String),
 }
 
+/// The runtime's content block type, as the resolver writes its path.
+const CONTENT_PATH: &str = "toolcall_runtime::Content";
+
+impl Ty {
+    /// `toolcall_runtime::Content` or a list of them (`Vec<Content>`, boxed or aliased):
+    /// a result of content blocks.
+    pub fn is_content(&self) -> bool {
+        match self {
+            Ty::Foreign(path) => path == CONTENT_PATH,
+            Ty::List { item, .. } => matches!(item.as_ref(), Ty::Foreign(path) if path == CONTENT_PATH),
+            Ty::Pointer { inner, .. } | Ty::Alias { target: inner, .. } => inner.is_content(),
+            _ => false,
+        }
+    }
+}
+
 /// One instance of a crate struct or enum.
 #[derive(Debug)]
 pub struct Instance<'a> {

@@ -4,3 +4,4 @@
 pub mod cancel;
 pub mod positions;
 pub mod skipped;
+pub mod talking;

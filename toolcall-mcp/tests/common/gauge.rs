@@ -55,6 +55,7 @@ static INFO: [ToolInfo; 2] = [
         annotations: "",
         examples: "",
         timeout_ms: None,
+        returns_content: false,
     },
     ToolInfo {
         module: "gauge",
@@ -69,6 +70,7 @@ static INFO: [ToolInfo; 2] = [
         annotations: "",
         examples: "",
         timeout_ms: None,
+        returns_content: false,
     },
 ];
 
