@@ -172,24 +172,24 @@ fn help_lists_the_commands() {
         let output = example_app(args);
         assert_eq!(output.status.code(), Some(0), "{args:?}");
         let help = stdout(&output);
-        assert!(help.contains("Usage: example-app [COMMAND]"), "{help}");
+        assert!(help.contains("Usage: example-app [OPTIONS] [COMMAND]"), "{help}");
         for command in ["demo", "schema", "call", "serve", "help"] {
             assert!(help.lines().any(|l| l.trim_start().starts_with(command)), "{command}: {help}");
         }
-        assert!(help.contains("--version"), "{help}");
+        assert!(help.contains("--version") && help.contains("--db <PATH|URL>"), "{help}");
     }
 }
 
 #[test]
 fn help_on_each_command_lists_its_options() {
     let commands: [(&str, &[&str]); 4] = [
-        ("demo", &["Usage: example-app demo"]),
+        ("demo", &["Usage: example-app demo", "--db <PATH|URL>"]),
         (
             "schema",
             &["Usage: example-app schema [OPTIONS]", "--format <FORMAT>", "--strict", "responses, gemini"],
         ),
-        ("call", &["Usage: example-app call <NAME> <JSON>", "<NAME>", "<JSON>"]),
-        ("serve", &["Usage: example-app serve [OPTIONS]", "--http <ADDR>"]),
+        ("call", &["Usage: example-app call [OPTIONS] <NAME> <JSON>", "<NAME>", "<JSON>", "--db <PATH|URL>"]),
+        ("serve", &["Usage: example-app serve [OPTIONS]", "--http <ADDR>", "--db <PATH|URL>"]),
     ];
     for (command, expected) in commands {
         for help in [vec![command, "--help"], vec![command, "-h"], vec!["help", command]] {

@@ -17,6 +17,7 @@ use clap::Args;
 use toolcall_agent::{Agent, DEFAULT_MAX_TURNS, Event, Provider};
 
 use super::println_stdout;
+use crate::app::{Location, User};
 use crate::{App, toolset};
 
 /// `agent PROMPT --provider P --base-url URL [--model M] [--max-turns N] [--strict] [--stream]`.
@@ -63,8 +64,9 @@ fn turns(text: &str) -> Result<usize, String> {
 }
 
 impl AgentArgs {
-    /// Runs the loop until the model answers (exit 0) or the run fails (exit 1).
-    pub fn run(self) -> ExitCode {
+    /// Runs the loop, the notes on the database at `db` (or the built-in one), until the
+    /// model answers (exit 0) or the run fails (exit 1).
+    pub fn run(self, db: Option<&Location>) -> ExitCode {
         let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
             Ok(runtime) => runtime,
             Err(error) => {
@@ -72,7 +74,12 @@ impl AgentArgs {
                 return ExitCode::FAILURE;
             }
         };
-        let mut agent = Agent::for_provider(&toolset::ALL, App::demo(), self.provider, self.base_url)
+        let store = match super::open_store(&runtime, db) {
+            Ok(store) => store,
+            Err(exit) => return exit,
+        };
+        let app = App::for_user(&store, User::ada());
+        let mut agent = Agent::for_provider(&toolset::ALL, app, self.provider, self.base_url)
             .max_turns(self.max_turns)
             .strict(self.strict)
             .stream(self.stream);

@@ -1,11 +1,12 @@
 //! `example-app call NAME JSON`: one tool call through the generated dispatcher, as the
-//! demo's signed-in user.
+//! demo's signed-in user, on `--db`'s database (or the built-in one).
 
 use std::ffi::OsString;
 use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::app::{Location, User};
 use crate::{App, toolset};
 
 /// `call NAME JSON`.
@@ -23,14 +24,19 @@ pub struct CallArgs {
 }
 
 impl CallArgs {
-    /// Runs the call as Ada: the result on stdout (exit 0), or the error's JSON object on
-    /// stdout and its message on stderr (exit 1).
-    pub fn run(self) -> ExitCode {
+    /// Runs the call as Ada on the database at `db`: the result on stdout (exit 0), or the
+    /// error's JSON object on stdout and its message on stderr (exit 1). A database that
+    /// cannot be opened is one line on stderr (exit 1).
+    pub fn run(self, db: Option<&Location>) -> ExitCode {
         let runtime = match super::runtime() {
             Ok(runtime) => runtime,
             Err(exit) => return exit,
         };
-        let app = App::demo();
+        let store = match super::open_store(&runtime, db) {
+            Ok(store) => store,
+            Err(exit) => return exit,
+        };
+        let app = App::for_user(&store, User::ada());
         match runtime.block_on(toolset::ALL.call_bytes(&app, &self.name, &bytes(self.json))) {
             Ok(value) => super::println_stdout(&value.to_string()),
             Err(error) => {

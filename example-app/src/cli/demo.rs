@@ -11,6 +11,7 @@ use toolcall_runtime::Format;
 use toolcall_runtime::glue::{answer_anthropic_message, answer_openai_message};
 use toolcall_runtime::json::pretty;
 
+use crate::app::{Location, User};
 use crate::{App, toolset};
 
 /// The seed's sample calls: the arguments a model sent to `get_weather`.
@@ -27,13 +28,17 @@ const CALLS: [&str; 3] = [
 pub struct DemoArgs {}
 
 impl DemoArgs {
-    /// Prints the demo.
-    pub fn run(self) -> ExitCode {
+    /// Prints the demo, its notes on the database at `db` (or the built-in one).
+    pub fn run(self, db: Option<&Location>) -> ExitCode {
         let runtime = match super::runtime() {
             Ok(runtime) => runtime,
             Err(exit) => return exit,
         };
-        let app = App::demo();
+        let store = match super::open_store(&runtime, db) {
+            Ok(store) => store,
+            Err(exit) => return exit,
+        };
+        let app = App::for_user(&store, User::ada());
         print_sizes();
         println!("\n== OpenAI tool definitions, strict ==");
         println!("{}", pretty(toolset::ALL.emit(Format::OpenAi, true)));
@@ -81,8 +86,8 @@ async fn print_call(app: &App, n: usize, name: &str, args: &str) {
     }
 }
 
-/// One assistant message asking for three tools at once: two async ones that each wait
-/// for the store, and a sync one. They run concurrently, as the signed-in user: the model
+/// One assistant message asking for three tools at once: two async ones that each query
+/// the database, and a sync one. They run concurrently, as the signed-in user: the model
 /// cannot name another user, so Grace's note never shows.
 async fn print_concurrent_calls(app: &App) {
     let message = json!({"role": "assistant", "tool_calls": [
@@ -91,11 +96,14 @@ async fn print_concurrent_calls(app: &App) {
          "function": {"name": "add_note", "arguments": r#"{"text":"water the plants"}"#}},
         {"id": "call_c", "type": "function", "function": {"name": "whoami", "arguments": "{}"}},
     ]});
-    println!(
-        "\n== one message, three tool calls, as {} (each store round trip takes {} ms) ==",
-        app.user.name,
-        app.store.latency.as_millis()
-    );
+    let store = match app.store.location() {
+        Some(location) => format!("notes in {location}"),
+        None => format!(
+            "notes in the built-in in-memory SQLite database, each query {} ms slower, standing for a network",
+            app.store.latency.as_millis()
+        ),
+    };
+    println!("\n== one message, three tool calls, as {} ({store}) ==", app.user.name);
     let started = Instant::now();
     let answers = answer_openai_message(&toolset::ALL, app, &message).await;
     let elapsed = started.elapsed().as_millis();

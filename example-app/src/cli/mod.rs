@@ -4,7 +4,8 @@
 //!
 //! No command runs the demo; `schema` prints the precomputed tool definitions; `call`
 //! runs one tool the way a model's call would run; `serve` is an MCP server; `agent` runs
-//! a tool loop against an OpenAI-compatible Chat Completions endpoint. Exit
+//! a tool loop against an OpenAI-compatible Chat Completions endpoint. `--db PATH|URL`,
+//! before or after the command, puts the notes in a SQLite file or on Postgres. Exit
 //! status: 0 on success, 1 when the command failed (for `call`, the tool error's JSON
 //! object on stdout and its message on stderr), 2 for a bad command line (clap's error on
 //! stderr).
@@ -21,6 +22,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::app::{Location, Store};
+
 pub use agent::AgentArgs;
 pub use call::CallArgs;
 pub use demo::DemoArgs;
@@ -31,6 +34,13 @@ pub use serve::ServeArgs;
 #[derive(Debug, Parser)]
 #[command(name = "example-app", version, about = "The seed's tools, end to end, with toolcall")]
 pub struct Cli {
+    /// The notes database: a SQLite file or a postgres:// URL [default: built-in, in memory]
+    ///
+    /// A SQLite file is created and migrated on first use, a Postgres database migrated.
+    /// Without --db, the notes are in a built-in in-memory SQLite database with the demo's
+    /// notes, gone when the command ends.
+    #[arg(long, global = true, value_name = "PATH|URL")]
+    pub db: Option<Location>,
     /// The command; none runs the demo.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -55,14 +65,15 @@ pub enum Command {
 }
 
 impl Command {
-    /// Runs the command, returning the process exit status.
-    pub fn run(self) -> ExitCode {
+    /// Runs the command, its notes on the database at `db` (the built-in one when
+    /// `None`), returning the process exit status.
+    pub fn run(self, db: Option<&Location>) -> ExitCode {
         match self {
-            Command::Demo(args) => args.run(),
+            Command::Demo(args) => args.run(db),
             Command::Schema(args) => args.run(),
-            Command::Call(args) => args.run(),
-            Command::Serve(args) => args.run(),
-            Command::Agent(args) => args.run(),
+            Command::Call(args) => args.run(db),
+            Command::Serve(args) => args.run(db),
+            Command::Agent(args) => args.run(db),
         }
     }
 }
@@ -70,16 +81,23 @@ impl Command {
 /// Parses the arguments after the program name (`std::env::args_os().skip(1)`); no
 /// command is the demo. `Err` is clap's: a usage error, or the help or version to print.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, clap::Error> {
+    parse_with_db(args).map(|(command, _)| command)
+}
+
+/// [`parse`], with `--db`'s location.
+pub fn parse_with_db(
+    args: impl IntoIterator<Item = OsString>,
+) -> Result<(Command, Option<Location>), clap::Error> {
     let program = std::iter::once(OsString::from("example-app"));
     let cli = Cli::try_parse_from(program.chain(args))?;
-    Ok(cli.command.unwrap_or(Command::Demo(DemoArgs {})))
+    Ok((cli.command.unwrap_or(Command::Demo(DemoArgs {})), cli.db))
 }
 
 /// Parses and runs a command line (the arguments after the program name), returning the
 /// process exit status: clap's help and version exit 0, its usage errors 2.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
-    match parse(args) {
-        Ok(command) => command.run(),
+    match parse_with_db(args) {
+        Ok((command, db)) => command.run(db.as_ref()),
         Err(error) => {
             let _ = error.print();
             ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
@@ -87,13 +105,30 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     }
 }
 
-/// A single-threaded tokio runtime with timers, for the async tools; when none can start,
-/// the exit status, after saying why on stderr.
+/// A single-threaded tokio runtime with timers and sockets (Postgres), for the async
+/// tools; when none can start, the exit status, after saying why on stderr.
 pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
-    tokio::runtime::Builder::new_current_thread().enable_time().build().map_err(|error| {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|error| {
         eprintln!("error: cannot start the async runtime: {error}");
         ExitCode::FAILURE
     })
+}
+
+/// The store of a command that runs tools: the database at `db`, opened (and migrated)
+/// before anything runs, or the built-in one, whose queries each wait 50 ms more. A
+/// database that cannot be opened is one line on stderr and exit status 1.
+pub(crate) fn open_store(
+    runtime: &tokio::runtime::Runtime,
+    db: Option<&Location>,
+) -> Result<std::sync::Arc<Store>, ExitCode> {
+    let latency = std::time::Duration::from_millis(50);
+    match runtime.block_on(Store::open_or_builtin(db, latency)) {
+        Ok(store) => Ok(std::sync::Arc::new(store)),
+        Err(error) => {
+            eprintln!("error: {error}");
+            Err(ExitCode::FAILURE)
+        }
+    }
 }
 
 /// Writes `text` and a newline to stdout. A reader that has gone away (`| head`) is not
@@ -173,6 +208,23 @@ mod tests {
         assert_eq!(error("call add {} extra").0, ErrorKind::UnknownArgument);
         let negative = parse_words("call add -1").unwrap();
         assert_eq!(negative, Command::Call(CallArgs { name: "add".into(), json: "-1".into() }));
+    }
+
+    #[test]
+    fn db_before_or_after_the_command() {
+        let db = |line: &str| parse_with_db(line.split_whitespace().map(OsString::from)).map(|(_, db)| db);
+        let file = Some(Location::Sqlite("notes.db".into()));
+        assert_eq!(db("--db notes.db call list_notes {}").unwrap(), file);
+        assert_eq!(db("call --db notes.db list_notes {}").unwrap(), file);
+        assert_eq!(db("serve --db=notes.db").unwrap(), file);
+        assert_eq!(db("--db notes.db").unwrap(), file, "the demo");
+        assert_eq!(db("agent hi --base-url http://x").unwrap(), None);
+        let pg = db("--db postgres://ada@db/notes demo").unwrap();
+        assert_eq!(pg, Some(Location::Postgres("postgres://ada@db/notes".into())));
+        assert_eq!(error("--db").0, ErrorKind::InvalidValue);
+        let (kind, text) = error("--db mysql://db/notes demo");
+        assert_eq!(kind, ErrorKind::ValueValidation);
+        assert!(text.contains("`mysql://` is not supported"), "{text}");
     }
 
     #[test]

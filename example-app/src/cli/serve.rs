@@ -21,12 +21,11 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::str::FromStr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use clap::Args;
 use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
 
-use crate::app::{Store, User};
+use crate::app::{Location, Store, User};
 use crate::{App, toolset};
 
 /// The environment variable holding the tokens when `--token` is not given.
@@ -100,9 +99,10 @@ impl FromStr for Token {
 }
 
 impl ServeArgs {
-    /// Serves until the client disconnects (stdio) or the process ends (HTTP); exit 2 for
-    /// an address this command will not serve.
-    pub fn run(self) -> ExitCode {
+    /// Serves the notes on the database at `db` (the built-in one when `None`) until the
+    /// client disconnects (stdio) or the process ends (HTTP); exit 2 for an address this
+    /// command will not serve, 1 for a database that cannot be opened.
+    pub fn run(self, db: Option<&Location>) -> ExitCode {
         if let Err(why) = self.check() {
             eprintln!("error: {why}");
             return ExitCode::from(2);
@@ -114,7 +114,11 @@ impl ServeArgs {
                 return ExitCode::FAILURE;
             }
         };
-        let server = self.server();
+        let store = match super::open_store(&runtime, db) {
+            Ok(store) => store,
+            Err(exit) => return exit,
+        };
+        let server = self.server(store);
         let served = runtime.block_on(async move {
             match self.http {
                 None => server.serve_stdio().await,
@@ -173,10 +177,9 @@ impl ServeArgs {
         Ok(())
     }
 
-    /// The server: user 1 on a seeded store; over HTTP with tokens, each request's
-    /// token's user on the same store.
-    fn server(&self) -> McpServer<App> {
-        let store = Arc::new(Store::seeded(Duration::from_millis(50)));
+    /// The server: user 1 on `store`; over HTTP with tokens, each request's token's user
+    /// on the same store.
+    fn server(&self, store: Arc<Store>) -> McpServer<App> {
         let mut server = McpServer::new(&toolset::ALL, App::for_user(&store, user(1)))
             .name("example-app")
             .version(env!("CARGO_PKG_VERSION"))
