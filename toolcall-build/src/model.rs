@@ -117,6 +117,8 @@ pub struct LocalImpl {
     pub shape: Shape,
     /// Whether it also gets the one-pass fast decoder (`FastArg`).
     pub fast: bool,
+    /// Whether an internally tagged enum reads it beside its tag (`from_tagged`).
+    pub merged: bool,
 }
 
 /// The wire shape of a local type, as serde (de)serializes it.
@@ -152,6 +154,9 @@ pub struct Field {
     pub decode: Option<Decode>,
     /// `#[serde(default)]`: absent means `Default::default()`.
     pub default: bool,
+    /// `#[serde(default = "path")]` (on it or its container): absent, only serde can fill
+    /// it, so the whole value is handed to serde.
+    pub default_fn: bool,
 }
 
 /// serde's enum representations, as the ast read them.
@@ -181,4 +186,7 @@ pub enum Payload {
     Tuple(Vec<Decode>),
     /// Named fields (a JSON object).
     Struct(Vec<Field>),
+    /// An internally tagged newtype variant over a struct with named fields: the struct
+    /// read from the same object, beside the tag (its `FromArg::from_tagged`).
+    Merged,
 }

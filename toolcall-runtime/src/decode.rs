@@ -137,6 +137,15 @@ pub trait FromArg<'a>: Sized {
     fn absent() -> Option<Self> {
         None
     }
+
+    /// Decodes `value`, an object that also holds an internally tagged enum's tag under
+    /// the key `tag` (serde puts a newtype variant's struct fields beside the tag). The
+    /// generated decoders of structs with named fields read it; any other type refuses.
+    #[doc(hidden)]
+    fn from_tagged(value: &'a Value, depth: usize, tag: &str) -> Result<Self, ArgError> {
+        let _ = (value, depth, tag);
+        Err(ArgError::invalid("this type cannot be read beside a tag"))
+    }
 }
 
 /// Decodes argument `name` from `value`, mapping failures to a [`ToolError`].

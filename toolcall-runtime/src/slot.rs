@@ -135,6 +135,28 @@ pub fn serde<T: DeserializeOwned>(value: Option<&Value>, depth: usize) -> Result
     required(value, |v| deserialize_arg(v, depth))
 }
 
+/// The object of a struct whose fields sit beside an internally tagged enum's `tag`: the
+/// `known` keys and the tag allowed.
+#[inline(never)]
+pub fn object_tagged<'a>(
+    value: &'a Value,
+    known: &[&str],
+    tag: &str,
+    depth: usize,
+) -> Result<Fields<'a>, ArgError> {
+    let mut keys = known.to_vec();
+    keys.push(tag);
+    expect_object(value, &keys, depth).map(Fields)
+}
+
+/// A whole value decoded by serde: a type whose absent field takes its default from a
+/// function (`#[serde(default = "path")]`), which only serde can call. The generated
+/// decoder has checked the keys first.
+#[cold]
+pub fn whole<T: DeserializeOwned>(value: &Value, depth: usize) -> Result<T, ArgError> {
+    deserialize_arg(value, depth)
+}
+
 /// Decodes an `Option<T>` slot with `serde::Deserialize` (absent or `null` is `None`).
 pub fn serde_opt<T: DeserializeOwned>(value: Option<&Value>, depth: usize) -> Result<Option<T>, SlotError> {
     optional(value, |v| deserialize_arg(v, depth))

@@ -130,6 +130,8 @@ pub struct Container {
     pub tagging: Tagging,
     /// `default`: every field may be absent.
     pub default: bool,
+    /// `default = "path"`: absent fields come from a function the build cannot call.
+    pub default_fn: bool,
     /// `transparent`.
     pub transparent: bool,
     /// `from`/`try_from` (deserialize through another type) or `remote`.
@@ -153,6 +155,8 @@ pub struct Field {
     pub skip_serializing_if: bool,
     /// `default` or `default = "path"`.
     pub default: bool,
+    /// `default = "path"`: absent, it comes from a function the build cannot call.
+    pub default_fn: bool,
     /// `flatten`.
     pub flatten: bool,
     /// `with` or `deserialize_with`: a wire shape the build cannot see, when deserializing.
@@ -401,7 +405,10 @@ pub fn container(attrs: &[syn::Attribute], is_enum: bool, errors: &mut Vec<AttrE
             "tag" => tag = string(&entry, errors).map(|t| (t, entry.span)),
             "content" => content = string(&entry, errors).map(|c| (c, entry.span)),
             "untagged" => untagged = Some(entry.span),
-            "default" => out.default = true,
+            "default" => {
+                out.default = true;
+                out.default_fn = matches!(entry.value, Value::Str(_));
+            }
             "transparent" => out.transparent = true,
             "from" | "try_from" => {
                 out.custom_deserialize = Some(if entry.key == "from" { "from" } else { "try_from" })
@@ -460,7 +467,10 @@ pub fn field(attrs: &[syn::Attribute], errors: &mut Vec<AttrError>) -> Field {
         match entry.key.as_str() {
             "rename" => out.rename = both_strings(&entry, errors),
             "alias" => out.aliases.extend(string(&entry, errors)),
-            "default" => out.default = true,
+            "default" => {
+                out.default = true;
+                out.default_fn = matches!(entry.value, Value::Str(_));
+            }
             "flatten" => out.flatten = true,
             "skip" => (out.skip_serializing, out.skip_deserializing) = (true, true),
             "skip_serializing" => out.skip_serializing = true,

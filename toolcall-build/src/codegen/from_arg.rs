@@ -39,6 +39,23 @@ pub fn local_impl(local: &LocalImpl) -> TokenStream {
             const ACCEPTS_NULL: bool = true;
         )
     });
+    // A struct an internally tagged enum holds in a newtype variant is also read beside
+    // the enum's tag.
+    let from_tagged = match &local.shape {
+        Shape::Struct(fields) if local.merged => {
+            let build = struct_literal(quote!(Self), fields, &quote!(value), Some(Tag::Runtime), None);
+            Some(quote! {
+                fn from_tagged(
+                    value: &'toolcall ::toolcall_runtime::serde_json::Value,
+                    depth: usize,
+                    tag: &str,
+                ) -> Result<Self, ::toolcall_runtime::ArgError> {
+                    Ok(#build)
+                }
+            })
+        }
+        _ => None,
+    };
     quote! {
         impl<'toolcall, #(#impl_params),*> ::toolcall_runtime::FromArg<'toolcall> for #type_path #type_generics #where_clause {
             #accepts_null
@@ -48,8 +65,17 @@ pub fn local_impl(local: &LocalImpl) -> TokenStream {
             ) -> Result<Self, ::toolcall_runtime::ArgError> {
                 #body
             }
+            #from_tagged
         }
     }
+}
+
+/// The extra key an object may hold beside a struct's fields: an internally tagged enum's
+/// tag, known when generating (`Fixed`) or passed in (`Runtime`, the `tag` variable).
+#[derive(Clone, Copy)]
+enum Tag<'t> {
+    Fixed(&'t str),
+    Runtime,
 }
 
 fn shape_body(shape: &Shape, type_name: &str) -> TokenStream {
@@ -101,15 +127,19 @@ fn struct_literal(
     path: TokenStream,
     fields: &[Field],
     value: &TokenStream,
-    tag: Option<&str>,
+    tag: Option<Tag<'_>>,
     context: Context<'_>,
 ) -> TokenStream {
+    let fixed = match tag {
+        Some(Tag::Fixed(tag)) => Some(tag),
+        _ => None,
+    };
     let known = fields
         .iter()
         .filter(|f| f.decode.is_some())
         .flat_map(|f| std::iter::once(&f.wire).chain(&f.aliases))
         .map(String::as_str)
-        .chain(tag);
+        .chain(fixed);
     let inits = fields.iter().map(|field| {
         let ident = &field.ident;
         let Some(decode) = &field.decode else {
@@ -133,9 +163,33 @@ fn struct_literal(
         let expr = in_context(quote!(#expr.map_err(|e| e.field(#wire))), context);
         quote!(#ident: #expr?)
     });
-    let object = in_context(quote!(__rt::slot::object(#value, &[#(#known),*], depth)), context);
+    let object = match tag {
+        Some(Tag::Runtime) => quote!(__rt::slot::object_tagged(#value, &[#(#known),*], tag, depth)),
+        _ => in_context(quote!(__rt::slot::object(#value, &[#(#known),*], depth)), context),
+    };
+    // A field whose default is a function: when it is absent, serde decodes the whole
+    // value, since only serde can call that function. The keys are checked above, and a
+    // field given under two of its names is refused first, as the decoder below would.
+    let read = |field: &Field| {
+        let wire = &field.wire;
+        let aliases = &field.aliases;
+        in_context(quote!(object.get_aliased(#wire, &[#(#aliases),*])), context)
+    };
+    let by_function: Vec<TokenStream> =
+        fields.iter().filter(|f| f.default_fn && f.decode.is_some()).map(|f| read(f)).collect();
+    let aliased: Vec<TokenStream> =
+        fields.iter().filter(|f| !f.aliases.is_empty() && f.decode.is_some()).map(|f| read(f)).collect();
+    let fallback = (!by_function.is_empty()).then(|| {
+        quote! {
+            if #(#by_function?.is_none())||* {
+                #(#aliased?;)*
+                return __rt::slot::whole(value, depth);
+            }
+        }
+    });
     quote!({
         let object = #object?;
+        #fallback
         #path { #(#inits),* }
     })
 }
@@ -179,6 +233,8 @@ fn variant_value(variant: &Variant, payload: &TokenStream, context: Context<'_>)
         },
         Payload::Tuple(decodes) => tuple_literal(quote!(Self::#ident), decodes, payload, context),
         Payload::Struct(fields) => struct_literal(quote!(Self::#ident), fields, payload, None, context),
+        // Only internally tagged enums merge a payload (`internal_body`).
+        Payload::Merged => quote!(unreachable!()),
     }
 }
 
@@ -235,7 +291,12 @@ fn internal_body(tag: &str, variants: &[Variant]) -> TokenStream {
         let build = match &v.payload {
             Payload::Struct(fields) => {
                 let ident = &v.ident;
-                struct_literal(quote!(Self::#ident), fields, &quote!(value), Some(tag), None)
+                struct_literal(quote!(Self::#ident), fields, &quote!(value), Some(Tag::Fixed(tag)), None)
+            }
+            // The struct's fields sit beside the tag, as serde writes them.
+            Payload::Merged => {
+                let ident = &v.ident;
+                quote!(Self::#ident(::toolcall_runtime::FromArg::from_tagged(value, depth, #tag)?))
             }
             _ => {
                 let ident = &v.ident;
@@ -262,9 +323,15 @@ fn adjacent_body(tag: &str, content: &str, variants: &[Variant]) -> TokenStream 
     let arms = variants.iter().map(|v| {
         let pattern = variant_pattern(v);
         let build = match &v.payload {
+            // A unit variant has no content: absent or `null` (serde's unit), nothing else.
             Payload::Unit => {
                 let ident = &v.ident;
-                quote!(Self::#ident)
+                quote!({
+                    if let Some(content) = content {
+                        __rt::slot::unit(content).map_err(|e| e.at_key(#content))?;
+                    }
+                    Self::#ident
+                })
             }
             _ => {
                 let inner = variant_value(v, &quote!(payload), Some(content));
@@ -369,7 +436,9 @@ fn fast_struct_body(fields: &[Field]) -> TokenStream {
             return quote!(#ident: Default::default());
         }
         let slot = next.next();
-        if field.default {
+        // A default only serde can call: absent, the fast path gives up and the exact
+        // decoder hands the value to serde.
+        if field.default && !field.default_fn {
             quote!(#ident: #fast::defaulted(#slot))
         } else {
             quote!(#ident: #fast::required(#slot)?)

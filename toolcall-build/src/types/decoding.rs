@@ -15,6 +15,16 @@ pub(super) const UNIT: &str = "`()` carries no value";
 pub(super) const BORROWED: &str =
     "borrowed parameters other than `&str` and `&serde_json::Value` are not supported; take it by value";
 
+/// Whether a field of `item` (or `item` itself) takes its default from a function.
+fn uses_default_fn(item: &Container) -> bool {
+    let fields: Vec<&crate::ast::Field> = match &item.data {
+        Data::Struct(_, fields) => fields.iter().collect(),
+        Data::Enum(variants) => variants.iter().flat_map(|v| &v.fields).collect(),
+        Data::Alias(_) => Vec::new(),
+    };
+    item.attrs.default_fn || fields.iter().any(|f| f.attrs.default_fn)
+}
+
 /// Map keys must be strings on the wire.
 pub(super) fn map_key(key: &Ty) -> Result<(), String> {
     if matches!(key, Ty::Scalar { name, .. } if name == "String") {
@@ -99,7 +109,10 @@ impl<'a> TypeMapper<'a> {
     fn shape_of(&mut self, item: &Container, declaration: InstanceId) -> Result<Shape, String> {
         let types = self.types.fields(declaration);
         match &item.data {
-            Data::Struct(style, fields) => self.fields_shape(*style, fields, &types[0], item.attrs.default),
+            Data::Struct(style, fields) => {
+                let all = (item.attrs.default, item.attrs.default_fn);
+                self.fields_shape(*style, fields, &types[0], all)
+            }
             Data::Enum(variants) => self.enum_shape(item, variants, &types),
             Data::Alias(_) => Err("aliases are expanded".to_owned()),
         }
@@ -138,6 +151,9 @@ impl<'a> TypeMapper<'a> {
         if let Some(how) = item.attrs.custom_deserialize {
             return Err(format!("`#[serde({how})]` is decoded by serde"));
         }
+        if uses_default_fn(item) && !item.derives_deserialize {
+            return Err("a `#[serde(default = \"..\")]` function is called by serde only, and it does not derive `Deserialize`".to_owned());
+        }
         if let Data::Struct(_, fields) = &item.data {
             for field in fields {
                 if !field.attrs.skip_deserializing && !field.visible {
@@ -175,6 +191,7 @@ impl<'a> TypeMapper<'a> {
                     generics: item.generics.clone(),
                     shape,
                     fast: false,
+                    merged: false,
                 });
                 Ok(Strategy::FromArg)
             }
@@ -190,7 +207,7 @@ impl<'a> TypeMapper<'a> {
         style: Style,
         fields: &[crate::ast::Field],
         types: &[Ty],
-        all_default: bool,
+        all_default: (bool, bool),
     ) -> Result<Shape, String> {
         Ok(match (style, types) {
             (Style::Named, _) => Shape::Struct(self.named_fields(fields, types, all_default)?),
@@ -202,11 +219,13 @@ impl<'a> TypeMapper<'a> {
         })
     }
 
+    /// The fields as the generated decoder reads them; `all_default` is the container's
+    /// `default` and whether it names a function.
     fn named_fields(
         &mut self,
         fields: &[crate::ast::Field],
         types: &[Ty],
-        all_default: bool,
+        (all_default, all_default_fn): (bool, bool),
     ) -> Result<Vec<Field>, String> {
         let mut out = Vec::new();
         for (field, ty) in fields.iter().zip(types) {
@@ -218,6 +237,7 @@ impl<'a> TypeMapper<'a> {
                 aliases: field.attrs.aliases.clone(),
                 decode,
                 default: field.attrs.default || all_default,
+                default_fn: field.attrs.default_fn || all_default_fn,
             });
         }
         Ok(out)
@@ -232,8 +252,12 @@ impl<'a> TypeMapper<'a> {
     ) -> Result<Shape, String> {
         let tagging = item.attrs.tagging.clone();
         let mut out = Vec::new();
+        let internal = matches!(tagging, Tagging::Internal(_));
         for (variant, fields) in variants.iter().zip(types).filter(|(v, _)| !v.attrs.skip_deserializing) {
-            let payload = self.payload_shape(variant.style, &variant.fields, fields)?;
+            let payload = match (internal, variant.style, fields.as_slice()) {
+                (true, Style::Newtype, [inner]) if self.reads_beside_a_tag(inner) => Payload::Merged,
+                _ => self.payload_shape(variant.style, &variant.fields, fields)?,
+            };
             out.push(Variant {
                 ident: variant.ident.clone(),
                 wire: variant.name.deserialize.clone(),
@@ -241,13 +265,30 @@ impl<'a> TypeMapper<'a> {
                 payload,
             });
         }
-        let merged = out.iter().any(|v| matches!(v.payload, Payload::Newtype(_) | Payload::Tuple(_)));
-        if matches!(tagging, Tagging::Internal(_)) && merged {
-            // serde merges an internally tagged newtype variant's fields with the tag;
-            // the generated decoder does not, so such enums are decoded by serde.
-            return Err("an internally tagged enum has tuple variants".to_owned());
+        let unmerged = out.iter().any(|v| matches!(v.payload, Payload::Newtype(_) | Payload::Tuple(_)));
+        if internal && unmerged {
+            // serde merges a newtype variant's payload with the tag; the generated
+            // decoder does it for structs of the crate only, so other such enums are
+            // decoded by serde.
+            return Err("an internally tagged enum has a tuple variant, or a newtype variant over something other than a struct of the crate".to_owned());
         }
         Ok(Shape::Enum { tagging, variants: out })
+    }
+
+    /// Whether an internally tagged newtype variant over `ty` is read by the generated
+    /// decoder: `ty` is a struct of the crate with named fields and a generated decoder,
+    /// which then also reads it beside a tag.
+    fn reads_beside_a_tag(&mut self, ty: &Ty) -> bool {
+        let Ty::Local(id) = ty else { return false };
+        let item = self.types.instance(*id).item;
+        if !matches!(item.data, Data::Struct(Style::Named, _)) {
+            return false;
+        }
+        let reads = matches!(self.local_strategy(item), Ok(Strategy::FromArg));
+        if reads {
+            self.merged.insert(item.key());
+        }
+        reads
     }
 
     fn payload_shape(
@@ -257,7 +298,7 @@ impl<'a> TypeMapper<'a> {
         types: &[Ty],
     ) -> Result<Payload, String> {
         Ok(match (style, types) {
-            (Style::Named, _) => Payload::Struct(self.named_fields(fields, types, false)?),
+            (Style::Named, _) => Payload::Struct(self.named_fields(fields, types, (false, false))?),
             (Style::Newtype, [ty, ..]) => Payload::Newtype(self.decode_of(ty)?),
             (Style::Tuple, _) => {
                 Payload::Tuple(types.iter().map(|ty| self.decode_of(ty)).collect::<Result<_, _>>()?)

@@ -97,6 +97,7 @@ impl<'a> TypeMapper<'a> {
             if let Some(fast) = self.fast_locals.get(key) {
                 local.fast = *fast;
             }
+            local.merged |= self.merged.contains(key);
         }
     }
 }

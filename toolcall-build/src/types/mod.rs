@@ -127,6 +127,8 @@ pub struct TypeMapper<'a> {
     fast_order: Vec<String>,
     /// Declarations whose fast decoder is being read.
     fast_reading: Guard,
+    /// Structs an internally tagged enum reads beside its tag.
+    merged: std::collections::BTreeSet<String>,
 }
 
 impl<'a> TypeMapper<'a> {
@@ -153,6 +155,7 @@ impl<'a> TypeMapper<'a> {
             fast_locals: BTreeMap::new(),
             fast_order: Vec::new(),
             fast_reading: Guard::default(),
+            merged: std::collections::BTreeSet::new(),
         }
     }
 

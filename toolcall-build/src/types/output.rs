@@ -15,11 +15,39 @@ use super::schema::enum_schema;
 use super::ty::{InstanceId, Ty};
 use super::{Guard, INLINE_BUDGET, TypeMapper};
 use crate::ast::{Data, Field, Style};
+use crate::model::Tagging;
 
 /// The output fold's state for one result type.
 struct Walk {
     expanding: Guard,
     budget: usize,
+}
+
+/// An internally tagged enum as serde writes it: the tag beside the fields of a struct
+/// payload. A payload whose fields the build cannot list here (a recursive struct, which
+/// this fold writes as `{}`) is a branch any value satisfies, and the branches are then
+/// `anyOf`: a `oneOf` would refuse the values that branch and a listed one both take.
+fn internally_tagged(tag: &str, variants: Vec<(String, String, Option<Type>)>) -> Type {
+    let mut open = false;
+    let branches: Vec<Type> = variants
+        .into_iter()
+        .map(|(wire, doc, payload)| {
+            let mut params = vec![Param::new(tag, Type::Const(wire))];
+            let branch = match payload {
+                None => Type::Object(params),
+                Some(Type::Object(fields)) => {
+                    params.extend(fields);
+                    Type::Object(params)
+                }
+                Some(_) => {
+                    open = true;
+                    Type::Any
+                }
+            };
+            if doc.is_empty() { branch } else { Type::Described(Box::new(branch), doc) }
+        })
+        .collect();
+    if open { Type::AnyOf(branches) } else { Type::OneOf(branches) }
 }
 
 impl TypeMapper<'_> {
@@ -29,6 +57,12 @@ impl TypeMapper<'_> {
         let ty = self.resolve(ty);
         let mut walk = Walk { expanding: Guard::default(), budget: INLINE_BUDGET };
         self.out(&ty, &mut walk)
+    }
+
+    /// Whether a success type written in the tool file is `toolcall_runtime::Content` or
+    /// a list of them: content blocks, which claim no output schema.
+    pub fn returns_content(&mut self, ty: &syn::Type) -> bool {
+        self.resolve(ty).is_content()
     }
 
     fn out(&mut self, ty: &Ty, walk: &mut Walk) -> Result<Type, String> {
@@ -59,12 +93,6 @@ impl TypeMapper<'_> {
             Ty::Unit => Type::Null,
             Ty::Refused(why) | Ty::Missing(why) => return Err(why.clone()),
             Ty::Local(id) => self.local_out(*id, walk)?,
-    /// Whether a success type written in the tool file is `toolcall_runtime::Content` or
-    /// a list of them: content blocks, which claim no output schema.
-    pub fn returns_content(&mut self, ty: &syn::Type) -> bool {
-        self.resolve(ty).is_content()
-    }
-
             Ty::Provided { input, .. } => input.clone(),
             Ty::Foreign(path) => {
                 return Err(format!(
@@ -120,7 +148,10 @@ impl TypeMapper<'_> {
                     };
                     branches.push((variant.name.serialize.clone(), variant.doc.clone(), payload));
                 }
-                Ok(enum_schema(&item.attrs.tagging, branches))
+                Ok(match &item.attrs.tagging {
+                    Tagging::Internal(tag) => internally_tagged(tag, branches),
+                    tagging => enum_schema(tagging, branches),
+                })
             }
             Data::Alias(_) => Ok(Type::Any),
         };
