@@ -1,0 +1,192 @@
+//! `--db` on the binary (#34 items 1, 3, 5): a note written by one process is read by the
+//! next, `serve` and `agent` use the same database as `call`, and a database that cannot
+//! be opened is one line on stderr and exit status 1 for every command that runs tools.
+//! On Postgres too when `initdb` and `postgres` are installed.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../../toolcall-agent/tests/common/mod.rs"]
+mod common;
+mod pg;
+
+use std::process::{Output, Stdio};
+
+use common::{Server, answer, tool_calls};
+use pg::{Cluster, TempDir, say};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+const BIN: &str = env!("CARGO_BIN_EXE_example-app");
+
+/// Runs `example-app ARGS..` to completion.
+async fn run(args: &[&str]) -> Output {
+    tokio::process::Command::new(BIN)
+        .args(args)
+        .env_remove("TOOLCALL_MCP_TOKEN")
+        .env_remove("OPENAI_API_KEY")
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .expect("example-app runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `call NAME JSON` on `db`, which must succeed: its JSON result.
+async fn call(db: &str, name: &str, args: &str) -> Value {
+    let out = run(&["--db", db, "call", name, args]).await;
+    assert!(out.status.success(), "{name} {args}: {}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn texts(notes: &Value) -> Vec<&str> {
+    notes.as_array().unwrap().iter().map(|note| note["text"].as_str().unwrap()).collect()
+}
+
+/// Three processes, one database: add, list (`--db` after the command), remove, list.
+async fn a_note_outlives_its_process(db: &str) {
+    let added = call(db, "add_note", r#"{"text":"written by the first process"}"#).await;
+    assert_eq!(added["owner"], 1);
+    let out = run(&["call", "--db", db, "list_notes", "{}"]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed, json!([added]));
+    let id = added["id"].to_string();
+    assert_eq!(call(db, "remove_note", &format!(r#"{{"id":{id}}}"#)).await, added);
+    assert_eq!(call(db, "list_notes", "{}").await, json!([]));
+    let gone = run(&["--db", db, "call", "remove_note", &format!(r#"{{"id":{id}}}"#)]).await;
+    assert_eq!(gone.status.code(), Some(1));
+    assert_eq!(text(&gone.stderr).trim(), format!("error: tool failed: you have no note {id}"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_note_added_by_one_process_is_listed_by_the_next() {
+    let dir = TempDir::new("db-cli");
+    let db = dir.path("notes.db");
+    a_note_outlives_its_process(db.to_str().unwrap()).await;
+    // Without --db, each process has its own built-in database: nothing carries over.
+    let out = run(&["call", "add_note", r#"{"text":"gone with the process"}"#]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(&["call", "list_notes", "{}"]).await;
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(texts(&listed), ["call the plumber about the boiler", "buy oat milk"]);
+}
+
+/// `serve --db F` over stdio: one `tools/call`, answered.
+async fn serve_call(db: &str, name: &str, arguments: Value) -> Value {
+    let mut child = tokio::process::Command::new(BIN)
+        .args(["--db", db, "serve"])
+        .env_remove("TOOLCALL_MCP_TOKEN")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut send = async |message: Value| stdin.write_all(format!("{message}\n").as_bytes()).await.unwrap();
+    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}})).await;
+    let reply: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+    assert_eq!(reply["id"], 1, "{reply}");
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+    send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name, "arguments": arguments}})).await;
+    let reply: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+    assert_eq!(reply["id"], 2, "{reply}");
+    assert_ne!(reply["result"]["isError"], true, "{reply}");
+    drop(stdin);
+    assert!(child.wait().await.unwrap().success());
+    serde_json::from_str(reply["result"]["content"][0]["text"].as_str().unwrap()).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_and_agent_use_the_same_database_as_call() {
+    let dir = TempDir::new("db-cli");
+    let db = dir.path("shared.db");
+    let db = db.to_str().unwrap();
+    call(db, "add_note", r#"{"text":"from call"}"#).await;
+
+    // The MCP server lists it, and what it adds, call lists.
+    let listed = serve_call(db, "list_notes", json!({})).await;
+    assert_eq!(texts(&listed), ["from call"]);
+    serve_call(db, "add_note", json!({"text": "from serve"})).await;
+    assert_eq!(texts(&call(db, "list_notes", "{}").await), ["from serve", "from call"]);
+
+    // The agent's tool calls run on it too (one turn each: the calls of a turn run
+    // concurrently).
+    let add = [("call_1", "add_note", r#"{"text":"from the agent"}"#)];
+    let list = [("call_2", "list_notes", "{}")];
+    let server = Server::start(vec![tool_calls(&add), tool_calls(&list), answer("done")]).await;
+    let out = run(&["--db", db, "agent", "note it", "--base-url", &server.base_url]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let sent = server.requests()[2].body["messages"][4]["content"].as_str().unwrap().to_owned();
+    let seen: Value = serde_json::from_str(&sent).unwrap();
+    assert_eq!(texts(&seen), ["from the agent", "from serve", "from call"]);
+    assert_eq!(texts(&call(db, "list_notes", "{}").await), ["from the agent", "from serve", "from call"]);
+}
+
+/// Every command that runs tools, on a database that cannot be used: one line on stderr
+/// naming it (without its password), nothing on stdout, exit status 1.
+async fn refused_by_every_command(db: &str, reason: &str) {
+    let commands: [&[&str]; 5] = [
+        &["call", "list_notes", "{}"],
+        &["demo"],
+        &[],
+        &["serve"],
+        &["agent", "hi", "--base-url", "http://127.0.0.1:1/v1"],
+    ];
+    for command in commands {
+        let args: Vec<&str> = ["--db", db].into_iter().chain(command.iter().copied()).collect();
+        let out = run(&args).await;
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: cannot open the database "), "{args:?}: {stderr}");
+        assert!(stderr.contains(reason), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked") && !stderr.contains("s3cret"), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_db_is_one_line_and_exit_1() {
+    let dir = TempDir::new("db-cli");
+    let not_a_database = dir.path("notes.txt");
+    std::fs::write(&not_a_database, "my notes, in plain text\n".repeat(50)).unwrap();
+    let missing = dir.path("missing/notes.db");
+    let cases = [
+        (dir.0.to_str().unwrap(), "cannot create or open the file"),
+        (missing.to_str().unwrap(), "cannot create or open the file"),
+        (not_a_database.to_str().unwrap(), "it is not a SQLite database"),
+        ("postgres://ada:s3cret@127.0.0.1:1/notes", "Connection refused"),
+    ];
+    for (db, reason) in cases {
+        refused_by_every_command(db, reason).await;
+    }
+    assert!(!missing.parent().unwrap().exists(), "no folder is created");
+    let usage = run(&["--db", "mysql://localhost/notes", "call", "list_notes", "{}"]).await;
+    assert_eq!(usage.status.code(), Some(2), "a scheme that is not supported is a usage error");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_when_available() {
+    let cluster = match Cluster::start().await {
+        Ok(cluster) => cluster,
+        Err(why) => {
+            say(&format!("db_cli: Postgres tests skipped: {why}"));
+            assert!(why.contains("initdb"), "{why}");
+            return;
+        }
+    };
+    let db = cluster.database("cli").await;
+    a_note_outlives_its_process(&db).await;
+    let listed = serve_call(&db, "add_note", json!({"text": "served from Postgres"})).await;
+    assert_eq!(listed["text"], "served from Postgres");
+    assert_eq!(texts(&call(&db, "list_notes", "{}").await), ["served from Postgres"]);
+    let missing = cluster.url("no_such_database");
+    refused_by_every_command(&missing, "database \"no_such_database\" does not exist").await;
+    say(&format!("db_cli: Postgres tests ran on a throwaway cluster at 127.0.0.1:{}", cluster.port));
+    tokio::task::spawn_blocking(move || drop(cluster)).await.unwrap();
+}
