@@ -45,6 +45,13 @@
 //! - The API key is read from the provider's variable ([`Provider::key_variable`]:
 //!   `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`) unless
 //!   [`Agent::api_key`] sets one; none (or an empty one) sends no key header.
+//! - A tool that takes `&Progress` reports to the run: [`Event::Progress`] and
+//!   [`Event::Log`], as they happen. A tool returning `Content` blocks is answered with
+//!   them: images as image blocks on Anthropic, a text description without the bytes on
+//!   the other providers.
+//! - A tool annotated destructive (`destructiveHint: true` in its `ToolMeta`) runs only
+//!   when the [`Agent::approve`] callback says so; a declined call is answered to the
+//!   model as declined and never runs. Without a callback every call runs.
 //! - It runs on tokio (reqwest's transport): call [`Agent::run`] inside a tokio runtime
 //!   with IO and time enabled. Plain `http://` only, unless the `rustls` feature is on.
 
@@ -56,11 +63,16 @@ mod output;
 mod providers;
 
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use toolcall_runtime::{ToolError, Toolset, glue};
+use futures_util::future::Either;
+use serde_json::Value;
+use tokio::sync::mpsc;
+use toolcall_runtime::{Content, LogLevel, Progress, ProgressSink, ToolError, Toolset, glue};
 
 pub use crate::error::AgentError;
 pub use crate::message::{Message, ModelResponse, ToolCall, ToolReturn, Usage};
@@ -106,6 +118,66 @@ pub enum Event<'a> {
         /// The content sent back.
         content: &'a str,
     },
+    /// A running tool reported progress (`Progress::report`).
+    Progress {
+        /// The call id.
+        id: &'a str,
+        /// The tool name.
+        name: &'a str,
+        /// Units of work done.
+        done: u64,
+        /// Units of work in all, when the tool knows.
+        total: Option<u64>,
+        /// What is happening ("" when the tool said nothing).
+        message: &'a str,
+    },
+    /// A running tool logged a message (`Progress::log`).
+    Log {
+        /// The call id.
+        id: &'a str,
+        /// The tool name.
+        name: &'a str,
+        /// The message's level.
+        level: LogLevel,
+        /// The message.
+        message: &'a str,
+    },
+}
+
+/// The approval callback: sees a call of a destructive tool, answers whether it may run.
+type Approve = Arc<dyn Fn(&ToolCall) -> Pin<Box<dyn Future<Output = bool> + Send>> + Send + Sync>;
+
+/// What a running tool reported, on its way to the run's `on_event`.
+enum Report {
+    Progress { call: usize, done: u64, total: Option<u64>, message: String },
+    Log { call: usize, level: LogLevel, message: String },
+}
+
+/// The sink of one call's progress: reports go to the run, tagged with the call.
+struct CallSink {
+    call: usize,
+    reports: mpsc::UnboundedSender<Report>,
+}
+
+impl ProgressSink for CallSink {
+    fn progress(&self, done: u64, total: Option<u64>, message: &str) {
+        let report = Report::Progress { call: self.call, done, total, message: message.to_owned() };
+        // The run has ended when nobody listens: nothing to report to.
+        let _ = self.reports.send(report);
+    }
+
+    fn log(&self, level: LogLevel, message: &str) {
+        let _ = self.reports.send(Report::Log { call: self.call, level, message: message.to_owned() });
+    }
+}
+
+/// The answer to a call the approval callback declined: it did not run.
+pub fn declined(call: &ToolCall) -> String {
+    serde_json::json!({
+        "error": "declined",
+        "message": format!("the user declined to run `{}`; it was not run", call.name),
+    })
+    .to_string()
 }
 
 /// How a run ended when the model answered.
@@ -146,6 +218,7 @@ pub struct Agent<C: 'static> {
     strict: bool,
     stream: bool,
     output_retries: usize,
+    approve: Option<Approve>,
 }
 
 impl<C> fmt::Debug for Agent<C> {
@@ -160,6 +233,7 @@ impl<C> fmt::Debug for Agent<C> {
             .field("max_turns", &self.max_turns)
             .field("strict", &self.strict)
             .field("stream", &self.stream)
+            .field("approve", &self.approve.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -211,6 +285,7 @@ impl<C> Agent<C> {
             strict: false,
             stream: false,
             output_retries: DEFAULT_OUTPUT_RETRIES,
+            approve: None,
         }
     }
 
@@ -285,6 +360,34 @@ impl<C> Agent<C> {
     pub fn output_retries(mut self, retries: usize) -> Self {
         self.output_retries = retries;
         self
+    }
+
+    /// Asks `approve` before running a call of a tool annotated destructive
+    /// (`destructiveHint: true`): `true` runs it, `false` answers the model that the call
+    /// was declined, and it does not run. The calls of one reply are asked about one at a
+    /// time, in order, before any of them runs.
+    ///
+    /// ```text
+    /// let agent = agent.approve(|call| {
+    ///     let name = call.name.clone();
+    ///     async move { ask_the_user(&name).await }
+    /// });
+    /// ```
+    pub fn approve<F, Fut>(mut self, approve: F) -> Self
+    where
+        F: Fn(&ToolCall) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = bool> + Send + 'static,
+    {
+        self.approve = Some(Arc::new(move |call: &ToolCall| Box::pin(approve(call))));
+        self
+    }
+
+    /// Whether tool `name` is annotated destructive (`destructiveHint: true`).
+    pub fn is_destructive(&self, name: &str) -> bool {
+        self.tools.describe().iter().find(|t| t.name == name).is_some_and(|t| {
+            serde_json::from_str::<Value>(t.annotations)
+                .is_ok_and(|a| a.get("destructiveHint") == Some(&Value::Bool(true)))
+        })
     }
 
     /// The context the tools are called with.
@@ -443,18 +546,48 @@ impl<C> Agent<C> {
         for call in calls {
             on_event(Event::ToolCall { id: &call.id, name: &call.name, arguments: &call.arguments });
         }
-        let each = calls.iter().map(|call| async move {
-            match refused {
-                Some((id, error)) if id == call.id => ToolReturn {
+        // Approval first, one call at a time and in order (a person answers them).
+        let mut approved = Vec::with_capacity(calls.len());
+        for call in calls {
+            let ask = self.approve.as_ref().filter(|_| self.is_destructive(&call.name));
+            approved.push(match ask {
+                Some(approve) => approve(call).await,
+                None => true,
+            });
+        }
+        let (sender, mut reports) = mpsc::unbounded_channel();
+        let each = calls.iter().zip(approved).enumerate().map(|(index, (call, approved))| {
+            let progress = Progress::new(CallSink { call: index, reports: sender.clone() });
+            async move {
+                let answer = |content: String| ToolReturn {
                     id: call.id.clone(),
                     name: call.name.clone(),
-                    content: output::retry_prompt(error),
+                    content,
                     is_error: true,
-                },
-                _ => self.answer_one(call).await,
+                    blocks: Vec::new(),
+                };
+                match refused {
+                    Some((id, error)) if id == call.id => answer(output::retry_prompt(error)),
+                    _ if !approved => answer(declined(call)),
+                    _ => self.answer_one(call, &progress).await,
+                }
             }
         });
-        let answers = futures_util::future::join_all(each).await;
+        let each: Vec<_> = each.collect();
+        drop(sender);
+        let mut joined = std::pin::pin!(futures_util::future::join_all(each));
+        let answers = loop {
+            let next = std::pin::pin!(reports.recv());
+            match futures_util::future::select(next, joined.as_mut()).await {
+                Either::Left((Some(report), _)) => emit_report(calls, report, on_event),
+                // Every call's sink is gone: every call has finished.
+                Either::Left((None, _)) => break joined.as_mut().await,
+                Either::Right((answers, _)) => break answers,
+            }
+        };
+        while let Ok(report) = reports.try_recv() {
+            emit_report(calls, report, on_event);
+        }
         for answer in &answers {
             on_event(Event::ToolResult { id: &answer.id, name: &answer.name, content: &answer.content });
         }
@@ -463,8 +596,8 @@ impl<C> Agent<C> {
 
     /// The answer to one call; past the tool's own time limit, the call is dropped
     /// (cancelled at its `.await`) and the answer says which limit it hit.
-    async fn answer_one(&self, call: &ToolCall) -> ToolReturn {
-        let run = self.tools.call_json(&self.ctx, &call.name, &call.arguments);
+    async fn answer_one(&self, call: &ToolCall, progress: &Progress) -> ToolReturn {
+        let run = self.tools.call_json_reporting(&self.ctx, &call.name, &call.arguments, progress);
         let limit = self.tools.describe().iter().find(|t| t.name == call.name).and_then(|t| t.timeout_ms);
         let result = match limit {
             None => run.await,
@@ -476,12 +609,37 @@ impl<C> Agent<C> {
                 ))),
             },
         };
+        let blocks = match &result {
+            Ok(value) if self.tools.returns_content(&call.name) => Content::blocks(value).unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let content = if blocks.is_empty() {
+            glue::content(&result)
+        } else {
+            blocks.iter().map(Content::describe).collect::<Vec<_>>().join("\n")
+        };
         ToolReturn {
             id: call.id.clone(),
             name: call.name.clone(),
-            content: glue::content(&result),
+            content,
             is_error: result.is_err(),
+            blocks,
         }
+    }
+}
+
+/// Reports what a running tool said as the event of its call.
+fn emit_report(calls: &[ToolCall], report: Report, on_event: &mut impl FnMut(Event<'_>)) {
+    let index = match &report {
+        Report::Progress { call, .. } | Report::Log { call, .. } => *call,
+    };
+    let Some(call) = calls.get(index) else { return };
+    let (id, name) = (call.id.as_str(), call.name.as_str());
+    match &report {
+        Report::Progress { done, total, message, .. } => {
+            on_event(Event::Progress { id, name, done: *done, total: *total, message })
+        }
+        Report::Log { level, message, .. } => on_event(Event::Log { id, name, level: *level, message }),
     }
 }
 

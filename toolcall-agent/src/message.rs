@@ -90,6 +90,11 @@ pub struct ToolReturn {
     /// The call failed (Anthropic's `is_error`, Gemini's `error` key).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_error: bool,
+    /// The result's blocks when the tool returns [`Content`](toolcall_runtime::Content)
+    /// (empty otherwise); `content` then holds their text description, without bytes,
+    /// for providers with no place for them. Anthropic sends images as image blocks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<toolcall_runtime::Content>,
 }
 
 /// Tokens a model counted, summed over the requests of a run.
@@ -160,6 +165,7 @@ mod tests {
                     name: "add".into(),
                     content: "3".into(),
                     is_error: false,
+                    blocks: Vec::new(),
                 }],
             },
             Message::assistant("3"),

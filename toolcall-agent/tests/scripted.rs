@@ -41,7 +41,8 @@ async fn a_scripted_model_sees_the_conversation_and_the_tools() {
                     id: "c1".into(),
                     name: "add".into(),
                     content: "3".into(),
-                    is_error: false
+                    is_error: false,
+                    blocks: Vec::new()
                 }]
             },
         ]

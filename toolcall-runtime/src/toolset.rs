@@ -278,12 +278,13 @@ impl<C> Toolset<C> {
         name: &str,
         text: Option<&str>,
         bytes: &[u8],
+        progress: &Progress,
     ) -> Result<Value, ToolError> {
-        if let Some(call) = text.and_then(|text| self.call_text(ctx, name, text, Progress::none())) {
+        if let Some(call) = text.and_then(|text| self.call_text(ctx, name, text, progress)) {
             return call.await;
         }
         let args = crate::call::parse_arguments(bytes)?;
-        self.call(ctx, name, &args).await
+        self.call_reporting(ctx, name, &args, progress).await
     }
 
     /// [`Toolset::run_with`] on argument text, `text` and `bytes` as above.
@@ -400,12 +401,23 @@ impl<C> Toolset<C> {
     /// Like [`Toolset::call`], with the arguments as JSON text (as OpenAI sends them).
     /// Malformed text is [`ToolError::InvalidJson`].
     pub async fn call_json(&self, ctx: &C, name: &str, args: &str) -> Result<Value, ToolError> {
-        self.call_text_or_parsed(ctx, name, Some(args), args.as_bytes()).await
+        self.call_text_or_parsed(ctx, name, Some(args), args.as_bytes(), Progress::none()).await
+    }
+
+    /// [`Toolset::call_json`], with a tool that takes `&Progress` reporting to `progress`.
+    pub async fn call_json_reporting(
+        &self,
+        ctx: &C,
+        name: &str,
+        args: &str,
+        progress: &Progress,
+    ) -> Result<Value, ToolError> {
+        self.call_text_or_parsed(ctx, name, Some(args), args.as_bytes(), progress).await
     }
 
     /// Like [`Toolset::call_json`], from raw bytes; invalid UTF-8 is `InvalidJson`.
     pub async fn call_bytes(&self, ctx: &C, name: &str, args: &[u8]) -> Result<Value, ToolError> {
-        self.call_text_or_parsed(ctx, name, std::str::from_utf8(args).ok(), args).await
+        self.call_text_or_parsed(ctx, name, std::str::from_utf8(args).ok(), args, Progress::none()).await
     }
 
     /// Runs a sync tool with the context, without an executor. Never blocks: an async

@@ -10,12 +10,12 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use toolcall_runtime::Format;
+use toolcall_runtime::{Content, Format, base64_encode};
 
 use super::{HttpModel, arguments_object, definitions, send, system_text};
 use crate::error::AgentError;
 use crate::http::{Assembler, SseEvent, decode};
-use crate::message::{Message, ModelResponse, ToolCall, Usage};
+use crate::message::{Message, ModelResponse, ToolCall, ToolReturn, Usage};
 use crate::model::{ModelRequest, ModelStream};
 
 /// `max_tokens` when [`Agent::max_tokens`](crate::Agent::max_tokens) is not called
@@ -68,10 +68,35 @@ enum Block<'a> {
     },
     ToolResult {
         tool_use_id: &'a str,
-        content: &'a str,
+        content: ResultContent<'a>,
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         is_error: bool,
     },
+}
+
+/// A `tool_result`'s content: the answer's text, or blocks when the tool returned
+/// `Content` (images as image blocks, the rest as text without bytes).
+#[derive(Serialize, Debug, PartialEq)]
+#[serde(untagged)]
+enum ResultContent<'a> {
+    Text(&'a str),
+    Blocks(Vec<Value>),
+}
+
+impl<'a> ResultContent<'a> {
+    fn of(result: &'a ToolReturn) -> Self {
+        if result.blocks.is_empty() {
+            return ResultContent::Text(&result.content);
+        }
+        let blocks = result.blocks.iter().map(|block| match block {
+            Content::Image { mime_type, data } => serde_json::json!({
+                "type": "image",
+                "source": {"type": "base64", "media_type": mime_type, "data": base64_encode(data)},
+            }),
+            other => serde_json::json!({"type": "text", "text": other.describe()}),
+        });
+        ResultContent::Blocks(blocks.collect())
+    }
 }
 
 /// The final-answer tool for typed output.
@@ -121,7 +146,7 @@ fn turns(messages: &[Message]) -> Vec<Turn<'_>> {
             Message::Tool { results } => {
                 let results = results.iter().map(|result| Block::ToolResult {
                     tool_use_id: &result.id,
-                    content: &result.content,
+                    content: ResultContent::of(result),
                     is_error: result.is_error,
                 });
                 ("user", results.collect())
@@ -357,6 +382,7 @@ mod tests {
                     name: "add".into(),
                     content: "{\"error\":\"x\"}".into(),
                     is_error: true,
+                    blocks: Vec::new(),
                 }],
             },
             Message::user("Fix it."),
@@ -374,6 +400,28 @@ mod tests {
                     {"type": "text", "text": "Fix it."},
                 ]},
             ])
+        );
+    }
+
+    #[test]
+    fn content_images_are_image_blocks_and_the_rest_text_without_bytes() {
+        let result = ToolReturn {
+            id: "toolu_1".into(),
+            name: "draw".into(),
+            content: "described".into(),
+            is_error: false,
+            blocks: vec![
+                Content::image("image/png", vec![1, 2, 3]),
+                Content::resource_bytes("file:///a.pdf", "application/pdf", vec![0; 5]),
+            ],
+        };
+        let messages = [Message::Tool { results: vec![result] }];
+        assert_eq!(
+            serde_json::to_value(turns(&messages)).unwrap(),
+            json!([{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": [
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AQID"}},
+                {"type": "text", "text": "[resource <file:///a.pdf> application/pdf, 5 bytes]"},
+            ]}]}])
         );
     }
 

@@ -266,6 +266,7 @@ mod tests {
                     name: "add".into(),
                     content: "5".into(),
                     is_error: false,
+                    blocks: Vec::new(),
                 }],
             },
             Message::assistant("5"),

@@ -347,12 +347,19 @@ mod tests {
             Message::Assistant { content: String::new(), tool_calls: vec![call] },
             Message::Tool {
                 results: vec![
-                    ToolReturn { id: "c1".into(), name: "add".into(), content: "3".into(), is_error: false },
+                    ToolReturn {
+                        id: "c1".into(),
+                        name: "add".into(),
+                        content: "3".into(),
+                        is_error: false,
+                        blocks: Vec::new(),
+                    },
                     ToolReturn {
                         id: "c2".into(),
                         name: "x".into(),
                         content: "{\"error\":\"unknown_tool\"}".into(),
                         is_error: true,
+                        blocks: Vec::new(),
                     },
                 ],
             },

@@ -1,9 +1,24 @@
 //! Tools that talk back (#32): `&Progress` in any position (written as the path or through
 //! a `use`), never in a schema; results of `Content` blocks, which claim no output schema.
 
-use toolcall_runtime::{Content, LogLevel, Progress};
+use std::sync::atomic::Ordering;
+
+use toolcall_runtime::{Content, LogLevel, Progress, ToolMeta};
 
 use crate::Ctx;
+
+/// `erase` is destructive: an agent asks before running it.
+pub(crate) const TOOLS: &[ToolMeta] = &[ToolMeta::new("erase").destructive()];
+
+/// Erases an item (counts the call in `ctx.hits`).
+///
+/// # Arguments
+///
+/// * `item` - what to erase
+pub fn erase(ctx: &Ctx, item: String) -> String {
+    ctx.hits.fetch_add(1, Ordering::SeqCst);
+    format!("erased {item}")
+}
 
 /// Reports each step, logs, and returns the signed-in user's items as one embedded
 /// markdown resource.
