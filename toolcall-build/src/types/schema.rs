@@ -418,8 +418,17 @@ pub(super) fn enum_schema(tagging: &Tagging, variants: Vec<(String, String, Opti
     if !units.is_empty() {
         branches.insert(0, Type::Enum(units));
     }
+    // A variant that is a definition (an internally tagged newtype over a referenced
+    // struct) hides its tag behind the `$ref`, so a validator cannot see the branches
+    // exclude each other (llguidance refuses such a `oneOf`); the tags still do, so
+    // `anyOf` says the same.
+    let behind_ref = |branch: &Type| match branch {
+        Type::Described(inner, _) => matches!(**inner, Type::Ref(_)),
+        other => matches!(other, Type::Ref(_)),
+    };
     match tagging {
         Tagging::Untagged => Type::AnyOf(branches),
+        _ if branches.iter().any(behind_ref) => Type::AnyOf(branches),
         _ => Type::OneOf(branches),
     }
 }
