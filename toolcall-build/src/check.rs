@@ -12,9 +12,7 @@ use std::collections::BTreeMap;
 use toolcall_runtime::ir::{
     Definition, MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, Param, Tool, Type, find_definition,
 };
-use toolcall_runtime::render::{
-    INLINED_LEVELS, InputKind, OPENAI_STRICT_FORMATS, every_node_typed, render_input, render_output_schema,
-};
+use toolcall_runtime::render::{INLINED_LEVELS, InputKind, OPENAI_STRICT_FORMATS, every_node_typed};
 
 use crate::diagnostics::{Diagnostics, Level};
 use crate::model::{ToolDef, ToolModule};
@@ -59,8 +57,7 @@ pub const OPENAI_STRICT_MAX_DEPTH: usize = 100;
 /// schema nests past [`OPENAI_STRICT_MAX_DEPTH`] is a warning at the tool: OpenAI's own
 /// tooling refuses it strict.
 fn check_schema_depth(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
-    let kinds = [InputKind::Lax, InputKind::Strict, InputKind::AnthropicStrict, InputKind::Gemini];
-    let depths = kinds.map(|kind| json_depth(&render_input(&tool.ir, kind)));
+    let depths = tool.texts.inputs.each_ref().map(|text| json_depth(text));
     let input = depths.into_iter().max().unwrap_or(0);
     let strict = depths[1];
     if strict > OPENAI_STRICT_MAX_DEPTH && input <= MAX_SCHEMA_DEPTH {
@@ -75,7 +72,7 @@ fn check_schema_depth(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) 
             ),
         );
     }
-    let output = tool.ir.output.as_ref().map_or(0, |ty| json_depth(&render_output_schema(ty)));
+    let output = tool.texts.output.as_deref().map_or(0, json_depth);
     for (what, depth) in [("input", input), ("output", output)] {
         if depth > MAX_SCHEMA_DEPTH {
             diags.error(
@@ -399,8 +396,8 @@ fn check_recursion(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
 /// (`every_node_typed`; Anthropic's SDK refuses such a strict schema): a warning at the tool
 /// naming why, since a crate sending it strict loses strictness for that tool.
 fn check_anthropic_strict(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
-    let schema = render_input(&tool.ir, InputKind::AnthropicStrict);
-    if serde_json::from_str(&schema).is_ok_and(|schema| every_node_typed(&schema)) {
+    let schema = tool.texts.input(InputKind::AnthropicStrict);
+    if serde_json::from_str(schema).is_ok_and(|schema| every_node_typed(&schema)) {
         return;
     }
     let (mut untyped, mut recursive) = (Vec::new(), Vec::new());
@@ -688,7 +685,9 @@ mod tests {
             progress_at: Vec::new(),
             returns_content: false,
             timeout_ms: None,
+            texts: Default::default(),
         }
+        .rendered()
     }
 
     fn nested(levels: usize) -> Type {

@@ -65,6 +65,8 @@ pub fn lower_file(
     };
     // `TOOL_PARAMS` went into the parameters above; `TOOLS` goes into the tools here.
     crate::metadata::apply(parsed, read, &mut lowered, diags);
+    // Every schema text is rendered once, here: the checks and codegen read these.
+    lowered.tools = lowered.tools.into_iter().map(ToolDef::rendered).collect();
     lowered
 }
 
@@ -171,6 +173,7 @@ fn lower_fn(
         progress_at: function.progress_at.clone(),
         returns_content,
         timeout_ms: None,
+        texts: model::Texts::default(),
     };
     Some((def, bare))
 }

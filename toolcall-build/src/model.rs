@@ -49,6 +49,59 @@ pub struct ToolDef {
     pub returns_content: bool,
     /// The time limit of one call (`ToolMeta::timeout_ms`), for servers and agents.
     pub timeout_ms: Option<u64>,
+    /// Its schema texts, rendered once when it is lowered: what the checks measure and
+    /// codegen writes.
+    pub texts: Texts,
+}
+
+/// A tool's schema texts, rendered once by the runtime's renderer: each kind of input
+/// schema, the output schema, and the annotations and examples as JSON text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Texts {
+    /// The input schema of each kind, in [`Texts::KINDS`] order.
+    pub inputs: [String; 4],
+    /// The output schema, when the tool has one.
+    pub output: Option<String>,
+    /// MCP's `annotations` object ("" when no hint is set).
+    pub annotations: String,
+    /// Anthropic's `input_examples` array ("" when there are none).
+    pub examples: String,
+}
+
+impl Texts {
+    /// The input schema kinds, in the order of [`Texts::inputs`] (and of `ToolInfo`'s fields).
+    pub const KINDS: [toolcall_runtime::render::InputKind; 4] = [
+        toolcall_runtime::render::InputKind::Lax,
+        toolcall_runtime::render::InputKind::Strict,
+        toolcall_runtime::render::InputKind::AnthropicStrict,
+        toolcall_runtime::render::InputKind::Gemini,
+    ];
+
+    /// Renders every text of `tool`.
+    pub fn of(tool: &ir::Tool) -> Texts {
+        use toolcall_runtime::render::{
+            render_annotations, render_examples, render_input, render_output_schema,
+        };
+        Texts {
+            inputs: Self::KINDS.map(|kind| render_input(tool, kind)),
+            output: tool.output.as_ref().map(render_output_schema),
+            annotations: render_annotations(&tool.annotations),
+            examples: render_examples(&tool.examples),
+        }
+    }
+
+    /// The input schema of `kind`.
+    pub fn input(&self, kind: toolcall_runtime::render::InputKind) -> &str {
+        Self::KINDS.iter().position(|k| *k == kind).map_or("", |at| self.inputs[at].as_str())
+    }
+}
+
+impl ToolDef {
+    /// The tool with its texts rendered from its IR (what lowering does last).
+    pub fn rendered(mut self) -> Self {
+        self.texts = Texts::of(&self.ir);
+        self
+    }
 }
 
 /// How a tool function's return value becomes JSON.

@@ -8,10 +8,6 @@
 //! `#`s that close it), one schema per line, so a snapshot diff shows a schema change as
 //! the line of the tool's schema that changed.
 
-use toolcall_runtime::render::{
-    InputKind, render_annotations, render_examples, render_input, render_output_schema,
-};
-
 use crate::model::ToolDef;
 
 /// The generated text: lines indented four spaces per nesting level.
@@ -128,31 +124,28 @@ pub fn info_table(out: &mut Out, ident: &str, tools: &[(String, &ToolDef)]) {
 fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
     let some = |value: String| format!("Some({value})");
     let none = || "None".to_owned();
-    let output = tool.ir.output.as_ref().map_or_else(none, |ty| some(literal(&render_output_schema(ty))));
+    let texts = &tool.texts;
+    let output = texts.output.as_deref().map_or_else(none, |text| some(literal(text)));
     let timeout = tool.timeout_ms.map_or_else(none, |ms| some(ms.to_string()));
     out.open("::toolcall_runtime::ToolInfo {");
     out.line(&format!("module: {},", quoted(module)));
     out.line(&format!("name: {},", quoted(&tool.ir.name)));
     out.line(&format!("title: {},", quoted(&tool.ir.title)));
     out.line(&format!("description: {},", quoted(&tool.ir.description)));
-    for (field, kind) in INPUT_FIELDS {
-        out.line(&format!("{field}: {},", literal(&render_input(&tool.ir, kind))));
+    for (field, text) in INPUT_FIELDS.iter().zip(&texts.inputs) {
+        out.line(&format!("{field}: {},", literal(text)));
     }
     out.line(&format!("output: {output},"));
-    out.line(&format!("annotations: {},", literal(&render_annotations(&tool.ir.annotations))));
-    out.line(&format!("examples: {},", literal(&render_examples(&tool.ir.examples))));
+    out.line(&format!("annotations: {},", literal(&texts.annotations)));
+    out.line(&format!("examples: {},", literal(&texts.examples)));
     out.line(&format!("timeout_ms: {timeout},"));
     out.line(&format!("returns_content: {},", tool.returns_content));
     out.close("},");
 }
 
-/// The `ToolInfo` field holding each kind of input schema, in field order.
-const INPUT_FIELDS: [(&str, InputKind); 4] = [
-    ("parameters", InputKind::Lax),
-    ("strict_parameters", InputKind::Strict),
-    ("anthropic_strict_parameters", InputKind::AnthropicStrict),
-    ("gemini_parameters", InputKind::Gemini),
-];
+/// The `ToolInfo` field holding each kind of input schema, in `Texts::KINDS` order.
+const INPUT_FIELDS: [&str; 4] =
+    ["parameters", "strict_parameters", "anthropic_strict_parameters", "gemini_parameters"];
 
 /// `static <ident>: Emitted = Emitted::new();`: where a toolset keeps its arrays once emitted.
 pub fn emitted(out: &mut Out, ident: &str) {
