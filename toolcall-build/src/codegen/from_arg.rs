@@ -176,9 +176,9 @@ fn struct_literal(
         in_context(quote!(object.get_aliased(#wire, &[#(#aliases),*])), context)
     };
     let by_function: Vec<TokenStream> =
-        fields.iter().filter(|f| f.default_fn && f.decode.is_some()).map(|f| read(f)).collect();
+        fields.iter().filter(|f| f.default_fn && f.decode.is_some()).map(read).collect();
     let aliased: Vec<TokenStream> =
-        fields.iter().filter(|f| !f.aliases.is_empty() && f.decode.is_some()).map(|f| read(f)).collect();
+        fields.iter().filter(|f| !f.aliases.is_empty() && f.decode.is_some()).map(read).collect();
     let fallback = (!by_function.is_empty()).then(|| {
         quote! {
             if #(#by_function?.is_none())||* {
