@@ -350,6 +350,15 @@ fn flatten_use(tree: &syn::UseTree, prefix: Vec<String>, public: bool, out: &mut
     }
 }
 
+/// The tree of a crate given as `(path, text)` pairs, tools under `crate::tools` (tests).
+#[cfg(test)]
+pub(crate) fn from_files(files: &[(&str, &str)]) -> CrateTree {
+    let files: BTreeMap<PathBuf, String> =
+        files.iter().map(|(p, t)| (PathBuf::from(p), (*t).to_owned())).collect();
+    let loader = |path: &Path| files.get(path).cloned();
+    CrateTree::walk(&loader, &[], &["tools".to_owned()], &Diagnostics::default())
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -357,10 +366,7 @@ mod tests {
     use super::*;
 
     fn tree(files: &[(&str, &str)]) -> CrateTree {
-        let files: BTreeMap<PathBuf, String> =
-            files.iter().map(|(p, t)| (PathBuf::from(p), (*t).to_owned())).collect();
-        let loader = |path: &Path| files.get(path).cloned();
-        CrateTree::walk(&loader, &[], &["tools".to_owned()], &Diagnostics::default())
+        from_files(files)
     }
 
     fn names(tree: &CrateTree) -> Vec<String> {

@@ -382,17 +382,10 @@ fn joined(module: &[String], name: &str) -> Vec<String> {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use std::collections::BTreeMap;
-    use std::path::{Path, PathBuf};
-
     use super::*;
-    use crate::diagnostics::Diagnostics;
 
     fn tree(files: &[(&str, &str)]) -> CrateTree {
-        let files: BTreeMap<PathBuf, String> =
-            files.iter().map(|(p, t)| (PathBuf::from(p), (*t).to_owned())).collect();
-        let loader = |path: &Path| files.get(path).cloned();
-        CrateTree::walk(&loader, &[], &["tools".to_owned()], &Diagnostics::default())
+        super::super::from_files(files)
     }
 
     fn absolute(tree: &CrateTree, scope: &[&str], ty: &str) -> String {
