@@ -22,14 +22,15 @@
 //!   `outputSchema`, which that version does not define.
 //! - `tools/call`: a result is a text block holding its JSON, plus `structuredContent`
 //!   when the tool has an output schema. A [`ToolError`] (bad arguments, a failing or
-//!   panicking tool) is a result with `isError: true`, the error's one-line message and
-//!   its JSON object, so the model can correct itself. An unknown tool is the protocol
+//!   panicking tool) is a result with `isError: true` that says the error's message once,
+//!   in one text block the model reads to correct itself, with the error's JSON object as
+//!   `structuredContent` for programs. An unknown tool is the protocol
 //!   error the specification asks for (invalid params).
 //! - Each call has a time limit (the tool's own `ToolMeta::timeout_ms`, else
 //!   [`McpServer::timeout`], 60 s by default), counted from the request's arrival: past
 //!   it the call is dropped (the tool is cancelled at its `.await`) and the result says
-//!   so, with a JSON object like every error result's. A `notifications/cancelled` from
-//!   the client drops the call the same way.
+//!   so, with a JSON object (`structuredContent`) like every error result's. A
+//!   `notifications/cancelled` from the client drops the call the same way.
 //! - At most [`McpServer::max_concurrent_calls`] calls run at once (64 by default), across
 //!   every session; [`McpServer::max_queued_calls`] more wait in line (256), and a call
 //!   past both is refused at once with an `isError` result saying the server is busy.
@@ -683,15 +684,16 @@ fn without_newer_fields(tool: &Tool, version: &ProtocolVersion) -> Tool {
     tool
 }
 
-/// An `isError` result: the message, then the error's JSON object when there is one;
-/// at most [`MAX_ERROR_RESULT`] bytes encoded (past it, the message is cut to 2,000
-/// characters and the JSON object reduced to its `error`, that message and `"truncated":
-/// true`).
+/// An `isError` result: the message, said once, in one text block (what a model reads),
+/// and the error's JSON object as `structuredContent` when there is one (what a program
+/// reads; rmcp's `structured_error` shape); at most [`MAX_ERROR_RESULT`] bytes encoded
+/// (past it, the message is cut to 2,000 characters and the JSON object reduced to its
+/// `error`, that message and `"truncated": true`).
 fn error_result(message: &str, json: Option<Value>) -> CallToolResult {
     let build = |message: &str, json: Option<Value>| {
-        let mut content = vec![ContentBlock::text(message.to_owned())];
-        content.extend(json.map(|value| ContentBlock::text(value.to_string())));
-        CallToolResult::error(content)
+        let mut result = CallToolResult::error(vec![ContentBlock::text(message.to_owned())]);
+        result.structured_content = json;
+        result
     };
     let kind = json.as_ref().and_then(|v| v.get("error").cloned());
     let result = build(message, json);
@@ -827,7 +829,8 @@ mod tests {
         let message = "tool `anything` did not start within 20 ms (the server's time limit per call): \
              all 1 call slots stayed busy; it was not run";
         assert_eq!(result.content[0].as_text().unwrap().text, message);
-        let json: Value = serde_json::from_str(&result.content[1].as_text().unwrap().text).unwrap();
+        assert_eq!(result.content.len(), 1, "the message is said once");
+        let json = result.structured_content.clone().unwrap();
         assert_eq!(
             json,
             serde_json::json!({"error": "timeout", "tool": "anything", "limit_ms": 20, "started": false, "message": message})
@@ -849,12 +852,13 @@ mod tests {
     #[test]
     fn error_results_are_bounded() {
         let small = error_result("short", Some(serde_json::json!({"error": "x"})));
-        assert_eq!(text(&small), "short\n{\"error\":\"x\"}");
+        assert_eq!(text(&small), "short");
+        assert_eq!(small.structured_content, Some(serde_json::json!({"error": "x"})));
         let huge = "\u{1}".repeat(200_000);
         let result = error_result(&huge, Some(serde_json::json!({"error": "failed", "detail": huge})));
         let size = serde_json::to_vec(&result).unwrap().len();
         assert!(size <= MAX_ERROR_RESULT, "{size}");
-        let json: Value = serde_json::from_str(&result.content[1].as_text().unwrap().text).unwrap();
+        let json = result.structured_content.clone().unwrap();
         assert_eq!(json["error"], "failed");
         assert_eq!(json["truncated"], true);
     }
@@ -869,7 +873,10 @@ mod tests {
             .unwrap();
         assert_eq!(result.is_error, Some(true));
         assert!(text(&result).starts_with("the server is busy: 1 calls are running and 0 are waiting"));
-        assert!(text(&result).ends_with(r#"{"error":"busy","running":1,"waiting":0}"#), "{}", text(&result));
+        assert_eq!(
+            result.structured_content,
+            Some(serde_json::json!({"error":"busy","running":1,"waiting":0}))
+        );
         drop(held);
         // The slot is free: the call runs (and finds no such tool).
         let unknown =

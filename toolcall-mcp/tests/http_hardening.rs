@@ -369,7 +369,8 @@ async fn a_timeout_result_carries_its_json() {
         .with_arguments(json!({"ms": 5000}).as_object().cloned().unwrap());
     let result = client.call_tool(params).await.unwrap();
     assert_eq!(result.is_error, Some(true));
-    let json: serde_json::Value = serde_json::from_str(&result.content[1].as_text().unwrap().text).unwrap();
+    assert_eq!(result.content.len(), 1, "the message is said once");
+    let json: serde_json::Value = result.structured_content.clone().unwrap();
     assert_eq!(json["error"], "timeout");
     assert_eq!(json["tool"], "work");
     assert_eq!(json["limit_ms"], 200);

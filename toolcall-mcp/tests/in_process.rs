@@ -99,8 +99,10 @@ async fn calls_succeed_fail_and_the_session_goes_on() {
         let result = call(&client, name, arguments).await;
         assert_eq!(result.is_error, Some(true), "{name}");
         let texts = texts(&result);
+        // Said once: the message in one block; the JSON object for programs beside it.
+        assert_eq!(texts.len(), 1, "{name}: {texts:?}");
         assert!(texts[0].contains(words), "{name}: {texts:?}");
-        let json: Value = serde_json::from_str(&texts[1]).unwrap();
+        let json = result.structured_content.clone().unwrap_or_default();
         assert_eq!(json["error"], kind, "{name}");
     }
     // An unknown tool is a protocol error (invalid params), and the session goes on.
