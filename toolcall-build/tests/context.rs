@@ -39,7 +39,7 @@ fn the_context_is_passed_where_the_function_takes_it_and_never_decoded() {
     assert!(code.contains("crate::context_tools::positions::whoami(ctx)"), "{code}");
     let tools: Vec<&str> =
         generated.modules.iter().flat_map(|m| &m.tools).map(|t| t.ir.name.as_str()).collect();
-    assert!(!tools.contains(&"reset") && !tools.contains(&"pool_size"), "{tools:?}");
+    assert!(!tools.contains(&"pool_size"), "{tools:?}");
 }
 
 #[test]
@@ -47,13 +47,7 @@ fn what_cannot_be_served_is_skipped_with_a_located_warning() {
     let lines = diagnostic_lines(&context_tools());
     assert!(
         lines.contains(
-            "src/context_tools/skipped.rs:12:19: `reset` is not a tool: it takes the context as `&mut`"
-        ),
-        "{lines}"
-    );
-    assert!(
-        lines.contains(
-            "src/context_tools/skipped.rs:18:24: `pool_size` is not a tool: parameter `&Pool` is borrowed"
+            "src/context_tools/skipped.rs:10:24: `pool_size` is not a tool: parameter `&Pool` is borrowed"
         ) && lines.contains("the crate's context `crate::Ctx` (declared with `Builder::context`)"),
         "{lines}"
     );
@@ -115,4 +109,20 @@ fn async_tools_are_tools_and_generate_boxed_bodies() {
     assert!(tool.is_async && !tool.takes_context);
     assert!(generated.code.contains("__rt::Dispatched::Async("), "{}", generated.code);
     assert!(generated.code.contains("crate::tools::io::fetch(arg0).await"), "{}", generated.code);
+}
+
+/// README promises `&mut App` is refused: an error at the parameter (a tool silently
+/// skipped would vanish from the model's list), and the build fails.
+#[test]
+fn the_context_taken_mutably_is_an_error_at_the_parameter() {
+    let file =
+        source("admin.rs", "use crate::App;\n/// Resets.\npub fn reset(app: &mut App) -> usize { 0 }\n");
+    let generated = Builder::new().context("crate::App").generate_from(vec![file]).unwrap();
+    assert!(generated.has_errors(), "{}", diagnostic_lines(&generated));
+    let lines = diagnostic_lines(&generated);
+    assert!(
+        lines.contains("src/tools/admin.rs:3:19: error: `reset`: takes the context as `&mut`; calls share it"),
+        "{lines}"
+    );
+    assert!(generated.modules.iter().all(|m| m.tools.is_empty()), "{lines}");
 }

@@ -420,9 +420,9 @@ fn split_context<'f>(
         match context.map_or(ContextUse::No, |c| c.classify(&input.ty, &parsed.imports)) {
             ContextUse::Shared => inputs.context_at.push(position),
             ContextUse::Mutable => {
-                return Err(Unservable::Skip(
+                return Err(Unservable::Error(
                     input.ty.span(),
-                    "it takes the context as `&mut`; calls share it, so take `&` and put what \
+                    "takes the context as `&mut`; calls share it, so take `&` and put what \
                      changes behind a lock"
                         .to_owned(),
                 ));
