@@ -121,7 +121,8 @@ fn the_context_taken_mutably_is_an_error_at_the_parameter() {
     assert!(generated.has_errors(), "{}", diagnostic_lines(&generated));
     let lines = diagnostic_lines(&generated);
     assert!(
-        lines.contains("src/tools/admin.rs:3:19: error: `reset`: takes the context as `&mut`; calls share it"),
+        lines
+            .contains("src/tools/admin.rs:3:19: error: `reset`: takes the context as `&mut`; calls share it"),
         "{lines}"
     );
     assert!(generated.modules.iter().all(|m| m.tools.is_empty()), "{lines}");
