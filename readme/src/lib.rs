@@ -145,7 +145,22 @@ let blocks = glue::answer_anthropic_message(&toolset::ALL, &app, &response_messa
     Ok(())
 }
 
-/// README "Serve as an MCP server" and "Over HTTP".
+/// README "Serve as an MCP server".
+#[rustfmt::skip]
+async fn serve_one_way(app: App, over_http: bool) -> Result<(), Box<dyn std::error::Error>> {
+    use with_context::toolset;
+let server = toolcall_mcp::McpServer::new(&toolset::ALL, app) // app: your context, or ()
+    .name("my-tools")
+    .version(env!("CARGO_PKG_VERSION")); // defaults: "toolcall" and toolcall-mcp's version
+if over_http {
+    server.serve_http("127.0.0.1:8080".parse()?).await?; // streamable HTTP at /mcp
+} else {
+    server.serve_stdio().await?; // a stdio server
+}
+    Ok(())
+}
+
+/// README "Over HTTP".
 #[rustfmt::skip]
 async fn serve(app: App, users: Users, addr: std::net::SocketAddr) -> Result<(), Box<dyn std::error::Error>> {
     use with_context::toolset;

@@ -11,10 +11,6 @@ use std::path::Path;
 /// another change owns; see #31).
 const NOT_YET: &[(&str, &str)] = &[
     (
-        "let server = toolcall_mcp::McpServer::new(&toolset::ALL, app) // app: your context, or ()",
-        "\"Serve as an MCP server\": `serve_stdio(self)` moves `server`, which the next line uses",
-    ),
-    (
         "// src/lib.rs (or src/main.rs)",
         "\"Writing tools\": four files in one block, and a body written `{ .. }`",
     ),
