@@ -16,6 +16,9 @@ use serde::Serialize;
 use serde_json::Value;
 use toolcall_runtime::ToolError;
 
+/// README "Writing tools": types from anywhere in the crate.
+pub mod models;
+
 // README "Quick start": src/main.rs (or src/lib.rs).
 mod tools;
 mod toolset {

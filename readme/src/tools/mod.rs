@@ -2,4 +2,6 @@
 #[rustfmt::skip]
 pub mod alarm;
 #[rustfmt::skip]
+pub mod tasks;
+#[rustfmt::skip]
 pub mod weather;
