@@ -75,7 +75,7 @@ impl VisitMut for Absolute<'_, '_> {
         if ty.qself.is_some() || ty.path.leading_colon.is_some() {
             return;
         }
-        let names: Vec<String> = ty.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let names = segment_names(&ty.path);
         if let [only] = names.as_slice()
             && self.generics.contains(only)
         {
@@ -246,7 +246,7 @@ impl CrateTree {
 
     /// The type an absolute path (`crate::models::Task`) names, with its module.
     pub fn find_type(&self, path: &syn::Path) -> Option<(ModPath, &crate::ast::Container)> {
-        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let names = segment_names(path);
         let (first, rest) = names.split_first()?;
         let (name, module) = rest.split_last()?;
         if first != "crate" {
@@ -258,7 +258,7 @@ impl CrateTree {
     /// Why an absolute path names no type, when the build can tell: where it looked.
     /// `None` when the path leads outside what the build read.
     pub fn explain_missing(&self, path: &syn::Path) -> Option<String> {
-        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let names = segment_names(path);
         let (first, rest) = names.split_first()?;
         if first != "crate" || rest.is_empty() {
             return None;
@@ -355,19 +355,25 @@ impl crate::ast::defaults::Names for Lookup<'_> {
         &self,
         path: &syn::Path,
     ) -> Option<(&syn::ItemConst, Box<dyn crate::ast::defaults::Names + '_>)> {
-        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let names = segment_names(path);
         let Entity::Const(module, name) = self.tree.resolve_in(self.scope, &names, 0) else { return None };
         let (stored, found) = self.tree.modules.get_key_value(&module)?;
         Some((found.consts.get(&name)?, Box::new(Lookup { tree: self.tree, scope: stored })))
     }
 
     fn container(&self, path: &syn::Path) -> Option<&crate::ast::Container> {
-        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let names = segment_names(path);
         match self.tree.resolve_in(self.scope, &names, 0) {
             Entity::Type(module, name) => self.tree.type_in(&module, &name),
             _ => None,
         }
     }
+}
+
+/// The names of `path`'s segments, in order (`crate::models::Task` gives `crate`,
+/// `models`, `Task`).
+pub fn segment_names(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
 }
 
 /// `crate::<module>::<name>` as names.

@@ -22,6 +22,7 @@ use super::builtin::{self, Container as Kind, Row};
 use crate::ast::{Container, Data};
 use crate::provider::TypeProvider;
 use crate::tree::CrateTree;
+use crate::tree::resolve::segment_names;
 
 /// An instance of a crate type in the tree's table.
 pub type InstanceId = usize;
@@ -400,8 +401,7 @@ fn args_schema(ty: &Ty) -> Type {
 
 /// A path's segments joined with `::` (paths here are absolute).
 pub fn joined(path: &syn::Path) -> String {
-    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    names.join("::")
+    segment_names(path).join("::")
 }
 
 /// A type as written, for messages.
@@ -469,10 +469,8 @@ pub fn name_words(ty: &syn::Type) -> Vec<String> {
     impl VisitMut for Short {
         fn visit_path_mut(&mut self, path: &mut syn::Path) {
             syn::visit_mut::visit_path_mut(self, path);
-            while path.segments.len() > 1 {
-                let first = path.segments.iter().next().cloned();
-                path.segments = path.segments.iter().skip(1).cloned().collect();
-                let _ = first;
+            if let Some(last) = path.segments.pop() {
+                path.segments = std::iter::once(last.into_value()).collect();
             }
             path.leading_colon = None;
         }
