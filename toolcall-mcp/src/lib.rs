@@ -101,13 +101,14 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
 use serde_json::Value;
-use toolcall_runtime::{Format, ToolError, Toolset};
+use toolcall_runtime::{Content, Format, LogLevel, Progress, ToolError, ToolInfo, Toolset};
 
 mod conn;
 mod limit;
 mod sessions;
 mod stdio;
 mod streamable_http;
+mod talk;
 
 /// The `http` crate, whose request head ([`http::request::Parts`]) the request function
 /// reads.
@@ -133,6 +134,13 @@ pub const DEFAULT_MAX_QUEUED_CALLS: usize = 256;
 /// The default limit of one stdin line (one message) over stdio: 16 MiB (rmcp's).
 pub const DEFAULT_MAX_LINE: usize = 16 * 1024 * 1024;
 /// No error result is larger than this once encoded (the JSON-RPC reply around it adds
+/// The least severe log level sent to a client that has not chosen one (with
+/// `logging/setLevel`, or a request's `io.modelcontextprotocol/logLevel`): `info`, so
+/// `debug` messages stay on the server unless asked for.
+pub const DEFAULT_LOG_LEVEL: LogLevel = LogLevel::Info;
+/// The most progress and log reports of one call waiting to be sent; past it, a report
+/// is dropped rather than held (the tool never waits on the client).
+pub const MAX_QUEUED_REPORTS: usize = talk::QUEUE;
 /// well under 4 KiB): past it, its text is cut and its JSON object reduced.
 pub const MAX_ERROR_RESULT: usize = 60 * 1024;
 
@@ -157,6 +165,9 @@ impl std::fmt::Display for ServeError {
 impl std::error::Error for ServeError {}
 
 /// An MCP server for one toolset and its context. Cheap to clone: the streamable-HTTP
+/// Which tools a caller sees and may call ([`McpServer::tool_filter`]).
+pub type ToolFilter<C> = dyn Fn(&C, &ToolInfo) -> bool + Send + Sync;
+
 /// transport makes one per session (and per stateless request); the clones share the
 /// call limit.
 pub struct McpServer<C: Send + Sync + 'static> {
@@ -164,6 +175,15 @@ pub struct McpServer<C: Send + Sync + 'static> {
     context: Arc<C>,
     from_request: Option<Arc<RequestFn<C>>>,
     http: HttpSettings,
+    filter: Option<Arc<ToolFilter<C>>>,
+    /// The description of each of `tools`, in the same order (`None` only if the
+    /// definitions and the descriptions disagree, a toolcall bug: then hidden by a filter).
+    infos: Arc<[Option<&'static ToolInfo>]>,
+    /// Tools whose result is `Content` blocks.
+    content: Arc<BTreeSet<String>>,
+    /// The log level this session set (`logging/setLevel`); fresh for each session.
+    log_level: talk::SessionLevel,
+    default_log_level: LogLevel,
     limit: Arc<CallLimit>,
     tools: Arc<[Tool]>,
     structured: Arc<BTreeSet<String>>,
@@ -185,6 +205,11 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             context: Arc::clone(&self.context),
             from_request: self.from_request.clone(),
             http: self.http.clone(),
+            filter: self.filter.clone(),
+            infos: Arc::clone(&self.infos),
+            content: Arc::clone(&self.content),
+            log_level: self.log_level.clone(),
+            default_log_level: self.default_log_level,
             limit: Arc::clone(&self.limit),
             tools: Arc::clone(&self.tools),
             structured: Arc::clone(&self.structured),
@@ -210,17 +235,31 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// Like [`McpServer::new`], with a context the caller keeps a handle to (shared with
     /// other servers, or read by the application while the server runs).
     pub fn with_shared_context(toolset: &'static Toolset<C>, context: Arc<C>) -> Self {
-        let (tools, definitions_error) = match parse_tools(toolset) {
+        let (mut tools, definitions_error) = match parse_tools(toolset) {
             Ok(tools) => (tools, None),
             Err(why) => (Vec::new(), Some(why)),
         };
         let structured =
+        let content: BTreeSet<String> =
+            toolset.describe().iter().filter(|t| t.returns_content).map(|t| t.name.to_owned()).collect();
+        // A content tool claims no output schema, whatever the definitions say.
+        for tool in &mut tools {
+            if content.contains(tool.name.as_ref()) {
+                tool.output_schema = None;
+            }
+        }
             tools.iter().filter(|t| t.output_schema.is_some()).map(|t| t.name.to_string()).collect();
         McpServer {
+        let infos = tools.iter().map(|t| toolset.describe().iter().find(|i| i.name == t.name)).collect();
             toolset,
             context,
             from_request: None,
             http: HttpSettings::default(),
+            filter: None,
+            infos,
+            content: Arc::new(content),
+            log_level: talk::SessionLevel::default(),
+            default_log_level: DEFAULT_LOG_LEVEL,
             limit: Arc::new(CallLimit::new(DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS)),
             tools: tools.into(),
             structured: Arc::new(structured),
@@ -447,7 +486,39 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
-    /// The tool definitions served, as parsed at start.
+    /// Decides, for each request, which tools its caller sees and may call: `filter`
+    /// gets the request's context (over HTTP the one [`McpServer::context_from_request`]
+    /// built, else the server's) and a tool's description, and says whether the caller
+    /// may use it. A hidden tool is an unknown tool to that caller everywhere: `tools/list`
+    /// leaves it out (pages count only the tools shown), and `tools/call` of it gets
+    /// exactly the answer an unknown name gets, whose list of known tools holds only the
+    /// tools shown. The filter runs once per tool on each `tools/list` and on each call;
+    /// keep it quick.
+    ///
+    /// ```
+    /// use toolcall_mcp::McpServer;
+    /// # let toolset: &'static toolcall_runtime::Toolset<u64> = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
+    /// // The context is a user id; user 2 is a viewer, who gets no destructive tool.
+    /// let server = McpServer::new(toolset, 0).tool_filter(|user: &u64, tool| {
+    ///     *user != 2 || !tool.annotations.contains("\"destructiveHint\":true")
+    /// });
+    /// ```
+    pub fn tool_filter(mut self, filter: impl Fn(&C, &ToolInfo) -> bool + Send + Sync + 'static) -> Self {
+        self.filter = Some(Arc::new(filter));
+        self
+    }
+
+    /// The least severe log level sent to a client that has chosen none (default
+    /// [`DEFAULT_LOG_LEVEL`], `info`). A client chooses with `logging/setLevel` (for the
+    /// rest of its session) or a request's `io.modelcontextprotocol/logLevel` (for that
+    /// request, which wins).
+    pub fn default_log_level(mut self, level: LogLevel) -> Self {
+        self.default_log_level = level;
+        self
+    }
+
+    /// The tool definitions served, as parsed at start (every tool: a
+    /// [`McpServer::tool_filter`] applies per request).
     pub fn tools(&self) -> &[Tool] {
         &self.tools
     }
@@ -465,6 +536,38 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     pub async fn serve_stdio(self) -> Result<(), ServeError> {
         self.serve_lines(tokio::io::stdin(), tokio::io::stdout()).await
     }
+    /// A clone for a new session: it shares everything but the session's own state
+    /// (the log level its client sets).
+    fn for_session(&self) -> Self {
+        McpServer { log_level: talk::SessionLevel::default(), ..self.clone() }
+    }
+
+    /// Whether `info` is shown to the caller whose context is `ctx`.
+    fn shows(&self, ctx: &C, info: Option<&ToolInfo>) -> bool {
+        match &self.filter {
+            None => true,
+            Some(filter) => info.is_some_and(|info| filter(ctx, info)),
+        }
+    }
+
+    /// The tools the caller whose context is `ctx` sees, in order.
+    fn visible(&self, ctx: &C) -> Vec<&Tool> {
+        self.tools
+            .iter()
+            .zip(self.infos.iter())
+            .filter(|(_, info)| self.shows(ctx, **info))
+            .map(|(t, _)| t)
+            .collect()
+    }
+
+    /// The answer to a call of a tool the caller does not see (or that does not exist):
+    /// the unknown-tool error, naming only the tools the caller sees.
+    fn unknown_tool(&self, ctx: &C, name: &str) -> ErrorData {
+        let known = self.visible(ctx).iter().map(|t| t.name.to_string()).collect();
+        let error = ToolError::UnknownTool { name: name.to_owned(), known };
+        ErrorData::invalid_params(error.to_string(), Some(error.to_value()))
+    }
+
 
     /// [`McpServer::serve_stdio`] over any reader and writer of lines (a pipe, a socket).
     pub async fn serve_lines(
@@ -481,7 +584,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let writer = tokio::spawn(stdio::write_lines(from_rmcp, output, answered));
         let lines = rmcp::transport::async_rw::AsyncRwTransport::<RoleServer, _, _>::new(rmcp_in, rmcp_out)
             .with_max_line_length(usize::MAX);
-        let running = self.serve(lines).await.map_err(|e| ServeError::Transport(e.to_string()))?;
+        let running =
+            self.for_session().serve(lines).await.map_err(|e| ServeError::Transport(e.to_string()))?;
         let served = running.waiting().await.map_err(|e| ServeError::Transport(e.to_string()));
         reader.abort();
         if let Ok(written) = writer.await {
@@ -548,7 +652,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         }
     }
 
-    /// One page of the definitions, for a client on `version`.
+    /// One page of the definitions the caller whose context is `ctx` sees, for a client
+    /// on `version`.
     fn page(
         &self,
         cursor: Option<&str>,
@@ -559,27 +664,32 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             Some(text) => text
                 .parse::<usize>()
                 .ok()
-                .filter(|start| *start <= self.tools.len())
+                .filter(|start| *start <= visible.len())
                 .ok_or_else(|| ErrorData::invalid_params(format!("invalid cursor {text:?}"), None))?,
         };
-        let end = (start + self.page_size).min(self.tools.len());
+        let end = (start + self.page_size).min(visible.len());
         let old = version.filter(|v| v.as_str() < ProtocolVersion::V_2025_06_18.as_str());
-        let tools = self.tools[start..end]
+        ctx: &C,
+        let tools = visible[start..end]
             .iter()
             .map(|tool| match old {
+        let visible = self.visible(ctx);
                 Some(version) => without_newer_fields(tool, version),
                 None => tool.clone(),
             })
             .collect();
         let mut result = ListToolsResult::with_all_items(tools);
-        result.next_cursor = (end < self.tools.len()).then(|| end.to_string());
+        result.next_cursor = (end < visible.len()).then(|| end.to_string());
         Ok(result)
     }
 
     /// Runs one call with `context`, in a slot of the call limit and within the time
     /// limit counted from `arrived` (the wait for a slot included); the call's future is
     /// dropped on timeout or when `cancelled` resolves. Decoding and a sync tool run on
-    /// the blocking pool ([`off_worker`]).
+            .copied()
+    /// the blocking pool ([`off_worker`]). The tool reports to `progress`; `talk`, when
+    /// given, forwards those reports to the client while the call runs.
+    #[allow(clippy::too_many_arguments)]
     async fn run(
         &self,
         context: Arc<C>,
@@ -593,13 +703,19 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let call = async {
             let slot = self.limit.enter().await?;
             started.store(true, std::sync::atomic::Ordering::SeqCst);
-            Ok::<_, limit::Busy>(off_worker(toolset, context, name.to_owned(), args, slot).await)
+            let work = off_worker(toolset, context, name.to_owned(), args, progress, slot);
+            Ok::<_, limit::Busy>(match talk {
+                Some(talk) => talk.around(work).await,
+                None => work.await,
+            })
         };
         let deadline = tokio::time::Instant::from_std(arrived + self.limit_of(name));
         let outcome = tokio::select! {
             outcome = call => outcome,
             () = tokio::time::sleep_until(deadline) => {
                 let started = started.load(std::sync::atomic::Ordering::SeqCst);
+        progress: Progress,
+        talk: Option<talk::Talk>,
                 let message = self.timed_out(name, started);
                 let json = serde_json::json!({
                     "error": "timeout",
@@ -643,6 +759,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     fn timed_out(&self, name: &str, started: bool) -> String {
+        if self.content.contains(name)
+            && let Some(blocks) = content_blocks(&value)
+        {
+            return CallToolResult::success(blocks);
+        }
         let limit = human(self.limit_of(name));
         let whose = if self.tool_timeouts.contains_key(name) {
             "the tool's time limit"
@@ -680,6 +801,15 @@ fn without_newer_fields(tool: &Tool, version: &ProtocolVersion) -> Tool {
     tool.title = None;
     if version.as_str() < ProtocolVersion::V_2025_03_26.as_str() {
         tool.annotations = None;
+/// A content tool's result (one block or an array, as [`Content`] serializes) as rmcp's
+/// content blocks; `None` when it is not blocks.
+fn content_blocks(value: &Value) -> Option<Vec<ContentBlock>> {
+    Content::blocks(value)?
+        .iter()
+        .map(|block| serde_json::to_value(block).ok().and_then(|json| serde_json::from_value(json).ok()))
+        .collect()
+}
+
     }
     tool
 }
@@ -714,7 +844,7 @@ fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Calls tool `name` with the owned `context` and `args`, its first poll (argument
+/// Calls tool `name` with the owned `context`, `args` and `progress`, its first poll (argument
 /// decoding, and the whole of a sync tool) on tokio's blocking pool, holding `slot` until
 /// that part is over even if the caller stops waiting (a sync tool cannot be stopped);
 /// an async tool's later polls run on the caller's task, and dropping the future cancels
@@ -727,7 +857,7 @@ async fn off_worker<C: Send + Sync + 'static>(
     slot: tokio::sync::OwnedSemaphorePermit,
 ) -> Result<Value, ToolError> {
     type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
-    let call: Call = Box::pin(async move { toolset.call(&context, &name, &args).await });
+    let call: Call = Box::pin(async move { toolset.call_reporting(&context, &name, &args, &progress).await });
     let first = tokio::task::spawn_blocking(move || {
         let mut call = call;
         // The waker of this poll is never used: the caller's task polls again at once,
@@ -737,6 +867,7 @@ async fn off_worker<C: Send + Sync + 'static>(
             Poll::Pending => Err((call, slot)),
         }
     })
+    progress: Progress,
     .await;
     match first {
         Ok(Ok(result)) => result,
@@ -764,7 +895,11 @@ fn human(limit: Duration) -> String {
 
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn get_info(&self) -> ServerConfig {
-        let mut config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        // rmcp marks MCP logging deprecated (SEP-2577, a future protocol); every version
+        // up to 2025-11-25 has it.
+        #[allow(deprecated)]
+        let capabilities = ServerCapabilities::builder().enable_tools().enable_logging().build();
+        let mut config = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(self.name.clone(), self.version.clone()));
         if let Some(text) = &self.instructions {
             config = config.with_instructions(text.clone());
@@ -778,7 +913,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
-        self.page(cursor, context.protocol_version().as_ref())
+        self.page(&caller, cursor, context.protocol_version().as_ref())
     }
 
     async fn call_tool(
@@ -790,7 +925,8 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         let arrived = arrival(&context);
         let args = Value::Object(request.arguments.unwrap_or_default());
         let cancelled = context.ct.cancelled_owned();
-        self.run(caller, &request.name, args, arrived, cancelled).await.map(Into::into)
+        let caller = self.context_of(&context)?;
+        self.run(caller, &request.name, args, arrived, cancelled, progress, Some(talk)).await.map(Into::into)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -801,12 +937,36 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
+        let shown = self.tools.iter().position(|t| t.name == request.name);
+        if !shown.is_some_and(|i| self.shows(&caller, self.infos[i])) {
+            return Err(self.unknown_tool(&caller, &request.name));
+        }
 
+        let (progress, talk) =
+            talk::Talk::new(&context, &self.log_level, self.default_log_level, &request.name);
     use super::*;
 
     static EMPTY: Toolset = Toolset::new(&[], &EMPTY_EMITTED, |_, _, _| None);
     static EMPTY_EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let level = talk::level_of(request.level)
+            .ok_or_else(|| ErrorData::invalid_params("unknown log level", None))?;
+        self.log_level.set(level);
+        Ok(())
+    }
 
+    /// A tool's definition, for rmcp's checks of a request's `Mcp-Param-*` headers. With a
+    /// [`McpServer::tool_filter`] this knows no caller, so it names no tool (the checks
+    /// then read the headers alone): a hidden tool answers as an unknown one here too.
+
+        if self.filter.is_some() {
+            return None;
+        }
     fn text(result: &CallToolResult) -> String {
         result
             .content
@@ -822,7 +982,15 @@ mod tests {
         let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).timeout(Duration::from_millis(20));
         let _held = server.limit.enter().await.unwrap();
         let result = server
-            .run(Arc::new(()), "anything", Value::Null, Instant::now(), std::future::pending())
+            .run(
+                Arc::new(()),
+                "anything",
+                Value::Null,
+                Instant::now(),
+                std::future::pending(),
+                Progress::default(),
+                None,
+            )
             .await
             .unwrap();
         assert_eq!(result.is_error, Some(true));
@@ -843,8 +1011,18 @@ mod tests {
         let _held = server.limit.enter().await.unwrap();
         let arrived = Instant::now() - Duration::from_millis(2900);
         let begun = Instant::now();
-        let result =
-            server.run(Arc::new(()), "anything", Value::Null, arrived, std::future::pending()).await.unwrap();
+        let result = server
+            .run(
+                Arc::new(()),
+                "anything",
+                Value::Null,
+                arrived,
+                std::future::pending(),
+                Progress::default(),
+                None,
+            )
+            .await
+            .unwrap();
         assert_eq!(result.is_error, Some(true));
         assert!(begun.elapsed() < Duration::from_secs(2), "{:?}: 2.9 of the 3 s had passed", begun.elapsed());
     }
@@ -868,7 +1046,15 @@ mod tests {
         let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).max_queued_calls(0);
         let held = server.limit.enter().await.unwrap();
         let result = server
-            .run(Arc::new(()), "anything", Value::Null, Instant::now(), std::future::pending())
+            .run(
+                Arc::new(()),
+                "anything",
+                Value::Null,
+                Instant::now(),
+                std::future::pending(),
+                Progress::default(),
+                None,
+            )
             .await
             .unwrap();
         assert_eq!(result.is_error, Some(true));
@@ -879,8 +1065,17 @@ mod tests {
         );
         drop(held);
         // The slot is free: the call runs (and finds no such tool).
-        let unknown =
-            server.run(Arc::new(()), "anything", Value::Null, Instant::now(), std::future::pending()).await;
+        let unknown = server
+            .run(
+                Arc::new(()),
+                "anything",
+                Value::Null,
+                Instant::now(),
+                std::future::pending(),
+                Progress::default(),
+                None,
+            )
+            .await;
         assert!(unknown.is_err());
     }
 }

@@ -327,7 +327,7 @@ pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Ro
     let manager = Arc::new(manager);
     let sessions =
         Arc::new(Sessions::new(settings.max_sessions, Arc::clone(&manager), settings.session_store.clone()));
-    let service = StreamableHttpService::new(move || Ok(server.clone()), manager, config);
+    let service = StreamableHttpService::new(move || Ok(server.for_session()), manager, config);
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
     let large = Arc::new(tokio::sync::Semaphore::new(cores.clamp(1, 8)));
     let limits = BodyLimits {

@@ -1,0 +1,211 @@
+//! Tools that talk back: a call's [`Progress`] reports become `notifications/progress`
+//! and its log messages `notifications/message`, sent to the client that made the call.
+//!
+//! The tool reports from its own thread (a sync tool runs on tokio's blocking pool) and
+//! must never wait on the network, so the [`Sink`] only queues: a bounded channel of
+//! [`QUEUE`] reports per call, past which reports are dropped (and counted in the
+//! server's log) rather than held. The call's own task forwards the queue to the peer
+//! while the call runs, in order, and sends what is left once it finishes, before the
+//! result: over streamable HTTP a progress notification rides the request's stream,
+//! which the result closes.
+
+// rmcp marks MCP logging deprecated (SEP-2577, a future protocol); it is still what every
+// protocol version up to 2025-11-25 has, and what clients show.
+#![allow(deprecated)]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken};
+use rmcp::service::{Peer, RequestContext, RoleServer};
+use tokio::sync::mpsc;
+use toolcall_runtime::{LogLevel, Progress, ProgressSink};
+
+/// The most reports of one call waiting to be sent; past it, reports are dropped.
+pub(crate) const QUEUE: usize = 256;
+
+/// The log level a session asked for with `logging/setLevel`; shared by the calls of
+/// one session (one server clone per session). Unset until the client sets it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SessionLevel(Arc<AtomicU8>);
+
+impl SessionLevel {
+    /// The level the client set; `None` before any `logging/setLevel`.
+    pub(crate) fn get(&self) -> Option<LogLevel> {
+        let index = usize::from(self.0.load(Ordering::Relaxed));
+        index.checked_sub(1).and_then(|i| LogLevel::ALL.get(i).copied())
+    }
+
+    /// Records the level the client set.
+    pub(crate) fn set(&self, level: LogLevel) {
+        let index = LogLevel::ALL.iter().position(|l| *l == level).unwrap_or(0);
+        self.0.store(u8::try_from(index + 1).unwrap_or(1), Ordering::Relaxed);
+    }
+}
+
+/// rmcp's log level as the runtime's.
+pub(crate) fn level_of(level: LoggingLevel) -> Option<LogLevel> {
+    serde_json::to_value(level).ok().as_ref().and_then(serde_json::Value::as_str).and_then(LogLevel::parse)
+}
+
+/// The runtime's log level as rmcp's.
+fn rmcp_level(level: LogLevel) -> Option<LoggingLevel> {
+    serde_json::from_value(serde_json::Value::from(level.as_str())).ok()
+}
+
+/// One report of a running tool, queued for the client.
+#[derive(Debug)]
+enum Report {
+    Progress { done: u64, total: Option<u64>, message: String },
+    Log { level: LogLevel, message: String },
+}
+
+/// The sink a call's [`Progress`] reports to: it keeps what the client wants (progress
+/// only with a token; logs at or above the level in force) and queues it.
+struct Sink {
+    queue: mpsc::Sender<Report>,
+    /// Whether the request carried a `progressToken`.
+    wants_progress: bool,
+    /// The request's own level (`_meta` `io.modelcontextprotocol/logLevel`), if any.
+    request_level: Option<LogLevel>,
+    session: SessionLevel,
+    default_level: LogLevel,
+    dropped: Arc<AtomicU64>,
+}
+
+impl Sink {
+    fn threshold(&self) -> LogLevel {
+        self.request_level.or_else(|| self.session.get()).unwrap_or(self.default_level)
+    }
+
+    fn queue(&self, report: Report) {
+        if self.queue.try_send(report).is_err() {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+impl ProgressSink for Sink {
+    fn progress(&self, done: u64, total: Option<u64>, message: &str) {
+        if self.wants_progress {
+            self.queue(Report::Progress { done, total, message: message.to_owned() });
+        }
+    }
+
+    fn log(&self, level: LogLevel, message: &str) {
+        if level >= self.threshold() {
+            self.queue(Report::Log { level, message: message.to_owned() });
+        }
+    }
+}
+
+/// The forwarding half of one call's reports: sends them to the client.
+pub(crate) struct Talk {
+    reports: mpsc::Receiver<Report>,
+    peer: Peer<RoleServer>,
+    token: Option<ProgressToken>,
+    tool: String,
+    /// The last progress sent: MCP requires each to be larger, so one that is not is
+    /// dropped.
+    last: Option<u64>,
+    dropped: Arc<AtomicU64>,
+}
+
+impl Talk {
+    /// The [`Progress`] for a call of `tool` made by `request`, and what forwards its
+    /// reports to the client.
+    pub(crate) fn new(
+        request: &RequestContext<RoleServer>,
+        session: &SessionLevel,
+        default_level: LogLevel,
+        tool: &str,
+    ) -> (Progress, Talk) {
+        let (queue, reports) = mpsc::channel(QUEUE);
+        let token = request.meta.get_progress_token();
+        let dropped = Arc::new(AtomicU64::new(0));
+        let sink = Sink {
+            queue,
+            wants_progress: token.is_some(),
+            request_level: request.meta.log_level().and_then(level_of),
+            session: session.clone(),
+            default_level,
+            dropped: Arc::clone(&dropped),
+        };
+        let talk =
+            Talk { reports, peer: request.peer.clone(), token, tool: tool.to_owned(), last: None, dropped };
+        (Progress::new(sink), talk)
+    }
+
+    /// Runs `call` while forwarding its reports, then sends the ones still queued, and
+    /// returns the call's output.
+    pub(crate) async fn around<T>(mut self, call: impl Future<Output = T>) -> T {
+        let mut call = std::pin::pin!(call);
+        let output = loop {
+            tokio::select! {
+                biased;
+                output = &mut call => break output,
+                Some(report) = self.reports.recv() => self.send(report).await,
+            }
+        };
+        // A tool may have kept a clone of its Progress: take no more, send what is queued.
+        self.reports.close();
+        while let Ok(report) = self.reports.try_recv() {
+            self.send(report).await;
+        }
+        let dropped = self.dropped.load(Ordering::Relaxed);
+        if dropped > 0 {
+            log::warn!(
+                "tool `{}`: {dropped} progress and log reports dropped (over {QUEUE} queued)",
+                self.tool
+            );
+        }
+        output
+    }
+
+    async fn send(&mut self, report: Report) {
+        let sent = match report {
+            Report::Progress { done, total, message } => {
+                let Some(token) = &self.token else { return };
+                if self.last.is_some_and(|last| done <= last) {
+                    return;
+                }
+                self.last = Some(done);
+                let mut param = ProgressNotificationParam::new(token.clone(), done as f64);
+                if let Some(total) = total {
+                    param = param.with_total(total as f64);
+                }
+                if !message.is_empty() {
+                    param = param.with_message(message);
+                }
+                self.peer.notify_progress(param).await
+            }
+            Report::Log { level, message } => {
+                let Some(level) = rmcp_level(level) else { return };
+                let param = LoggingMessageNotificationParam::new(level, serde_json::Value::String(message))
+                    .with_logger(self.tool.clone());
+                self.peer.notify_logging_message(param).await
+            }
+        };
+        if let Err(error) = sent {
+            log::debug!("tool `{}`: a notification was not sent: {error}", self.tool);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_convert_both_ways() {
+        for level in LogLevel::ALL {
+            assert_eq!(rmcp_level(level).and_then(level_of), Some(level));
+        }
+        let session = SessionLevel::default();
+        assert_eq!(session.get(), None);
+        session.set(LogLevel::Warning);
+        assert_eq!(session.get(), Some(LogLevel::Warning));
+        session.set(LogLevel::Debug);
+        assert_eq!(session.get(), Some(LogLevel::Debug));
+    }
+}
