@@ -11,10 +11,11 @@ use std::time::Duration;
 
 use sqlx::sqlite::SqliteConnection;
 use tokio::sync::OnceCell;
+use toolcall_runtime::ToolInfo;
 
 use crate::db::{self, Pool};
 pub use crate::db::{Location, OpenError, StoreError};
-pub use crate::tools::notes::{Note, User};
+pub use crate::tools::notes::{Note, Role, User};
 
 /// The notes database: a pool on a SQLite file or a Postgres server (`--db`), or the
 /// built-in in-memory SQLite database the demo runs on without `--db`.
@@ -190,8 +191,28 @@ impl App {
 }
 
 impl User {
-    /// The demo's user 1.
+    /// The demo's user 1, an editor.
     pub fn ada() -> Self {
-        User { id: 1, name: "Ada".to_owned() }
+        User { id: 1, name: "Ada".to_owned(), role: Role::Editor }
     }
+}
+
+impl Role {
+    /// Whether a user of this role sees `tool` and may call it: an editor every tool, a
+    /// viewer every tool not annotated destructive. Decided from the tool's annotations
+    /// (its `ToolMeta`), never from its name, so a new destructive tool is hidden from
+    /// viewers as soon as it says so.
+    pub fn may_use(self, tool: &ToolInfo) -> bool {
+        match self {
+            Role::Editor => true,
+            Role::Viewer => !is_destructive(tool),
+        }
+    }
+}
+
+/// Whether `tool` is annotated destructive (`destructiveHint: true`), as the agent's
+/// approval decides it too.
+pub fn is_destructive(tool: &ToolInfo) -> bool {
+    serde_json::from_str::<serde_json::Value>(tool.annotations)
+        .is_ok_and(|annotations| annotations.get("destructiveHint") == Some(&serde_json::Value::Bool(true)))
 }

@@ -4,18 +4,18 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use example_app::app::{Store, User};
+use example_app::app::{Role, Store, User};
 use example_app::{App, toolset};
 use serde_json::{Value, json};
 use toolcall_runtime::ToolError;
 use toolcall_runtime::glue::{answer_anthropic_message, answer_openai_message};
 
 fn ada(store: &Arc<Store>) -> App {
-    App::for_user(store, User { id: 1, name: "Ada".into() })
+    App::for_user(store, User { id: 1, name: "Ada".into(), role: Role::Editor })
 }
 
 fn grace(store: &Arc<Store>) -> App {
-    App::for_user(store, User { id: 2, name: "Grace".into() })
+    App::for_user(store, User { id: 2, name: "Grace".into(), role: Role::Viewer })
 }
 
 fn owners(notes: &Value) -> Vec<u64> {
@@ -115,7 +115,8 @@ async fn calls_are_spawned_per_request_with_their_own_context() {
     let store = Arc::new(Store::seeded(Duration::from_millis(10)));
     let tasks: Vec<_> = (0..10u64)
         .map(|i| {
-            let app = App::for_user(&store, User { id: 100 + i, name: format!("user {i}") });
+            let app =
+                App::for_user(&store, User { id: 100 + i, name: format!("user {i}"), role: Role::Editor });
             tokio::spawn(async move {
                 let text = format!("note {i}");
                 toolset::ALL.call(&app, "add_note", &json!({"text": text})).await

@@ -11,7 +11,7 @@ mod pg;
 use std::sync::Arc;
 use std::time::Duration;
 
-use example_app::app::{Location, Store, User};
+use example_app::app::{Location, Role, Store, User};
 use example_app::{App, toolset};
 use pg::{Cluster, TempDir, say};
 use serde_json::{Value, json};
@@ -23,7 +23,7 @@ fn ada(store: &Arc<Store>) -> App {
 }
 
 fn grace(store: &Arc<Store>) -> App {
-    App::for_user(store, User { id: 2, name: "Grace".into() })
+    App::for_user(store, User { id: 2, name: "Grace".into(), role: Role::Viewer })
 }
 
 async fn open(location: &Location) -> Arc<Store> {
@@ -127,7 +127,10 @@ async fn concurrent_users_on_one_pool(location: &Location) {
     let store = open(location).await;
     let tasks: Vec<_> = (0..24u64)
         .map(|i| {
-            let app = App::for_user(&store, User { id: 100 + i % 6, name: format!("user {}", i % 6) });
+            let app = App::for_user(
+                &store,
+                User { id: 100 + i % 6, name: format!("user {}", i % 6), role: Role::Editor },
+            );
             tokio::spawn(async move { call(&app, "add_note", json!({"text": format!("note {i}")})).await })
         })
         .collect();
@@ -135,7 +138,7 @@ async fn concurrent_users_on_one_pool(location: &Location) {
         task.await.unwrap().unwrap();
     }
     for user in 0..6u64 {
-        let app = App::for_user(&store, User { id: 100 + user, name: String::new() });
+        let app = App::for_user(&store, User { id: 100 + user, name: String::new(), role: Role::Editor });
         let notes = call(&app, "list_notes", json!({"limit": 50})).await.unwrap();
         let mut got: Vec<&str> = texts(&notes);
         got.sort_unstable();

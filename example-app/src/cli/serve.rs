@@ -25,7 +25,7 @@ use std::sync::Arc;
 use clap::Args;
 use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
 
-use crate::app::{Location, Store, User};
+use crate::app::{Location, Role, Store, User};
 use crate::{App, toolset};
 
 /// The environment variable holding the tokens when `--token` is not given.
@@ -204,14 +204,15 @@ impl ServeArgs {
     }
 }
 
-/// The demo's users: 1 is Ada and 2 is Grace, as the seeded store has it.
+/// The demo's users: 1 is Ada and 2 is Grace, as the seeded store has it. Grace is a
+/// viewer (no destructive tools); every other user an editor.
 fn user(id: u64) -> User {
-    let name = match id {
-        1 => "Ada".to_owned(),
-        2 => "Grace".to_owned(),
-        _ => format!("user {id}"),
+    let (name, role) = match id {
+        1 => ("Ada".to_owned(), Role::Editor),
+        2 => ("Grace".to_owned(), Role::Viewer),
+        _ => (format!("user {id}"), Role::Editor),
     };
-    User { id, name }
+    User { id, name, role }
 }
 
 #[cfg(test)]
@@ -259,6 +260,20 @@ mod tests {
         assert!(refused.starts_with("--allow-remote needs --token"), "{refused}");
         assert!(check("--http 0.0.0.0:8080 --token t").is_err());
         assert!(check("--http 0.0.0.0:8080 --allow-remote --token t").is_ok());
+    }
+
+    #[test]
+    fn user_2_is_a_viewer_without_the_destructive_tools() {
+        let visible = |id: u64| -> Vec<&str> {
+            let role = user(id).role;
+            toolset::ALL.describe().iter().filter(|tool| role.may_use(tool)).map(|tool| tool.name).collect()
+        };
+        let every: Vec<&str> = toolset::ALL.describe().iter().map(|tool| tool.name).collect();
+        assert_eq!((user(1).role, user(2).role, user(7).role), (Role::Editor, Role::Viewer, Role::Editor));
+        assert_eq!(visible(1), every);
+        assert_eq!(visible(7), every);
+        let hidden: Vec<&str> = every.iter().copied().filter(|name| !visible(2).contains(name)).collect();
+        assert_eq!(hidden, ["remove_note"], "every tool annotated destructive, and only those");
     }
 
     #[test]

@@ -36,6 +36,21 @@ pub struct User {
     pub id: u64,
     /// The display name.
     pub name: String,
+    /// What the user may do: which tools they see and may call. Decided by the server
+    /// from authentication; not part of what `whoami` tells the model.
+    #[serde(skip)]
+    pub role: Role,
+}
+
+/// What a signed-in user may do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Role {
+    /// Every tool.
+    #[default]
+    Editor,
+    /// Every tool but those annotated destructive (`destructiveHint: true`): a viewer
+    /// neither sees them listed nor can call them.
+    Viewer,
 }
 
 /// A note in the store.
