@@ -116,8 +116,9 @@ pub use axum::http;
 pub use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
 pub use streamable_http::{
     Caller, DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT,
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_JSON_VALUES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT,
-    LOOPBACK_ORIGINS, Rejection, RequestFn, bearer_token,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_JSON_VALUES, DEFAULT_MAX_SESSIONS,
+    DEFAULT_MAX_SESSIONS_PER_IDENTITY, DEFAULT_SESSION_IDLE_TIMEOUT, LOOPBACK_ORIGINS, Rejection, RequestFn,
+    bearer_token,
 };
 
 use limit::CallLimit;
@@ -458,6 +459,18 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// `Retry-After`.
     pub fn max_sessions(mut self, limit: usize) -> Self {
         self.http.max_sessions = limit.max(1);
+        self
+    }
+
+    /// At most this many live sessions per identity, when requests carry identities
+    /// ([`McpServer::context_from_request`]; default
+    /// [`DEFAULT_MAX_SESSIONS_PER_IDENTITY`], 100, never more than
+    /// [`McpServer::max_sessions`]). A new session past it closes that identity's least
+    /// recently used idle session, so one caller's flood never closes another's sessions;
+    /// when all of its sessions are busy, the new one is refused with 429 and
+    /// `Retry-After`.
+    pub fn max_sessions_per_identity(mut self, limit: usize) -> Self {
+        self.http.max_sessions_per_identity = limit.max(1);
         self
     }
 

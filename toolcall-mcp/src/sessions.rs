@@ -16,7 +16,11 @@
 //!   make room (its client gets 404 and initializes again, as after expiry); when every
 //!   session is busy the new one is closed at once and the answer is 503 with
 //!   `Retry-After`. Evicting rather than refusing means a flood of `initialize` cannot
-//!   lock newcomers out until the flood's sessions expire.
+//!   lock newcomers out until the flood's sessions expire;
+//! - when requests carry identities, each identity has its own cap, below the server's:
+//!   past it, that identity's own least recently used idle session makes room (429 with
+//!   `Retry-After` when all of its sessions are busy), so one user's flood closes only
+//!   that user's sessions, never another's.
 //!
 //! rmcp ends a session after its idle time; its entry leaves the table when rmcp answers
 //! 404 for it, on `DELETE`, or when the table is full and is swept against rmcp's sessions.
@@ -46,6 +50,8 @@ const RETRY_AFTER: &str = "5";
 pub(crate) struct Sessions {
     table: Mutex<HashMap<Arc<str>, Entry>>,
     max: usize,
+    /// The cap per identity, when requests carry identities.
+    per_identity: Option<usize>,
     manager: Arc<LocalSessionManager>,
     store: Option<Arc<dyn SessionStore>>,
 }
@@ -70,6 +76,16 @@ enum Stream {
     Resume,
 }
 
+/// Whether a new session may stay.
+#[derive(Debug, PartialEq, Eq)]
+enum Admission {
+    Admitted,
+    /// Every session is busy: 503.
+    ServerFull,
+    /// Every session of this identity is busy and it holds its cap: 429.
+    IdentityFull,
+}
+
 /// Whether a request may go on to its session.
 enum Claim {
     Granted,
@@ -78,12 +94,18 @@ enum Claim {
 }
 
 impl Sessions {
+    /// A table of at most `max` sessions, and `per_identity` for each identity when
+    /// requests carry identities (`None` when every request is the same caller).
     pub(crate) fn new(
         max: usize,
+        per_identity: Option<usize>,
         manager: Arc<LocalSessionManager>,
         store: Option<Arc<dyn SessionStore>>,
     ) -> Self {
-        Sessions { table: Mutex::new(HashMap::new()), max: max.max(1), manager, store }
+        let max = max.max(1);
+        // A cap at or above the server's changes nothing.
+        let per_identity = per_identity.map(|cap| cap.max(1)).filter(|&cap| cap < max);
+        Sessions { table: Mutex::new(HashMap::new()), max, per_identity, manager, store }
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<Arc<str>, Entry>> {
@@ -129,38 +151,45 @@ impl Sessions {
         self.lock().remove(id);
     }
 
-    /// Records session `id` for `owner`, making room past the cap: `false` when every
-    /// session is busy (the caller closes the new one).
-    async fn admit(&self, id: Arc<str>, owner: Arc<str>) -> bool {
-        if self.lock().len() >= self.max {
+    /// Records session `id` for `owner`, making room past the caps (the identity's, then
+    /// the server's) by closing the least recently used idle session; anything but
+    /// [`Admission::Admitted`] means the caller closes the new one.
+    async fn admit(&self, id: Arc<str>, owner: Arc<str>) -> Admission {
+        let over_identity_cap = |table: &HashMap<Arc<str>, Entry>| {
+            self.per_identity
+                .is_some_and(|cap| table.values().filter(|entry| entry.owner == owner).count() >= cap)
+        };
+        let full = {
+            let table = self.lock();
+            table.len() >= self.max || over_identity_cap(&table)
+        };
+        if full {
             self.sweep().await;
         }
         let evicted = {
             let mut table = self.lock();
-            let mut evicted = None;
+            let mut evicted = Vec::new();
+            if over_identity_cap(&table) {
+                match oldest_idle(&table, Some(&owner)) {
+                    Some(oldest) => evicted.push(table.remove_entry(&oldest).map_or(oldest, |(id, _)| id)),
+                    None => return Admission::IdentityFull,
+                }
+            }
             if table.len() >= self.max {
-                let idle = table
-                    .iter()
-                    .filter(|(_, entry)| entry.busy == 0)
-                    .min_by_key(|(_, entry)| entry.last_used)
-                    .map(|(id, _)| Arc::clone(id));
-                match idle {
-                    Some(oldest) => {
-                        table.remove(&oldest);
-                        evicted = Some(oldest);
-                    }
-                    None => return false,
+                match oldest_idle(&table, None) {
+                    Some(oldest) => evicted.push(table.remove_entry(&oldest).map_or(oldest, |(id, _)| id)),
+                    None => return Admission::ServerFull,
                 }
             }
             let now = Instant::now();
             table.insert(id, Entry { owner, busy: 0, last_used: now, standalone: false, resuming: false });
             evicted
         };
-        if let Some(oldest) = evicted {
-            log::info!("session cap ({}) reached: closed the least recently used idle session", self.max);
+        for oldest in evicted {
+            log::info!("session cap reached: closed the least recently used idle session");
             self.close(&oldest).await;
         }
-        true
+        Admission::Admitted
     }
 
     /// Drops the entries of sessions rmcp has ended (idle expiry).
@@ -216,6 +245,15 @@ impl Sessions {
     }
 }
 
+/// The least recently used session with nothing running, of `owner` when given.
+fn oldest_idle(table: &HashMap<Arc<str>, Entry>, owner: Option<&Arc<str>>) -> Option<Arc<str>> {
+    table
+        .iter()
+        .filter(|(_, entry)| entry.busy == 0 && owner.is_none_or(|owner| entry.owner == *owner))
+        .min_by_key(|(_, entry)| entry.last_used)
+        .map(|(id, _)| Arc::clone(id))
+}
+
 /// Ends one claimed request when its response body is over.
 struct Claimed {
     sessions: Arc<Sessions>,
@@ -253,9 +291,11 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
         && sessions.store.is_some()
         && sessions.stored_owner(&id).await.is_some_and(|owner| owner == identity)
     {
-        // Restored from the store by rmcp on this request; it counts against the cap.
-        if !sessions.admit(Arc::clone(&id), Arc::clone(&identity)).await {
-            return busy();
+        // Restored from the store by rmcp on this request; it counts against the caps.
+        if let refused @ (Admission::ServerFull | Admission::IdentityFull) =
+            sessions.admit(Arc::clone(&id), Arc::clone(&identity)).await
+        {
+            return busy(&refused);
         }
         claim = sessions.claim(&id, &identity, stream);
     }
@@ -290,21 +330,28 @@ async fn new_session(sessions: &Sessions, identity: Arc<str>, response: Response
     else {
         return response;
     };
-    if !sessions.admit(Arc::clone(&id), Arc::clone(&identity)).await {
-        log::warn!("session cap ({}) reached and every session busy: refused a new one", sessions.max);
+    let admission = sessions.admit(Arc::clone(&id), Arc::clone(&identity)).await;
+    if admission != Admission::Admitted {
+        log::warn!("session cap reached and every session busy ({admission:?}): refused a new one");
         sessions.close(&id).await;
-        return busy();
+        return busy(&admission);
     }
     sessions.store_owner(&id, &identity).await;
     response
 }
 
-/// 503 with `Retry-After`.
-fn busy() -> Response {
-    let mut response = plain(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "Service Unavailable: too many sessions are active; retry later",
-    );
+/// 503 (the server's cap) or 429 (the identity's), with `Retry-After`.
+fn busy(refused: &Admission) -> Response {
+    let mut response = match refused {
+        Admission::IdentityFull => plain(
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too Many Requests: every session of this caller is busy; end one or retry later",
+        ),
+        _ => plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Service Unavailable: too many sessions are active; retry later",
+        ),
+    };
     response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER));
     response
 }

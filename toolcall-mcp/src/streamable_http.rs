@@ -56,6 +56,9 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
 /// The default number of live sessions (legacy-protocol clients).
 pub const DEFAULT_MAX_SESSIONS: usize = 1000;
+/// The default number of live sessions one identity may hold, when requests carry
+/// identities ([`McpServer::context_from_request`](crate::McpServer::context_from_request)).
+pub const DEFAULT_MAX_SESSIONS_PER_IDENTITY: usize = 100;
 /// The default time a session lives without a request (rmcp's).
 pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 
@@ -225,6 +228,7 @@ pub(crate) struct HttpSettings {
     pub(crate) idle_timeout: Duration,
     pub(crate) max_connections: usize,
     pub(crate) max_sessions: usize,
+    pub(crate) max_sessions_per_identity: usize,
     pub(crate) session_idle_timeout: Duration,
     pub(crate) max_json_values: usize,
 }
@@ -242,6 +246,7 @@ impl Default for HttpSettings {
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_sessions: DEFAULT_MAX_SESSIONS,
+            max_sessions_per_identity: DEFAULT_MAX_SESSIONS_PER_IDENTITY,
             session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
             max_json_values: DEFAULT_MAX_JSON_VALUES,
         }
@@ -325,8 +330,13 @@ pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Ro
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(settings.session_idle_timeout);
     let manager = Arc::new(manager);
-    let sessions =
-        Arc::new(Sessions::new(settings.max_sessions, Arc::clone(&manager), settings.session_store.clone()));
+    let per_identity = from_request.is_some().then_some(settings.max_sessions_per_identity);
+    let sessions = Arc::new(Sessions::new(
+        settings.max_sessions,
+        per_identity,
+        Arc::clone(&manager),
+        settings.session_store.clone(),
+    ));
     let service = StreamableHttpService::new(move || Ok(server.for_session()), manager, config);
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
     let large = Arc::new(tokio::sync::Semaphore::new(cores.clamp(1, 8)));

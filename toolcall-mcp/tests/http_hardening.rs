@@ -312,6 +312,42 @@ async fn past_the_session_cap_the_oldest_idle_session_makes_room() {
     drop(streams);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_identitys_flood_closes_only_its_own_sessions() {
+    let stats = Arc::new(Stats::default());
+    let uri = serve(two_users(&stats).max_sessions(3).max_sessions_per_identity(2)).await;
+    let grace = session_of(&uri, "grace-token").await;
+    let ada = "Bearer ada-token";
+    let mut ids = Vec::new();
+    for _ in 0..10 {
+        ids.push(session_of(&uri, "ada-token").await);
+    }
+    // Without a cap per identity, the server's cap would have closed Grace's session,
+    // the least recently used one, at Ada's third.
+    let (status, _, text) = post(&uri, whoami(), &in_session("Bearer grace-token", &grace)).await;
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains("grace"), "{text}");
+    for (i, id) in ids.iter().enumerate() {
+        let (status, _, _) = post(&uri, whoami(), &in_session(ada, id)).await;
+        assert_eq!(status, if i < 8 { 404 } else { 200 }, "Ada's session {i}");
+    }
+    // Both of Ada's sessions busy: her next one is refused, 429, and Grace is still served.
+    let mut streams = Vec::new();
+    for id in &ids[8..] {
+        let stream = get(&uri, ada, id, None).await;
+        assert_eq!(stream.status(), 200);
+        streams.push(stream);
+    }
+    let (status, headers, text) = post(&uri, initialize_body(), &[("authorization", ada)]).await;
+    assert_eq!(status, 429, "{text}");
+    assert_eq!(headers.get("retry-after").unwrap(), "5");
+    assert!(headers.get("mcp-session-id").is_none());
+    let again = session_of(&uri, "grace-token").await;
+    let (status, _, _) = post(&uri, whoami(), &in_session("Bearer grace-token", &again)).await;
+    assert_eq!(status, 200);
+    drop(streams);
+}
+
 /// #29's flood: thousands of `initialize` at the default cap; the server keeps answering
 /// and a new client works right after.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -354,6 +390,7 @@ async fn the_defaults() {
     assert_eq!(toolcall_mcp::DEFAULT_BODY_TIMEOUT, Duration::from_secs(30));
     assert_eq!(toolcall_mcp::DEFAULT_IDLE_TIMEOUT, Duration::from_secs(60));
     assert_eq!(toolcall_mcp::DEFAULT_MAX_SESSIONS, 1000);
+    assert_eq!(toolcall_mcp::DEFAULT_MAX_SESSIONS_PER_IDENTITY, 100);
     assert_eq!(toolcall_mcp::DEFAULT_MAX_CONNECTIONS, 512);
     assert_eq!(toolcall_mcp::DEFAULT_BODY_LIMIT, 4 << 20);
 }
