@@ -4,40 +4,31 @@
 //!
 //! Each provider asks for it its own way: Chat Completions' `response_format` json_schema
 //! (strict), Responses' `text.format` json_schema (strict), Gemini's
-//! `responseMimeType: application/json` with `responseJsonSchema` (or `responseSchema`
-//! when [`OutputSpec::gemini_schema`] is given), and for Anthropic, which has no such
+//! `responseMimeType: application/json` with `responseSchema` (or `responseJsonSchema`
+//! when [`OutputSpec::gemini_schema`] is `None`), and for Anthropic, which has no such
 //! mechanism, a final-answer tool named [`OutputSpec::name`] whose input is the answer.
 //!
-//! toolcall-build is meant to generate `impl OutputType` for a type named with
-//! `Builder::output_type("crate::Report")`, with the same decoder its tools use; until it
-//! does, implement it by hand (e.g. with serde).
+//! [`OutputType`] and [`OutputSpec`] are `toolcall_runtime`'s, re-exported. toolcall-build
+//! generates the impl for each crate type named in `build.rs`, so a crate type becomes an
+//! answer type with one line and no hand-written code:
+//!
+//! ```text
+//! // build.rs
+//! toolcall_build::Builder::new().output_type("crate::Report").compile();
+//! // anywhere
+//! let (report, outcome) = agent.run_output::<Report>("How is Oslo?", |_| {}).await?;
+//! ```
+//!
+//! The generated impl's schemas are the ones a tool parameter of that type gets (OpenAI
+//! strict, Gemini's subset; a type whose schema is not an object is wrapped as
+//! `{"response": ..}`), its name is the type's name and its description the type's doc
+//! comment. It decodes with the type's generated `FromArg` decoder, the one its tools
+//! use: serde renames, aliases and defaults agree, and a wrong answer is sent back with
+//! the error a tool's wrong arguments get (`temp: expected a number, got "warm"`). For a
+//! decoder of your own, implement [`OutputType`] by hand or call
+//! [`Agent::run_output_with`](crate::Agent::run_output_with).
 
-use serde_json::Value;
-
-/// The shape of a typed final answer.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OutputSpec {
-    /// The schema's name (`^[a-zA-Z0-9_-]{1,64}$`): OpenAI's `json_schema.name`, and the
-    /// final-answer tool's name where there is no structured-output mechanism.
-    pub name: String,
-    /// What the answer is, for the model.
-    pub description: String,
-    /// The answer's JSON Schema, in OpenAI's strict form (every object closed, every
-    /// property required).
-    pub schema: Value,
-    /// The same in Gemini's OpenAPI subset, sent as `responseSchema`; without it Gemini
-    /// gets `schema` as `responseJsonSchema`.
-    pub gemini_schema: Option<Value>,
-}
-
-/// A type an agent can answer with ([`Agent::run_output`](crate::Agent::run_output)).
-pub trait OutputType: Sized {
-    /// Its schema.
-    fn spec() -> OutputSpec;
-    /// Decodes and validates an answer (JSON text); the error goes back to the model,
-    /// which is asked to fix its answer.
-    fn decode(json: &str) -> Result<Self, String>;
-}
+pub use toolcall_runtime::{OutputSpec, OutputType};
 
 /// The text asking the model to fix an answer `decode` refused.
 pub(crate) fn retry_prompt(error: &str) -> String {

@@ -37,6 +37,7 @@ pub mod glue;
 pub mod ir;
 pub mod json;
 mod meta;
+mod output;
 mod params;
 mod progress;
 mod registry;
@@ -52,6 +53,7 @@ pub use decode::{ArgError, FromArg, Segment, StringInteger};
 pub use dynamic::DynTool;
 pub use error::{Reason, ToolError, UnknownName};
 pub use meta::{Annotations, ToolMeta};
+pub use output::{OutputSpec, OutputType};
 pub use params::ToolParam;
 pub use progress::{LogLevel, Progress, ProgressSink};
 pub use registry::{DuplicateTool, Registry};
@@ -71,6 +73,11 @@ pub mod __private {
     pub use crate::dynamic::{decode_arguments, validate};
     pub use crate::error::summarize;
     pub use crate::toolset::{DispatchFn, TextDispatchFn, rows};
+
+    /// Decoding typed answers (`OutputType` impls).
+    pub mod output {
+        pub use crate::output::{WRAPPER, decode_answer};
+    }
 
     /// Slot decoding for generated call functions and `FromArg` impls.
     pub mod slot {
