@@ -48,6 +48,7 @@ mod expected;
 mod lower;
 mod metadata;
 mod model;
+mod output_type;
 mod parse;
 mod provider;
 mod tree;
@@ -96,6 +97,25 @@ pub struct Generated {
     /// The crate's other files the build read for their types (relative to the crate),
     /// which [`Builder::compile`] watches with `rerun-if-changed`.
     pub crate_files: Vec<PathBuf>,
+    /// The output types ([`Builder::output_type`]), in the order named.
+    pub outputs: Vec<GeneratedOutput>,
+}
+
+/// One output type of the generated code: what its `OutputType::spec()` returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedOutput {
+    /// The path generated code names it by (`crate::models::Report`).
+    pub path: String,
+    /// The schema's name (the type's name).
+    pub name: String,
+    /// The type's doc ("" when none).
+    pub description: String,
+    /// Its JSON Schema in OpenAI's strict form.
+    pub schema: String,
+    /// Its schema in Gemini's subset.
+    pub gemini_schema: String,
+    /// Its schema is not an object, so answers are wrapped as `{"response": ..}`.
+    pub wrapped: bool,
 }
 
 /// One tool file of the generated code.
@@ -211,6 +231,7 @@ pub struct Builder {
     module_root: String,
     providers: Vec<Box<dyn TypeProvider + Send + Sync>>,
     context: Option<String>,
+    output_types: Vec<String>,
     out_file: String,
     missing_docs: Level,
     expected_warnings: Option<PathBuf>,
@@ -232,6 +253,7 @@ impl Builder {
             module_root: "crate::tools".to_owned(),
             providers: Vec::new(),
             context: None,
+            output_types: Vec::new(),
             out_file: "tools.rs".to_owned(),
             missing_docs: Level::Warning,
             expected_warnings: None,
@@ -272,6 +294,27 @@ impl Builder {
     /// ```
     pub fn context(mut self, path: impl Into<String>) -> Self {
         self.context = Some(path.into());
+        self
+    }
+
+    /// Names a crate type a model may answer with, by its path from the crate root (call
+    /// it once per type). The generated code implements `toolcall_runtime::OutputType`
+    /// for it, which `toolcall-agent`'s `Agent::run_output::<Report>(prompt)` takes: the
+    /// schema name is the type's name, the description its doc comment, the schemas
+    /// those a tool parameter of the type gets (OpenAI strict, Gemini's subset; a type
+    /// whose schema is not an object is wrapped as `{"response": ..}`), and answers are
+    /// decoded by the type's generated `FromArg`, with the errors a tool's arguments get.
+    ///
+    /// The type is a struct or enum without type parameters, anywhere in the crate's
+    /// module tree; one that cannot be found, decoded or named from the crate root is an
+    /// error at the path in `build.rs`.
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// toolcall_build::Builder::new().output_type("crate::Report").compile();
+    /// ```
+    pub fn output_type(mut self, path: impl Into<String>) -> Self {
+        self.output_types.push(path.into());
         self
     }
 
@@ -465,16 +508,19 @@ impl Builder {
                 modules.push(lowered);
             }
         }
+        let script = loader.and_then(|load| load(Path::new("build.rs")));
+        let outputs = output_type::lower(&self.output_types, &krate, script.as_deref(), &mut impls, &diags);
         check::check(&modules, &diags);
         if let Some(context) = &context {
             self.check_context_used(context, &modules, &diags);
         }
         let context_tokens = context.as_ref().map_or_else(|| quote::quote!(()), ContextType::tokens);
         let impls: Vec<model::LocalImpl> = impls.into_values().collect();
-        let code = codegen::generate_file(&modules, &impls, &root, &context_tokens);
+        let code = codegen::generate_file(&modules, &impls, &outputs, &root, &context_tokens);
         let modules = modules.iter().map(GeneratedModule::from_model).collect();
         let crate_files = tree.files().to_vec();
-        Ok(Generated { code, diagnostics: diags.into_sorted(), modules, crate_files })
+        let outputs = outputs.iter().map(output_type::OutputDef::generated).collect();
+        Ok(Generated { code, diagnostics: diags.into_sorted(), modules, crate_files, outputs })
     }
 
     /// Generates `$OUT_DIR/tools.rs` (rewritten only when its content changed), prints

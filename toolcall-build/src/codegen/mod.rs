@@ -18,6 +18,7 @@
 mod data;
 mod dispatch;
 mod from_arg;
+mod output_type;
 mod syntax;
 
 use std::collections::BTreeMap;
@@ -37,10 +38,12 @@ pub const HEADER: &str =
 const RUNTIME_ALIAS: &str = "use ::toolcall_runtime::__private as __rt;";
 
 /// Generates the whole `tools.rs` text. `root` is the module path of the tools
-/// directory (`crate::tools`); `context` the context type (`()` when none is declared).
+/// directory (`crate::tools`); `context` the context type (`()` when none is declared);
+/// `outputs` the types named with `Builder::output_type`.
 pub fn generate_file(
     modules: &[ToolModule],
     impls: &[LocalImpl],
+    outputs: &[crate::output_type::OutputDef],
     root: &syn::Path,
     context: &TokenStream,
 ) -> String {
@@ -58,6 +61,11 @@ pub fn generate_file(
         out.line("");
         out.line("// The decoders of the crate's types that tools take, one per type.");
         write_code(&mut out, type_impls(impls));
+    }
+    if !outputs.is_empty() {
+        out.line("");
+        out.line("// The typed answers named with `Builder::output_type`, one impl per type.");
+        write_code(&mut out, output_type::impls(outputs));
     }
     out.finish()
 }

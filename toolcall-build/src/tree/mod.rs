@@ -100,7 +100,6 @@ impl CrateTree {
     }
 
     /// The module at `path`, when the build read it.
-    #[cfg(test)]
     pub fn module(&self, path: &[String]) -> Option<&Module> {
         self.modules.get(path)
     }
