@@ -460,6 +460,7 @@ fn hidden_and_private_functions_are_not_tools() {
         "list_notes",
         "add_note",
         "remove_note", // `delete_note`, renamed by its `TOOLS` entry
+        "export_notes",
         "place_order",
         "check_address",
         "distance",

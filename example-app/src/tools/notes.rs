@@ -4,7 +4,7 @@
 //! (MCP `outputSchema`).
 
 use serde::Serialize;
-use toolcall_runtime::ToolMeta;
+use toolcall_runtime::{Content, LogLevel, Progress, ToolMeta};
 
 use crate::App;
 use crate::app::StoreError;
@@ -27,6 +27,7 @@ pub(crate) const TOOLS: &[ToolMeta] = &[
         .example("{}")
         .example(r#"{"limit": 3}"#),
     ToolMeta::new("whoami").title("Who am I").read_only().closed_world(),
+    ToolMeta::new("export_notes").title("Export my notes").read_only().closed_world(),
 ];
 
 /// A signed-in user.
@@ -116,6 +117,34 @@ pub async fn delete_note(app: &App, id: u64) -> Result<Note, String> {
         Ok(None) => Err(format!("you have no note {id}")),
         Err(error) => Err(told(error)),
     }
+}
+
+/// Export all of the signed-in user's notes as one Markdown document, oldest first, to
+/// save or share. To read or search notes, use `list_notes` instead.
+///
+/// # Errors
+///
+/// When the notes database does not answer.
+pub async fn export_notes(app: &App, progress: &Progress) -> Result<Content, String> {
+    progress.log(LogLevel::Info, format!("exporting the notes of user {}", app.user.id));
+    let mut notes = app.store.notes_of(app.user.id, u32::MAX).await.map_err(told)?;
+    notes.sort_by_key(|note| note.id);
+    let total = notes.len() as u64;
+    let mut markdown = format!("# {}'s notes\n", app.user.name);
+    if notes.is_empty() {
+        markdown.push_str("\nNo notes yet.\n");
+    }
+    for (done, note) in (1..).zip(&notes) {
+        markdown.push_str(&format!("\n## Note {}\n\n{}\n", note.id, note.text));
+        progress.report(done, Some(total), format!("note {}", note.id));
+    }
+    progress.log(LogLevel::Info, format!("exported {total} notes"));
+    Ok(Content::resource_text(export_uri(app.user.id), "text/markdown", markdown))
+}
+
+/// Where user `id`'s export says it comes from.
+fn export_uri(id: u64) -> String {
+    format!("notes://user/{id}/export.md")
 }
 
 /// What the model is told when a query fails: what could not be done, without the
