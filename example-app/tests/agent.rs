@@ -137,6 +137,7 @@ async fn help_lists_the_command_and_its_options() {
         "--max-turns <N>",
         "--strict",
         "--stream",
+        "-y, --yes",
     ] {
         assert!(help.contains(option), "lacks {option}:\n{help}");
     }
@@ -240,4 +241,83 @@ async fn the_apps_tools_run_on_a_scripted_model_without_a_server() {
     assert_eq!(results[0].content, r#"{"city":"Oslo","days":3,"temp":21.5}"#);
     assert!(results[1].content.contains("Ada"), "{}", results[1].content);
     assert!(!results[0].is_error && !results[1].is_error);
+}
+
+const DECLINED: &str =
+    r#"{"error":"declined","message":"the user declined to run `remove_note`; it was not run"}"#;
+
+/// A model that removes Ada's note 1, then lists her notes, then answers; what
+/// `example-app agent ARGS..` (stdin not a terminal) printed, and what the model was sent.
+async fn remove_then_list(args: &[&str]) -> (Output, Vec<common::Recorded>) {
+    let server = Server::start(vec![
+        tool_calls(&[("call_rm", "remove_note", r#"{"id":1}"#)]),
+        tool_calls(&[("call_ls", "list_notes", "{}")]),
+        answer("done"),
+    ])
+    .await;
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_example-app"));
+    command.args(["agent", "tidy up", "--base-url", &server.base_url]).args(args);
+    let out = command.stdin(std::process::Stdio::null()).output().await.expect("example-app runs");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    (out, server.requests())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_terminal_and_without_yes_a_destructive_call_is_declined() {
+    let (out, requests) = remove_then_list(&[]).await;
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[..2], [r#"-> call_rm remove_note {"id":1}"#, &format!("<- call_rm {DECLINED}")]);
+    assert_eq!(
+        requests[1].body["messages"][2],
+        json!({"role": "tool", "tool_call_id": "call_rm", "content": DECLINED})
+    );
+    // Not run: both of Ada's notes are still there.
+    let listed = requests[2].body["messages"][4]["content"].as_str().unwrap().to_owned();
+    assert!(listed.contains("buy oat milk") && listed.contains("plumber"), "{listed}");
+    assert!(!text(&out.stderr).contains("[y/N]"), "nobody is asked: {}", text(&out.stderr));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn yes_approves_every_destructive_call() {
+    for yes in ["--yes", "-y"] {
+        let (out, requests) = remove_then_list(&[yes]).await;
+        let removed = r#"{"id":1,"owner":1,"text":"buy oat milk"}"#;
+        assert!(text(&out.stdout).contains(&format!("<- call_rm {removed}\n")), "{}", text(&out.stdout));
+        assert_eq!(requests[1].body["messages"][2]["content"], removed);
+        let listed = requests[2].body["messages"][4]["content"].as_str().unwrap().to_owned();
+        assert!(!listed.contains("buy oat milk") && listed.contains("plumber"), "{yes}: {listed}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_and_log_messages_go_to_stderr() {
+    let call = [("call_x", "export_notes", "{}")];
+    let server = Server::start(vec![tool_calls(&call), answer("exported")]).await;
+    let out = agent(&["export my notes", "--base-url", &server.base_url]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr).lines().collect::<Vec<_>>(),
+        [
+            ".. call_x export_notes info: exporting the notes of user 1",
+            ".. call_x export_notes 1/2 note 1",
+            ".. call_x export_notes 2/2 note 2",
+            ".. call_x export_notes info: exported 2 notes",
+        ]
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with(
+            "-> call_x export_notes {}\n<- call_x [resource <notes://user/1/export.md>]\n# Ada's notes\n"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains(".. call_x"), "{stdout}");
+    let sent = requests_content(&server.requests()[1].body["messages"][2]);
+    assert!(sent.contains("## Note 1\n\nbuy oat milk"), "{sent}");
+}
+
+/// The text of a `role: tool` message.
+fn requests_content(message: &serde_json::Value) -> String {
+    message["content"].as_str().unwrap_or_default().to_owned()
 }

@@ -9,12 +9,18 @@
 //! the model's answer (with `--stream`, its text as it arrives). A run that ends without
 //! an answer (the endpoint unreachable, an HTTP error, a reply that is not the
 //! provider's, the turn limit) is one `error: ...` line on stderr and exit status 1.
+//!
+//! A call of a tool annotated destructive (`remove_note`) runs only when approved
+//! ([`Approval`]): asked on the terminal (`run remove_note {"id":2}? [y/N]` on stderr,
+//! an answer on stdin), every call with `--yes`, none when stdin is not a terminal and
+//! `--yes` is not given; a declined call is answered to the model as declined. What the
+//! tools report while they run (progress, log messages) goes to stderr.
 
-use std::io::Write;
+use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Args;
-use toolcall_agent::{Agent, DEFAULT_MAX_TURNS, Event, Provider};
+use toolcall_agent::{Agent, DEFAULT_MAX_TURNS, Event, Provider, ToolCall};
 
 use super::println_stdout;
 use crate::app::{Location, User};
@@ -47,6 +53,69 @@ pub struct AgentArgs {
     /// Print the model's text as it streams.
     #[arg(long)]
     pub stream: bool,
+    /// Run destructive tools (remove_note) without asking. Without it they are asked
+    /// about on the terminal, or declined when stdin is not a terminal.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
+/// How calls of destructive tools are decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Approval {
+    /// Every call runs (`--yes`).
+    Yes,
+    /// Each call is asked about on the terminal.
+    Ask,
+    /// No destructive call runs: nobody is there to ask (stdin is not a terminal).
+    Decline,
+}
+
+impl Approval {
+    /// `--yes` approves every call; without it, a terminal on stdin is asked and no
+    /// terminal declines.
+    pub fn new(yes: bool, stdin_is_terminal: bool) -> Approval {
+        match (yes, stdin_is_terminal) {
+            (true, _) => Approval::Yes,
+            (false, true) => Approval::Ask,
+            (false, false) => Approval::Decline,
+        }
+    }
+
+    /// This process's: `--yes`, and whether its stdin is a terminal.
+    pub fn for_process(yes: bool) -> Approval {
+        Approval::new(yes, std::io::stdin().is_terminal())
+    }
+
+    /// Whether `call` may run. [`Approval::Ask`] writes the question to `prompt` (the
+    /// tool's name and arguments, control characters escaped) and reads one line from
+    /// `answer`: `y` or `yes` in any case approves; anything else, an empty line, the
+    /// end of input or an error declines.
+    pub fn decide(self, call: &ToolCall, answer: &mut impl BufRead, prompt: &mut impl Write) -> bool {
+        match self {
+            Approval::Yes => true,
+            Approval::Decline => false,
+            Approval::Ask => {
+                let question =
+                    format!("run {} {}? [y/N] ", printable(&call.name), printable(&call.arguments));
+                if prompt.write_all(question.as_bytes()).and_then(|()| prompt.flush()).is_err() {
+                    return false;
+                }
+                let mut line = String::new();
+                match answer.read_line(&mut line) {
+                    Ok(0) | Err(_) => false,
+                    Ok(_) => matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes"),
+                }
+            }
+        }
+    }
+}
+
+/// `text` with control characters escaped (`\u{1b}`), so a model's arguments cannot move
+/// the cursor or rewrite the question on the terminal.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+        .collect()
 }
 
 /// A provider name.
@@ -86,6 +155,17 @@ impl AgentArgs {
         if let Some(model) = self.model {
             agent = agent.model(model);
         }
+        let approval = Approval::for_process(self.yes);
+        agent = agent.approve(move |call| {
+            let call = call.clone();
+            async move {
+                // The terminal is read on a blocking thread, not on the runtime's.
+                let asked = tokio::task::spawn_blocking(move || {
+                    approval.decide(&call, &mut std::io::stdin().lock(), &mut std::io::stderr())
+                });
+                asked.await.unwrap_or(false)
+            }
+        });
         let mut printer = Printer::default();
         let outcome = runtime.block_on(agent.run(&self.prompt, |event| printer.event(event)));
         printer.end_text();
@@ -101,7 +181,9 @@ impl AgentArgs {
 }
 
 /// One line per tool call and per answer; streamed text as it comes, ended by a newline
-/// before the next line.
+/// before the next line. What a running tool reports goes to stderr, one line each:
+/// `.. ID NAME 2/3 note 5` for progress, `.. ID NAME info: exported 3 notes` for a log
+/// message.
 #[derive(Default)]
 struct Printer {
     in_text: bool,
@@ -119,6 +201,15 @@ impl Printer {
             }
             Event::ToolCall { id, name, arguments } => format!("-> {id} {name} {arguments}"),
             Event::ToolResult { id, content, .. } => format!("<- {id} {content}"),
+            Event::Progress { id, name, done, total, message } => {
+                let total = total.map(|total| format!("/{total}")).unwrap_or_default();
+                eprintln!("{}", printable(format!(".. {id} {name} {done}{total} {message}").trim_end()));
+                return;
+            }
+            Event::Log { id, name, level, message } => {
+                eprintln!("{}", printable(&format!(".. {id} {name} {level}: {message}")));
+                return;
+            }
             _ => return,
         };
         self.end_text();
@@ -129,6 +220,41 @@ impl Printer {
     fn end_text(&mut self) {
         if std::mem::take(&mut self.in_text) {
             let _ = println_stdout("");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `approval` decides for a `remove_note` call when the terminal answers
+    /// `typed`, and the question it wrote.
+    fn decide(approval: Approval, typed: &str) -> (bool, String) {
+        let call = ToolCall::new("c1", "remove_note", "{\"id\":2,\"why\":\"\u{1b}[2Jcleared\"}");
+        let mut prompt = Vec::new();
+        let approved = approval.decide(&call, &mut typed.as_bytes(), &mut prompt);
+        (approved, String::from_utf8_lossy(&prompt).into_owned())
+    }
+
+    #[test]
+    fn yes_approves_a_terminal_asks_and_no_terminal_declines() {
+        assert_eq!(Approval::new(true, false), Approval::Yes);
+        assert_eq!(Approval::new(true, true), Approval::Yes);
+        assert_eq!(Approval::new(false, true), Approval::Ask);
+        assert_eq!(Approval::new(false, false), Approval::Decline);
+        assert_eq!(decide(Approval::Yes, ""), (true, String::new()), "--yes asks nothing");
+        assert_eq!(decide(Approval::Decline, "y\n"), (false, String::new()), "no terminal: nobody to ask");
+    }
+
+    #[test]
+    fn the_terminal_is_asked_with_the_name_and_arguments() {
+        let question = r#"run remove_note {"id":2,"why":"\u{1b}[2Jcleared"}? [y/N] "#;
+        for typed in ["y\n", "Y\n", "yes\n", " YES \r\n"] {
+            assert_eq!(decide(Approval::Ask, typed), (true, question.to_owned()), "{typed:?}");
+        }
+        for typed in ["\n", "n\n", "no\n", "yep\n", ""] {
+            assert_eq!(decide(Approval::Ask, typed), (false, question.to_owned()), "{typed:?}");
         }
     }
 }

@@ -24,7 +24,7 @@ use clap::{Parser, Subcommand};
 
 use crate::app::{Location, Store};
 
-pub use agent::AgentArgs;
+pub use agent::{AgentArgs, Approval};
 pub use call::CallArgs;
 pub use demo::DemoArgs;
 pub use schema::SchemaArgs;
@@ -60,7 +60,8 @@ pub enum Command {
     /// Ask a model at an OpenAI-compatible endpoint, running its tool calls as user 1.
     ///
     /// Prints each tool call and its answer as it goes, then the model's answer. The API
-    /// key is OPENAI_API_KEY when set.
+    /// key is OPENAI_API_KEY when set. A destructive tool (remove_note) runs only when
+    /// approved: asked on the terminal, always with --yes, never without a terminal.
     Agent(AgentArgs),
 }
 
