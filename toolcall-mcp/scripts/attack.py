@@ -22,6 +22,9 @@ import threading
 import time
 
 TOKEN = "s3cret"
+# Seconds a scenario waits before reading memory "settled": long enough for an allocator
+# that gives memory back over time (jemalloc's decay is 10 s) to have done so.
+SETTLE = 15
 
 
 def start(binary, *extra):
@@ -167,12 +170,16 @@ def scenario_amplification(binary):
         one = {"status": status, "request_bytes": len(body), "reply_bytes": len(reply),
                "ratio": round(len(reply) / len(body), 4), "seconds": round(time.time() - begun, 2),
                "rss_before_mib": base, "vm_hwm_mib": memory(process.pid)[1], "rss_after_mib": memory(process.pid)[0]}
+        time.sleep(SETTLE)
+        one["rss_settled_mib"] = memory(process.pid)[0]
         begun = time.time()
         replies = in_threads(8, lambda i: post(addr, heavy_body(10 + i, count, width), in_session(sid))[2])
         time.sleep(1)
         rss, hwm = memory(process.pid)
         eight = {"seconds": round(time.time() - begun, 2), "max_reply_bytes": max(len(r) for r in replies),
                  "vm_hwm_mib": hwm, "rss_after_mib": rss}
+        time.sleep(SETTLE)
+        eight["rss_settled_mib"] = memory(process.pid)[0]
         process.kill()
         figures[label] = {"one": one, "eight_at_once": eight}
     return figures
