@@ -3,9 +3,11 @@
 //!
 //! The fixtures break rules on purpose, so their warnings are expected: each builder names
 //! the snapshot that lists them (toolcall-build's tests check the snapshots against the
-//! generator), and only a warning missing from it is printed.
+//! generator), and only a warning missing from it is printed. The first also names the
+//! fixtures' typed answer, `models::Forecast`.
 fn main() {
     toolcall_build::Builder::new()
+        .output_type("crate::models::Forecast")
         .expect_warnings("../snapshots/generator/diagnostics__fixtures.snap")
         .compile();
     toolcall_build::Builder::new()
