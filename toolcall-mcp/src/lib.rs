@@ -4,8 +4,9 @@
 //! [rmcp](https://docs.rs/rmcp) (the official Rust SDK: its server handler, its stdio and
 //! streamable-HTTP transports and its protocol-version negotiation). The tool definitions
 //! are the toolset's precomputed MCP definitions, read once at start; every call goes
-//! through [`Toolset::call`] with the server's context, or over HTTP the context built for
-//! its request.
+//! through [`Toolset::call_reporting`] with the server's context, or over HTTP the context
+//! built for its request, and a [`Progress`] whose reports become the client's
+//! notifications.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -21,7 +22,9 @@
 //!   default); a client that negotiated a protocol version older than 2025-06-18 gets no
 //!   `outputSchema`, which that version does not define.
 //! - `tools/call`: a result is a text block holding its JSON, plus `structuredContent`
-//!   when the tool has an output schema. A [`ToolError`] (bad arguments, a failing or
+//!   when the tool has an output schema; a tool returning
+//!   [`Content`](toolcall_runtime::Content) answers with its content blocks instead
+//!   ([Tools that talk back](#tools-that-talk-back)). A [`ToolError`] (bad arguments, a failing or
 //!   panicking tool) is a result with `isError: true` that says the error's message once,
 //!   in one text block the model reads to correct itself, with the error's JSON object as
 //!   `structuredContent` for programs. An unknown tool is the protocol
@@ -34,6 +37,66 @@
 //! - At most [`McpServer::max_concurrent_calls`] calls run at once (64 by default), across
 //!   every session; [`McpServer::max_queued_calls`] more wait in line (256), and a call
 //!   past both is refused at once with an `isError` result saying the server is busy.
+//!
+//! ## Tools that talk back
+//!
+//! - **Progress.** A tool taking `&toolcall_runtime::Progress` reports with
+//!   `progress.report(done, total, message)`. When the `tools/call` request carried
+//!   `_meta.progressToken`, each report becomes a `notifications/progress` with that
+//!   token, `progress` = `done`, `total` when known and `message` when not empty, sent to
+//!   that client before the call's result (over HTTP, on the request's own stream).
+//!   Without a token, reports are dropped. A report whose `done` is not larger than the
+//!   last one sent is dropped (MCP requires progress to increase).
+//! - **Logging.** The server declares the `logging` capability. `progress.log(level,
+//!   message)` becomes a `notifications/message` with that `level`, `logger` = the tool's
+//!   name and `data` = the message, when the level is at or above the one in force: the
+//!   request's own `_meta` `io.modelcontextprotocol/logLevel` if it has one, else the
+//!   level the session set with `logging/setLevel`, else [`DEFAULT_LOG_LEVEL`] (`info`:
+//!   before a client asks, `debug` messages are not sent; change it with
+//!   [`McpServer::default_log_level`]). The level set is per session: each stdio
+//!   connection and each HTTP session has its own, and a stateless (2026-07-28) HTTP
+//!   request has only its `_meta` level. Over HTTP with a session, rmcp sends log
+//!   messages on the session's standalone GET stream, not the request's.
+//! - **Never blocking the tool.** Reports are queued (at most [`MAX_QUEUED_REPORTS`] per
+//!   call; past it they are dropped, and the number dropped is logged with `log::warn!`)
+//!   and sent, in order, by the call's own task, the last ones before the result. A call
+//!   that is cancelled or times out drops what is still queued.
+//! - **Rich results.** A tool whose [`ToolInfo::returns_content`] is true returns
+//!   `Content` or `Vec<Content>`: its result is those blocks (`text`, `image`, `audio`,
+//!   `resource_link`, `resource` with `text` or base64 `blob`) in `content`, with no
+//!   `structuredContent`, and its definition has no `outputSchema`.
+//! - **Per-caller tool lists.** [`McpServer::tool_filter`] decides, for each request,
+//!   which tools its caller sees and may call, from the request's context and each tool's
+//!   [`ToolInfo`] (its annotations: hide destructive tools from viewers). A hidden tool is
+//!   an unknown tool to that caller: `tools/list` leaves it out and pages count only the
+//!   tools shown; `tools/call` answers exactly as for an unknown name (invalid params),
+//!   listing only the tools shown as known and suggesting none of the hidden ones. Over
+//!   stdio the context is the server's; over HTTP, the one
+//!   [`McpServer::context_from_request`] built for the request.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! # mod toolset { pub static ALL: toolcall_runtime::Toolset<u64> = toolcall_runtime::Toolset::new(&[], &E, |_, _, _| None); static E: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new(); }
+//! use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
+//! use toolcall_runtime::ToolInfo;
+//!
+//! fn destructive(tool: &ToolInfo) -> bool {
+//!     serde_json::from_str::<serde_json::Value>(tool.annotations)
+//!         .is_ok_and(|hints| hints["destructiveHint"] == true)
+//! }
+//!
+//! // The context is the user id; user 2 is a viewer, who neither sees nor runs
+//! // destructive tools.
+//! let server = McpServer::new(&toolset::ALL, 1)
+//!     .context_from_request(|request| match bearer_token(request) {
+//!         Some("t1") => Ok(Caller::new("user-1", 1)),
+//!         Some("t2") => Ok(Caller::new("user-2", 2)),
+//!         _ => Err(Rejection::unauthorized("unknown token")),
+//!     })
+//!     .tool_filter(|user: &u64, tool: &ToolInfo| *user != 2 || !destructive(tool));
+//! server.serve_http("127.0.0.1:8080".parse()?).await?;
+//! # Ok(()) }
+//! ```
 //!
 //! ## Over HTTP
 //!
@@ -134,7 +197,6 @@ pub const DEFAULT_MAX_CONCURRENT_CALLS: usize = 64;
 pub const DEFAULT_MAX_QUEUED_CALLS: usize = 256;
 /// The default limit of one stdin line (one message) over stdio: 16 MiB (rmcp's).
 pub const DEFAULT_MAX_LINE: usize = 16 * 1024 * 1024;
-/// No error result is larger than this once encoded (the JSON-RPC reply around it adds
 /// The least severe log level sent to a client that has not chosen one (with
 /// `logging/setLevel`, or a request's `io.modelcontextprotocol/logLevel`): `info`, so
 /// `debug` messages stay on the server unless asked for.
@@ -142,6 +204,7 @@ pub const DEFAULT_LOG_LEVEL: LogLevel = LogLevel::Info;
 /// The most progress and log reports of one call waiting to be sent; past it, a report
 /// is dropped rather than held (the tool never waits on the client).
 pub const MAX_QUEUED_REPORTS: usize = talk::QUEUE;
+/// No error result is larger than this once encoded (the JSON-RPC reply around it adds
 /// well under 4 KiB): past it, its text is cut and its JSON object reduced.
 pub const MAX_ERROR_RESULT: usize = 60 * 1024;
 
@@ -165,17 +228,16 @@ impl std::fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
-/// An MCP server for one toolset and its context. Cheap to clone: the streamable-HTTP
 /// Which tools a caller sees and may call ([`McpServer::tool_filter`]).
 pub type ToolFilter<C> = dyn Fn(&C, &ToolInfo) -> bool + Send + Sync;
 
+/// An MCP server for one toolset and its context. Cheap to clone: the streamable-HTTP
 /// transport makes one per session (and per stateless request); the clones share the
 /// call limit.
 pub struct McpServer<C: Send + Sync + 'static> {
     toolset: &'static Toolset<C>,
     context: Arc<C>,
     from_request: Option<Arc<RequestFn<C>>>,
-    http: HttpSettings,
     filter: Option<Arc<ToolFilter<C>>>,
     /// The description of each of `tools`, in the same order (`None` only if the
     /// definitions and the descriptions disagree, a toolcall bug: then hidden by a filter).
@@ -185,6 +247,7 @@ pub struct McpServer<C: Send + Sync + 'static> {
     /// The log level this session set (`logging/setLevel`); fresh for each session.
     log_level: talk::SessionLevel,
     default_log_level: LogLevel,
+    http: HttpSettings,
     limit: Arc<CallLimit>,
     tools: Arc<[Tool]>,
     structured: Arc<BTreeSet<String>>,
@@ -205,12 +268,12 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             toolset: self.toolset,
             context: Arc::clone(&self.context),
             from_request: self.from_request.clone(),
-            http: self.http.clone(),
             filter: self.filter.clone(),
             infos: Arc::clone(&self.infos),
             content: Arc::clone(&self.content),
             log_level: self.log_level.clone(),
             default_log_level: self.default_log_level,
+            http: self.http.clone(),
             limit: Arc::clone(&self.limit),
             tools: Arc::clone(&self.tools),
             structured: Arc::clone(&self.structured),
@@ -240,7 +303,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             Ok(tools) => (tools, None),
             Err(why) => (Vec::new(), Some(why)),
         };
-        let structured =
         let content: BTreeSet<String> =
             toolset.describe().iter().filter(|t| t.returns_content).map(|t| t.name.to_owned()).collect();
         // A content tool claims no output schema, whatever the definitions say.
@@ -249,18 +311,19 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 tool.output_schema = None;
             }
         }
+        let structured =
             tools.iter().filter(|t| t.output_schema.is_some()).map(|t| t.name.to_string()).collect();
-        McpServer {
         let infos = tools.iter().map(|t| toolset.describe().iter().find(|i| i.name == t.name)).collect();
+        McpServer {
             toolset,
             context,
             from_request: None,
-            http: HttpSettings::default(),
             filter: None,
             infos,
             content: Arc::new(content),
             log_level: talk::SessionLevel::default(),
             default_log_level: DEFAULT_LOG_LEVEL,
+            http: HttpSettings::default(),
             limit: Arc::new(CallLimit::new(DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS)),
             tools: tools.into(),
             structured: Arc::new(structured),
@@ -536,19 +599,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         &self.tools
     }
 
-    fn check_definitions(&self) -> Result<(), ServeError> {
-        match &self.definitions_error {
-            Some(why) => Err(ServeError::Definitions(why.clone())),
-            None => Ok(()),
-        }
-    }
-
-    /// Serves over stdin/stdout until the client disconnects. Nothing but protocol
-    /// messages is written to stdout; log to stderr. A line over
-    /// [`McpServer::max_line_length`] is reported on stderr and answered when it has an id.
-    pub async fn serve_stdio(self) -> Result<(), ServeError> {
-        self.serve_lines(tokio::io::stdin(), tokio::io::stdout()).await
-    }
     /// A clone for a new session: it shares everything but the session's own state
     /// (the log level its client sets).
     fn for_session(&self) -> Self {
@@ -581,6 +631,19 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         ErrorData::invalid_params(error.to_string(), Some(error.to_value()))
     }
 
+    fn check_definitions(&self) -> Result<(), ServeError> {
+        match &self.definitions_error {
+            Some(why) => Err(ServeError::Definitions(why.clone())),
+            None => Ok(()),
+        }
+    }
+
+    /// Serves over stdin/stdout until the client disconnects. Nothing but protocol
+    /// messages is written to stdout; log to stderr. A line over
+    /// [`McpServer::max_line_length`] is reported on stderr and answered when it has an id.
+    pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        self.serve_lines(tokio::io::stdin(), tokio::io::stdout()).await
+    }
 
     /// [`McpServer::serve_stdio`] over any reader and writer of lines (a pipe, a socket).
     pub async fn serve_lines(
@@ -669,9 +732,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// on `version`.
     fn page(
         &self,
+        ctx: &C,
         cursor: Option<&str>,
         version: Option<&ProtocolVersion>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let visible = self.visible(ctx);
         let start = match cursor {
             None => 0,
             Some(text) => text
@@ -682,11 +747,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         };
         let end = (start + self.page_size).min(visible.len());
         let old = version.filter(|v| v.as_str() < ProtocolVersion::V_2025_06_18.as_str());
-        ctx: &C,
         let tools = visible[start..end]
             .iter()
+            .copied()
             .map(|tool| match old {
-        let visible = self.visible(ctx);
                 Some(version) => without_newer_fields(tool, version),
                 None => tool.clone(),
             })
@@ -699,7 +763,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// Runs one call with `context`, in a slot of the call limit and within the time
     /// limit counted from `arrived` (the wait for a slot included); the call's future is
     /// dropped on timeout or when `cancelled` resolves. Decoding and a sync tool run on
-            .copied()
     /// the blocking pool ([`off_worker`]). The tool reports to `progress`; `talk`, when
     /// given, forwards those reports to the client while the call runs.
     #[allow(clippy::too_many_arguments)]
@@ -710,6 +773,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         args: Value,
         arrived: Instant,
         cancelled: impl std::future::Future<Output = ()>,
+        progress: Progress,
+        talk: Option<talk::Talk>,
     ) -> Result<CallToolResult, ErrorData> {
         let started = std::sync::atomic::AtomicBool::new(false);
         let toolset = self.toolset;
@@ -727,8 +792,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             outcome = call => outcome,
             () = tokio::time::sleep_until(deadline) => {
                 let started = started.load(std::sync::atomic::Ordering::SeqCst);
-        progress: Progress,
-        talk: Option<talk::Talk>,
                 let message = self.timed_out(name, started);
                 let json = serde_json::json!({
                     "error": "timeout",
@@ -759,6 +822,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     fn success(&self, name: &str, value: Value) -> CallToolResult {
+        if self.content.contains(name)
+            && let Some(blocks) = content_blocks(&value)
+        {
+            return CallToolResult::success(blocks);
+        }
         let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
         if self.structured.contains(name) && value.is_object() {
             result.structured_content = Some(value);
@@ -772,11 +840,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     fn timed_out(&self, name: &str, started: bool) -> String {
-        if self.content.contains(name)
-            && let Some(blocks) = content_blocks(&value)
-        {
-            return CallToolResult::success(blocks);
-        }
         let limit = human(self.limit_of(name));
         let whose = if self.tool_timeouts.contains_key(name) {
             "the tool's time limit"
@@ -801,6 +864,15 @@ fn parse_tools<C>(toolset: &Toolset<C>) -> Result<Vec<Tool>, String> {
     serde_json::from_str(toolset.emit(Format::Mcp, false)).map_err(|e| e.to_string())
 }
 
+/// A content tool's result (one block or an array, as [`Content`] serializes) as rmcp's
+/// content blocks; `None` when it is not blocks.
+fn content_blocks(value: &Value) -> Option<Vec<ContentBlock>> {
+    Content::blocks(value)?
+        .iter()
+        .map(|block| serde_json::to_value(block).ok().and_then(|json| serde_json::from_value(json).ok()))
+        .collect()
+}
+
 /// The per-tool time limits the toolset declares.
 fn tool_timeouts<C>(toolset: &Toolset<C>) -> BTreeMap<&'static str, Duration> {
     toolset.describe().iter().filter_map(|t| Some((t.name, Duration::from_millis(t.timeout_ms?)))).collect()
@@ -814,15 +886,6 @@ fn without_newer_fields(tool: &Tool, version: &ProtocolVersion) -> Tool {
     tool.title = None;
     if version.as_str() < ProtocolVersion::V_2025_03_26.as_str() {
         tool.annotations = None;
-/// A content tool's result (one block or an array, as [`Content`] serializes) as rmcp's
-/// content blocks; `None` when it is not blocks.
-fn content_blocks(value: &Value) -> Option<Vec<ContentBlock>> {
-    Content::blocks(value)?
-        .iter()
-        .map(|block| serde_json::to_value(block).ok().and_then(|json| serde_json::from_value(json).ok()))
-        .collect()
-}
-
     }
     tool
 }
@@ -867,6 +930,7 @@ async fn off_worker<C: Send + Sync + 'static>(
     context: Arc<C>,
     name: String,
     args: Value,
+    progress: Progress,
     slot: tokio::sync::OwnedSemaphorePermit,
 ) -> Result<Value, ToolError> {
     type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
@@ -880,7 +944,6 @@ async fn off_worker<C: Send + Sync + 'static>(
             Poll::Pending => Err((call, slot)),
         }
     })
-    progress: Progress,
     .await;
     match first {
         Ok(Ok(result)) => result,
@@ -925,6 +988,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let caller = self.context_of(&context)?;
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
         self.page(&caller, cursor, context.protocol_version().as_ref())
     }
@@ -936,31 +1000,17 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = self.context_of(&context)?;
         let arrived = arrival(&context);
-        let args = Value::Object(request.arguments.unwrap_or_default());
-        let cancelled = context.ct.cancelled_owned();
-        let caller = self.context_of(&context)?;
-        self.run(caller, &request.name, args, arrived, cancelled, progress, Some(talk)).await.map(Into::into)
-    }
-
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools.iter().find(|t| t.name == name).cloned()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
         let shown = self.tools.iter().position(|t| t.name == request.name);
         if !shown.is_some_and(|i| self.shows(&caller, self.infos[i])) {
             return Err(self.unknown_tool(&caller, &request.name));
         }
-
+        let args = Value::Object(request.arguments.unwrap_or_default());
         let (progress, talk) =
             talk::Talk::new(&context, &self.log_level, self.default_log_level, &request.name);
-    use super::*;
+        let cancelled = context.ct.cancelled_owned();
+        self.run(caller, &request.name, args, arrived, cancelled, progress, Some(talk)).await.map(Into::into)
+    }
 
-    static EMPTY: Toolset = Toolset::new(&[], &EMPTY_EMITTED, |_, _, _| None);
-    static EMPTY_EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
     #[allow(deprecated)]
     async fn set_level(
         &self,
@@ -976,10 +1026,23 @@ mod tests {
     /// A tool's definition, for rmcp's checks of a request's `Mcp-Param-*` headers. With a
     /// [`McpServer::tool_filter`] this knows no caller, so it names no tool (the checks
     /// then read the headers alone): a hidden tool answers as an unknown one here too.
-
+    fn get_tool(&self, name: &str) -> Option<Tool> {
         if self.filter.is_some() {
             return None;
         }
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    static EMPTY: Toolset = Toolset::new(&[], &EMPTY_EMITTED, |_, _, _| None);
+    static EMPTY_EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
+
     fn text(result: &CallToolResult) -> String {
         result
             .content
