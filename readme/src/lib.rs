@@ -28,6 +28,9 @@ mod toolset {
 /// "State and async"'s toolset: the same `toolset::ALL` name, for the crate with a context.
 pub mod app_tools;
 
+/// README "Talking back": a tool list per caller, approval in the agent loop.
+mod talking_back;
+
 mod with_context {
     pub mod toolset {
         include!(concat!(env!("OUT_DIR"), "/app_tools.rs"));
@@ -47,6 +50,14 @@ fn main() {
 // build.rs
 fn main() {
     toolcall_build::Builder::new().context("crate::App").compile(); // path from the crate root
+}
+    }
+
+    // "Run an agent loop": a typed answer (this crate's build.rs names it too).
+    mod typed_output {
+// build.rs
+fn main() {
+    toolcall_build::Builder::new().output_type("crate::models::Report").compile();
 }
     }
 }
@@ -203,6 +214,19 @@ println!("{} ({} turns, {} tokens in, {} out)", outcome.answer, outcome.turns,
     outcome.usage.input_tokens, outcome.usage.output_tokens);
 // Continue the conversation (Vec<Message> serializes with serde: store it, resume it later).
 let next = agent.run_with_history(&outcome.messages, "And tomorrow?", |_| {}).await?;
+    Ok(())
+}
+
+/// README "Run an agent loop": a typed answer (its `build.rs` line is in `build_scripts`).
+#[rustfmt::skip]
+async fn typed(app: App) -> Result<(), Box<dyn std::error::Error>> {
+    use with_context::toolset;
+use crate::models::Report;
+use toolcall_agent::Agent;
+
+let agent = Agent::new(&toolset::ALL, app, "https://api.openai.com/v1");
+let (report, outcome) = agent.run_output::<Report>("How is the weather in Oslo?", |_| {}).await?;
+println!("{}: {} °C ({} turns)", report.city, report.temp_c, outcome.turns);
     Ok(())
 }
 

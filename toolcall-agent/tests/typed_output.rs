@@ -53,9 +53,12 @@ fn the_generated_decoder_reads_serde_names_aliases_and_defaults() {
     assert!(error.starts_with(r#"unknown argument "temp""#), "{error}");
 }
 
+/// What a model was asked: the output spec and the conversation, per request.
+type Seen = Arc<Mutex<Vec<(Option<OutputSpec>, Vec<Message>)>>>;
+
 #[tokio::test]
 async fn run_output_sends_the_spec_sends_a_wrong_answer_back_and_decodes_the_fixed_one() {
-    let seen: Arc<Mutex<Vec<(Option<OutputSpec>, Vec<Message>)>>> = Arc::default();
+    let seen: Seen = Arc::default();
     let record = seen.clone();
     let model = FunctionModel::new(move |request| {
         let mut seen = record.lock().unwrap();

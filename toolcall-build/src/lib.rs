@@ -307,7 +307,8 @@ impl Builder {
     ///
     /// The type is a struct or enum without type parameters, anywhere in the crate's
     /// module tree; one that cannot be found, decoded or named from the crate root is an
-    /// error at the path in `build.rs`.
+    /// error at the path in `build.rs`. A crate with two builders names each type in one
+    /// of them (each would write the impl).
     ///
     /// ```no_run
     /// // build.rs

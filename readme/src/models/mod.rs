@@ -4,3 +4,7 @@
 mod task; // a private module...
 pub mod page;
 pub use task::{Priority, Task}; // ...whose types are re-exported
+
+// README "Run an agent loop": the typed answer, `src/models/report.rs`.
+mod report;
+pub use report::Report;
