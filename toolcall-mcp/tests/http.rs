@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use example_app::App;
-use example_app::app::{Store, User};
+use example_app::app::{Role, Store, User};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -17,7 +17,7 @@ use toolcall_mcp::McpServer;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streamable_http_on_a_loopback_port() {
     let store = Arc::new(Store::seeded(Duration::from_millis(10)));
-    let app = App::for_user(&store, User { id: 2, name: "Grace".into() });
+    let app = App::for_user(&store, User { id: 2, name: "Grace".into(), role: Role::Editor });
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let server = McpServer::new(&example_app::toolset::ALL, app).name("over-http");

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use example_app::App;
-use example_app::app::{Store, User};
+use example_app::app::{Role, Store, User};
 use rmcp::ServiceError;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode};
 use rmcp::service::{RoleClient, RunningService};
@@ -21,7 +21,7 @@ use common::{connect, connect_as};
 
 fn app(latency: Duration) -> App {
     let store = Arc::new(Store::seeded(latency));
-    App::for_user(&store, User { id: 1, name: "Ada".into() })
+    App::for_user(&store, User { id: 1, name: "Ada".into(), role: Role::Editor })
 }
 
 fn args(value: Value) -> serde_json::Map<String, Value> {
