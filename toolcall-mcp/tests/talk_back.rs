@@ -86,11 +86,21 @@ async fn call_with_token(
     name: &str,
     arguments: Value,
 ) -> (rmcp::model::CallToolResult, ProgressToken) {
+    call_with_options(client, name, arguments, PeerRequestOptions::no_options()).await
+}
+
+/// [`call_with_token`] with request options (`_meta`).
+async fn call_with_options(
+    client: &RunningService<RoleClient, Recorder>,
+    name: &str,
+    arguments: Value,
+    options: PeerRequestOptions,
+) -> (rmcp::model::CallToolResult, ProgressToken) {
     let request =
         CallToolRequest::new(CallToolRequestParams::new(name.to_owned()).with_arguments(args(arguments)));
     let handle = client
         .peer()
-        .send_cancellable_request(ClientRequest::CallToolRequest(request), PeerRequestOptions::no_options())
+        .send_cancellable_request(ClientRequest::CallToolRequest(request), options)
         .await
         .unwrap();
     let token = handle.progress_token.clone();
@@ -391,4 +401,49 @@ async fn over_http_each_caller_sees_its_tools_and_gets_its_notifications() {
     // A log message travels on the session's standalone stream.
     assert!(recorder.until(|r| !r.logs().is_empty()).await, "the log message arrives");
     assert_eq!(recorder.logs(), [(LoggingLevel::Info, Some("export".to_owned()), json!("exported 3 items"))]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_http_request_gets_its_progress_and_its_own_log_level() {
+    use rmcp::model::ProtocolVersion;
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
+
+    let (server, _) = server("viewer");
+    let uri = common::net::serve(server).await;
+    let recorder = Recorder::default();
+    let transport = StreamableHttpClientTransport::with_client(
+        reqwest::Client::new(),
+        StreamableHttpClientTransportConfig::with_uri(uri),
+    );
+    let lifecycle = ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] };
+    let client = recorder.clone().serve_with_lifecycle(transport, lifecycle).await.expect("discover");
+    assert!(!client.list_all_tools().await.unwrap().iter().any(|t| t.name == "erase"));
+
+    let (result, token) = call_with_token(&client, "export", json!({"count": 2})).await;
+    assert_eq!(result.content[0], ContentBlock::text("2 items"));
+    assert!(recorder.until(|r| r.progress().len() >= 2).await, "{:?}", recorder.progress());
+    let mut seen: Vec<_> = recorder.progress().into_iter().map(|p| (p.progress_token, p.progress)).collect();
+    seen.sort_by(|a, b| a.1.total_cmp(&b.1));
+    assert_eq!(seen, [(token.clone(), 1.0), (token, 2.0)]);
+    // No session to set a level on: the default (info) applies, and the log comes with
+    // the request's own response.
+    assert!(recorder.until(|r| !r.logs().is_empty()).await, "the log message arrives");
+    assert_eq!(recorder.logs(), [(LoggingLevel::Info, Some("export".to_owned()), json!("exported 2 items"))]);
+
+    // A request's own level (`io.modelcontextprotocol/logLevel`) keeps its info away.
+    let mut meta = rmcp::model::RequestMetaObject::new();
+    meta.set_log_level(LoggingLevel::Warning);
+    let options = || {
+        let mut options = PeerRequestOptions::no_options();
+        options.meta = Some(meta.clone());
+        options
+    };
+    call_with_options(&client, "export", json!({"count": 1}), options()).await;
+    call_with_options(&client, "pixel", json!({}), options()).await;
+    assert!(recorder.until(|r| r.logs().len() >= 2).await);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(
+        recorder.logs()[1..],
+        [(LoggingLevel::Warning, Some("pixel".to_owned()), json!("only one pixel"))]
+    );
 }
