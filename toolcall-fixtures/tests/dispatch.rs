@@ -162,6 +162,10 @@ fn unknown_tool_lists_the_known_names() {
     // A module toolset knows only its own tools.
     let err = toolset::weather::TOOLS.run("divide", &json!({"a": 1, "b": 1})).unwrap_err();
     assert_eq!(err, ToolError::UnknownTool { name: "divide".into(), known: vec!["get_weather".into()] });
+    // As text too: the module's toolset shares the crate's dispatcher, which would run it.
+    let err = toolset::weather::TOOLS.run_json("divide", r#"{"a": 1, "b": 1}"#).unwrap_err();
+    assert_eq!(err, ToolError::UnknownTool { name: "divide".into(), known: vec!["get_weather".into()] });
+    assert_eq!(toolset::ALL.run_json("divide", r#"{"a": 4, "b": 2}"#), Ok(json!(2)));
 }
 
 #[test]

@@ -23,6 +23,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::{ToolError, UnknownName, summarize};
+use crate::fast::{Args, Filled};
 use crate::slot::Fields;
 pub use crate::text::parse_arguments;
 use crate::toolset::{ToolInfo, unknown_tool};
@@ -71,6 +72,62 @@ pub fn exact<'v, D: Decoded>(
         Some(values) if errors.is_empty() => Ok(values),
         _ => Err(one_error(errors)),
     }
+}
+
+/// Why a call function stops before its tool runs: `None` for text the one-pass reader
+/// gave up on (the caller parses it and calls again with the value), or the finished call
+/// of arguments that did not decode.
+pub type Stop<'a> = Option<Dispatched<'a>>;
+
+/// A generated call function's decoding where every parameter has the one-pass reader:
+/// `args.read(index)` (each key matched to its slot), else the exact decoder
+/// ([`decode_exact`]), which explains every error.
+#[inline(always)]
+pub fn decode_fast<'a, D: Decoded>(
+    args: Args<'a>,
+    index: impl Fn(&str) -> Option<usize>,
+    known: &[&str],
+    decode: impl FnOnce(Fields<'a>) -> D,
+) -> Result<D::Values, Stop<'a>>
+where
+    D::Values: Filled<'a>,
+{
+    match args.read(index) {
+        Some(values) => Ok(values),
+        None => decode_exact(args, known, decode),
+    }
+}
+
+/// A generated call function's exact decoding ([`exact`]) of the arguments as a value;
+/// text stops with `None` (the caller parses it), an error with the finished call.
+#[inline(always)]
+pub fn decode_exact<'a, D: Decoded>(
+    args: Args<'a>,
+    known: &[&str],
+    decode: impl FnOnce(Fields<'a>) -> D,
+) -> Result<D::Values, Stop<'a>> {
+    let Some(value) = args.value() else { return Err(None) };
+    match exact(value, known, decode) {
+        Ok(values) => Ok(values),
+        Err(error) => Err(Some(Dispatched::Ready(Err(error)))),
+    }
+}
+
+/// A sync tool's finished call: `body` (the tool's call and its result's encoding) run
+/// with panics caught ([`invoke`]).
+#[inline(always)]
+pub fn ready<'a>(name: &str, body: impl FnOnce() -> Result<Value, ToolError>) -> Option<Dispatched<'a>> {
+    Some(Dispatched::Ready(invoke(name, body)))
+}
+
+/// An async tool's call: its body, boxed, polled later. A tool whose future is not
+/// `Send` (it holds an `Rc` or a `RefCell` borrow across an `.await`) fails the build
+/// here, with rustc naming the tool's future.
+#[inline]
+pub fn pending<'a>(
+    body: impl Future<Output = Result<Value, ToolError>> + Send + 'a,
+) -> Option<Dispatched<'a>> {
+    Some(Dispatched::Async(Box::pin(body)))
 }
 
 // The exact decoder's error bookkeeping, shared by every tool's instance of it (out of

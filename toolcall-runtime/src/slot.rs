@@ -232,6 +232,26 @@ impl<'a> Fields<'a> {
         self.0.get(name)
     }
 
+    /// Field `key` of an object at `depth` decoded by its type's [`FromArg`] (one level
+    /// deeper), its error naming it: a generated decoder's read of a plain field.
+    #[inline]
+    pub fn field<T: FromArg<'a>>(self, key: &str, depth: usize) -> Result<T, ArgError> {
+        match from_arg(self.get(key), depth + 1) {
+            Ok(value) => Ok(value),
+            Err(error) => Err(error.field(key)),
+        }
+    }
+
+    /// Parameter `name` decoded by its type's [`FromArg`], its error naming it: the exact
+    /// decoder's read of a plain parameter.
+    #[inline]
+    pub fn arg<T: FromArg<'a>>(self, name: &str) -> Result<T, ToolError> {
+        match from_arg(self.get(name), 0) {
+            Ok(value) => Ok(value),
+            Err(error) => Err(error.param(name)),
+        }
+    }
+
     /// The member named `name` or one of its `aliases` (`#[serde(alias = "..")]`), if
     /// present. Two of them at once is an error at the second: which value was meant
     /// cannot be known (serde says "duplicate field").

@@ -73,6 +73,24 @@ pub struct ToolInfo {
 }
 
 impl ToolInfo {
+    /// A row with every text empty and nothing set: generated tables fill in what a tool
+    /// has and take the rest from here (`..ToolInfo::EMPTY`).
+    pub const EMPTY: ToolInfo = ToolInfo {
+        module: "",
+        name: "",
+        title: "",
+        description: "",
+        parameters: "",
+        strict_parameters: "",
+        anthropic_strict_parameters: "",
+        gemini_parameters: "",
+        output: None,
+        annotations: "",
+        examples: "",
+        timeout_ms: None,
+        returns_content: false,
+    };
+
     /// The input schema parsed into a `serde_json::Value`.
     pub fn parameters_value(&self) -> Value {
         serde_json::from_str(self.parameters).unwrap_or(Value::Null)
@@ -155,6 +173,9 @@ pub struct Toolset<C: 'static = ()> {
     emitted: &'static Emitted,
     dispatch: Dispatch<C>,
     text: Option<TextDispatchFn<C>>,
+    /// Whether the dispatcher serves more tools than this toolset holds (a module's
+    /// toolset on the crate's dispatcher): a name not among `tools` is then unknown here.
+    subset: bool,
 }
 
 /// How a toolset reaches its tools from a `Value`.
@@ -224,7 +245,7 @@ impl<C> Toolset<C> {
     /// assert_eq!(EMPTY.emit(toolcall_runtime::Format::OpenAi, true), "[]");
     /// ```
     pub const fn new(tools: &'static [ToolInfo], emitted: &'static Emitted, dispatch: DispatchFn<C>) -> Self {
-        Toolset { tools, emitted, dispatch: Dispatch::Value(dispatch), text: None }
+        Toolset { tools, emitted, dispatch: Dispatch::Value(dispatch), text: None, subset: false }
     }
 
     /// Builds a toolset around one generated dispatcher, which reads a call's arguments
@@ -235,7 +256,42 @@ impl<C> Toolset<C> {
         emitted: &'static Emitted,
         dispatch: TextDispatchFn<C>,
     ) -> Self {
-        Toolset { tools, emitted, dispatch: Dispatch::Args(dispatch), text: Some(dispatch) }
+        Toolset { tools, emitted, dispatch: Dispatch::Args(dispatch), text: Some(dispatch), subset: false }
+    }
+
+    /// Builds a toolset of some of the tools a generated dispatcher serves (`tools`, a
+    /// module's rows of the crate's table): any other name is unknown to it, as if the
+    /// dispatcher had no arm for it. Generated module toolsets share the crate's one
+    /// dispatcher this way.
+    pub const fn subset(
+        tools: &'static [ToolInfo],
+        emitted: &'static Emitted,
+        dispatch: TextDispatchFn<C>,
+    ) -> Self {
+        Toolset { subset: true, ..Toolset::generated(tools, emitted, dispatch) }
+    }
+
+    /// Whether `name` reaches the dispatcher: always for a whole toolset, only for one of
+    /// `tools` for a [`Toolset::subset`].
+    #[inline(always)]
+    fn serves(&self, name: &str) -> bool {
+        !self.subset || self.tools.iter().any(|t| t.name == name)
+    }
+
+    /// The dispatcher's answer for arguments held as a value; `None` for a name it does
+    /// not serve.
+    #[inline(always)]
+    fn dispatch_value<'a>(
+        &self,
+        ctx: &'a C,
+        name: &'a str,
+        args: &'a Value,
+        progress: &'a Progress,
+    ) -> Option<Dispatched<'a>> {
+        if !self.serves(name) {
+            return None;
+        }
+        self.dispatch.call(ctx, name, args, progress)
     }
 
     /// Adds the dispatcher that decodes argument text without parsing it into a `Value`
@@ -255,6 +311,9 @@ impl<C> Toolset<C> {
         text: &'a str,
         progress: &'a Progress,
     ) -> Option<Dispatched<'a>> {
+        if !self.serves(name) {
+            return None;
+        }
         (self.text?)(ctx, name, Args::Str(text), progress)
     }
 
@@ -389,7 +448,7 @@ impl<C> Toolset<C> {
         args: &'a Value,
         progress: &'a Progress,
     ) -> CallFuture<'a> {
-        CallFuture::dispatched(name, self.tools, self.dispatch.call(ctx, name, args, progress))
+        CallFuture::dispatched(name, self.tools, self.dispatch_value(ctx, name, args, progress))
     }
 
     /// Whether tool `name` returns [`Content`](crate::Content) blocks
@@ -425,7 +484,7 @@ impl<C> Toolset<C> {
     /// arguments are still decoded first, so their errors come back as usual).
     #[inline]
     pub fn run_with(&self, ctx: &C, name: &str, args: &Value) -> Result<Value, ToolError> {
-        match self.dispatch.call(ctx, name, args, Progress::none()) {
+        match self.dispatch_value(ctx, name, args, Progress::none()) {
             Some(dispatched) => ready(name, dispatched),
             None => Err(unknown_tool(name, self.tools)),
         }

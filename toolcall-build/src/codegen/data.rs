@@ -120,26 +120,36 @@ pub fn info_table(out: &mut Out, ident: &str, tools: &[(String, &ToolDef)]) {
     out.close("];");
 }
 
-/// One `ToolInfo { .. },` entry: the tool's texts, each schema a raw literal on its line.
+/// One `ToolInfo { .. },` entry: the tool's texts, each schema a raw literal on its line;
+/// fields at their empty value (no title, output schema, annotations, examples, time
+/// limit or content) come from `ToolInfo::EMPTY`.
 fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
-    let some = |value: String| format!("Some({value})");
-    let none = || "None".to_owned();
     let texts = &tool.texts;
-    let output = texts.output.as_deref().map_or_else(none, |text| some(literal(text)));
-    let timeout = tool.timeout_ms.map_or_else(none, |ms| some(ms.to_string()));
     out.open("::toolcall_runtime::ToolInfo {");
     out.line(&format!("module: {},", quoted(module)));
     out.line(&format!("name: {},", quoted(&tool.ir.name)));
-    out.line(&format!("title: {},", quoted(&tool.ir.title)));
     out.line(&format!("description: {},", quoted(&tool.ir.description)));
     for (field, text) in INPUT_FIELDS.iter().zip(&texts.inputs) {
         out.line(&format!("{field}: {},", literal(text)));
     }
-    out.line(&format!("output: {output},"));
-    out.line(&format!("annotations: {},", literal(&texts.annotations)));
-    out.line(&format!("examples: {},", literal(&texts.examples)));
-    out.line(&format!("timeout_ms: {timeout},"));
-    out.line(&format!("returns_content: {},", tool.returns_content));
+    let optional = [
+        ("title", (!tool.ir.title.is_empty()).then(|| quoted(&tool.ir.title))),
+        ("output", texts.output.as_deref().map(|text| format!("Some({})", literal(text)))),
+        ("annotations", (!texts.annotations.is_empty()).then(|| literal(&texts.annotations))),
+        ("examples", (!texts.examples.is_empty()).then(|| literal(&texts.examples))),
+        ("timeout_ms", tool.timeout_ms.map(|ms| format!("Some({ms})"))),
+        ("returns_content", tool.returns_content.then(|| "true".to_owned())),
+    ];
+    let mut omitted = false;
+    for (field, value) in optional {
+        match value {
+            Some(value) => out.line(&format!("{field}: {value},")),
+            None => omitted = true,
+        }
+    }
+    if omitted {
+        out.line("..::toolcall_runtime::ToolInfo::EMPTY");
+    }
     out.close("},");
 }
 

@@ -13,8 +13,8 @@ use toolcall_runtime::ir;
 
 use super::syntax::{
     arm, array, async_move, await_, bind, block, call, call_path, closure, int_lit, int_pat, let_, match_,
-    method, path, path_expr, path_pat, reference, return_, semi, str_lit, str_pat, str_ref, tail, try_,
-    tuple, tuple_pat, tuple_struct_pat, typed, var, wild,
+    method, path, path_expr, reference, return_, semi, str_lit, str_pat, str_ref, tail, tuple, tuple_pat,
+    tuple_struct_pat, typed, var, wild,
 };
 use crate::model::{self, Decode, Returns, ToolDef};
 
@@ -56,7 +56,7 @@ impl Skeletons {
                 [call_fn("ctx", "_progress"), call_fn("ctx", "progress")],
             ],
             dispatcher: syn::parse_quote!(
-                fn f<'a>(ctx: &'a #context, name: &'a str, args: #args, progress: #progress) -> #output {}
+                fn f<'a>(c: &'a #context, name: &'a str, a: #args, p: #progress) -> #output {}
             ),
         }
     }
@@ -87,7 +87,8 @@ pub fn is_fast(tool: &ToolDef) -> bool {
     tool.params.len() <= crate::types::MAX_SLOTS && tool.params.iter().all(|p| p.fast)
 }
 
-/// The dispatcher, `fn <ident>(ctx, name, args: Args) -> Option<Dispatched>`: a `match`
+/// The dispatcher, `fn <ident>(c: &Context, name, a: Args, p: &Progress) -> Option<Dispatched>`
+/// (short names: each arm passes them on, and keeps to one line): a `match`
 /// on the tool name ([`name_match`]) whose arm is the tool's call function, given the
 /// arguments as a `Value` or as text. A sync tool's call runs it; an async tool's decodes
 /// its arguments and hands back its boxed body; text a tool cannot read in one pass is
@@ -105,18 +106,12 @@ pub fn dispatcher(
         .iter()
         .map(|tool| {
             let function = path_expr(target(tool, &call_ident(tool)));
-            (tool.ir.name.as_str(), call(function, [var("ctx"), var("args"), var("progress")]))
+            (tool.ir.name.as_str(), call(function, [var("c"), var("a"), var("p")]))
         })
         .collect::<Vec<_>>();
-    let mut dispatcher =
-        function(&skeletons.dispatcher, super::syntax::ident(ident), name_match(arms, "args"));
-    dispatcher.attrs.push(doc("Finds the tool called `name` and calls it with `args` (a `Value` or text)."));
+    let mut dispatcher = function(&skeletons.dispatcher, super::syntax::ident(ident), name_match(arms));
+    dispatcher.attrs.push(doc("Finds the tool called `name` and calls it with `a`, its arguments (a `Value` or text)."));
     dispatcher
-}
-
-/// `Some(Dispatched::Ready(Err(error)))`: a call that ends in `error`.
-fn failed(error: Expr) -> Expr {
-    call_path(SOME, [call(private("Dispatched::Ready"), [call_path(ERR, [error])])])
 }
 
 /// Up to this many tools, a dispatcher matches the name itself (a length test rules out
@@ -128,19 +123,17 @@ const PLAIN_MATCH_MAX: usize = 8;
 /// plain `match name`; past it `match (name_hash(name), name)`, an integer switch on the
 /// hash and then one string comparison, so dispatch cost barely grows with the number of
 /// tools.
-fn name_match(arms: Vec<(&str, Expr)>, input: &str) -> Vec<Stmt> {
+fn name_match(arms: Vec<(&str, Expr)>) -> Vec<Stmt> {
     if arms.is_empty() {
-        return vec![
-            let_(wild(), tuple([var("ctx"), var("name"), var(input), var("progress")])),
-            tail(var(NONE)),
-        ];
+        return vec![let_(wild(), tuple([var("c"), var("name"), var("a"), var("p")])), tail(var(NONE))];
     }
     let (scrutinee, pattern): (Expr, fn(&str) -> Pat) = if arms.len() <= PLAIN_MATCH_MAX {
         (var("name"), str_pat)
     } else {
         (tuple([call(private("name_hash"), [var("name")]), var("name")]), |name| {
             let hash = toolcall_runtime::__private::name_hash(name);
-            tuple_pat([int_pat(&format!("{hash}u64")), str_pat(name)])
+            // Unsuffixed: `name_hash` returns a `u64`.
+            tuple_pat([int_pat(&hash.to_string()), str_pat(name)])
         })
     };
     let mut arms: Vec<syn::Arm> = arms.into_iter().map(|(name, body)| arm(pattern(name), body)).collect();
@@ -165,8 +158,8 @@ pub fn slot_expr(decode: &Decode, value: Expr, depth: Expr) -> Expr {
     }
 }
 
-/// How a decoded call ends: a sync tool runs with panics caught (`Dispatched::Ready`);
-/// an async tool's body is boxed, to be polled later (`Dispatched::Async`).
+/// How a decoded call ends: a sync tool runs with panics caught (`__rt::ready`); an async
+/// tool's body is boxed, to be polled later (`__rt::pending`).
 fn finish_call(tool: &ToolDef, module_path: &syn::Path, bindings: &[syn::Ident]) -> Expr {
     let function = super::syntax::join(module_path, [tool.ident.clone()]);
     let mut call_tool = call(path_expr(function), call_inputs(tool, bindings));
@@ -179,10 +172,9 @@ fn finish_call(tool: &ToolDef, module_path: &syn::Path, bindings: &[syn::Ident])
         Returns::Result => call(private("encode_result"), [call_tool]),
     };
     if tool.is_async {
-        call(private("Dispatched::Async"), [call(private("boxed"), [async_move(vec![tail(encode)])])])
+        call(private("pending"), [async_move(vec![tail(encode)])])
     } else {
-        let invoke = call(private("invoke"), [str_lit(&tool.ir.name), closure(true, [], encode)]);
-        call(private("Dispatched::Ready"), [invoke])
+        call(private("ready"), [str_lit(&tool.ir.name), closure(true, [], encode)])
     }
 }
 
@@ -205,20 +197,18 @@ fn allow_leading_underscore(tool: &ToolDef) -> Option<syn::Attribute> {
 pub fn call_fn(tool: &ToolDef, module_path: &syn::Path, skeletons: &Skeletons) -> syn::ItemFn {
     let names: Vec<String> = (0..tool.params.len()).map(|i| format!("arg{i}")).collect();
     let bindings: Vec<syn::Ident> = names.iter().map(|n| super::syntax::ident(n)).collect();
-    let exact = exact_decode(tool);
-    let decode = if is_fast(tool) {
-        let arms = vec![
-            arm(tuple_struct_pat(SOME, [bind("decoded", false)]), var("decoded")),
-            arm(path_pat(NONE), exact),
-        ];
-        let_(tuple_pat(names.iter().map(|n| bind(n, false))), match_(fast_decode(tool), arms))
-    } else {
-        let_(grouped(names.iter().map(|n| bind(n, false)).collect(), &tuple_pat), exact)
-    };
+    let decoded = match_(
+        decode(tool),
+        vec![
+            arm(tuple_struct_pat(OK, [bind("decoded", false)]), var("decoded")),
+            arm(tuple_struct_pat(ERR, [bind("stop", false)]), return_(var("stop"))),
+        ],
+    );
+    let decode = let_(grouped(names.iter().map(|n| bind(n, false)).collect(), &tuple_pat), decoded);
     let finish = finish_call(tool, module_path, &bindings);
     let skeleton = &skeletons.call_fn[usize::from(!tool.context_at.is_empty())]
         [usize::from(!tool.progress_at.is_empty())];
-    let mut function = function(skeleton, call_ident(tool), vec![decode, tail(call_path(SOME, [finish]))]);
+    let mut function = function(skeleton, call_ident(tool), vec![decode, tail(finish)]);
     let how = if is_fast(tool) { "in one pass, else by the exact decoder" } else { "by the exact decoder" };
     function.attrs.push(doc(&format!("`{}`: decodes its arguments ({how}), then calls it.", tool.ir.name)));
     function.attrs.extend(allow_leading_underscore(tool));
@@ -240,11 +230,18 @@ fn grouped<T>(items: Vec<T>, tuple: &impl Fn(Vec<T>) -> T) -> T {
     grouped(groups, tuple)
 }
 
-/// The fast decoder's expression, `args.read(<key index>)`: `Some((arg0, ..))`, or `None`
-/// when it gives up (each key's index is its parameter's place in the tuple).
-fn fast_decode(tool: &ToolDef) -> Expr {
-    let index = key_index(tool.params.iter().map(|p| p.name.as_str()));
-    method(var("args"), "read", [index])
+/// The decoding of a call's arguments: `__rt::decode_fast(args, <key index>, &[names],
+/// <exact>)` where every parameter has the one-pass reader (each key's index is its
+/// parameter's place in the tuple), else `__rt::decode_exact(args, &[names], <exact>)`;
+/// `Ok` with the tuple of decoded parameters, or `Err` with how the call stops.
+fn decode(tool: &ToolDef) -> Expr {
+    let known = reference(array(tool.params.iter().map(|p| str_lit(&p.name))), false);
+    if is_fast(tool) {
+        let index = key_index(tool.params.iter().map(|p| p.name.as_str()));
+        call(private("decode_fast"), [var("args"), index, known, exact_decode(tool)])
+    } else {
+        call(private("decode_exact"), [var("args"), known, exact_decode(tool)])
+    }
 }
 
 /// Statements that make `count` empty slots, fill them with `read(&mut slots)` and bind
@@ -262,22 +259,13 @@ pub fn fill_slots(count: usize, read: impl FnOnce(Expr) -> Stmt) -> (Vec<Stmt>, 
     (fill, names.iter().map(|n| super::syntax::ident(n)).collect())
 }
 
-/// The exact decoder, on the value (`runtime::exact`): every parameter decoded, every
-/// error collected and returned together (`return Some(Ready(Err(..)))`); its value is the
-/// tuple of decoded parameters. Text returns `None` first (the caller parses it).
+/// The exact decoder's closure over the arguments' members: every parameter decoded, in
+/// declaration order, as one tuple (of tuples past the runtime's `MAX_DECODED`); the
+/// runtime collects every error together.
 fn exact_decode(tool: &ToolDef) -> Expr {
-    let known = array(tool.params.iter().map(|p| str_lit(&p.name)));
     let results = tool.params.iter().map(decode_param).collect();
     let input = if tool.params.is_empty() { wild() } else { bind("arguments", false) };
-    let decode = closure(false, [input], grouped(results, &|items| tuple(items)));
-    let args = try_(method(var("args"), "value", []));
-    match_(
-        call(private("exact"), [args, reference(known, false), decode]),
-        vec![
-            arm(tuple_struct_pat(OK, [bind("decoded", false)]), var("decoded")),
-            arm(tuple_struct_pat(ERR, [bind("error", false)]), return_(failed(var("error")))),
-        ],
-    )
+    closure(false, [input], grouped(results, &|items| tuple(items)))
 }
 
 /// `|key: &str| match key { "a" => Some(0), .. _ => None }`: a generated key `match`.
@@ -316,9 +304,13 @@ fn call_inputs(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<Expr> {
 /// Decodes one parameter (its error names it); a range from an override is checked first.
 fn decode_param(param: &model::Param) -> Expr {
     let name = &param.name;
+    let bounded = param.bounds.as_ref().and_then(bounds_expr);
+    if matches!(param.decode, Decode::FromArg) && bounded.is_none() {
+        return method(var("arguments"), "arg", [str_lit(name)]);
+    }
     let get = || method(var("arguments"), "get", [str_lit(name)]);
     let mut expr = slot_expr(&param.decode, get(), int_lit("0"));
-    if let Some(bounds) = param.bounds.as_ref().and_then(bounds_expr) {
+    if let Some(bounds) = bounded {
         let bounds = syn::parse2(bounds.clone()).unwrap_or(Expr::Verbatim(bounds));
         let checked = call(private("slot::bounded"), [get(), bounds]);
         expr = method(checked, "and_then", [closure(false, [tuple_pat([])], expr)]);

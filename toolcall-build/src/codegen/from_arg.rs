@@ -156,11 +156,15 @@ fn struct_literal(
         };
         let expr = if field.default {
             let inner = slot_expr(decode, &quote!(present), &quote!(depth + 1));
-            quote!(__rt::slot::defaulted(#member, |present| #inner))
+            quote!(__rt::slot::defaulted(#member, |present| #inner).map_err(|e| e.field(#wire)))
+        } else if field.aliases.is_empty() && matches!(decode, Decode::FromArg) {
+            // A plain field: one call reads, decodes and names it.
+            quote!(object.field(#wire, depth))
         } else {
-            slot_expr(decode, &member, &quote!(depth + 1))
+            let expr = slot_expr(decode, &member, &quote!(depth + 1));
+            quote!(#expr.map_err(|e| e.field(#wire)))
         };
-        let expr = in_context(quote!(#expr.map_err(|e| e.field(#wire))), context);
+        let expr = in_context(expr, context);
         quote!(#ident: #expr?)
     });
     let object = match tag {

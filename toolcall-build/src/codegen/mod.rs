@@ -233,6 +233,8 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
     // `ALL`'s info table sits at the file's root; this module's tools are rows of it, so
     // each tool's `ToolInfo` is stored once.
     let all_info = module.path.iter().fold(quote!(__ALL_INFO), |path, _| quote!(super::#path));
+    // And the crate's one dispatcher serves them, as a subset: no dispatcher per module.
+    let dispatch_all = module.path.iter().fold(quote!(__dispatch_all), |path, _| quote!(super::#path));
     let start = proc_macro2::Literal::usize_unsuffixed(scope.all.start_of(module));
     let count = proc_macro2::Literal::usize_unsuffixed(module.tools.len());
     write_code(
@@ -242,7 +244,7 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
             // Not every crate uses every toolset.
             #[allow(dead_code)]
             pub static TOOLS: ::toolcall_runtime::Toolset<#context> =
-                ::toolcall_runtime::Toolset::generated(__rt::rows(&#all_info, #start, #count), &__EMITTED, __dispatch);
+                ::toolcall_runtime::Toolset::subset(__rt::rows(&#all_info, #start, #count), &__EMITTED, #dispatch_all);
         },
     );
     data::emitted(out, "__EMITTED");
@@ -251,13 +253,9 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
     write_code(out, module_checks(module, &fn_path));
 }
 
-/// A module's dispatchers and call functions; its tools are declared under `fn_path`.
+/// A module's call functions; its tools are declared under `fn_path`.
 fn module_functions(module: &ToolModule, fn_path: &syn::Path, skeletons: &Skeletons) -> Vec<syn::Item> {
-    let tools: Vec<&ToolDef> = module.tools.iter().collect();
-    let dispatcher =
-        dispatch::dispatcher(&tools, |_, function| function.clone().into(), "__dispatch", skeletons);
-    let calls = module.tools.iter().map(|t| dispatch::call_fn(t, fn_path, skeletons));
-    std::iter::once(dispatcher).chain(calls).map(syn::Item::Fn).collect()
+    module.tools.iter().map(|t| syn::Item::Fn(dispatch::call_fn(t, fn_path, skeletons))).collect()
 }
 
 /// A module's compile-time checks of its constants, declared under `fn_path`.

@@ -96,11 +96,6 @@ pub fn int_lit(text: &str) -> Expr {
     Expr::Lit(integer(text))
 }
 
-/// `expr?`.
-pub fn try_(expr: Expr) -> Expr {
-    Expr::Try(syn::ExprTry { attrs: Vec::new(), expr: Box::new(expr), question_token: Default::default() })
-}
-
 /// `return expr`.
 pub fn return_(expr: Expr) -> Expr {
     Expr::Return(syn::ExprReturn {
@@ -265,11 +260,6 @@ pub fn tuple_struct_pat(path_text: &str, pats: impl IntoIterator<Item = Pat>) ->
     })
 }
 
-/// A path pattern (`::core::option::Option::None`).
-pub fn path_pat(path_text: &str) -> Pat {
-    Pat::Path(syn::ExprPath { attrs: Vec::new(), qself: None, path: path(path_text) })
-}
-
 /// A string literal pattern.
 pub fn str_pat(value: &str) -> Pat {
     Pat::Lit(string(value))
@@ -333,7 +323,7 @@ mod tests {
     #[test]
     fn built_expressions_print_as_the_rust_they_stand_for() {
         assert_eq!(printed(call_path("::a::f", [var("x"), str_lit("k\"y")])), r#"::a::f(x, "k\"y")"#);
-        assert_eq!(printed(try_(method(var("args"), "value", []))), "args.value()?");
+        assert_eq!(printed(method(var("args"), "value", [])), "args.value()");
         assert_eq!(printed(closure(false, [], block(vec![tail(int_lit("1usize"))]))), "|| { 1usize }");
         assert_eq!(printed(tuple([var("a")])), "(a,)");
         assert_eq!(printed(reference(tuple([]), true)), "&mut ()");
