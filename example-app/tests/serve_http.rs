@@ -3,16 +3,28 @@
 //! caller's notes, never another's), a request without a known token gets 401 and reaches
 //! no tool, a non-loopback address is refused unless `--allow-remote` comes with a token,
 //! browser origins and Host names are checked, bodies over 4 MiB get 413, and two server
-//! processes with no shared state serve one 2026-07-28 client in turn.
+//! processes with no shared state serve one 2026-07-28 client in turn. User 2 is a viewer:
+//! `remove_note` is neither listed nor callable for them; `export_notes` sends progress
+//! notifications and log messages, and each user's notes as an embedded resource.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(deprecated)] // rmcp marks MCP logging deprecated (SEP-2577); clients still use it.
 
 use std::net::SocketAddr;
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::{RoleClient, RunningService};
-use serde_json::json;
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ContentBlock,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ResourceContents,
+    ServerResult,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{ClientHandler, ServiceExt};
+use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 // The HTTP client, raw requests and the balancer of toolcall-mcp's own HTTP tests.
@@ -349,4 +361,152 @@ async fn a_trivial_call_answers_while_two_4_mib_requests_are_in_flight_and_their
         );
     }
     assert!(waited < std::time::Duration::from_secs(1), "{waited:?}");
+}
+
+/// The message of the protocol error a call got.
+fn protocol_error(error: rmcp::ServiceError) -> rmcp::model::ErrorData {
+    match error {
+        rmcp::ServiceError::McpError(error) => error,
+        other => panic!("not a protocol error: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_viewer_neither_sees_nor_can_call_a_destructive_tool() {
+    let served = start(&mut serve_command(&["--http", "127.0.0.1:0", "--token", "s3cret,2:t2"])).await;
+    let every: Vec<&str> = example_app::toolset::ALL.describe().iter().map(|t| t.name).collect();
+    let shown: Vec<&str> = every.iter().copied().filter(|name| *name != "remove_note").collect();
+    for modern in [false, true] {
+        let grace = connect(&served.uri, Some("t2"), modern, false).await.expect("Grace connects");
+        let listed = grace.list_all_tools().await.unwrap();
+        assert_eq!(listed.iter().map(|t| t.name.as_ref()).collect::<Vec<_>>(), shown, "modern: {modern}");
+        // A call of it is a call of an unknown tool, whose list of known tools is hers.
+        let params = CallToolRequestParams::new("remove_note")
+            .with_arguments(json!({"id": 3}).as_object().cloned().unwrap());
+        let refused = protocol_error(grace.call_tool(params).await.unwrap_err());
+        assert_eq!(refused.code, rmcp::model::ErrorCode::INVALID_PARAMS);
+        assert_eq!(
+            refused.message,
+            format!("unknown tool \"remove_note\"; known tools: {}", shown.join(", "))
+        );
+        let unknown =
+            protocol_error(grace.call_tool(CallToolRequestParams::new("remove_notes")).await.unwrap_err());
+        assert_eq!(
+            unknown.message,
+            refused.message.replace("\"remove_note\"", "\"remove_notes\""),
+            "no did-you-mean"
+        );
+        assert!(text(&grace, "list_notes").await.contains("launch codes"), "her note was not removed");
+        // What she may do, she can: the tools annotated otherwise are there.
+        let added = net::call(&grace, "add_note", json!({"text": "read-only? not quite"})).await.unwrap();
+        assert!(added.contains(r#""owner":2"#), "{added}");
+    }
+    // Ada, an editor, sees every tool and removes her note.
+    let ada = connect(&served.uri, Some("s3cret"), false, false).await.unwrap();
+    assert_eq!(
+        ada.list_all_tools().await.unwrap().iter().map(|t| t.name.as_ref()).collect::<Vec<_>>(),
+        every
+    );
+    let removed = net::call(&ada, "remove_note", json!({"id": 1})).await;
+    assert_eq!(removed.as_deref(), Ok(r#"{"id":1,"owner":1,"text":"buy oat milk"}"#));
+    assert!(!text(&ada, "list_notes").await.contains("oat milk"));
+}
+
+/// A client that records the progress and log notifications it receives.
+#[derive(Clone, Default)]
+struct Recorder {
+    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+    logs: Arc<Mutex<Vec<LoggingMessageNotificationParam>>>,
+}
+
+impl ClientHandler for Recorder {
+    async fn on_progress(&self, params: ProgressNotificationParam, _: NotificationContext<RoleClient>) {
+        self.progress.lock().unwrap().push(params);
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
+        self.logs.lock().unwrap().push(params);
+    }
+}
+
+impl Recorder {
+    /// Waits (up to 5 s) for `n` progress notifications and `logs` log messages; then
+    /// the progress (sorted by how far it got: rmcp's client may record out of order)
+    /// and the log messages' texts.
+    async fn wait(&self, n: usize, logs: usize) -> (Vec<ProgressNotificationParam>, Vec<Value>) {
+        for _ in 0..500 {
+            if self.progress.lock().unwrap().len() >= n && self.logs.lock().unwrap().len() >= logs {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let mut progress = self.progress.lock().unwrap().clone();
+        progress.sort_by(|a, b| a.progress.total_cmp(&b.progress));
+        let mut logs: Vec<Value> = self.logs.lock().unwrap().iter().map(|log| log.data.clone()).collect();
+        logs.sort_by_key(Value::to_string);
+        (progress, logs)
+    }
+}
+
+/// Calls `export_notes` as the client's user with a progress token: the result and the token.
+async fn export_notes(client: &RunningService<RoleClient, Recorder>) -> (CallToolResult, ProgressToken) {
+    let request = CallToolRequest::new(CallToolRequestParams::new("export_notes"));
+    let handle = client
+        .peer()
+        .send_cancellable_request(ClientRequest::CallToolRequest(request), PeerRequestOptions::no_options())
+        .await
+        .unwrap();
+    let token = handle.progress_token.clone();
+    match handle.await_response().await.unwrap() {
+        ServerResult::CallToolResult(result) => (result, token),
+        other => panic!("not a tool result: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn export_notes_reports_progress_and_returns_the_users_notes_as_markdown() {
+    let served = start(&mut serve_command(&["--http", "127.0.0.1:0", "--token", "s3cret,2:t2"])).await;
+    let client = |token: &str, recorder: Recorder| {
+        let config =
+            StreamableHttpClientTransportConfig::with_uri(served.uri.clone()).auth_header(token.to_owned());
+        let transport = StreamableHttpClientTransport::with_client(reqwest::Client::new(), config);
+        recorder.serve(transport)
+    };
+
+    let recorder = Recorder::default();
+    let ada = client("s3cret", recorder.clone()).await.expect("Ada connects");
+    let (result, token) = export_notes(&ada).await;
+    assert_eq!(result.is_error, Some(false));
+    let markdown =
+        "# Ada's notes\n\n## Note 1\n\nbuy oat milk\n\n## Note 2\n\ncall the plumber about the boiler\n";
+    let resource =
+        ResourceContents::text(markdown, "notes://user/1/export.md").with_mime_type("text/markdown");
+    assert_eq!(result.content, [ContentBlock::resource(resource)]);
+    assert_eq!(result.structured_content, None);
+    let (progress, logs) = recorder.wait(2, 2).await;
+    let seen: Vec<_> =
+        progress.iter().map(|p| (p.progress_token.clone(), p.progress, p.total, p.message.clone())).collect();
+    assert_eq!(
+        seen,
+        [
+            (token.clone(), 1.0, Some(2.0), Some("note 1".to_owned())),
+            (token.clone(), 2.0, Some(2.0), Some("note 2".to_owned())),
+        ]
+    );
+    assert_eq!(logs, [json!("exported 2 notes"), json!("exporting the notes of user 1")]);
+
+    // Grace's export holds her note only.
+    let recorder = Recorder::default();
+    let grace = client("t2", recorder.clone()).await.expect("Grace connects");
+    let (result, _) = export_notes(&grace).await;
+    let markdown = "# Grace's notes\n\n## Note 3\n\nGrace's private note: the launch codes are 0000\n";
+    let resource =
+        ResourceContents::text(markdown, "notes://user/2/export.md").with_mime_type("text/markdown");
+    assert_eq!(result.content, [ContentBlock::resource(resource)]);
+    let (progress, _) = recorder.wait(1, 2).await;
+    assert_eq!(progress.iter().map(|p| (p.progress, p.total)).collect::<Vec<_>>(), [(1.0, Some(1.0))]);
 }

@@ -7,6 +7,9 @@
 //! the token, never from what the model sends. A request without a known token gets 401
 //! and reaches no tool.
 //!
+//! User 2 (Grace) is a viewer: the tools annotated destructive (`remove_note`) are not in
+//! their `tools/list`, and a call of one is answered as a call of an unknown tool.
+//!
 //! The user's id is each request's identity: a session belongs to the user who created it,
 //! and another user naming it gets 404. A token is for `--http` only (refused over stdio),
 //! and each token must differ from the others.
@@ -178,12 +181,14 @@ impl ServeArgs {
     }
 
     /// The server: user 1 on `store`; over HTTP with tokens, each request's token's user
-    /// on the same store.
+    /// on the same store. Each caller sees and may call the tools their role allows.
     fn server(&self, store: Arc<Store>) -> McpServer<App> {
         let mut server = McpServer::new(&toolset::ALL, App::for_user(&store, user(1)))
             .name("example-app")
             .version(env!("CARGO_PKG_VERSION"))
-            .instructions("Weather, arithmetic, orders, money and the signed-in user's notes.");
+            .instructions("Weather, arithmetic, orders, money and the signed-in user's notes.")
+            // A viewer neither sees nor can call a destructive tool: to them it is unknown.
+            .tool_filter(|app: &App, tool| app.user.role.may_use(tool));
         if self.allow_remote {
             server = server.allowed_hosts(Vec::<String>::new());
         }
