@@ -510,3 +510,57 @@ async fn export_notes_reports_progress_and_returns_the_users_notes_as_markdown()
     let (progress, _) = recorder.wait(1, 2).await;
     assert_eq!(progress.iter().map(|p| (p.progress, p.total)).collect::<Vec<_>>(), [(1.0, Some(1.0))]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_from_the_command_line_apply_and_bad_values_are_usage_errors() {
+    let served = start(&mut serve_command(&[
+        "--http",
+        "127.0.0.1:0",
+        "--body-limit",
+        "2KiB",
+        "--max-sessions",
+        "3",
+        "--timeout",
+        "5",
+        "--idle-timeout",
+        "0.5",
+    ]))
+    .await;
+    let ping = |pad: usize| {
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"pad":"{}"}}}}"#, "x".repeat(pad))
+    };
+    assert_eq!(post_initialize(&served.uri, &[]).await.0, 200);
+    assert_eq!(post(&served.uri, ping(3 << 10), &[]).await.0, 413, "over 2 KiB (the default is 4 MiB)");
+    assert_ne!(post(&served.uri, ping(1 << 10), &[]).await.0, 413, "under 2 KiB");
+
+    let refusals: [(&[&str], &str); 5] = [
+        (&["--max-sessions", "0"], "error: invalid value '0' for '--max-sessions <N>': must be at least 1\n"),
+        (
+            &["--body-limit", "1GB"],
+            "error: invalid value '1GB' for '--body-limit <SIZE>': expected a size in bytes, or with KiB or MiB, like 4MiB\n",
+        ),
+        (
+            &["--body-limit", "100"],
+            "error: invalid value '100' for '--body-limit <SIZE>': must be from 1KiB to 1024MiB\n",
+        ),
+        (
+            &["--timeout", "0"],
+            "error: invalid value '0' for '--timeout <SECS>': must be more than 0 seconds\n",
+        ),
+        (
+            &["--header-timeout", "90000"],
+            "error: invalid value '90000' for '--header-timeout <SECS>': must be at most 86400 seconds (a day)\n",
+        ),
+    ];
+    for (limit, message) in refusals {
+        let args: Vec<&str> = ["--http", "127.0.0.1:0"].iter().chain(limit).copied().collect();
+        let output = serve_command(&args).output().await.unwrap();
+        assert_eq!(output.status.code(), Some(2), "{limit:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with(message), "{limit:?}: {stderr}");
+    }
+    // The HTTP limits need --http; a call's time limit applies over stdio too.
+    let output = serve_command(&["--max-connections", "8"]).output().await.unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--http <ADDR>"));
+}

@@ -19,11 +19,15 @@
 //! server's other defaults stay: browser pages from other origins than loopback are
 //! refused with 403, bodies over 4 MiB with 413, and the limits of toolcall-mcp's README
 //! (time limits on connections, caps on connections, sessions and streams) apply.
+//! `--max-sessions`, `--max-connections`, `--body-limit`, `--timeout` (of a tool call, over
+//! stdio too) and `--header-timeout`, `--body-timeout`, `--idle-timeout`,
+//! `--session-idle-timeout` change them; a value out of range is a usage error (exit 2).
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
@@ -34,7 +38,7 @@ use crate::{App, toolset};
 /// The environment variable holding the tokens when `--token` is not given.
 pub const TOKEN_ENV: &str = "TOOLCALL_MCP_TOKEN";
 
-/// `serve [--http ADDR [--allow-remote] [--token [ID:]TOKEN]...]`.
+/// `serve [--http ADDR [--allow-remote] [--token [ID:]TOKEN]... [LIMITS]] [--timeout SECS]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Args)]
 pub struct ServeArgs {
     /// Serve streamable HTTP at ADDR/mcp (e.g. 127.0.0.1:8080) instead of stdio.
@@ -54,6 +58,33 @@ pub struct ServeArgs {
         hide_env_values = true
     )]
     pub tokens: Vec<Token>,
+    /// Over HTTP, at most this many sessions live at once (clients before protocol
+    /// 2026-07-28) [default: 1000].
+    #[arg(long, value_name = "N", requires = "http", value_parser = at_least_one)]
+    pub max_sessions: Option<usize>,
+    /// Over HTTP, at most this many connections open at once [default: 512].
+    #[arg(long, value_name = "N", requires = "http", value_parser = at_least_one)]
+    pub max_connections: Option<usize>,
+    /// Over HTTP, the largest request body: bytes, or with KiB or MiB (64KiB, 8MiB);
+    /// 1KiB to 1024MiB [default: 4MiB].
+    #[arg(long, value_name = "SIZE", requires = "http", value_parser = body_size)]
+    pub body_limit: Option<usize>,
+    /// The time limit of one tool call, in seconds [default: 60].
+    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
+    /// Over HTTP, the time a client has to send a request's head, in seconds [default: 10].
+    #[arg(long, value_name = "SECS", requires = "http", value_parser = seconds)]
+    pub header_timeout: Option<Duration>,
+    /// Over HTTP, the time a client has to send a request's body, in seconds [default: 30].
+    #[arg(long, value_name = "SECS", requires = "http", value_parser = seconds)]
+    pub body_timeout: Option<Duration>,
+    /// Over HTTP, how long a kept-alive connection may wait for its next request, in
+    /// seconds [default: 60].
+    #[arg(long, value_name = "SECS", requires = "http", value_parser = seconds)]
+    pub idle_timeout: Option<Duration>,
+    /// Over HTTP, how long a session lives without a request, in seconds [default: 300].
+    #[arg(long, value_name = "SECS", requires = "http", value_parser = seconds)]
+    pub session_idle_timeout: Option<Duration>,
 }
 
 /// A bearer token and the user it signs in.
@@ -180,6 +211,36 @@ impl ServeArgs {
         Ok(())
     }
 
+    /// `server` with the limits given on the command line; toolcall-mcp's defaults for
+    /// the others.
+    fn limits(&self, mut server: McpServer<App>) -> McpServer<App> {
+        if let Some(limit) = self.max_sessions {
+            server = server.max_sessions(limit);
+        }
+        if let Some(limit) = self.max_connections {
+            server = server.max_connections(limit);
+        }
+        if let Some(bytes) = self.body_limit {
+            server = server.body_limit(bytes);
+        }
+        if let Some(limit) = self.timeout {
+            server = server.timeout(limit);
+        }
+        if let Some(limit) = self.header_timeout {
+            server = server.header_timeout(limit);
+        }
+        if let Some(limit) = self.body_timeout {
+            server = server.body_timeout(limit);
+        }
+        if let Some(limit) = self.idle_timeout {
+            server = server.idle_timeout(limit);
+        }
+        if let Some(limit) = self.session_idle_timeout {
+            server = server.session_idle_timeout(limit);
+        }
+        server
+    }
+
     /// The server: user 1 on `store`; over HTTP with tokens, each request's token's user
     /// on the same store. Each caller sees and may call the tools their role allows.
     fn server(&self, store: Arc<Store>) -> McpServer<App> {
@@ -192,6 +253,7 @@ impl ServeArgs {
         if self.allow_remote {
             server = server.allowed_hosts(Vec::<String>::new());
         }
+        server = self.limits(server);
         if self.tokens.is_empty() {
             return server;
         }
@@ -207,6 +269,50 @@ impl ServeArgs {
             Ok(Caller::new(format!("user:{}", token.user), App::for_user(&store, user(token.user))))
         })
     }
+}
+
+/// The longest time limit `serve` takes: a day.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// A count of at least 1.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(count) => Ok(count),
+        Err(_) => Err("expected a whole number, like 100".to_owned()),
+    }
+}
+
+/// A number of seconds (`30`, `0.5`), more than 0 and at most a day.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text.parse().map_err(|_| "expected a number of seconds, like 30 or 0.5".to_owned())?;
+    if secs.is_nan() || secs <= 0.0 {
+        return Err("must be more than 0 seconds".to_owned());
+    }
+    if secs > MAX_SECONDS {
+        return Err(format!("must be at most {MAX_SECONDS} seconds (a day)"));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|e| e.to_string())
+}
+
+/// A size in bytes, or with a `KiB` or `MiB` suffix: from 1 KiB to 1 GiB.
+fn body_size(text: &str) -> Result<usize, String> {
+    let (digits, unit) = match text.strip_suffix("MiB") {
+        Some(digits) => (digits, 1 << 20),
+        None => match text.strip_suffix("KiB") {
+            Some(digits) => (digits, 1 << 10),
+            None => (text, 1),
+        },
+    };
+    let bytes = digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(unit))
+        .ok_or_else(|| "expected a size in bytes, or with KiB or MiB, like 4MiB".to_owned())?;
+    if !(1 << 10..=1 << 30).contains(&bytes) {
+        return Err("must be from 1KiB to 1024MiB".to_owned());
+    }
+    Ok(bytes)
 }
 
 /// The demo's users: 1 is Ada and 2 is Grace, as the seeded store has it. Grace is a
@@ -279,6 +385,41 @@ mod tests {
         assert_eq!(visible(7), every);
         let hidden: Vec<&str> = every.iter().copied().filter(|name| !visible(2).contains(name)).collect();
         assert_eq!(hidden, ["remove_note"], "every tool annotated destructive, and only those");
+    }
+
+    #[test]
+    fn limits_are_counts_sizes_and_seconds_in_range() {
+        let args = serve(
+            "--http 127.0.0.1:0 --max-sessions 3 --max-connections 9 --body-limit 64KiB --timeout 2.5 \
+             --header-timeout 1 --body-timeout 2 --idle-timeout 0.25 --session-idle-timeout 600",
+        )
+        .unwrap();
+        assert_eq!(
+            (args.max_sessions, args.max_connections, args.body_limit),
+            (Some(3), Some(9), Some(65_536))
+        );
+        assert_eq!(args.timeout, Some(Duration::from_millis(2_500)));
+        assert_eq!(
+            (args.header_timeout, args.body_timeout),
+            (Some(Duration::from_secs(1)), Some(Duration::from_secs(2)))
+        );
+        assert_eq!(args.idle_timeout, Some(Duration::from_millis(250)));
+        assert_eq!(args.session_idle_timeout, Some(Duration::from_secs(600)));
+        assert_eq!(serve("").unwrap(), ServeArgs::default(), "none given: toolcall-mcp's defaults");
+        assert_eq!(serve("--timeout 1").unwrap().timeout, Some(Duration::from_secs(1)), "stdio too");
+
+        assert_eq!(body_size("1024"), Ok(1024));
+        assert_eq!(body_size("1MiB"), Ok(1 << 20));
+        assert_eq!(body_size("1024MiB"), Ok(1 << 30));
+        assert!(body_size("1025MiB").is_err() && body_size("1023").is_err() && body_size("4 MiB").is_err());
+        assert!(body_size("18446744073709551615MiB").is_err(), "no overflow");
+        assert_eq!(at_least_one("0"), Err("must be at least 1".to_owned()));
+        assert!(at_least_one("-1").is_err() && at_least_one("").is_err());
+        for bad in ["0", "-0.5", "nan", "inf", "86401", "1s", ""] {
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+        assert_eq!(seconds("86400"), Ok(Duration::from_secs(86_400)));
+        assert!(serve("--max-sessions 4").is_err(), "an HTTP limit needs --http");
     }
 
     #[test]
