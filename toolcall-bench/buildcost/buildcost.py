@@ -549,6 +549,7 @@ def release_sizes(log) -> dict:
         stripped = target_dir(side) / "release" / f"{package(side)}.stripped"
         subprocess.run(["strip", "-o", str(stripped), str(binary)], check=True)
         out[side] = {
+            "service": service_bytes(binary),
             "stripped": stripped.stat().st_size,
             "unstripped": binary.stat().st_size,
             "wall": wall,
@@ -557,6 +558,20 @@ def release_sizes(log) -> dict:
         }
         log(f"  release {side}: {stripped.stat().st_size / 1024:,.0f} KiB stripped, build {wall:.1f} s")
     return out
+
+
+def service_bytes(binary: Path) -> int:
+    """Bytes of the symbols (unstripped binary, `nm -C --print-size`) that name
+    `rmcp::service`, `rmcp::transport` or `tokio`: an upper bound on what the service loop
+    the rmcp binary starts only to get a `Peer` adds to it (0 for toolcall's, which links
+    neither)."""
+    done = subprocess.run(["nm", "-C", "--print-size", str(binary)], capture_output=True, text=True)
+    total = 0
+    for line in done.stdout.splitlines():
+        parts = line.split(None, 3)
+        if len(parts) == 4 and any(k in parts[3] for k in ("rmcp::service", "rmcp::transport", "tokio")):
+            total += int(parts[1], 16)
+    return total
 
 
 SAMPLE = {"name": "tool_23", "arguments": {"name": "north", "mode": "Careful"}}
@@ -683,11 +698,14 @@ def report(args, measures: dict[str, Measure], sizes: dict | None, gen: dict, ws
         lines += [
             "**PRELIMINARY**: measured on a busy machine (other builds running; see the load "
             "averages), with few runs. The figures show the harness works, not where the "
-            "ratios stand; the quiet-machine run replaces them.",
+            "ratios stand; the quiet-machine run replaces them: `python3 toolcall-bench/buildcost/buildcost.py "
+            "--analyze --time-passes` (median of 7; add `--rev HEAD` when the checkout holds others' "
+            "uncommitted edits; about 15 minutes with warm dependencies, 25 cold).",
             "",
         ]
     lines += [
-        f"`python3 toolcall-bench/buildcost/buildcost.py --runs {args.runs}` generates two crates of "
+        f"`python3 toolcall-bench/buildcost/buildcost.py {' '.join(sys.argv[1:])}`".replace(" `", "`")
+        + " generates two crates of "
         f"the same {args.tools} tools over {len(FILES)} files into `toolcall-bench/buildcost/work/` "
         "(git ignores it; each crate its own workspace and target directory) and measures both in "
         "one run. Every tool takes a `String`, an optional `u32` with a default and a local struct "
@@ -716,8 +734,12 @@ def report(args, measures: dict[str, Measure], sizes: dict | None, gen: dict, ws
         "",
         f"- Machine: {machine()}; {rustc_version()}; debug = cargo's default dev profile (the "
         "generated crates set no profile), release = cargo's default release profile.",
-        f"- Code measured: commit `{head()}` (`+dirty` = uncommitted changes in toolcall-runtime "
-        f"or toolcall-build); rmcp {lock_version('rmcp', 'rmcp')}, rmcp-macros "
+        (f"- Code measured: commit `{head()}`'s toolcall-runtime and toolcall-build (`--rev`: its tree "
+         "extracted into `work/checkout`, so others' uncommitted edits are not measured)"
+         if REV else
+         f"- Code measured: commit `{head()}` (`+dirty` = uncommitted changes in toolcall-runtime "
+         "or toolcall-build)")
+        + f"; rmcp {lock_version('rmcp', 'rmcp')}, rmcp-macros "
         f"{lock_version('rmcp', 'rmcp-macros')}, schemars {lock_version('rmcp', 'schemars')}, "
         f"serde {lock_version('toolcall', 'serde')}, serde_json {lock_version('toolcall', 'serde_json')}, "
         "pinned by `toolcall-bench/buildcost/{toolcall,rmcp}.Cargo.lock` (built `--locked`).",
@@ -786,6 +808,15 @@ def report(args, measures: dict[str, Measure], sizes: dict | None, gen: dict, ws
             "- Unstripped release binaries: "
             + ", ".join(f"{s} {v['unstripped'] / 1024:,.0f} KiB (built in {v['wall']:.1f} s)" for s, v in sizes.items())
             + "."
+        )
+    if sizes:
+        svc = sizes["rmcp"]["service"]
+        a, b = sizes["toolcall"]["stripped"], sizes["rmcp"]["stripped"]
+        lines.append(
+            f"- The service loop in the rmcp binary: its symbols naming `rmcp::service`, "
+            f"`rmcp::transport` or `tokio` add up to {svc / 1024:,.0f} KiB (`nm`; toolcall's: "
+            f"{sizes['toolcall']['service'] / 1024:,.0f} KiB). Without them rmcp's binary would be about "
+            f"{(b - svc) / 1024:,.0f} KiB and the ratio about {a / (b - svc):.2f}x."
         )
     for note in notes:
         lines.append(f"- Checked: {note}.")
@@ -958,6 +989,12 @@ def group(side: str, name: str) -> str:
     return "std / core / alloc / tokio generics, instantiated here"
 
 
+def shape_of(name: str) -> str:
+    """A function's name with the tool number and file module left out, so the 50 copies of
+    one generated function are one row."""
+    return re.sub(r"::(" + "|".join(FILES) + r")::", "::M::", re.sub(r"\d\d", "NN", name))
+
+
 def time_passes(side: str, log) -> list[tuple[str, float]] | None:
     """rustc's `-Ztime-passes` for a clean build of the crate (nightly toolchain, its own
     target directory, so the stable one stays as measured): the slowest passes."""
@@ -1032,12 +1069,12 @@ def analyze(args, log) -> list[str]:
         out += ["| lines | copies | function |", "|---:|---:|---|"]
         seen = set()
         for lines_, copies, name in own:
-            shape = re.sub(r"\d\d", "NN", name)
+            shape = shape_of(name)
             if shape in seen:
                 continue
             seen.add(shape)
-            n = sum(1 for r in own if re.sub(r"\d\d", "NN", r[2]) == shape)
-            out.append(f"| {lines_:,} | {copies} | `{name}` ({n} like it) |")
+            n = sum(1 for r in own if shape_of(r[2]) == shape)
+            out.append(f"| {lines_:,} | {copies} | `{name}` ({n} like it, {n * lines_:,} lines) |")
             if len(seen) >= 8:
                 break
     if args.time_passes:
