@@ -67,8 +67,8 @@ pub use toolset::{Emitted, Names, ToolInfo, Toolset};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::call::{
-        Decoded, Dispatched, MAX_DECODED, Stop, ToolFuture, arguments, boxed, decode_exact, decode_fast, encode,
-        encode_result, exact, invoke, name_hash, parse_arguments, pending, ready,
+        Decoded, Dispatched, MAX_DECODED, Stop, ToolFuture, arguments, boxed, decode_exact, decode_fast,
+        encode, encode_result, exact, invoke, name_hash, parse_arguments, pending, ready,
     };
     pub use crate::dynamic::{decode_arguments, validate};
     pub use crate::error::summarize;

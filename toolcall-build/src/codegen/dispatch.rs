@@ -110,7 +110,9 @@ pub fn dispatcher(
         })
         .collect::<Vec<_>>();
     let mut dispatcher = function(&skeletons.dispatcher, super::syntax::ident(ident), name_match(arms));
-    dispatcher.attrs.push(doc("Finds the tool called `name` and calls it with `a`, its arguments (a `Value` or text)."));
+    dispatcher
+        .attrs
+        .push(doc("Finds the tool called `name` and calls it with `a`, its arguments (a `Value` or text)."));
     dispatcher
 }
 
