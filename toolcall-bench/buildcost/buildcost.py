@@ -439,7 +439,10 @@ def timed_build(side: str, *extra: str) -> tuple[float, dict[str, float]]:
 def unit_times(side: str) -> dict[str, float]:
     """Seconds per unit of the generated crate in the last `--timings` report: `build script
     (compile)`, `build script (run)` and `crate` (the binary)."""
-    html = (target_dir(side) / "cargo-timings" / "cargo-timing.html").read_text()
+    timings = target_dir(side) / "cargo-timings"
+    html = (timings / "cargo-timing.html").read_text()
+    for old in timings.glob("cargo-timing-*.html"):  # one per build: keep only the last
+        old.unlink()
     start = html.index("UNIT_DATA = ") + len("UNIT_DATA = ")
     units = json.loads(html[start : html.index("];", start) + 1])
     out: dict[str, float] = {}
