@@ -166,10 +166,9 @@ impl Talk {
         let sent = match report {
             Report::Progress { done, total, message } => {
                 let Some(token) = &self.token else { return };
-                if self.last.is_some_and(|last| done <= last) {
+                if !rises(&mut self.last, done) {
                     return;
                 }
-                self.last = Some(done);
                 let mut param = ProgressNotificationParam::new(token.clone(), done as f64);
                 if let Some(total) = total {
                     param = param.with_total(total as f64);
@@ -192,9 +191,53 @@ impl Talk {
     }
 }
 
+/// Whether progress `done` is larger than the `last` one sent (MCP requires each to be),
+/// noting it as the last when it is.
+fn rises(last: &mut Option<u64>, done: u64) -> bool {
+    if last.is_some_and(|last| done <= last) {
+        return false;
+    }
+    *last = Some(done);
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progress_that_does_not_grow_is_not_sent() {
+        let mut last = None;
+        let sent: Vec<u64> =
+            [1, 2, 2, 1, 5, 3, 6].into_iter().filter(|&done| rises(&mut last, done)).collect();
+        assert_eq!(sent, [1, 2, 5, 6]);
+    }
+
+    #[test]
+    fn a_full_queue_drops_reports_and_counts_them_without_waiting() {
+        let (queue, mut reports) = mpsc::channel(QUEUE);
+        let dropped = Arc::new(AtomicU64::new(0));
+        let sink = Sink {
+            queue,
+            wants_progress: true,
+            request_level: None,
+            session: SessionLevel::default(),
+            default_level: LogLevel::Info,
+            dropped: Arc::clone(&dropped),
+        };
+        // Nobody reads while the tool reports: the first QUEUE wait, the rest are dropped.
+        for done in 1..=300 {
+            sink.progress(done, None, "");
+        }
+        sink.log(LogLevel::Debug, "below the level: never queued");
+        sink.log(LogLevel::Error, "queue full: dropped");
+        assert_eq!(dropped.load(Ordering::Relaxed), 300 - QUEUE as u64 + 1);
+        let mut queued = Vec::new();
+        while let Ok(Report::Progress { done, .. }) = reports.try_recv() {
+            queued.push(done);
+        }
+        assert_eq!(queued, (1..=QUEUE as u64).collect::<Vec<_>>());
+    }
 
     #[test]
     fn levels_convert_both_ways() {
