@@ -113,6 +113,23 @@ pub fn decode_exact<'a, D: Decoded>(
     }
 }
 
+/// [`decode_fast`] for a tool whose parameters are all read plainly ([`Params`]): `known`
+/// names them, in order.
+#[inline(always)]
+pub fn decode_fast_plain<'a, P: Params<'a> + Filled<'a>>(
+    args: Args<'a>,
+    index: impl Fn(&str) -> Option<usize>,
+    known: &[&str],
+) -> Result<P, Stop<'a>> {
+    decode_fast(args, index, known, |fields| P::results(fields, known))
+}
+
+/// [`decode_exact`] for a tool whose parameters are all read plainly ([`Params`]).
+#[inline(always)]
+pub fn decode_exact_plain<'a, P: Params<'a>>(args: Args<'a>, known: &[&str]) -> Result<P, Stop<'a>> {
+    decode_exact(args, known, |fields| P::results(fields, known))
+}
+
 /// A sync tool's finished call: `body` (the tool's call and its result's encoding) run
 /// with panics caught ([`invoke`]).
 #[inline(always)]
@@ -206,6 +223,47 @@ decoded_tuple!(A B C D E F G H I);
 decoded_tuple!(A B C D E F G H I J);
 decoded_tuple!(A B C D E F G H I J K);
 decoded_tuple!(A B C D E F G H I J K L);
+
+/// The parameters of a tool whose every parameter is read plainly, each by its type's
+/// [`FromArg`](crate::FromArg) under its name ([`Fields::arg`]): a tuple of up to
+/// [`MAX_DECODED`] types. Generated call functions of such tools name only the
+/// parameters ([`decode_fast_plain`], [`decode_exact_plain`]), not a decoder per
+/// parameter.
+pub trait Params<'a>: Sized {
+    /// Each parameter's `Result`, as the exact decoder collects them.
+    type Results: Decoded<Values = Self>;
+
+    /// Reads the parameters named `names`, in order, from the arguments' members.
+    fn results(fields: Fields<'a>, names: &[&str]) -> Self::Results;
+}
+
+macro_rules! params_tuple {
+    ($($part:ident $index:tt)*) => {
+        impl<'a, $($part: crate::FromArg<'a>),*> Params<'a> for ($($part,)*) {
+            type Results = ($(Result<$part, ToolError>,)*);
+
+            #[inline]
+            #[allow(unused_variables, clippy::unused_unit, reason = "no parameters read nothing")]
+            fn results(fields: Fields<'a>, names: &[&str]) -> Self::Results {
+                ($(fields.arg(names.get($index).copied().unwrap_or_default()),)*)
+            }
+        }
+    };
+}
+
+params_tuple!();
+params_tuple!(A 0);
+params_tuple!(A 0 B 1);
+params_tuple!(A 0 B 1 C 2);
+params_tuple!(A 0 B 1 C 2 D 3);
+params_tuple!(A 0 B 1 C 2 D 3 E 4);
+params_tuple!(A 0 B 1 C 2 D 3 E 4 F 5);
+params_tuple!(A 0 B 1 C 2 D 3 E 4 F 5 G 6);
+params_tuple!(A 0 B 1 C 2 D 3 E 4 F 5 G 6 H 7);
+params_tuple!(A 0 B 1 C 2 D 3 E 4 F 5 G 6 H 7 I 8);
+params_tuple!(A 0 B 1 C 2 D 3 E 4 F 5 G 6 H 7 I 8 J 9);
+params_tuple!(A 0 B 1 C 2 D 3 E 4 F 5 G 6 H 7 I 8 J 9 K 10);
+params_tuple!(A 0 B 1 C 2 D 3 E 4 F 5 G 6 H 7 I 8 J 9 K 10 L 11);
 
 /// A hash of a tool name. Generated dispatchers match on `(name_hash(name), name)`,
 /// so finding a tool among 1,000 costs an integer switch and one string comparison.

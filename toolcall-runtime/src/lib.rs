@@ -67,12 +67,14 @@ pub use toolset::{Emitted, Names, ToolInfo, Toolset};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::call::{
-        Decoded, Dispatched, MAX_DECODED, Stop, ToolFuture, arguments, boxed, decode_exact, decode_fast,
-        encode, encode_result, exact, invoke, name_hash, parse_arguments, pending, ready,
+        Decoded, Dispatched, MAX_DECODED, Params, Stop, ToolFuture, arguments, boxed, decode_exact,
+        decode_exact_plain, decode_fast, decode_fast_plain, encode, encode_result, exact, invoke, name_hash,
+        parse_arguments, pending, ready,
     };
     pub use crate::dynamic::{decode_arguments, validate};
     pub use crate::error::summarize;
     pub use crate::toolset::{DispatchFn, TextDispatchFn, rows};
+    pub use serde::Deserializer;
 
     /// Decoding typed answers (`OutputType` impls).
     pub mod output {

@@ -236,9 +236,20 @@ fn grouped<T>(items: Vec<T>, tuple: &impl Fn(Vec<T>) -> T) -> T {
 /// <exact>)` where every parameter has the one-pass reader (each key's index is its
 /// parameter's place in the tuple), else `__rt::decode_exact(args, &[names], <exact>)`;
 /// `Ok` with the tuple of decoded parameters, or `Err` with how the call stops.
+///
+/// A tool whose parameters are all read plainly (each by its `FromArg`, under its name)
+/// names only them: `decode_fast_plain(args, <key index>, &[names])` or
+/// `decode_exact_plain(args, &[names])`, the runtime reading each (`Params`).
 fn decode(tool: &ToolDef) -> Expr {
     let known = reference(array(tool.params.iter().map(|p| str_lit(&p.name))), false);
-    if is_fast(tool) {
+    let plain =
+        tool.params.len() <= toolcall_runtime::__private::MAX_DECODED && tool.params.iter().all(is_plain);
+    if plain && is_fast(tool) {
+        let index = key_index(tool.params.iter().map(|p| p.name.as_str()));
+        call(private("decode_fast_plain"), [var("args"), index, known])
+    } else if plain {
+        call(private("decode_exact_plain"), [var("args"), known])
+    } else if is_fast(tool) {
         let index = key_index(tool.params.iter().map(|p| p.name.as_str()));
         call(private("decode_fast"), [var("args"), index, known, exact_decode(tool)])
     } else {
@@ -306,10 +317,10 @@ fn call_inputs(tool: &ToolDef, bindings: &[syn::Ident]) -> Vec<Expr> {
 /// Decodes one parameter (its error names it); a range from an override is checked first.
 fn decode_param(param: &model::Param) -> Expr {
     let name = &param.name;
-    let bounded = param.bounds.as_ref().and_then(bounds_expr);
-    if matches!(param.decode, Decode::FromArg) && bounded.is_none() {
+    if is_plain(param) {
         return method(var("arguments"), "arg", [str_lit(name)]);
     }
+    let bounded = param.bounds.as_ref().and_then(bounds_expr);
     let get = || method(var("arguments"), "get", [str_lit(name)]);
     let mut expr = slot_expr(&param.decode, get(), int_lit("0"));
     if let Some(bounds) = bounded {
@@ -319,6 +330,12 @@ fn decode_param(param: &model::Param) -> Expr {
     }
     let error = closure(false, [bind("e", false)], method(var("e"), "param", [str_lit(name)]));
     method(expr, "map_err", [error])
+}
+
+/// Whether a parameter is read plainly: by its type's `FromArg`, with no range to check
+/// (`arguments.arg(name)`).
+fn is_plain(param: &model::Param) -> bool {
+    matches!(param.decode, Decode::FromArg) && param.bounds.as_ref().and_then(bounds_expr).is_none()
 }
 
 /// The `slot::Bounds` value that checks a bounded IR type.

@@ -409,10 +409,7 @@ pub fn fast_impl(local: &LocalImpl) -> Option<TokenStream> {
     let impl_params = generics.params.iter();
     Some(quote! {
         impl<'de, #(#impl_params),*> #fast::FastArg<'de> for #type_path #type_generics #where_clause {
-            fn fast<D: ::toolcall_runtime::serde::Deserializer<'de>>(
-                de: D,
-                depth: usize,
-            ) -> Result<Self, D::Error> {
+            fn fast<D: __rt::Deserializer<'de>>(de: D, depth: usize) -> Result<Self, D::Error> {
                 #body
             }
         }
