@@ -23,6 +23,8 @@ pub enum ContextUse {
     Shared,
     /// `&mut App`: the context is shared between concurrent calls, so this cannot be served.
     Mutable,
+    /// `App` by value: the caller lends the context, it cannot give it away.
+    Owned,
     /// Not the context.
     No,
 }
@@ -48,12 +50,7 @@ impl ContextType {
     /// Whether parameter type `ty` is a reference to the context, given the file's
     /// `use` imports (name -> full path).
     pub fn classify(&self, ty: &syn::Type, imports: &BTreeMap<String, String>) -> ContextUse {
-        let syn::Type::Reference(reference) = strip(ty) else { return ContextUse::No };
-        let syn::Type::Path(path) = strip(&reference.elem) else { return ContextUse::No };
-        if path.qself.is_some() || !self.names(&path.path, imports) {
-            return ContextUse::No;
-        }
-        if reference.mutability.is_some() { ContextUse::Mutable } else { ContextUse::Shared }
+        use_of(ty, |path| self.names(path, imports))
     }
 
     /// Whether `path` names the context: the full path, its last segment, or through a `use`.
@@ -76,14 +73,26 @@ pub const PROGRESS_PATH: &str = "toolcall_runtime::Progress";
 
 /// Whether parameter type `ty` is `&toolcall_runtime::Progress` (written as the path, or
 /// as a name a `use` in the tool file resolves to it): passed by the caller, never in a
-/// schema. `&mut Progress` is [`ContextUse::Mutable`].
+/// schema. `&mut Progress` is [`ContextUse::Mutable`], `Progress` by value [`ContextUse::Owned`].
 pub fn progress_use(ty: &syn::Type, imports: &BTreeMap<String, String>) -> ContextUse {
-    let syn::Type::Reference(reference) = strip(ty) else { return ContextUse::No };
-    let syn::Type::Path(path) = strip(&reference.elem) else { return ContextUse::No };
-    if path.qself.is_some() || crate::parse::resolve(imports, &path.path) != PROGRESS_PATH {
-        return ContextUse::No;
+    use_of(ty, |path| crate::parse::resolve(imports, path) == PROGRESS_PATH)
+}
+
+/// How `ty` takes the type whose paths `names` recognizes: `&T`, `&mut T`, `T` by value,
+/// or not at all.
+fn use_of(ty: &syn::Type, names: impl Fn(&syn::Path) -> bool) -> ContextUse {
+    let named = |ty: &syn::Type| matches!(strip(ty), syn::Type::Path(path) if path.qself.is_none() && names(&path.path));
+    match strip(ty) {
+        syn::Type::Reference(reference) if named(&reference.elem) => {
+            if reference.mutability.is_some() {
+                ContextUse::Mutable
+            } else {
+                ContextUse::Shared
+            }
+        }
+        owned if named(owned) => ContextUse::Owned,
+        _ => ContextUse::No,
     }
-    if reference.mutability.is_some() { ContextUse::Mutable } else { ContextUse::Shared }
 }
 
 fn strip(ty: &syn::Type) -> &syn::Type {
@@ -119,11 +128,13 @@ mod tests {
             ContextUse::Shared
         );
         assert_eq!(classify("crate::App", "&mut App", &[]), ContextUse::Mutable);
+        assert_eq!(classify("crate::App", "App", &[]), ContextUse::Owned);
+        assert_eq!(classify("crate::App", "crate::App", &[]), ContextUse::Owned);
     }
 
     #[test]
     fn other_types_are_not_the_context() {
-        assert_eq!(classify("crate::App", "App", &[]), ContextUse::No);
+        assert_eq!(classify("crate::App", "Db", &[]), ContextUse::No);
         assert_eq!(classify("crate::App", "&Db", &[]), ContextUse::No);
         assert_eq!(classify("crate::App", "&other::App", &[]), ContextUse::No);
         // A `use` that brings in another `App` wins over the last-segment rule.
@@ -149,7 +160,8 @@ mod tests {
         assert_eq!(classify("&mut toolcall_runtime::Progress", &[]), ContextUse::Mutable);
         assert_eq!(classify("&Progress", &[]), ContextUse::No);
         assert_eq!(classify("&Progress", &[("Progress", "crate::Progress")]), ContextUse::No);
-        assert_eq!(classify("toolcall_runtime::Progress", &[]), ContextUse::No);
+        assert_eq!(classify("toolcall_runtime::Progress", &[]), ContextUse::Owned);
+        assert_eq!(classify("Vec<toolcall_runtime::Progress>", &[]), ContextUse::No);
     }
 
     #[test]

@@ -631,7 +631,7 @@ impl Builder {
             generated.diagnostics.iter().filter(|d| d.level == Level::Error).collect();
         if !errors.is_empty() {
             let list: Vec<String> = errors.iter().map(|d| format!("  {d}")).collect();
-            return Err(format!("{} error(s) in tool files:\n{}", errors.len(), list.join("\n")));
+            return Err(format!("{} error(s) in the crate's sources:\n{}", errors.len(), list.join("\n")));
         }
         write_if_changed(&out_dir.join(&self.out_file), &generated.code)
             .map_err(|e| format!("cannot write tools.rs: {e}"))

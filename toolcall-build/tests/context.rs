@@ -114,6 +114,20 @@ fn async_tools_are_tools_and_generate_boxed_bodies() {
 /// README promises `&mut App` is refused: an error at the parameter (a tool silently
 /// skipped would vanish from the model's list), and the build fails.
 #[test]
+fn the_context_by_value_is_an_error_at_the_parameter() {
+    let file = source("admin.rs", "use crate::App;\n/// Resets.\npub fn reset(app: App) -> usize { 0 }\n");
+    let generated = Builder::new().context("crate::App").generate_from(vec![file]).unwrap();
+    let lines = diagnostic_lines(&generated);
+    assert!(
+        lines.contains(
+            "src/tools/admin.rs:3:19: error: `reset`: takes the context by value; the caller lends it"
+        ),
+        "{lines}"
+    );
+    assert!(generated.modules.iter().all(|m| m.tools.is_empty()), "{lines}");
+}
+
+#[test]
 fn the_context_taken_mutably_is_an_error_at_the_parameter() {
     let file =
         source("admin.rs", "use crate::App;\n/// Resets.\npub fn reset(app: &mut App) -> usize { 0 }\n");

@@ -76,6 +76,21 @@ fn content_results_claim_no_output_schema() {
 }
 
 #[test]
+fn progress_by_value_is_an_error_at_the_parameter() {
+    // Not a model argument with no schema (the warning it got) and a rustc error in tools.rs.
+    let text = "use toolcall_runtime::Progress;\n\n/// Bad.\npub fn bad(n: u8, progress: Progress) -> u8 {\n    n\n}\n";
+    let generated = generate_one(&source("bad.rs", text));
+    let lines: Vec<String> = generated.diagnostics.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "src/tools/bad.rs:4:29: error: `bad`: takes `Progress` by value; the caller lends it for the call, take `&Progress`"
+        ],
+    );
+    assert!(generated.modules.iter().all(|m| m.tools.is_empty()));
+}
+
+#[test]
 fn mut_progress_is_an_error_at_the_parameter() {
     let text = "use toolcall_runtime::Progress;\n\n/// Bad.\npub fn bad(progress: &mut Progress) -> u8 {\n    0\n}\n";
     let generated = generate_one(&source("bad.rs", text));

@@ -415,6 +415,13 @@ fn split_context<'f>(
                     "takes `&mut Progress`; reporting needs no `mut`, take `&Progress`".to_owned(),
                 ));
             }
+            ContextUse::Owned => {
+                return Err(Unservable::Error(
+                    input.ty.span(),
+                    "takes `Progress` by value; the caller lends it for the call, take `&Progress`"
+                        .to_owned(),
+                ));
+            }
             ContextUse::No => {}
         }
         match context.map_or(ContextUse::No, |c| c.classify(&input.ty, &parsed.imports)) {
@@ -424,6 +431,13 @@ fn split_context<'f>(
                     input.ty.span(),
                     "takes the context as `&mut`; calls share it, so take `&` and put what \
                      changes behind a lock"
+                        .to_owned(),
+                ));
+            }
+            ContextUse::Owned => {
+                return Err(Unservable::Error(
+                    input.ty.span(),
+                    "takes the context by value; the caller lends it to every call, take it as `&`"
                         .to_owned(),
                 ));
             }
