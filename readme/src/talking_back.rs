@@ -43,3 +43,30 @@ let outcome = agent
     .await?;
     Ok(())
 }
+
+/// README "Talking back": a test reading what a tool reported.
+#[rustfmt::skip]
+async fn recorded(app: App) -> Result<(), Box<dyn std::error::Error>> {
+use std::sync::{Arc, Mutex};
+use toolcall_runtime::{LogLevel, Progress, ProgressSink};
+
+/// Keeps every report, for a test to read.
+#[derive(Default)]
+struct Recorder(Mutex<Vec<String>>);
+
+impl ProgressSink for Recorder {
+    fn progress(&self, done: u64, total: Option<u64>, message: &str) {
+        self.0.lock().unwrap().push(format!("{done}/{total:?} {message}"));
+    }
+    fn log(&self, level: LogLevel, message: &str) {
+        self.0.lock().unwrap().push(format!("{level}: {message}"));
+    }
+}
+
+let recorder = Arc::new(Recorder::default());
+let progress = Progress::new(Arc::clone(&recorder)); // the test keeps the Arc
+let args = serde_json::json!({});
+let export = toolset::ALL.call_reporting(&app, "export_notes", &args, &progress).await?;
+println!("{:?}", recorder.0.lock().unwrap()); // ["1/Some(2) note 1", "2/Some(2) note 2", "info: exported 2 notes"]
+    Ok(())
+}
