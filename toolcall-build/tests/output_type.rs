@@ -91,7 +91,7 @@ fn an_output_type_gets_an_output_type_impl_and_its_decoder() {
     let code = &generated.code;
     assert!(code.contains("impl ::toolcall_runtime::OutputType for crate::models::Report"), "{code}");
     // No tool takes `Report`: its decoder is generated for the output type alone.
-    assert!(code.replace('\n', " ").contains("FromArg<'toolcall> for crate::models::Report"), "{code}");
+    assert!(code.replace('\n', " ").contains("FromArg<'__t> for crate::models::Report"), "{code}");
     let names: Vec<(&str, &str, bool)> =
         generated.outputs.iter().map(|o| (o.path.as_str(), o.name.as_str(), o.wrapped)).collect();
     assert_eq!(

@@ -71,10 +71,12 @@ pub mod __private {
         decode_exact_plain, decode_fast, decode_fast_plain, encode, encode_result, exact, invoke, name_hash,
         parse_arguments, pending, ready,
     };
+    pub use crate::decode::ArgError;
     pub use crate::dynamic::{decode_arguments, validate};
     pub use crate::error::summarize;
     pub use crate::toolset::{DispatchFn, TextDispatchFn, rows};
     pub use serde::Deserializer;
+    pub use serde_json::Value;
 
     /// Decoding typed answers (`OutputType` impls).
     pub mod output {

@@ -30,7 +30,7 @@ fn bounded_generics(local: &LocalImpl, bound: syn::TypeParamBound) -> syn::Gener
 pub fn local_impl(local: &LocalImpl) -> TokenStream {
     let ident = &local.ident;
     let type_path = &local.path;
-    let generics = bounded_generics(local, syn::parse_quote!(::toolcall_runtime::FromArg<'toolcall>));
+    let generics = bounded_generics(local, syn::parse_quote!(::toolcall_runtime::FromArg<'__t>));
     let (_, type_generics, where_clause) = local.generics.split_for_impl();
     let impl_params = generics.params.iter();
     let body = shape_body(&local.shape, &ident.to_string());
@@ -45,11 +45,7 @@ pub fn local_impl(local: &LocalImpl) -> TokenStream {
         Shape::Struct(fields) if local.merged => {
             let build = struct_literal(quote!(Self), fields, &quote!(value), Some(Tag::Runtime), None);
             Some(quote! {
-                fn from_tagged(
-                    value: &'toolcall ::toolcall_runtime::serde_json::Value,
-                    depth: usize,
-                    tag: &str,
-                ) -> Result<Self, ::toolcall_runtime::ArgError> {
+                fn from_tagged(value: &'__t __rt::Value, depth: usize, tag: &str) -> Result<Self, __rt::ArgError> {
                     Ok(#build)
                 }
             })
@@ -57,12 +53,10 @@ pub fn local_impl(local: &LocalImpl) -> TokenStream {
         _ => None,
     };
     quote! {
-        impl<'toolcall, #(#impl_params),*> ::toolcall_runtime::FromArg<'toolcall> for #type_path #type_generics #where_clause {
+        // `'__t`: a lifetime no user type names.
+        impl<'__t, #(#impl_params),*> ::toolcall_runtime::FromArg<'__t> for #type_path #type_generics #where_clause {
             #accepts_null
-            fn from_arg(
-                value: &'toolcall ::toolcall_runtime::serde_json::Value,
-                depth: usize,
-            ) -> Result<Self, ::toolcall_runtime::ArgError> {
+            fn from_arg(value: &'__t __rt::Value, depth: usize) -> Result<Self, __rt::ArgError> {
                 #body
             }
             #from_tagged
