@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
 /// The app on a fresh seeded store, so every call starts from the same notes.
 fn fresh_app() -> App {
     let store = Arc::new(Store::seeded(Duration::ZERO));
-    App::for_user(&store, User { id: 1, name: "fuzz".to_owned() })
+    App::for_user(&store, User { id: 1, name: "fuzz".to_owned(), role: Default::default() })
 }
 
 /// Whether `bytes` is a JSON object some object of which holds a key twice.

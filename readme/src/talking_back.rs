@@ -56,10 +56,14 @@ struct Recorder(Mutex<Vec<String>>);
 
 impl ProgressSink for Recorder {
     fn progress(&self, done: u64, total: Option<u64>, message: &str) {
-        self.0.lock().unwrap().push(format!("{done}/{total:?} {message}"));
+        if let Ok(mut reports) = self.0.lock() {
+            reports.push(format!("{done}/{total:?} {message}"));
+        }
     }
     fn log(&self, level: LogLevel, message: &str) {
-        self.0.lock().unwrap().push(format!("{level}: {message}"));
+        if let Ok(mut reports) = self.0.lock() {
+            reports.push(format!("{level}: {message}"));
+        }
     }
 }
 
@@ -67,6 +71,8 @@ let recorder = Arc::new(Recorder::default());
 let progress = Progress::new(Arc::clone(&recorder)); // the test keeps the Arc
 let args = serde_json::json!({});
 let export = toolset::ALL.call_reporting(&app, "export_notes", &args, &progress).await?;
-println!("{:?}", recorder.0.lock().unwrap()); // ["1/Some(2) note 1", "2/Some(2) note 2", "info: exported 2 notes"]
+if let Ok(reports) = recorder.0.lock() {
+    println!("{reports:?}"); // ["1/Some(2) note 1", "2/Some(2) note 2", "info: exported 2 notes"]
+}
     Ok(())
 }

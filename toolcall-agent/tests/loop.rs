@@ -108,7 +108,7 @@ async fn the_calls_of_a_turn_run_concurrently() {
     // Two reads of a store whose round trip takes 300 ms: about 300 ms together, 600 one
     // after the other. The server sees the gap between the two requests.
     let store = Arc::new(Store::seeded(Duration::from_millis(300)));
-    let app = App::for_user(&store, User { id: 1, name: "Ada".to_owned() });
+    let app = App::for_user(&store, User::ada());
     let calls = [("call_1", "list_notes", "{}"), ("call_2", "list_notes", r#"{"limit":1}"#)];
     let server = Server::start(vec![tool_calls(&calls), answer("two lists")]).await;
     let agent = Agent::new(&toolset::ALL, app, server.base_url.clone());
@@ -250,7 +250,7 @@ async fn a_tools_own_time_limit_ends_its_call_and_the_model_is_told() {
     // `remove_note` has a 2 s limit of its own (`TOOLS` in example-app); the store's round
     // trip takes 3 s, so the call is cancelled at 2 s, before it removes anything.
     let store = Arc::new(Store::seeded(Duration::from_millis(3_000)));
-    let app = App::for_user(&store, User { id: 1, name: "Ada".to_owned() });
+    let app = App::for_user(&store, User::ada());
     let calls = [("call_1", "remove_note", r#"{"id":1}"#)];
     let server = Server::start(vec![tool_calls(&calls), answer("it took too long")]).await;
     let agent = Agent::new(&toolset::ALL, app, server.base_url.clone());
