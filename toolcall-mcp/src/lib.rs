@@ -23,7 +23,7 @@
 //!   `outputSchema`, which that version does not define.
 //! - `tools/call`: a result is a text block holding its JSON, plus `structuredContent`
 //!   when the tool has an output schema; a tool returning
-//!   [`Content`](toolcall_runtime::Content) answers with its content blocks instead
+//!   [`Content`] answers with its content blocks instead
 //!   ([Tools that talk back](#tools-that-talk-back)). A [`ToolError`] (bad arguments, a failing or
 //!   panicking tool) is a result with `isError: true` that says the error's message once,
 //!   in one text block the model reads to correct itself, with the error's JSON object as
