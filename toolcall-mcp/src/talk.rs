@@ -214,6 +214,36 @@ mod tests {
     }
 
     #[test]
+    fn the_request_level_wins_over_the_session_level_over_the_default() {
+        let (queue, mut reports) = mpsc::channel(QUEUE);
+        let mut sink = Sink {
+            queue,
+            wants_progress: false,
+            request_level: None,
+            session: SessionLevel::default(),
+            default_level: LogLevel::Warning,
+            dropped: Arc::new(AtomicU64::new(0)),
+        };
+        let mut heard = |sink: &Sink| {
+            for level in [LogLevel::Debug, LogLevel::Info, LogLevel::Warning, LogLevel::Error] {
+                sink.log(level, "");
+            }
+            sink.progress(1, None, "no token: not queued");
+            let mut levels = Vec::new();
+            while let Ok(Report::Log { level, .. }) = reports.try_recv() {
+                levels.push(level);
+            }
+            levels
+        };
+        // `default_log_level(Warning)`, before any `logging/setLevel`.
+        assert_eq!(heard(&sink), [LogLevel::Warning, LogLevel::Error]);
+        sink.session.set(LogLevel::Info);
+        assert_eq!(heard(&sink), [LogLevel::Info, LogLevel::Warning, LogLevel::Error]);
+        sink.request_level = Some(LogLevel::Error);
+        assert_eq!(heard(&sink), [LogLevel::Error]);
+    }
+
+    #[test]
     fn a_full_queue_drops_reports_and_counts_them_without_waiting() {
         let (queue, mut reports) = mpsc::channel(QUEUE);
         let dropped = Arc::new(AtomicU64::new(0));
