@@ -65,32 +65,22 @@ static INFO: [ToolInfo; 2] = [
     ToolInfo {
         module: "m",
         name: "count",
-        title: "",
         description: "",
         parameters: "{}",
         strict_parameters: "{}",
         anthropic_strict_parameters: "{}",
         gemini_parameters: "",
-        output: None,
-        annotations: "",
-        examples: "",
-        timeout_ms: None,
-        returns_content: false,
+        ..ToolInfo::EMPTY
     },
     ToolInfo {
         module: "m",
         name: "polls",
-        title: "",
         description: "",
         parameters: "{}",
         strict_parameters: "{}",
         anthropic_strict_parameters: "{}",
         gemini_parameters: "",
-        output: None,
-        annotations: "",
-        examples: "",
-        timeout_ms: None,
-        returns_content: false,
+        ..ToolInfo::EMPTY
     },
 ];
 static EMITTED: Emitted = Emitted::new();

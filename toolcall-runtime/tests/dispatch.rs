@@ -150,17 +150,12 @@ const PING_INPUT: &str = r#"{"type":"object","properties":{},"required":[],"addi
 static PING_TOOLS: [ToolInfo; 1] = [ToolInfo {
     module: "health",
     name: "ping",
-    title: "",
     description: "Check the service is up.",
     parameters: PING_INPUT,
     strict_parameters: PING_INPUT,
     anthropic_strict_parameters: PING_INPUT,
     gemini_parameters: "",
-    output: None,
-    annotations: "",
-    examples: "",
-    timeout_ms: None,
-    returns_content: false,
+    ..ToolInfo::EMPTY
 }];
 
 /// What `PING` emits, written out by hand: `[format][strict]` in `Format::ALL`'s order.

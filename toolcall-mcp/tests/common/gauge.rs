@@ -45,32 +45,22 @@ static INFO: [ToolInfo; 2] = [
     ToolInfo {
         module: "gauge",
         name: "work",
-        title: "",
         description: "Hold a slot for `ms` milliseconds; answer the caller.",
         parameters: WORK,
         strict_parameters: WORK,
         anthropic_strict_parameters: WORK,
         gemini_parameters: WORK,
-        output: None,
-        annotations: "",
-        examples: "",
-        timeout_ms: None,
-        returns_content: false,
+        ..ToolInfo::EMPTY
     },
     ToolInfo {
         module: "gauge",
         name: "whoami",
-        title: "",
         description: "The signed-in user.",
         parameters: WHOAMI,
         strict_parameters: WHOAMI,
         anthropic_strict_parameters: WHOAMI,
         gemini_parameters: "",
-        output: None,
-        annotations: "",
-        examples: "",
-        timeout_ms: None,
-        returns_content: false,
+        ..ToolInfo::EMPTY
     },
 ];
 
