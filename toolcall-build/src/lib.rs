@@ -61,6 +61,7 @@ pub use diagnostics::{Diagnostic, Level};
 pub use expected::{Expected, declared_list};
 pub use provider::{ProvidedType, TypeProvider};
 
+use codegen::Memo;
 use context::ContextType;
 use diagnostics::Diagnostics;
 use model::{Decode, ToolModule};
@@ -400,7 +401,7 @@ impl Builder {
     pub fn generate(&self) -> Result<Generated, BuildError> {
         let sources = self.read_sources()?;
         let loader = |path: &Path| std::fs::read_to_string(self.crate_dir.join(path)).ok();
-        self.generate_with(sources, Some(&loader))
+        Ok(self.generate_with(sources, Some(&loader), Memo::default())?.0)
     }
 
     /// Generates from tool files given in any order (they are sorted first), without
@@ -411,7 +412,7 @@ impl Builder {
     /// thousands deep, or whose expressions chain thousands of terms, ends in code or
     /// diagnostics rather than a stack overflow, whichever thread calls this.
     pub fn generate_from(&self, sources: Vec<SourceFile>) -> Result<Generated, BuildError> {
-        self.generate_with(sources, None)
+        Ok(self.generate_with(sources, None, Memo::default())?.0)
     }
 
     /// Generates from a whole crate held in memory: `files` by their paths relative to
@@ -449,21 +450,23 @@ impl Builder {
             })
             .collect();
         let loader = |path: &Path| files.get(path).cloned();
-        self.generate_with(sources, Some(&loader))
+        Ok(self.generate_with(sources, Some(&loader), Memo::default())?.0)
     }
 
     /// Runs the generator on its own thread (see [`Builder::generate_from`]); `loader`
-    /// reads the crate's other files, when there is a crate to read.
+    /// reads the crate's other files, when there is a crate to read. Code formatted by an
+    /// earlier run is taken from `memo`; the memo given back is this run's.
     fn generate_with(
         &self,
         sources: Vec<SourceFile>,
         loader: Option<tree::Loader<'_>>,
-    ) -> Result<Generated, BuildError> {
+        memo: Memo,
+    ) -> Result<(Generated, Memo), BuildError> {
         std::thread::scope(|scope| {
             let worker = std::thread::Builder::new()
                 .name("toolcall-build".to_owned())
                 .stack_size(GENERATOR_STACK)
-                .spawn_scoped(scope, || self.generate_here(sources, loader))
+                .spawn_scoped(scope, || self.generate_here(sources, loader, memo))
                 .map_err(BuildError::Thread)?;
             worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
@@ -474,7 +477,8 @@ impl Builder {
         &self,
         mut sources: Vec<SourceFile>,
         loader: Option<tree::Loader<'_>>,
-    ) -> Result<Generated, BuildError> {
+        memo: Memo,
+    ) -> Result<(Generated, Memo), BuildError> {
         let root: syn::Path = syn::parse_str(&self.module_root)
             .map_err(|_| BuildError::ModuleRoot(self.module_root.clone()))?;
         let context = match &self.context {
@@ -517,11 +521,11 @@ impl Builder {
         }
         let context_tokens = context.as_ref().map_or_else(|| quote::quote!(()), ContextType::tokens);
         let impls: Vec<model::LocalImpl> = impls.into_values().collect();
-        let code = codegen::generate_file(&modules, &impls, &outputs, &root, &context_tokens);
+        let (code, memo) = codegen::generate_file(&modules, &impls, &outputs, &root, &context_tokens, memo);
         let modules = modules.iter().map(GeneratedModule::from_model).collect();
         let crate_files = tree.files().to_vec();
         let outputs = outputs.iter().map(output_type::OutputDef::generated).collect();
-        Ok(Generated { code, diagnostics: diags.into_sorted(), modules, crate_files, outputs })
+        Ok((Generated { code, diagnostics: diags.into_sorted(), modules, crate_files, outputs }, memo))
     }
 
     /// Generates `$OUT_DIR/tools.rs` (rewritten only when its content changed), prints
@@ -619,7 +623,10 @@ impl Builder {
             println!("cargo:rerun-if-changed={}", source.path.display());
         }
         let loader = |path: &Path| std::fs::read_to_string(self.crate_dir.join(path)).ok();
-        let generated = self.generate_with(sources, Some(&loader)).map_err(|e| e.to_string())?;
+        let memo_file = out_dir.join(format!("{}.memo", self.out_file));
+        let memo = std::fs::read_to_string(&memo_file).map(|text| Memo::from_text(&text)).unwrap_or_default();
+        let (generated, memo) =
+            self.generate_with(sources, Some(&loader), memo).map_err(|e| e.to_string())?;
         for file in &generated.crate_files {
             println!("cargo:rerun-if-changed={}", file.display());
         }
@@ -634,7 +641,10 @@ impl Builder {
             return Err(format!("{} error(s) in the crate's sources:\n{}", errors.len(), list.join("\n")));
         }
         write_if_changed(&out_dir.join(&self.out_file), &generated.code)
-            .map_err(|e| format!("cannot write tools.rs: {e}"))
+            .map_err(|e| format!("cannot write tools.rs: {e}"))?;
+        // Only a speed-up for the next run: one that cannot be kept is not an error.
+        let _ = write_if_changed(&memo_file, &memo.to_text());
+        Ok(())
     }
 }
 
@@ -644,4 +654,64 @@ fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
         return Ok(());
     }
     std::fs::write(path, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A crate of two tool files with local types, as `generate_from_files` takes it.
+    fn crate_files(description: &str, constant: u32) -> std::collections::BTreeMap<PathBuf, String> {
+        let weather = format!(
+            "/// Which units.\npub enum Units {{ Metric, Imperial }}\n\
+             /// Where.\npub struct Place {{ pub city: String, pub zip: Option<u32> }}\n\
+             /// {description}\npub fn forecast(place: Place, units: Units, days: Option<u32>) -> String {{\n\
+             let days = days.unwrap_or({constant});\n    format!(\"{{}} {{days}}\", place.city)\n}}\n"
+        );
+        let files = [
+            ("src/lib.rs", "pub mod tools;".to_owned()),
+            ("src/tools/mod.rs", "pub mod notes;\npub mod weather;".to_owned()),
+            ("src/tools/notes.rs", "/// A note.\npub struct Note { pub text: String }\n/// Adds a note.\npub fn add(note: Note) -> usize { note.text.len() }\n".to_owned()),
+            ("src/tools/weather.rs", weather),
+        ];
+        files.into_iter().map(|(path, text)| (PathBuf::from(path), text)).collect()
+    }
+
+    /// `files` generated with `memo`, as `compile` does between runs.
+    fn generate_with_memo(
+        files: &std::collections::BTreeMap<PathBuf, String>,
+        memo: Memo,
+    ) -> (Generated, Memo) {
+        let builder = Builder::new();
+        let sources = files
+            .iter()
+            .filter_map(|(path, text)| {
+                let relative = path.strip_prefix(&builder.tools_dir).ok()?.to_owned();
+                Some(SourceFile { path: path.clone(), relative, text: text.clone() })
+            })
+            .collect();
+        let loader = |path: &Path| files.get(path).cloned();
+        builder.generate_with(sources, Some(&loader), memo).unwrap()
+    }
+
+    #[test]
+    fn code_from_the_memo_is_the_code_formatted_afresh() {
+        let (first, memo) = generate_with_memo(&crate_files("Forecasts.", 3), Memo::default());
+        assert!(!first.has_errors(), "{:?}", first.diagnostics);
+        // Only pieces repeated within the run (the same call shape twice) are found.
+        let first_hits = memo.hits();
+        let mut memo = Memo::from_text(&memo.to_text());
+        // A body edit, a doc edit, a new default, and the first crate again: each is the
+        // code a fresh run gives, and most of it comes from the memo.
+        for (description, constant) in [("Forecasts.", 4), ("Forecasts the weather.", 4), ("Forecasts.", 3)] {
+            let files = crate_files(description, constant);
+            let (fresh, _) = generate_with_memo(&files, Memo::default());
+            let (remembered, next) = generate_with_memo(&files, memo);
+            assert_eq!(remembered.code, fresh.code, "{description} {constant}");
+            assert!(next.hits() >= first_hits + 4, "{} pieces remembered", next.hits());
+            memo = Memo::from_text(&next.to_text());
+        }
+        let (again, _) = generate_with_memo(&crate_files("Forecasts.", 3), memo);
+        assert_eq!(again.code, first.code);
+    }
 }

@@ -8,18 +8,26 @@
 //! `#`s that close it), one schema per line, so a snapshot diff shows a schema change as
 //! the line of the tool's schema that changed.
 
+use super::memo::Memo;
 use crate::model::ToolDef;
 
-/// The generated text: lines indented four spaces per nesting level.
+/// The generated text: lines indented four spaces per nesting level, and the memo of
+/// formatted code it is written with.
 pub struct Out {
     text: String,
     depth: usize,
+    memo: Memo,
 }
 
 impl Out {
-    /// Starts the text with `header`.
-    pub fn new(header: &str) -> Out {
-        Out { text: header.to_owned(), depth: 0 }
+    /// Starts the text with `header`, taking formatted code from `memo` where it has it.
+    pub fn with_memo(header: &str, memo: Memo) -> Out {
+        Out { text: header.to_owned(), depth: 0, memo }
+    }
+
+    /// The memo to look formatted code up in.
+    pub fn memo(&mut self) -> &mut Memo {
+        &mut self.memo
     }
 
     /// The current nesting level.
@@ -53,9 +61,9 @@ impl Out {
         self.line(line);
     }
 
-    /// The finished text.
-    pub fn finish(self) -> String {
-        self.text
+    /// The finished text, and the memo of what was formatted for it.
+    pub fn finish_with_memo(self) -> (String, Memo) {
+        (self.text, self.memo)
     }
 }
 
@@ -66,10 +74,7 @@ pub fn literal(text: &str) -> String {
     if text.is_empty() {
         return "\"\"".to_owned();
     }
-    // Printable ASCII (almost all schema text) is checked in one pass without early exit,
-    // which the compiler vectorizes.
-    let unprintable = text.bytes().filter(|&b| !(b' '..=b'~').contains(&b)).count();
-    if unprintable > 0 && !text.chars().all(stands_raw) {
+    if !is_printable_ascii(text.as_bytes()) && !text.chars().all(stands_raw) {
         return quoted(text);
     }
     let hashes = closing_hashes(text);
@@ -81,6 +86,20 @@ pub fn literal(text: &str) -> String {
     literal.push('"');
     literal.extend(std::iter::repeat_n('#', hashes));
     literal
+}
+
+/// Whether every byte is printable ASCII, as almost all schema text is. A plain indexed
+/// loop: build scripts run unoptimized by default, where iterator adapters cost several
+/// calls per byte of the file's largest texts.
+fn is_printable_ascii(bytes: &[u8]) -> bool {
+    let mut at = 0;
+    while at < bytes.len() {
+        if !matches!(bytes[at], b' '..=b'~') {
+            return false;
+        }
+        at += 1;
+    }
+    true
 }
 
 /// Whether `c` may stand unescaped in a raw literal: printable ASCII, or a character
@@ -181,11 +200,11 @@ mod tests {
 
     #[test]
     fn nesting_indents_and_empty_lines_stay_empty() {
-        let mut out = Out::new("");
+        let mut out = Out::with_memo("", Memo::default());
         out.open("mod a {");
         out.line("");
         out.line("x");
         out.close("}");
-        assert_eq!(out.finish(), "mod a {\n\n    x\n}\n");
+        assert_eq!(out.finish_with_memo().0, "mod a {\n\n    x\n}\n");
     }
 }

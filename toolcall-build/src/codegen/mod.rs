@@ -18,6 +18,7 @@
 mod data;
 mod dispatch;
 mod from_arg;
+mod memo;
 mod output_type;
 mod syntax;
 
@@ -29,6 +30,7 @@ use quote::quote;
 use crate::model::{LocalImpl, ToolDef, ToolModule};
 use data::Out;
 use dispatch::Skeletons;
+pub use memo::Memo;
 
 /// The first line of every generated file.
 pub const HEADER: &str =
@@ -39,20 +41,22 @@ const RUNTIME_ALIAS: &str = "use ::toolcall_runtime::__private as __rt;";
 
 /// Generates the whole `tools.rs` text. `root` is the module path of the tools
 /// directory (`crate::tools`); `context` the context type (`()` when none is declared);
-/// `outputs` the types named with `Builder::output_type`.
+/// `outputs` the types named with `Builder::output_type`. Code already formatted in `memo`
+/// is taken from it; the memo given back holds what this file's code formatted to.
 pub fn generate_file(
     modules: &[ToolModule],
     impls: &[LocalImpl],
     outputs: &[crate::output_type::OutputDef],
     root: &syn::Path,
     context: &TokenStream,
-) -> String {
+    memo: Memo,
+) -> (String, Memo) {
     let all = AllTools::new(modules);
     let mut tree = Node::default();
     for module in modules {
         tree.insert(&module.path, module);
     }
-    let mut out = Out::new(HEADER);
+    let mut out = Out::with_memo(HEADER, memo);
     out.line(RUNTIME_ALIAS);
     let skeletons = Skeletons::new(context);
     tree.write(&mut out, &Scope { root, context, skeletons: &skeletons, all: &all }, &[]);
@@ -60,40 +64,58 @@ pub fn generate_file(
     if !impls.is_empty() {
         out.line("");
         out.line("// The decoders of the crate's types that tools take, one per type.");
-        write_code(&mut out, type_impls(impls));
+        write_type_impls(&mut out, impls);
     }
     if !outputs.is_empty() {
         out.line("");
         out.line("// The typed answers named with `Builder::output_type`, one impl per type.");
         write_code(&mut out, output_type::impls(outputs));
     }
-    out.finish()
+    out.finish_with_memo()
 }
 
 /// The decoders of the crate's types that tools take, once each, wherever the types are
 /// declared: `FromArg` for every one, `FastArg` for those the one-pass reader can fill.
-fn type_impls(impls: &[LocalImpl]) -> TokenStream {
-    let exact = impls.iter().map(from_arg::local_impl);
-    let fast = impls.iter().filter(|i| i.fast).filter_map(from_arg::fast_impl);
-    quote! {
-        #(#exact)*
-        #(#fast)*
+/// Each impl is formatted on its own, so an edit to one type formats only its impls again.
+fn write_type_impls(out: &mut Out, impls: &[LocalImpl]) {
+    for exact in impls.iter().map(from_arg::local_impl) {
+        write_code(out, exact);
+    }
+    for fast in impls.iter().filter(|i| i.fast).filter_map(from_arg::fast_impl) {
+        write_code(out, fast);
     }
 }
 
-/// Code tokens as prettyplease formats them at `out`'s nesting level (see [`write_items`]).
+/// Code tokens as prettyplease formats them at `out`'s nesting level (see [`write_items`]),
+/// taken from the memo when an earlier run formatted the same tokens at that level.
 fn write_code(out: &mut Out, tokens: TokenStream) {
+    let key = Memo::key(out.depth(), &tokens.to_string());
+    let depth = out.depth();
+    let text = out.memo().text(key, || format_code(tokens, depth)).to_owned();
+    out.verbatim(&text);
+}
+
+/// The text of `tokens` as prettyplease formats them `depth` levels deep.
+fn format_code(tokens: TokenStream, depth: usize) -> String {
     match syn::parse2::<syn::File>(tokens) {
-        Ok(file) => write_items(out, file.items),
+        Ok(file) => format_items(file.items, depth),
         // Unreachable for tokens built here; keep the build failing with a message.
-        Err(error) => out.line(&format!("compile_error!({:?});", error.to_string())),
+        Err(error) => {
+            let indent = "    ".repeat(depth);
+            format!("{indent}compile_error!({:?});\n", error.to_string())
+        }
     }
 }
 
-/// Items as prettyplease formats them at `out`'s nesting level: wrapped in as many `mod`s
-/// while formatting, so lines wrap as they would inside the whole file.
+/// Items as prettyplease formats them at `out`'s nesting level (see [`format_items`]).
 fn write_items(out: &mut Out, items: Vec<syn::Item>) {
-    let depth = out.depth();
+    let text = format_items(items, out.depth());
+    out.verbatim(&text);
+}
+
+/// Items as prettyplease formats them `depth` levels deep: wrapped in as many `mod`s while
+/// formatting, so lines wrap as they would inside the whole file.
+fn format_items(items: Vec<syn::Item>, depth: usize) -> String {
     let mut wrapped = items;
     for _ in 0..depth {
         wrapped = vec![syn::Item::Mod(syn::ItemMod {
@@ -107,7 +129,7 @@ fn write_items(out: &mut Out, items: Vec<syn::Item>) {
         })];
     }
     let text = prettyplease::unparse(&syn::File { shebang: None, attrs: Vec::new(), items: wrapped });
-    out.verbatim(strip_lines(&text, depth));
+    strip_lines(&text, depth).to_owned()
 }
 
 /// `text` without its first and last `n` lines (the wrapping `mod`s).
