@@ -60,9 +60,36 @@ pub(crate) fn bracket_depth(text: &str) -> (usize, usize) {
     (deepest, at)
 }
 
+/// The words syn refuses as identifiers (Rust's keywords but `gen`, which syn reads as
+/// one): a module or type named so is written raw (`r#type`), or cannot be written at all
+/// (`self`, `super`, `crate`, `Self`, `_`).
+const KEYWORDS: &[&str] = &[
+    "_", "Self", "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
+    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "if", "impl", "in", "let", "loop",
+    "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return", "self", "static",
+    "struct", "super", "trait", "true", "try", "type", "typeof", "unsafe", "unsized", "use", "virtual",
+    "where", "while", "yield",
+];
+
+/// Whether `name` is an ASCII identifier that is no keyword: what almost every module and
+/// type is called, told apart without running syn's lexer (this is asked for every path
+/// segment the build resolves).
+fn is_plain_ident(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    let starts_well = bytes.first().is_some_and(|&b| b == b'_' || b.is_ascii_alphabetic());
+    starts_well && bytes.iter().all(|&b| b == b'_' || b.is_ascii_alphanumeric()) && !KEYWORDS.contains(&name)
+}
+
 /// A module path segment as an identifier: `type` becomes `r#type`; names that are not
 /// identifiers (`my-tools`, `2fa`) give `None`.
 pub fn module_ident(segment: &str) -> Option<syn::Ident> {
+    if is_plain_ident(segment) {
+        return Some(syn::Ident::new(segment, proc_macro2::Span::call_site()));
+    }
+    if KEYWORDS.contains(&segment) {
+        let unnameable = matches!(segment, "self" | "super" | "crate" | "Self" | "_");
+        return (!unnameable).then(|| syn::Ident::new_raw(segment, proc_macro2::Span::call_site()));
+    }
     if let Ok(ident) = syn::parse_str::<syn::Ident>(segment) {
         return Some(ident);
     }
@@ -204,6 +231,53 @@ mod tests {
         assert!(module_ident("my-tools").is_none());
         assert!(module_ident("self").is_none());
         assert!(module_ident("2fa").is_none());
+    }
+
+    /// What syn alone makes of a name: the path `module_ident` took for every name before
+    /// plain identifiers were told apart without it.
+    fn ident_by_syn(segment: &str) -> Option<String> {
+        if let Ok(ident) = syn::parse_str::<syn::Ident>(segment) {
+            return Some(ident.to_string());
+        }
+        let raw = syn::parse_str::<syn::Ident>(&format!("r#{segment}")).ok()?;
+        (!matches!(segment, "self" | "super" | "crate" | "Self" | "_")).then(|| raw.to_string())
+    }
+
+    #[test]
+    fn plain_identifiers_read_as_syn_reads_them() {
+        let words = [
+            "weather",
+            "_private",
+            "x1",
+            "Tools",
+            "r",
+            "union",
+            "default",
+            "auto",
+            "raw",
+            "safe",
+            "macro_rules",
+            "gen",
+            "static_",
+            "type2",
+            "__",
+            "é",
+            "ünï",
+            "r#type",
+            "a-b",
+            "1a",
+            "",
+        ];
+        for word in words.iter().chain(KEYWORDS) {
+            assert_eq!(module_ident(word).map(|i| i.to_string()), ident_by_syn(word), "{word:?}");
+        }
+        // Every word syn refuses as an identifier is a keyword here, so no plain name passes
+        // that syn would write raw.
+        let lowercase = ('a'..='z').map(|c| c.to_string());
+        let two_letters = ('a'..='z').flat_map(|a| ('a'..='z').map(move |b| format!("{a}{b}")));
+        for word in lowercase.chain(two_letters) {
+            assert_eq!(module_ident(&word).map(|i| i.to_string()), ident_by_syn(&word), "{word:?}");
+        }
     }
 
     #[test]
