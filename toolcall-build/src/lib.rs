@@ -533,6 +533,10 @@ impl Builder {
     /// every warning and error as `cargo:warning` (notes only go to the `.diagnostics`
     /// file). On errors, prints a summary and exits the
     /// build script with status 1 (no panic backtrace).
+    ///
+    /// Beside `tools.rs` it keeps `tools.rs.memo`: the formatted text of each piece of
+    /// generated code, by its tokens, so the next run formats only what changed (the same
+    /// bytes as formatting it all; an unreadable memo is ignored).
     pub fn compile(&self) {
         // A panic in the generator becomes this error message, not a backtrace. (The
         // generator's deep stack is `generate_from`'s own thread.)
