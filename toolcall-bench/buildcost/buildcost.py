@@ -779,11 +779,17 @@ def report(args, measures: dict[str, Measure], sizes: dict | None, gen: dict, ws
         a, b = sizes["toolcall"]["stripped"], sizes["rmcp"]["stripped"]
         ok = "yes" if a / b <= 0.5 else "**no**"
         lines.append(f"| (d) stripped release binary | {a / 1024:,.0f} KiB | {b / 1024:,.0f} KiB | {a / b:.2f}x | ≤ 0.5x | {ok} |")
+    rows = ws + [{"crate": "this benchmark (buildcost-toolcall)", "path": gen["path"], "lines": gen["lines"],
+                  "bytes": gen["bytes"], "tools": gen["tools"], "mtime": "this run"}]
+    counted = [w for w in rows if w.get("tools")]
+    total_lines, total_tools = sum(w["lines"] for w in counted), sum(w["tools"] for w in counted)
+    pooled = total_lines / total_tools
     per_line = gen["lines"] / gen["tools"]
-    ok = "yes" if per_line <= 60 else "**no**"
+    # The target is the average over example-app, the fixtures and this crate (the table below).
     lines.append(
-        f"| generated `tools.rs` per tool | {per_line:.0f} lines, {gen['bytes'] / gen['tools'] / 1000:.1f} KB "
-        f"({gen['lines']:,} lines, {gen['bytes'] / 1000:,.0f} KB in all) | — | | ≤ 60 lines | {ok} |"
+        f"| generated lines per tool, over example-app, the fixtures and this crate | {pooled:.0f} "
+        f"(this crate's `tools.rs`: {per_line:.0f} lines, {gen['bytes'] / gen['tools'] / 1000:.1f} KB per tool) "
+        f"| — | | ≤ 60 lines | {'yes' if pooled <= 60 else '**no**'} |"
     )
     lines += ["", "Per-unit times from the same builds' `--timings` (median):", ""]
     lines += ["| measure | toolcall build script (compile) | toolcall build script (run) | toolcall crate | rmcp crate |", "|---|---:|---:|---:|---:|"]
@@ -830,8 +836,6 @@ def report(args, measures: dict[str, Measure], sizes: dict | None, gen: dict, ws
         )
     for note in notes:
         lines.append(f"- Checked: {note}.")
-    rows = ws + [{"crate": "this benchmark (buildcost-toolcall)", "path": gen["path"], "lines": gen["lines"],
-                  "bytes": gen["bytes"], "tools": gen["tools"], "mtime": "this run"}]
     lines += [
         "",
         "Generated lines per tool over example-app, the fixtures and this benchmark's crate "
@@ -848,13 +852,11 @@ def report(args, measures: dict[str, Measure], sizes: dict | None, gen: dict, ws
         lines.append(
             f"| {w['crate']} | `{w['path'].name}` | {w['mtime']} | {w['lines']:,} | {w['bytes'] / 1000:,.1f} | {t or '—'} | {per} |"
         )
-    counted = [w for w in rows if w.get("tools")]
-    total_lines, total_tools = sum(w["lines"] for w in counted), sum(w["tools"] for w in counted)
     per_crate = statistics.mean(w["lines"] / w["tools"] for w in counted)
-    ok = "met" if total_lines / total_tools <= 60 else "**not met**"
+    ok = "met" if pooled <= 60 else "**not met**"
     lines += [
         "",
-        f"Average: **{total_lines / total_tools:.0f} lines per tool** over all {total_tools} tools "
+        f"Average: **{pooled:.0f} lines per tool** over all {total_tools} tools "
         f"({total_lines:,} lines; the mean of the files' own averages is {per_crate:.0f}); "
         f"target ≤ 60: {ok}.",
     ]
