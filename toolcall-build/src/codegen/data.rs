@@ -25,9 +25,12 @@ impl Out {
         Out { text: header.to_owned(), depth: 0, memo }
     }
 
-    /// The memo to look formatted code up in.
-    pub fn memo(&mut self) -> &mut Memo {
-        &mut self.memo
+    /// Code at the current level, as `format` lays it out at that depth or as an earlier run
+    /// did for the same code (`tokens`, its tokens' text) at the same depth.
+    pub fn formatted(&mut self, tokens: &str, format: impl FnOnce(usize) -> String) {
+        let depth = self.depth;
+        let text = self.memo.text(Memo::key(depth, tokens), || format(depth));
+        self.text.push_str(text);
     }
 
     /// The current nesting level.

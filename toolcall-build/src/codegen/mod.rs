@@ -89,10 +89,7 @@ fn write_type_impls(out: &mut Out, impls: &[LocalImpl]) {
 /// Code tokens as prettyplease formats them at `out`'s nesting level (see [`write_items`]),
 /// taken from the memo when an earlier run formatted the same tokens at that level.
 fn write_code(out: &mut Out, tokens: TokenStream) {
-    let key = Memo::key(out.depth(), &tokens.to_string());
-    let depth = out.depth();
-    let text = out.memo().text(key, || format_code(tokens, depth)).to_owned();
-    out.verbatim(&text);
+    out.formatted(&tokens.to_string(), |depth| format_code(tokens, depth));
 }
 
 /// The text of `tokens` as prettyplease formats them `depth` levels deep.
