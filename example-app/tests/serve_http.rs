@@ -564,3 +564,128 @@ async fn limits_from_the_command_line_apply_and_bad_values_are_usage_errors() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--http <ADDR>"));
 }
+
+/// Where `scripts/install-clients` put the official clients: `TOOLCALL_CLIENTS_DIR`, else
+/// `~/.cache/toolcall-ci`. `None` when they are not there; in CI (`CI` set) that is a
+/// failure, never a skip.
+fn official_clients() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("TOOLCALL_CLIENTS_DIR").map(std::path::PathBuf::from).or_else(|| {
+        std::env::var_os("HOME").map(|home| std::path::Path::new(&home).join(".cache/toolcall-ci"))
+    })?;
+    let present = dir.join("node/node_modules/@modelcontextprotocol/sdk/package.json").is_file()
+        && dir.join("py/bin/python").is_file();
+    if present {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "the official MCP clients are not in {}: run scripts/install-clients",
+        dir.display()
+    );
+    eprintln!("SKIPPED: the official MCP clients are not in {}: run scripts/install-clients", dir.display());
+    None
+}
+
+/// Failing calls of tools that declare an `outputSchema` (a body that refuses, arguments
+/// that are wrong) and of one that does not, then a success, as `(name, arguments, what
+/// the model must read)`; `None` for the success.
+fn failing_calls() -> Vec<(&'static str, Value, Option<&'static str>)> {
+    vec![
+        ("add_note", json!({"text": ""}), Some("a note has 1 to 500 characters, got 0")),
+        ("whoami", json!({"bogus": 1}), Some(r#"unknown argument "bogus""#)),
+        ("add_note", json!({}), Some("text: missing required argument")),
+        ("list_notes", json!({"limit": "ten"}), Some("limit")),
+        ("divide", json!({"a": 1, "b": 0}), Some("b must not be zero")),
+        ("add_note", json!({"text": "written by a real client"}), None),
+    ]
+}
+
+/// Checks what one client saw of [`failing_calls`]: every failure an `isError` result whose
+/// one text block says the message and whose `_meta` carries the error's JSON, none an
+/// exception; the success valid against its output schema (the client did not throw).
+fn check_client_saw(client: &str, seen: &Value) {
+    let calls = failing_calls();
+    let seen = seen.as_array().unwrap_or_else(|| panic!("{client}: {seen}"));
+    assert_eq!(seen.len(), calls.len(), "{client}: {seen:?}");
+    for ((name, arguments, words), got) in calls.iter().zip(seen) {
+        let what = format!("{client}: {name} {arguments}");
+        assert!(got.get("threw").is_none(), "{what}: the client threw: {}", got["threw"]);
+        let result = &got["result"];
+        let texts: Vec<&str> = result["content"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{what}: {result}"))
+            .iter()
+            .filter_map(|block| block["text"].as_str())
+            .collect();
+        match words {
+            Some(words) => {
+                assert_eq!(result["isError"], true, "{what}: {result}");
+                assert_eq!(texts.len(), 1, "{what}: said once: {result}");
+                assert!(texts[0].contains(words), "{what}: {result}");
+                assert_eq!(
+                    result.get("structuredContent").filter(|v| !v.is_null()),
+                    None,
+                    "{what}: {result}"
+                );
+                let error = &result["_meta"][toolcall_mcp::ERROR_META_KEY];
+                assert!(error["error"].is_string(), "{what}: the error's JSON for programs: {result}");
+            }
+            None => {
+                assert_ne!(result["isError"], true, "{what}: {result}");
+                assert_eq!(
+                    result["structuredContent"]["text"], "written by a real client",
+                    "{what}: {result}"
+                );
+            }
+        }
+    }
+}
+
+/// The official TypeScript SDK (what most MCP hosts embed), the official Python SDK and
+/// rmcp's client each call tools with and without an output schema with bad arguments and
+/// a failing body: each sees `isError: true` and the message, not an exception (#41).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn official_clients_read_every_error_result() {
+    let served = start(&mut serve_command(&["--http", "127.0.0.1:0", "--token", "s3cret"])).await;
+    let calls: Vec<Value> = failing_calls()
+        .into_iter()
+        .map(|(name, arguments, _)| json!({"name": name, "arguments": arguments}))
+        .collect();
+    let calls = Value::Array(calls).to_string();
+
+    // rmcp's client, on both lifecycles.
+    for modern in [false, true] {
+        let client = connect(&served.uri, Some("s3cret"), modern, false).await.unwrap();
+        client.list_all_tools().await.unwrap();
+        let mut seen = Vec::new();
+        for (name, arguments, _) in failing_calls() {
+            let params =
+                CallToolRequestParams::new(name).with_arguments(arguments.as_object().cloned().unwrap());
+            match client.call_tool(params).await {
+                Ok(result) => seen.push(json!({"name": name, "result": result})),
+                Err(error) => seen.push(json!({"name": name, "threw": error.to_string()})),
+            }
+        }
+        check_client_saw(if modern { "rmcp 2026-07-28" } else { "rmcp" }, &Value::Array(seen));
+    }
+
+    let Some(clients) = official_clients() else { return };
+    let script =
+        |file: &str| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients").join(file);
+    let node = tokio::process::Command::new("node")
+        .arg(script("ts_client.cjs"))
+        .arg(clients.join("node"))
+        .args([&served.uri, "s3cret", &calls])
+        .output();
+    let python = tokio::process::Command::new(clients.join("py/bin/python"))
+        .arg(script("py_client.py"))
+        .args([&served.uri, "s3cret", &calls])
+        .output();
+    for (client, output) in [("TypeScript SDK", node.await.unwrap()), ("Python SDK", python.await.unwrap())] {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{client}: {}\n{stderr}", output.status);
+        let seen: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{client}: {e}: {}", String::from_utf8_lossy(&output.stdout)));
+        check_client_saw(client, &seen);
+    }
+}

@@ -26,13 +26,15 @@
 //!   [`Content`] answers with its content blocks instead
 //!   ([Tools that talk back](#tools-that-talk-back)). A [`ToolError`] (bad arguments, a failing or
 //!   panicking tool) is a result with `isError: true` that says the error's message once,
-//!   in one text block the model reads to correct itself, with the error's JSON object as
-//!   `structuredContent` for programs. An unknown tool is the protocol
-//!   error the specification asks for (invalid params).
+//!   in one text block the model reads to correct itself. It has no `structuredContent`
+//!   (clients check that against the tool's `outputSchema`, which an error does not
+//!   meet); the error's JSON object rides in the result's `_meta` under
+//!   [`ERROR_META_KEY`] for programs ([`error_json`] reads it). An unknown tool is the
+//!   protocol error the specification asks for (invalid params).
 //! - Each call has a time limit (the tool's own `ToolMeta::timeout_ms`, else
 //!   [`McpServer::timeout`], 60 s by default), counted from the request's arrival: past
 //!   it the call is dropped (the tool is cancelled at its `.await`) and the result says
-//!   so, with a JSON object (`structuredContent`) like every error result's. A
+//!   so, with a JSON object (in `_meta`) like every error result's. A
 //!   `notifications/cancelled` from the client drops the call the same way.
 //! - At most [`McpServer::max_concurrent_calls`] calls run at once (64 by default), across
 //!   every session; [`McpServer::max_queued_calls`] more wait in line (256), and a call
@@ -115,6 +117,8 @@
 //! - **DNS rebinding.** `Host` must be a loopback name ([`McpServer::allowed_hosts`]);
 //!   a browser `Origin` must be a loopback page ([`McpServer::allowed_origins`]); any
 //!   other is refused with 403. Requests without `Origin` (not from a browser) pass.
+//!   This is the first check of every request, before authentication: a foreign `Host`
+//!   or `Origin` is 403 with or without a token, never 401.
 //! - **Limits**, each with a builder method: bodies over 4 MiB are 413, at once when
 //!   declared ([`McpServer::body_limit`]); a request head must arrive within 10 s of the
 //!   connection or of its first byte ([`McpServer::header_timeout`]), a body within 30 s
@@ -168,6 +172,7 @@ use toolcall_runtime::{Content, Format, LogLevel, Progress, ToolError, ToolInfo,
 
 mod conn;
 mod limit;
+mod rebinding;
 mod sessions;
 mod stdio;
 mod streamable_http;
@@ -207,6 +212,11 @@ pub const MAX_QUEUED_REPORTS: usize = talk::QUEUE;
 /// No error result is larger than this once encoded (the JSON-RPC reply around it adds
 /// well under 4 KiB): past it, its text is cut and its JSON object reduced.
 pub const MAX_ERROR_RESULT: usize = 60 * 1024;
+
+/// The `_meta` key of a failed call's result that holds the error's JSON object
+/// (`{"error": "invalid_arguments", ..}`): see [`error_json`]. Never `structuredContent`,
+/// which clients check against the tool's output schema.
+pub const ERROR_META_KEY: &str = "rs.toolcall/error";
 
 /// Why the server could not start or stopped with an error.
 #[derive(Debug)]
@@ -891,14 +901,20 @@ fn without_newer_fields(tool: &Tool, version: &ProtocolVersion) -> Tool {
 }
 
 /// An `isError` result: the message, said once, in one text block (what a model reads),
-/// and the error's JSON object as `structuredContent` when there is one (what a program
-/// reads; rmcp's `structured_error` shape); at most [`MAX_ERROR_RESULT`] bytes encoded
-/// (past it, the message is cut to 2,000 characters and the JSON object reduced to its
-/// `error`, that message and `"truncated": true`).
+/// and the error's JSON object under [`ERROR_META_KEY`] in the result's `_meta` when there
+/// is one (what a program reads, with [`error_json`]). No `structuredContent`: a client
+/// validates that against the tool's `outputSchema`, which an error never satisfies (the
+/// TypeScript SDK throws on the mismatch instead of showing the model the error). At most
+/// [`MAX_ERROR_RESULT`] bytes encoded (past it, the message is cut to 2,000 characters and
+/// the JSON object reduced to its `error`, that message and `"truncated": true`).
 fn error_result(message: &str, json: Option<Value>) -> CallToolResult {
     let build = |message: &str, json: Option<Value>| {
         let mut result = CallToolResult::error(vec![ContentBlock::text(message.to_owned())]);
-        result.structured_content = json;
+        if let Some(json) = json {
+            let mut meta = rmcp::model::MetaObject::new();
+            meta.insert(ERROR_META_KEY.to_owned(), json);
+            result.meta = Some(meta);
+        }
         result
     };
     let kind = json.as_ref().and_then(|v| v.get("error").cloned());
@@ -910,6 +926,14 @@ fn error_result(message: &str, json: Option<Value>) -> CallToolResult {
     let short = cut(message, 2000);
     let reduced = serde_json::json!({"error": kind, "message": short, "truncated": true});
     build(&short, Some(reduced))
+}
+
+/// The error's JSON object of an `isError` result this server sent (`{"error": kind, ..}`,
+/// as [`ToolError::to_value`] gives it, or a `timeout` or `busy` object): the value under
+/// [`ERROR_META_KEY`] in the result's `_meta`. `None` for a success, or a result from
+/// another server.
+pub fn error_json(result: &CallToolResult) -> Option<&Value> {
+    result.meta.as_ref()?.get(ERROR_META_KEY)
 }
 
 /// `text`, or its first `max` characters and `…`.
@@ -1074,7 +1098,8 @@ mod tests {
              all 1 call slots stayed busy; it was not run";
         assert_eq!(result.content[0].as_text().unwrap().text, message);
         assert_eq!(result.content.len(), 1, "the message is said once");
-        let json = result.structured_content.clone().unwrap();
+        assert_eq!(result.structured_content, None, "no client may check an error against an output schema");
+        let json = error_json(&result).cloned().unwrap();
         assert_eq!(
             json,
             serde_json::json!({"error": "timeout", "tool": "anything", "limit_ms": 20, "started": false, "message": message})
@@ -1107,12 +1132,13 @@ mod tests {
     fn error_results_are_bounded() {
         let small = error_result("short", Some(serde_json::json!({"error": "x"})));
         assert_eq!(text(&small), "short");
-        assert_eq!(small.structured_content, Some(serde_json::json!({"error": "x"})));
+        assert_eq!(error_json(&small), Some(&serde_json::json!({"error": "x"})));
+        assert_eq!(small.structured_content, None);
         let huge = "\u{1}".repeat(200_000);
         let result = error_result(&huge, Some(serde_json::json!({"error": "failed", "detail": huge})));
         let size = serde_json::to_vec(&result).unwrap().len();
         assert!(size <= MAX_ERROR_RESULT, "{size}");
-        let json = result.structured_content.clone().unwrap();
+        let json = error_json(&result).cloned().unwrap();
         assert_eq!(json["error"], "failed");
         assert_eq!(json["truncated"], true);
     }
@@ -1135,10 +1161,8 @@ mod tests {
             .unwrap();
         assert_eq!(result.is_error, Some(true));
         assert!(text(&result).starts_with("the server is busy: 1 calls are running and 0 are waiting"));
-        assert_eq!(
-            result.structured_content,
-            Some(serde_json::json!({"error":"busy","running":1,"waiting":0}))
-        );
+        assert_eq!(error_json(&result), Some(&serde_json::json!({"error":"busy","running":1,"waiting":0})));
+        assert_eq!(result.structured_content, None);
         drop(held);
         // The slot is free: the call runs (and finds no such tool).
         let unknown = server

@@ -8,18 +8,20 @@
 //!
 //! 1. `check_head`: two `Host` (or `Mcp-Session-Id`) headers are 400; an error response
 //!    (4xx, 5xx) never carries more than 1 KiB of text, whatever rmcp's message quotes.
-//! 2. `authenticate`, when the server builds its context per request: the user's function
+//! 2. [`crate::rebinding`]: `Host` and `Origin` against the allowed lists (403), before
+//!    anything reads who the caller is.
+//! 3. `authenticate`, when the server builds its context per request: the user's function
 //!    reads the request's head; a [`Rejection`] is the response (401 or 403) and the
 //!    request goes no further, its body unread; a [`Caller`] travels in the request's
 //!    extensions (its context, which rmcp hands to the handler with the rest of the head,
 //!    and its identity, which owns sessions).
-//! 3. `read_body`: a declared `Content-Length` over the limit is 413 at once (before any
+//! 4. `read_body`: a declared `Content-Length` over the limit is 413 at once (before any
 //!    `100 Continue`); the body is read within the body time limit (else 408) and the
 //!    limit (else 413); a large body (over 64 KiB) is handed to rmcp, which parses it,
 //!    in `block_in_place`, so its parsing never holds an async worker, and at most one
 //!    per core at a time, so parses of many at once do not add up in memory; one holding
 //!    more JSON values than the limit (100,000) is 413 before it is parsed.
-//! 4. [`crate::sessions`]: a session belongs to the identity that created it, is capped
+//! 5. [`crate::sessions`]: a session belongs to the identity that created it, is capped
 //!    in number, and has at most one standalone GET stream at a time.
 
 use std::future::Future;
@@ -39,6 +41,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use crate::McpServer;
+use crate::rebinding;
 use crate::sessions::{self, Sessions};
 
 /// The default limit of one request body: 4 MiB (rmcp's).
@@ -359,7 +362,11 @@ pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Ro
         Some(function) => router.layer(axum::middleware::from_fn_with_state(function, authenticate::<C>)),
         None => router,
     };
-    router.layer(axum::middleware::from_fn(check_head))
+    let allowed =
+        Arc::new(rebinding::Allowed { hosts: settings.hosts.clone(), origins: settings.origins.clone() });
+    router
+        .layer(axum::middleware::from_fn_with_state(allowed, rebinding::check))
+        .layer(axum::middleware::from_fn(check_head))
 }
 
 /// Two `Host` or `Mcp-Session-Id` headers are a bad request (RFC 9112: one `Host`); the

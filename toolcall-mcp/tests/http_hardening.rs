@@ -407,7 +407,8 @@ async fn a_timeout_result_carries_its_json() {
     let result = client.call_tool(params).await.unwrap();
     assert_eq!(result.is_error, Some(true));
     assert_eq!(result.content.len(), 1, "the message is said once");
-    let json: serde_json::Value = result.structured_content.clone().unwrap();
+    assert_eq!(result.structured_content, None);
+    let json: serde_json::Value = toolcall_mcp::error_json(&result).cloned().unwrap();
     assert_eq!(json["error"], "timeout");
     assert_eq!(json["tool"], "work");
     assert_eq!(json["limit_ms"], 200);

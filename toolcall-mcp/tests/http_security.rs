@@ -79,6 +79,35 @@ async fn refused_requests_get_401_or_403_and_run_no_tool() {
     assert_eq!(stats.calls.load(Ordering::SeqCst), 0, "no tool ran");
 }
 
+/// `Host` and `Origin` are the first gate: a foreign one is 403 with a valid token, a
+/// wrong one or none (never 401, which would tell a rebound page the server
+/// authenticates); only a request that passes them meets authentication.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn host_and_origin_are_checked_before_authentication() {
+    let stats = Arc::new(Stats::default());
+    let uri = serve(multi_user(&stats)).await;
+    let tokens: [&[(&str, &str)]; 3] =
+        [&[], &[("authorization", "Bearer guess")], &[("authorization", "Bearer ada-token")]];
+    for foreign in [("host", "evil.example"), ("origin", "https://evil.example")] {
+        for token in tokens {
+            let mut headers = token.to_vec();
+            headers.push(foreign);
+            let (status, headers, text) = post(&uri, initialize_body(), &headers).await;
+            assert_eq!(status, 403, "{foreign:?} {token:?}: {text}");
+            assert!(headers.get("www-authenticate").is_none(), "{foreign:?} {token:?}");
+        }
+    }
+    // A local Host and a local page pass the first gate, and then authentication decides.
+    let local = [("host", "localhost"), ("origin", "http://localhost:3000")];
+    let (status, _, text) = post(&uri, initialize_body(), &local).await;
+    assert_eq!((status, text.as_str()), (401, "send Authorization: Bearer TOKEN"));
+    let mut signed_in = local.to_vec();
+    signed_in.push(("authorization", "Bearer ada-token"));
+    let (status, _, text) = post(&uri, initialize_body(), &signed_in).await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(stats.calls.load(Ordering::SeqCst), 0, "no tool ran");
+}
+
 /// A session is not a credential, and it belongs to its creator: a request carrying
 /// Ada's session id and Grace's token is answered as if the session did not exist, and
 /// reaches nothing of it.

@@ -102,7 +102,8 @@ async fn calls_succeed_fail_and_the_session_goes_on() {
         // Said once: the message in one block; the JSON object for programs beside it.
         assert_eq!(texts.len(), 1, "{name}: {texts:?}");
         assert!(texts[0].contains(words), "{name}: {texts:?}");
-        let json = result.structured_content.clone().unwrap_or_default();
+        assert_eq!(result.structured_content, None, "{name}: an error claims no structured content");
+        let json = toolcall_mcp::error_json(&result).cloned().unwrap_or_default();
         assert_eq!(json["error"], kind, "{name}");
     }
     // An unknown tool is a protocol error (invalid params), and the session goes on.
