@@ -6,6 +6,7 @@
 //! `Builder::new().context("crate::App")`.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -30,6 +31,8 @@ pub struct Store {
     /// A delay added before each query, standing for a database across a network (the
     /// demo shows concurrent tools with it); zero for a database opened by location.
     pub latency: Duration,
+    /// Whether a note was written or deleted since the store was made or last reset.
+    written: AtomicBool,
 }
 
 /// The built-in database's first contents.
@@ -52,7 +55,13 @@ impl Store {
     /// Nothing is opened until the first query, so this needs no runtime; the database
     /// is an in-memory SQLite one, private to this store and gone with it.
     pub fn new(latency: Duration) -> Self {
-        Store { db: OnceCell::new(), builtin: Some(Builtin::Empty), location: None, latency }
+        Store {
+            db: OnceCell::new(),
+            builtin: Some(Builtin::Empty),
+            location: None,
+            latency,
+            written: AtomicBool::new(false),
+        }
     }
 
     /// The built-in database the demo starts with: Ada (user 1) has two notes, Grace
@@ -76,6 +85,7 @@ impl Store {
             builtin: None,
             location: Some(location.clone()),
             latency: Duration::ZERO,
+            written: AtomicBool::new(false),
         })
     }
 
@@ -133,7 +143,9 @@ impl Store {
     ///
     /// As [`Store::notes_of`].
     pub async fn insert(&self, owner: u64, text: &str) -> Result<Note, StoreError> {
-        self.pool().await?.insert(owner, text).await
+        let pool = self.pool().await?;
+        self.written.store(true, Ordering::SeqCst);
+        pool.insert(owner, text).await
     }
 
     /// Deletes note `id` of `owner`: the deleted note, or `None` when `owner` has none with
@@ -143,7 +155,27 @@ impl Store {
     ///
     /// As [`Store::notes_of`].
     pub async fn remove(&self, owner: u64, id: u64) -> Result<Option<Note>, StoreError> {
-        self.pool().await?.remove(owner, id).await
+        let pool = self.pool().await?;
+        self.written.store(true, Ordering::SeqCst);
+        pool.remove(owner, id).await
+    }
+
+    /// Puts the built-in database back as it started (the demo's notes for
+    /// [`Store::seeded`], none for [`Store::new`], ids from 1 again) when a note was
+    /// written or deleted since the store was made or last reset; otherwise does
+    /// nothing, at the cost of one atomic load. A fuzzer or a test reuses one store this
+    /// way instead of opening a database per run. A database opened by location is never
+    /// touched.
+    ///
+    /// # Errors
+    ///
+    /// When the database cannot be written.
+    pub async fn reset(&self) -> Result<(), StoreError> {
+        let (Some(builtin), Some(db)) = (self.builtin, self.db.get()) else { return Ok(()) };
+        if !self.written.swap(false, Ordering::SeqCst) {
+            return Ok(());
+        }
+        db.pool.reset_builtin(matches!(builtin, Builtin::Seeded)).await
     }
 
     /// Closes the pool: every query after it fails with a [`StoreError`]. A server

@@ -263,14 +263,7 @@ pub(crate) async fn open_memory(seed: bool) -> Result<(Pool, SqliteConnection), 
     let mut keep_alive = options.connect().await.map_err(&failed)?;
     migrate_sqlite(&mut keep_alive).await.map_err(&failed)?;
     if seed {
-        for (owner, text) in SEED {
-            sqlx::query("INSERT INTO notes (owner, text) VALUES ($1, $2)")
-                .bind(to_i64(*owner))
-                .bind(*text)
-                .execute(&mut keep_alive)
-                .await
-                .map_err(&failed)?;
-        }
+        write_seed(&mut keep_alive).await.map_err(&failed)?;
     }
     // No idle timeout or maximum lifetime: no background task, and connections are only
     // closed with the pool.
@@ -281,6 +274,18 @@ pub(crate) async fn open_memory(seed: bool) -> Result<(Pool, SqliteConnection), 
         .max_lifetime(None)
         .connect_lazy_with(options);
     Ok((Pool::Sqlite(pool), keep_alive))
+}
+
+/// Writes the demo's notes.
+async fn write_seed(connection: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+    for (owner, text) in SEED {
+        sqlx::query("INSERT INTO notes (owner, text) VALUES ($1, $2)")
+            .bind(to_i64(*owner))
+            .bind(*text)
+            .execute(&mut *connection)
+            .await?;
+    }
+    Ok(())
 }
 
 async fn within<T>(connect: impl Future<Output = Result<T, sqlx::Error>>) -> Result<T, sqlx::Error> {
@@ -361,6 +366,25 @@ impl Pool {
             })
         };
         delete.await.map_err(StoreError::new("delete the note"))
+    }
+
+    /// Empties the built-in (SQLite) database, restarts its ids, and writes the demo's
+    /// notes again when `seed`, in one transaction: it is as [`open_memory`] left it.
+    pub(crate) async fn reset_builtin(&self, seed: bool) -> Result<(), StoreError> {
+        let Pool::Sqlite(pool) = self else { return Ok(()) };
+        let reset = async {
+            let mut transaction = pool.begin().await?;
+            sqlx::query("DELETE FROM notes").execute(&mut *transaction).await?;
+            // AUTOINCREMENT remembers the largest id used; without its row ids start at 1.
+            sqlx::query("DELETE FROM sqlite_sequence WHERE name = 'notes'")
+                .execute(&mut *transaction)
+                .await?;
+            if seed {
+                write_seed(&mut transaction).await?;
+            }
+            transaction.commit().await
+        };
+        reset.await.map_err(StoreError::new("reset the built-in database"))
     }
 
     /// Closes every connection; queries after it fail.

@@ -302,3 +302,34 @@ async fn a_bad_location_is_one_line() {
     }
     assert_eq!(std::fs::read_to_string(&not_a_database).unwrap(), text, "the file is left as it was");
 }
+
+/// `Store::reset` puts the built-in database back as it started, ids included, only
+/// when something was written; a store opened by location is never touched.
+#[tokio::test]
+async fn reset_puts_the_builtin_database_back_as_it_started() {
+    let store = Arc::new(Store::seeded(Duration::ZERO));
+    let first = call(&ada(&store), "list_notes", json!({})).await.unwrap();
+    let added = call(&ada(&store), "add_note", json!({"text": "a third"})).await.unwrap();
+    assert_eq!(added["id"], 4);
+    call(&ada(&store), "remove_note", json!({"id": 1})).await.unwrap();
+    assert_ne!(call(&ada(&store), "list_notes", json!({})).await.unwrap(), first);
+    store.reset().await.unwrap();
+    assert_eq!(call(&ada(&store), "list_notes", json!({})).await.unwrap(), first);
+    let again = call(&ada(&store), "add_note", json!({"text": "a third"})).await.unwrap();
+    assert_eq!(again, added, "ids start again where the seed left them");
+    store.reset().await.unwrap();
+    store.reset().await.unwrap(); // nothing written since: nothing to do
+    assert_eq!(call(&ada(&store), "list_notes", json!({})).await.unwrap(), first);
+
+    let empty = Arc::new(Store::new(Duration::ZERO));
+    call(&ada(&empty), "add_note", json!({"text": "x"})).await.unwrap();
+    empty.reset().await.unwrap();
+    assert_eq!(call(&ada(&empty), "list_notes", json!({})).await.unwrap(), json!([]));
+
+    let dir = TempDir::new("reset");
+    let location = Location::Sqlite(dir.path("notes.db"));
+    let file = open(&location).await;
+    call(&ada(&file), "add_note", json!({"text": "kept"})).await.unwrap();
+    file.reset().await.unwrap();
+    assert_eq!(texts(&call(&ada(&file), "list_notes", json!({})).await.unwrap()), ["kept"]);
+}
