@@ -15,7 +15,7 @@ use crate::term;
 #[derive(Debug, Parser)]
 #[command(name = "cargo", bin_name = "cargo", styles = term::STYLES)]
 pub enum Cargo {
-    /// Tool definitions from a crate's source, without compiling it.
+    /// Tool definitions as a crate's build generates them.
     Toolcall(Toolcall),
 }
 
@@ -44,7 +44,7 @@ pub struct Toolcall {
 /// The commands of `cargo toolcall`.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Write tool definitions from src/tools, without compiling.
+    /// Write the tool definitions the crate's build generates.
     #[command(display_name = "cargo-toolcall")]
     Export(ExportArgs),
 }
@@ -53,19 +53,17 @@ pub enum Command {
 const EXPORT_AFTER_HELP: &str = "\
 MODULE names (e.g. `weather`, `billing::invoices`) restrict the output to those modules.
 
-The output is one JSON array with two-space indent, object keys sorted except inside
-`properties` (declaration order), modules sorted, and a trailing newline.
+Export runs the crate's own build script (through `cargo check`, stopped once the script
+has run) and writes what its `Builder::compile` generated: the same settings (context,
+tools directory, output types, type providers), the same crate-wide types, the same
+definitions. Without `--pretty` the output is the built crate's `emit(FORMAT, STRICT)`
+text byte for byte, then a newline; `--pretty` indents it, every key where it was.
 
-Exit status: 0 on success, 1 on an error or when `--check` finds FILE out of date, 2 for a
-bad command line.
+Warnings print as the build prints them (those its expected-warnings list holds are
+left out); notes print only with `--notes`.
 
-Warnings print as the build prints them: those the crate's expected-warnings list holds
-(the file build.rs passes to `Builder::expect_warnings`, or `--expect-warnings FILE`) are
-left out, and notes print only with `--notes`.
-
-Type providers are Rust code registered in build.rs; export does not compile or run it,
-so types that only a provider knows are written as `{}` (with a warning), the same
-fallback the build uses when no provider answers.";
+Exit status: 0 on success, 1 on an error (the build script failed, or the crate has no
+such toolset) or when `--check` finds FILE out of date, 2 for a bad command line.";
 
 /// The options of `cargo toolcall export`.
 #[derive(Debug, PartialEq, Args)]
@@ -77,6 +75,9 @@ pub struct ExportArgs {
     /// Write the strict variant.
     #[arg(long)]
     pub strict: bool,
+    /// Indent the JSON (two spaces, every key where the build put it).
+    #[arg(long)]
+    pub pretty: bool,
     /// Write to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -89,17 +90,20 @@ pub struct ExportArgs {
     /// Path to the crate's Cargo.toml.
     #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
-    /// The context type build.rs declares with `Builder::context` (e.g. crate::App).
-    #[arg(long, value_name = "TYPE")]
-    pub context: Option<String>,
-    /// The expected-warnings list (relative to the crate) [default: the one build.rs
-    /// passes to `Builder::expect_warnings`]: its warnings are not printed.
-    #[arg(long, value_name = "FILE")]
-    pub expect_warnings: Option<PathBuf>,
+    /// The toolset to export, by the file build.rs writes it to (`Builder::out_file`).
+    #[arg(long, value_name = "FILE", default_value = "tools.rs")]
+    pub toolset: String,
     /// Also print notes: information that needs no action (how recursive types are
     /// written where a format takes no `$ref`).
     #[arg(long)]
     pub notes: bool,
+    /// No longer read: the build's own `Builder::context` is used. Kept for a release so
+    /// that scripts keep running; a warning says it is ignored.
+    #[arg(long, value_name = "TYPE", hide = true)]
+    pub context: Option<String>,
+    /// No longer read: the build's own expected-warnings list is used (see `--context`).
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub expect_warnings: Option<PathBuf>,
     /// Modules to export (all when none are named).
     #[arg(value_name = "MODULE")]
     pub modules: Vec<String>,
@@ -160,13 +164,13 @@ mod tests {
     #[test]
     fn parses_every_option() {
         let args = export(
-            "toolcall export --format mcp --strict --out a.json --path app --context crate::App weather billing::invoices",
+            "toolcall export --format mcp --strict --pretty --out a.json --path app --toolset ctx.rs weather billing::invoices",
         );
         assert_eq!(args.format, Format::Mcp);
         assert!(args.strict);
         assert_eq!(args.out, Some(PathBuf::from("a.json")));
         assert_eq!(args.path, Some(PathBuf::from("app")));
-        assert_eq!(args.context.as_deref(), Some("crate::App"));
+        assert_eq!((args.pretty, args.toolset.as_str()), (true, "ctx.rs"));
         assert_eq!(args.modules, vec!["weather", "billing::invoices"]);
         let listed = export("export --expect-warnings w.txt --notes");
         assert_eq!((listed.expect_warnings, listed.notes), (Some(PathBuf::from("w.txt")), true));
@@ -177,6 +181,7 @@ mod tests {
     fn defaults_and_the_direct_form() {
         let args = export("export");
         assert_eq!((args.format, args.strict, args.modules.len()), (Format::OpenAi, false, 0));
+        assert_eq!((args.pretty, args.toolset.as_str()), (false, "tools.rs"));
         assert_eq!(export("toolcall export --format responses").format, Format::OpenAiResponses);
         assert_eq!(export("export --format gemini").format, Format::Gemini);
     }

@@ -1,17 +1,22 @@
-//! `cargo toolcall export`: writes a crate's tool definitions from its source, without
-//! compiling it, with the same parser and renderer as the build script.
+//! `cargo toolcall export`: writes a crate's tool definitions as its build generates
+//! them.
 //!
-//! The output is stable enough to commit: one JSON array, two-space indent, object keys
-//! sorted except inside `properties`, modules sorted, declaration order within a module,
-//! a trailing newline.
+//! One pipeline: export runs the crate's own build script ([`build`]), which leaves the
+//! record of what `Builder::compile` generated beside `tools.rs`
+//! ([`toolcall_build::export`]), and renders it with the renderer the built toolset's
+//! `emit()` uses. The output is that text byte for byte and a newline (or indented with
+//! `--pretty`, every key where it was): stable enough to commit and `--check`.
 
 mod args;
+mod build;
 mod term;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use toolcall_build::{Builder, Diagnostic, Expected, Level, declared_list, is_provider_safe};
+use toolcall_build::export::{self, Record, RecordModule};
+use toolcall_build::{Level, is_provider_safe};
+use toolcall_runtime::Format;
 use toolcall_runtime::render::render_tools;
 
 use args::{Cargo, Command, ExportArgs, Toolcall};
@@ -68,43 +73,73 @@ fn crate_dir(args: &ExportArgs) -> Result<PathBuf, String> {
     if !dir.is_dir() {
         return Err(format!("{}: no such directory", dir.display()));
     }
-    if !dir.join("src/tools").is_dir() {
-        return Err(format!(
-            "{}: no src/tools directory; toolcall reads tools from src/tools/**/*.rs",
-            dir.display()
-        ));
-    }
     Ok(dir)
 }
 
-/// Generates, reports diagnostics, refuses unsafe names, and lays the array out.
+/// Runs the crate's build script, reads the record of the chosen toolset, reports its
+/// diagnostics, refuses unsafe names, and renders the definitions as `emit()` does.
 fn exported_text(args: &ExportArgs) -> Result<String, String> {
+    for (flag, given) in
+        [("--context", args.context.is_some()), ("--expect-warnings", args.expect_warnings.is_some())]
+    {
+        if given {
+            term::warning(&format!(
+                "{flag} is ignored: export runs the crate's build script and uses its settings"
+            ));
+        }
+    }
     let dir = crate_dir(args)?;
-    // Diagnostics name files as the user typed the crate path (`example-app/src/tools/..`).
-    let mut builder = Builder::new().crate_dir("").tools_dir(dir.join("src/tools"));
-    if let Some(context) = &args.context {
-        builder = builder.context(context);
-    }
-    let generated = builder.generate().map_err(|e| e.to_string())?;
-    report(&generated.diagnostics, &dir, args);
-    if generated.has_errors() {
-        return Err("the tool files have errors (listed above); nothing was written".to_owned());
-    }
-    let mut modules: Vec<&toolcall_build::GeneratedModule> = generated
+    let out_dir = build::out_dir_of(&dir)?;
+    let record = read_record(&out_dir, &args.toolset)?;
+    report(&record, args);
+    let modules: Vec<&RecordModule> = record
         .modules
         .iter()
         .filter(|m| args.modules.is_empty() || args.modules.contains(&m.path.join("::")))
         .collect();
-    modules.sort_by_key(|m| m.path.join("::"));
-    unknown_modules(args, &generated.modules)?;
+    unknown_modules(args, &record.modules)?;
     refuse_unsafe_names(&modules)?;
-    let tools = modules.iter().flat_map(|m| m.tools.iter().map(|t| &t.ir));
-    let rendered = render_tools(tools, args.format, args.strict);
-    toolcall_runtime::json::stable(&rendered)
-        .map_err(|e| format!("internal error: rendered JSON does not parse: {e}"))
+    let tools = modules.iter().flat_map(|m| m.tools.iter().map(|(_, _, ir)| ir));
+    // As `Toolset::emit`: Gemini has no strict mode, both flags are one array.
+    let strict = args.strict && args.format != Format::Gemini;
+    let rendered = render_tools(tools, args.format, strict);
+    let mut text = if args.pretty { toolcall_runtime::json::pretty(&rendered) } else { rendered };
+    text.push('\n');
+    Ok(text)
 }
 
-fn unknown_modules(args: &ExportArgs, modules: &[toolcall_build::GeneratedModule]) -> Result<(), String> {
+/// The record the build left for `toolset` in `out_dir`; `Err` names the toolsets it did
+/// leave.
+fn read_record(out_dir: &Path, toolset: &str) -> Result<Record, String> {
+    let path = out_dir.join(export::record_file(toolset));
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            Record::from_text(&text).map_err(|e| format!("{}: {e}; rebuild the crate", path.display()))
+        }
+        Err(_) => {
+            let suffix = export::record_file("");
+            let mut found: Vec<String> = std::fs::read_dir(out_dir)
+                .into_iter()
+                .flatten()
+                .filter_map(|entry| {
+                    entry.ok()?.file_name().to_str()?.strip_suffix(&suffix).map(str::to_owned)
+                })
+                .collect();
+            found.sort();
+            Err(if found.is_empty() {
+                "the crate's build script generates no toolset: call toolcall_build::Builder::new().compile() in build.rs"
+                    .to_owned()
+            } else {
+                format!(
+                    "the build generates no toolset `{toolset}`; it generates: {} (choose with --toolset)",
+                    found.join(", ")
+                )
+            })
+        }
+    }
+}
+
+fn unknown_modules(args: &ExportArgs, modules: &[RecordModule]) -> Result<(), String> {
     let known: Vec<String> = modules.iter().map(|m| m.path.join("::")).collect();
     match args.modules.iter().find(|m| !known.contains(m)) {
         Some(missing) => Err(format!("no tool module `{missing}`; modules: {}", known.join(", "))),
@@ -112,80 +147,31 @@ fn unknown_modules(args: &ExportArgs, modules: &[toolcall_build::GeneratedModule
     }
 }
 
-/// Prints the build's diagnostics on stderr as the build does: errors, and the warnings
-/// the crate's expected-warnings list (`--expect-warnings`, else the one build.rs names
-/// with `Builder::expect_warnings`) does not hold; notes only with `--notes`. Then a note
-/// when a type may be one that the crate's type providers know: they run only in
-/// build.rs, never here.
-fn report(diagnostics: &[Diagnostic], dir: &Path, args: &ExportArgs) {
-    let script = build_script(dir);
-    let expected = expected_warnings(dir, args, script.as_deref());
-    for diagnostic in diagnostics {
-        match diagnostic.level {
-            Level::Error => term::message(&diagnostic.to_string()),
-            Level::Note if args.notes => term::message(&diagnostic.to_string()),
-            Level::Note => {}
-            Level::Warning if listed(expected.as_ref(), diagnostic, dir) => {}
-            Level::Warning => term::warning(&diagnostic.to_string()),
-        }
+/// Prints the build's diagnostics on stderr as the build printed them: its warning lines
+/// (the expected-warnings list already applied), and notes only with `--notes`.
+fn report(record: &Record, args: &ExportArgs) {
+    for line in &record.printed {
+        term::warning(line);
     }
-    let unmapped = diagnostics.iter().any(|d| d.message.contains("has no schema mapping"));
-    if unmapped && script.is_some_and(|text| text.contains("type_provider")) {
-        term::note("type providers run only in build.rs; export writes their types as {} (see --help)");
-    }
-}
-
-/// The expected-warnings list: `--expect-warnings FILE`, else the file build.rs passes to
-/// `Builder::expect_warnings` (both relative to the crate); `None` without one. A list
-/// that cannot be read is said once.
-fn expected_warnings(dir: &Path, args: &ExportArgs, script: Option<&str>) -> Option<Expected> {
-    let list = match &args.expect_warnings {
-        Some(path) => path.clone(),
-        None => PathBuf::from(declared_list(script?)?),
-    };
-    match std::fs::read_to_string(dir.join(&list)) {
-        Ok(text) => Some(Expected::parse(&text)),
-        Err(error) => {
-            term::warning(&format!("{}: cannot read the expected warnings ({error})", list.display()));
-            None
+    if args.notes {
+        for (level, text) in &record.diagnostics {
+            if *level == Level::Note {
+                term::message(text);
+            }
         }
     }
 }
 
-/// Whether the list expects `diagnostic`, matched as the build matches it: by the file
-/// relative to the crate (export names files under the crate path as typed) and message.
-fn listed(expected: Option<&Expected>, diagnostic: &Diagnostic, dir: &Path) -> bool {
-    let Some(expected) = expected else { return false };
-    let relative = diagnostic.file.strip_prefix(dir).map(Path::to_owned).unwrap_or(diagnostic.file.clone());
-    let as_built = Diagnostic { file: relative, ..diagnostic.clone() };
-    expected.unexpected(std::slice::from_ref(&as_built)).next().is_none()
-}
-
-/// The text of the crate's build script: `build.rs`, or the script `build = ".."` in
-/// Cargo.toml names; `None` when there is none.
-fn build_script(dir: &Path) -> Option<String> {
-    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
-    let script = manifest
-        .lines()
-        .filter_map(|line| line.trim().strip_prefix("build"))
-        .filter_map(|rest| rest.trim_start().strip_prefix('='))
-        .find_map(|value| value.trim().strip_prefix('"')?.split('"').next())
-        .unwrap_or("build.rs");
-    std::fs::read_to_string(dir.join(script)).ok()
-}
-
-fn refuse_unsafe_names(modules: &[&toolcall_build::GeneratedModule]) -> Result<(), String> {
+fn refuse_unsafe_names(modules: &[&RecordModule]) -> Result<(), String> {
     let bad: Vec<String> = modules
         .iter()
         .flat_map(|m| m.tools.iter().map(move |t| (m, t)))
-        .filter(|(_, t)| !is_provider_safe(&t.ir.name))
-        .map(|(m, t)| {
+        .filter(|(_, (_, _, ir))| !is_provider_safe(&ir.name))
+        .map(|(m, (line, column, ir))| {
             format!(
-                "{}:{}:{}: tool name `{}` does not match ^[a-zA-Z0-9_-]{{1,64}}$",
+                "{}:{line}:{column}: tool name `{}` does not match ^[a-zA-Z0-9_-]{{1,64}}$",
                 m.file.display(),
-                t.line,
-                t.column,
-                t.ir.name
+                ir.name
             )
         })
         .collect();

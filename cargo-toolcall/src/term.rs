@@ -13,8 +13,6 @@ use clap::builder::styling::{AnsiColor, Effects, Style, Styles};
 const ERROR: Style = AnsiColor::Red.on_default().effects(Effects::BOLD);
 /// `warning:`, as cargo writes it.
 const WARNING: Style = AnsiColor::Yellow.on_default().effects(Effects::BOLD);
-/// `note:`, as cargo writes it.
-const NOTE: Style = AnsiColor::Cyan.on_default().effects(Effects::BOLD);
 
 /// Cargo's help and error colors.
 pub const STYLES: Styles = Styles::styled()
@@ -63,11 +61,6 @@ pub fn error(message: &str) {
 /// Prints `warning: MESSAGE` on stderr.
 pub fn warning(message: &str) {
     prefixed(WARNING, "warning", message);
-}
-
-/// Prints `note: MESSAGE` on stderr.
-pub fn note(message: &str) {
-    prefixed(NOTE, "note", message);
 }
 
 /// Prints `MESSAGE` on stderr, a line of its own.

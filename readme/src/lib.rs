@@ -245,3 +245,14 @@ assert_eq!(outcome.answer, "3");
 assert_eq!(model.requests().len(), 2); // each with its messages, tool names, stream flag
     Ok(())
 }
+
+/// What the built crate's two toolsets emit, by the file build.rs writes each to
+/// (`tools.rs`, `app_tools.rs`): `cargo toolcall export` must give the same bytes.
+#[doc(hidden)]
+pub fn emitted(toolset: &str, format: toolcall_runtime::Format, strict: bool) -> Option<&'static str> {
+    match toolset {
+        "tools.rs" => Some(toolset::ALL.emit(format, strict)),
+        "app_tools.rs" => Some(with_context::toolset::ALL.emit(format, strict)),
+        _ => None,
+    }
+}

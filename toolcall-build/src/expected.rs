@@ -4,8 +4,8 @@
 //! Takes the list's text and the build's diagnostics; gives the lines to print: every
 //! diagnostic the list does not expect (errors always, notes never), and the listed
 //! warnings that no longer occur. A warning is matched by file and message, not by line
-//! and column. `cargo toolcall export` reads the same list ([`declared_list`] finds it in
-//! `build.rs`), so both print the same warnings.
+//! and column. `cargo toolcall export` prints the lines the build printed (they are in its
+//! [`crate::export::Record`]), so both print the same warnings.
 
 use std::collections::BTreeSet;
 
@@ -49,8 +49,8 @@ impl Expected {
 
 /// The expected-warnings file a build script names, when it can be read from its text:
 /// the argument of `.expect_warnings(..)`, a string literal or a `const` (or `static`) of
-/// the script holding one. `cargo toolcall export`, which never runs `build.rs`, honours
-/// the same list through this.
+/// the script holding one. (`cargo toolcall export` now runs `build.rs` and prints the
+/// build's own lines; this stays for tools that read a script without running it.)
 pub fn declared_list(build_script: &str) -> Option<String> {
     let file = syn::parse_file(build_script).ok()?;
     let mut finder = ListFinder { argument: None };

@@ -45,6 +45,7 @@ mod context;
 mod declared;
 mod diagnostics;
 mod expected;
+pub mod export;
 mod lower;
 mod metadata;
 mod model;
@@ -536,7 +537,9 @@ impl Builder {
     ///
     /// Beside `tools.rs` it keeps `tools.rs.memo`: the formatted text of each piece of
     /// generated code, by its tokens, so the next run formats only what changed (the same
-    /// bytes as formatting it all; an unreadable memo is ignored).
+    /// bytes as formatting it all; an unreadable memo is ignored), and
+    /// `tools.rs.export.json`: the [`export::Record`] `cargo toolcall export` reads, so
+    /// that export shows exactly what this build generated.
     pub fn compile(&self) {
         // A panic in the generator becomes this error message, not a backtrace. (The
         // generator's deep stack is `generate_from`'s own thread.)
@@ -592,13 +595,11 @@ impl Builder {
         );
     }
 
-    /// Prints every warning and error as `cargo:warning`, less the warnings the crate's list
-    /// expects (plus a line per listed warning that no longer occurs).
-    fn print_diagnostics(&self, diagnostics: &[Diagnostic]) {
+    /// The lines to print as `cargo:warning`: every warning and error, less the warnings
+    /// the crate's list expects (plus a line per listed warning that no longer occurs).
+    fn printed_diagnostics(&self, diagnostics: &[Diagnostic]) -> Vec<String> {
         let Some(list) = &self.expected_warnings else {
-            let printed = diagnostics.iter().filter(|d| d.level != Level::Note);
-            printed.for_each(|d| println!("cargo:warning={d}"));
-            return;
+            return export::printed_lines(diagnostics, None);
         };
         println!("cargo:rerun-if-changed={}", list.display());
         let expected = match std::fs::read_to_string(self.crate_dir.join(list)) {
@@ -608,12 +609,7 @@ impl Builder {
                 expected::Expected::default()
             }
         };
-        for line in expected.unexpected(diagnostics) {
-            println!("cargo:warning={line}");
-        }
-        for line in expected.gone(diagnostics) {
-            println!("cargo:warning={}: lists a warning the build no longer gives: {line}", list.display());
-        }
+        export::printed_lines(diagnostics, Some((list, &expected)))
     }
 
     fn try_compile(&self) -> Result<(), String> {
@@ -634,7 +630,10 @@ impl Builder {
         for file in &generated.crate_files {
             println!("cargo:rerun-if-changed={}", file.display());
         }
-        self.print_diagnostics(&generated.diagnostics);
+        let printed = self.printed_diagnostics(&generated.diagnostics);
+        for line in &printed {
+            println!("cargo:warning={line}");
+        }
         let lines: String = generated.diagnostics.iter().map(|d| format!("{d}\n")).collect();
         let listing = out_dir.join(format!("{}.diagnostics", self.out_file));
         write_if_changed(&listing, &lines).map_err(|e| format!("cannot write {}: {e}", listing.display()))?;
@@ -646,6 +645,10 @@ impl Builder {
         }
         write_if_changed(&out_dir.join(&self.out_file), &generated.code)
             .map_err(|e| format!("cannot write tools.rs: {e}"))?;
+        let record = export::Record::of(&generated, &self.tools_dir, printed);
+        let record_file = out_dir.join(export::record_file(&self.out_file));
+        write_if_changed(&record_file, &record.to_text())
+            .map_err(|e| format!("cannot write {}: {e}", record_file.display()))?;
         // Only a speed-up for the next run: one that cannot be kept is not an error.
         let _ = write_if_changed(&memo_file, &memo.to_text());
         Ok(())
