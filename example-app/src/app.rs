@@ -16,6 +16,7 @@ use toolcall_runtime::ToolInfo;
 
 use crate::db::{self, Pool};
 pub use crate::db::{Location, OpenError, StoreError};
+use crate::plain::PlainNotes;
 pub use crate::tools::notes::{Note, Role, User};
 
 /// The notes database: a pool on a SQLite file or a Postgres server (`--db`), or the
@@ -33,6 +34,8 @@ pub struct Store {
     pub latency: Duration,
     /// Whether a note was written or deleted since the store was made or last reset.
     written: AtomicBool,
+    /// The notes without SQL ([`Store::plain`]); `None` for a database.
+    plain: Option<Mutex<PlainNotes>>,
 }
 
 /// The built-in database's first contents.
@@ -61,6 +64,7 @@ impl Store {
             location: None,
             latency,
             written: AtomicBool::new(false),
+            plain: None,
         }
     }
 
@@ -68,6 +72,20 @@ impl Store {
     /// (user 2) one. Lazy like [`Store::new`].
     pub fn seeded(latency: Duration) -> Self {
         Store { builtin: Some(Builtin::Seeded), ..Store::new(latency) }
+    }
+
+    /// The notes in a plain `Vec`, with no SQL at all: no notes, or the demo's when
+    /// `seeded`. It answers every query as the built-in database does (the same ids and
+    /// order); a fuzzer or a test of millions of calls uses it, where a query of the
+    /// built-in SQLite database costs a trip to its connection's thread.
+    pub fn plain(seeded: bool) -> Self {
+        Store { plain: Some(Mutex::new(PlainNotes::new(seeded))), ..Store::new(Duration::ZERO) }
+    }
+
+    /// The plain notes, when this store has them (a poisoned lock is taken as it is: every
+    /// change to the notes is one step).
+    fn plain_notes(&self) -> Option<std::sync::MutexGuard<'_, PlainNotes>> {
+        Some(self.plain.as_ref()?.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
     }
 
     /// Opens the database at `location`: connects, creates a missing SQLite file, and
@@ -86,6 +104,7 @@ impl Store {
             location: Some(location.clone()),
             latency: Duration::ZERO,
             written: AtomicBool::new(false),
+            plain: None,
         })
     }
 
@@ -134,6 +153,9 @@ impl Store {
     ///
     /// When the query fails; the error's text names no SQL, path or host.
     pub async fn notes_of(&self, owner: u64, limit: u32) -> Result<Vec<Note>, StoreError> {
+        if let Some(notes) = self.plain_notes() {
+            return Ok(notes.notes_of(owner, limit));
+        }
         self.pool().await?.notes_of(owner, limit).await
     }
 
@@ -143,6 +165,10 @@ impl Store {
     ///
     /// As [`Store::notes_of`].
     pub async fn insert(&self, owner: u64, text: &str) -> Result<Note, StoreError> {
+        if let Some(mut notes) = self.plain_notes() {
+            self.written.store(true, Ordering::SeqCst);
+            return Ok(notes.insert(owner, text));
+        }
         let pool = self.pool().await?;
         self.written.store(true, Ordering::SeqCst);
         pool.insert(owner, text).await
@@ -155,12 +181,16 @@ impl Store {
     ///
     /// As [`Store::notes_of`].
     pub async fn remove(&self, owner: u64, id: u64) -> Result<Option<Note>, StoreError> {
+        if let Some(mut notes) = self.plain_notes() {
+            self.written.store(true, Ordering::SeqCst);
+            return Ok(notes.remove(owner, id));
+        }
         let pool = self.pool().await?;
         self.written.store(true, Ordering::SeqCst);
         pool.remove(owner, id).await
     }
 
-    /// Puts the built-in database back as it started (the demo's notes for
+    /// Puts the built-in database (or the plain notes) back as it started (the demo's notes for
     /// [`Store::seeded`], none for [`Store::new`], ids from 1 again) when a note was
     /// written or deleted since the store was made or last reset; otherwise does
     /// nothing, at the cost of one atomic load. A fuzzer or a test reuses one store this
@@ -171,6 +201,14 @@ impl Store {
     ///
     /// When the database cannot be written.
     pub async fn reset(&self) -> Result<(), StoreError> {
+        if !self.written.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        if let Some(mut notes) = self.plain_notes() {
+            self.written.store(false, Ordering::SeqCst);
+            notes.reset();
+            return Ok(());
+        }
         let (Some(builtin), Some(db)) = (self.builtin, self.db.get()) else { return Ok(()) };
         if !self.written.swap(false, Ordering::SeqCst) {
             return Ok(());

@@ -213,7 +213,7 @@ const POSTGRES_SCHEMA: &[&str] = &[
 ];
 
 /// The demo's notes, in the order they are written: Ada (1) has two, Grace (2) one.
-const SEED: &[(u64, &str)] = &[
+pub(crate) const SEED: &[(u64, &str)] = &[
     (1, "buy oat milk"),
     (1, "call the plumber about the boiler"),
     (2, "Grace's private note: the launch codes are 0000"),
@@ -309,12 +309,12 @@ async fn migrate_postgres(connection: &mut PgConnection) -> Result<(), sqlx::Err
 
 /// A user id or note id as the database stores it. Ids past `i64::MAX` cannot be in the
 /// database; they become -1, which matches no row.
-fn to_i64(id: u64) -> i64 {
+pub(crate) fn to_i64(id: u64) -> i64 {
     i64::try_from(id).unwrap_or(-1)
 }
 
 /// A stored id; the database's ids are positive.
-fn to_u64(id: i64) -> u64 {
+pub(crate) fn to_u64(id: i64) -> u64 {
     u64::try_from(id).unwrap_or(0)
 }
 

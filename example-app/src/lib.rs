@@ -21,6 +21,7 @@ pub mod app;
 pub mod cli;
 pub mod db;
 pub mod money;
+mod plain;
 pub mod tools;
 
 pub use app::App;

@@ -333,3 +333,55 @@ async fn reset_puts_the_builtin_database_back_as_it_started() {
     file.reset().await.unwrap();
     assert_eq!(texts(&call(&ada(&file), "list_notes", json!({})).await.unwrap()), ["kept"]);
 }
+
+/// One step of a store's life, over the notes tools' three queries.
+#[derive(Clone, Debug)]
+enum Step {
+    List { owner: u64, limit: u32 },
+    Add { owner: u64, text: String },
+    Remove { owner: u64, id: u64 },
+    Reset,
+}
+
+fn step() -> impl proptest::strategy::Strategy<Value = Step> {
+    use proptest::prelude::*;
+    let owner = prop_oneof![0u64..4, Just(u64::MAX), Just(i64::MAX as u64 + 1)];
+    let id = prop_oneof![0u64..12, Just(u64::MAX)];
+    prop_oneof![
+        (owner.clone(), prop_oneof![0u32..5, Just(u32::MAX)])
+            .prop_map(|(owner, limit)| Step::List { owner, limit }),
+        (owner.clone(), "[a-z]{0,3}").prop_map(|(owner, text)| Step::Add { owner, text }),
+        (owner, id).prop_map(|(owner, id)| Step::Remove { owner, id }),
+        Just(Step::Reset),
+    ]
+}
+
+/// What a store answers to `step`, as comparable text.
+async fn answer(store: &Store, step: &Step) -> String {
+    match step {
+        Step::List { owner, limit } => format!("{:?}", store.notes_of(*owner, *limit).await.unwrap()),
+        Step::Add { owner, text } => format!("{:?}", store.insert(*owner, text).await.unwrap()),
+        Step::Remove { owner, id } => format!("{:?}", store.remove(*owner, *id).await.unwrap()),
+        Step::Reset => format!("{:?}", store.reset().await.unwrap()),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// `Store::plain` answers every sequence of writes, deletes, reads and resets exactly
+    /// as the built-in SQLite database does: the same notes, ids and order.
+    #[test]
+    fn the_plain_store_answers_as_the_builtin_database(
+        seeded in proptest::bool::ANY,
+        steps in proptest::collection::vec(step(), 0..24),
+    ) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+        runtime.block_on(async {
+            let sql = if seeded { Store::seeded(Duration::ZERO) } else { Store::new(Duration::ZERO) };
+            let plain = Store::plain(seeded);
+            for step in &steps {
+                assert_eq!(answer(&plain, step).await, answer(&sql, step).await, "{step:?} in {steps:?}");
+            }
+        });
+    }
+}

@@ -1,9 +1,10 @@
 //! Any bytes as the arguments of any tool of example-app, sync or async: `call_bytes` must
 //! return, never panic or overflow. The first byte picks the tool (one past the end picks
-//! an unknown one). Every call starts from the seeded notes: one built-in store for the
-//! whole run, reset after a call that wrote (a reset of an unwritten store is one atomic
-//! load), so the fuzzer spends its time in the decoders, not in opening databases, and no
-//! database thread outlives an input.
+//! an unknown one). Every call starts from the seeded notes: one store for the whole run,
+//! `Store::plain` (the notes in a `Vec`, answering as the built-in SQLite database does;
+//! `tests/store.rs` holds the two to the same answers), reset after a call that wrote (a
+//! reset of an unwritten store is one atomic load). So the fuzzer spends its time in the
+//! decoders, not in SQLite's connection thread, and no database thread outlives an input.
 //!
 //! Expectations beyond "returns":
 //! - an object that holds a key twice is never answered with a result (the model
@@ -16,7 +17,6 @@
 
 use std::fmt;
 use std::sync::{Arc, LazyLock};
-use std::time::Duration;
 
 use example_app::App;
 use example_app::app::{Store, User};
@@ -34,23 +34,26 @@ fuzz_target!(|data: &[u8]| {
     let names: Vec<&str> = example_app::toolset::ALL.names().collect();
     let Some((&pick, args)) = data.split_first() else { return };
     let name = names.get(usize::from(pick) % (names.len() + 1)).copied().unwrap_or("no_such_tool");
-    let result = RUNTIME.block_on(example_app::toolset::ALL.call_bytes(&seeded_app(), name, args));
-    if repeats_a_key(args) {
-        assert!(is_duplicate_key(&result), "a repeated key was answered: {result:?}");
-    }
-    if let Ok(parsed) = toolcall_runtime::__private::parse_arguments(args) {
-        let by_value = RUNTIME.block_on(example_app::toolset::ALL.call(&seeded_app(), name, &parsed));
-        assert_eq!(result, by_value, "text and value disagree on {name} {parsed}");
-    }
+    // One trip into the runtime per input: every trip is thousands of edges libFuzzer
+    // has to look at after the run.
+    RUNTIME.block_on(async {
+        let result = example_app::toolset::ALL.call_bytes(&seeded_app().await, name, args).await;
+        if repeats_a_key(args) {
+            assert!(is_duplicate_key(&result), "a repeated key was answered: {result:?}");
+        }
+        if let Ok(parsed) = toolcall_runtime::__private::parse_arguments(args) {
+            let by_value = example_app::toolset::ALL.call(&seeded_app().await, name, &parsed).await;
+            assert_eq!(result, by_value, "text and value disagree on {name} {parsed}");
+        }
+    });
 });
 
-/// The one store of the run, in a static: its pool lives as long as the process, so
-/// nothing of it is a leak at exit.
-static STORE: LazyLock<Arc<Store>> = LazyLock::new(|| Arc::new(Store::seeded(Duration::ZERO)));
+/// The one store of the run.
+static STORE: LazyLock<Arc<Store>> = LazyLock::new(|| Arc::new(Store::plain(true)));
 
 /// The app on the run's store, put back to the seeded notes if the last call wrote.
-fn seeded_app() -> App {
-    RUNTIME.block_on(STORE.reset()).expect("the built-in database resets");
+async fn seeded_app() -> App {
+    STORE.reset().await.expect("the built-in database resets");
     App::for_user(&STORE, User { id: 1, name: "fuzz".to_owned(), role: Default::default() })
 }
 

@@ -1,0 +1,65 @@
+//! The notes in a plain `Vec`, with no SQL: the store a fuzzer or a test of millions of
+//! calls uses ([`crate::app::Store::plain`]), where every query of the built-in SQLite
+//! database would cost a trip to its connection's thread.
+//!
+//! It answers as the built-in database does, ids included (`tests/store.rs` holds the
+//! two to the same answers over random sequences of writes and reads).
+
+use crate::db::{SEED, to_i64, to_u64};
+use crate::tools::notes::Note;
+
+/// The notes as the database's rows (id, owner, text: ids as it stores them), and the
+/// id the next one gets.
+#[derive(Debug)]
+pub(crate) struct PlainNotes {
+    rows: Vec<(i64, i64, String)>,
+    /// Largest id ever given, as SQLite's AUTOINCREMENT remembers it.
+    last_id: u64,
+    seeded: bool,
+}
+
+impl PlainNotes {
+    /// No notes, or the demo's when `seeded`.
+    pub(crate) fn new(seeded: bool) -> PlainNotes {
+        let mut notes = PlainNotes { rows: Vec::new(), last_id: 0, seeded };
+        if seeded {
+            for (owner, text) in SEED {
+                notes.insert(*owner, text);
+            }
+        }
+        notes
+    }
+
+    /// As it was made.
+    pub(crate) fn reset(&mut self) {
+        *self = PlainNotes::new(self.seeded);
+    }
+
+    /// `owner`'s newest notes, at most `limit`.
+    pub(crate) fn notes_of(&self, owner: u64, limit: u32) -> Vec<Note> {
+        let owner = to_i64(owner);
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        self.rows.iter().rev().filter(|row| row.1 == owner).take(limit).map(note).collect()
+    }
+
+    /// Writes a note for `owner`.
+    pub(crate) fn insert(&mut self, owner: u64, text: &str) -> Note {
+        self.last_id += 1;
+        let row = (to_i64(self.last_id), to_i64(owner), text.to_owned());
+        let written = note(&row);
+        self.rows.push(row);
+        written
+    }
+
+    /// Deletes note `id` when `owner` wrote it.
+    pub(crate) fn remove(&mut self, owner: u64, id: u64) -> Option<Note> {
+        let (owner, id) = (to_i64(owner), to_i64(id));
+        let at = self.rows.iter().position(|row| row.0 == id && row.1 == owner)?;
+        Some(note(&self.rows.remove(at)))
+    }
+}
+
+/// The note a row reads as, as the database's rows read.
+fn note(row: &(i64, i64, String)) -> Note {
+    Note { id: to_u64(row.0), owner: to_u64(row.1), text: row.2.clone() }
+}
