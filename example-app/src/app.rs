@@ -283,6 +283,5 @@ impl Role {
 /// Whether `tool` is annotated destructive (`destructiveHint: true`), as the agent's
 /// approval decides it too.
 pub fn is_destructive(tool: &ToolInfo) -> bool {
-    serde_json::from_str::<serde_json::Value>(tool.annotations)
-        .is_ok_and(|annotations| annotations.get("destructiveHint") == Some(&serde_json::Value::Bool(true)))
+    tool.is_destructive()
 }

@@ -19,7 +19,7 @@ use toolcall_runtime::ToolInfo;
 // every tool, everyone else none annotated destructive (`ToolMeta::destructive()`).
 let server = McpServer::new(&toolset::ALL, App::local())
     .tool_filter(|app: &App, tool: &ToolInfo| {
-        app.user.id == 1 || !tool.annotations.contains(r#""destructiveHint":true"#)
+        app.user.id == 1 || !tool.is_destructive()
     });
     server
 }

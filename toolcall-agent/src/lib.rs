@@ -70,9 +70,8 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use futures_util::future::Either;
-use serde_json::Value;
 use tokio::sync::mpsc;
-use toolcall_runtime::{Content, LogLevel, Progress, ProgressSink, ToolError, Toolset, glue};
+use toolcall_runtime::{Content, LogLevel, Progress, ProgressSink, ToolError, ToolInfo, Toolset, glue};
 
 pub use crate::error::AgentError;
 pub use crate::message::{Message, ModelResponse, ToolCall, ToolReturn, Usage};
@@ -384,10 +383,7 @@ impl<C> Agent<C> {
 
     /// Whether tool `name` is annotated destructive (`destructiveHint: true`).
     pub fn is_destructive(&self, name: &str) -> bool {
-        self.tools.describe().iter().find(|t| t.name == name).is_some_and(|t| {
-            serde_json::from_str::<Value>(t.annotations)
-                .is_ok_and(|a| a.get("destructiveHint") == Some(&Value::Bool(true)))
-        })
+        self.tools.describe().iter().find(|t| t.name == name).is_some_and(ToolInfo::is_destructive)
     }
 
     /// The context the tools are called with.

@@ -318,6 +318,17 @@ fn tool_metadata_reaches_every_place_it_belongs() {
     assert_eq!(alarm["annotations"], json!({"idempotentHint": true, "openWorldHint": false}));
     assert_eq!(find(&mcp, "label_account").unwrap()["annotations"], json!({"destructiveHint": false}));
     assert!(alarm.get("input_examples").is_none());
+    // The same hints, typed, on the tool's info (#42 item 6): what filters and approval read.
+    let info = |name: &str| *toolset::ALL.describe().iter().find(|t| t.name == name).unwrap();
+    let hints = toolcall_runtime::Annotations {
+        idempotent: Some(true),
+        open_world: Some(false),
+        ..Default::default()
+    };
+    assert_eq!(info("set_alarm").hints, hints);
+    assert_eq!(info("label_account").hints.destructive, Some(false));
+    assert!(!info("label_account").is_destructive() && !info("set_alarm").is_read_only());
+    assert_eq!(info("paint_brush").hints, toolcall_runtime::Annotations::NONE);
 
     for strict in [false, true] {
         let anthropic: Value =

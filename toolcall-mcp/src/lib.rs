@@ -83,8 +83,7 @@
 //! use toolcall_runtime::ToolInfo;
 //!
 //! fn destructive(tool: &ToolInfo) -> bool {
-//!     serde_json::from_str::<serde_json::Value>(tool.annotations)
-//!         .is_ok_and(|hints| hints["destructiveHint"] == true)
+//!     tool.hints.destructive == Some(true) // or tool.is_destructive()
 //! }
 //!
 //! // The context is the user id; user 2 is a viewer, who neither sees nor runs
@@ -586,7 +585,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// # let toolset: &'static toolcall_runtime::Toolset<u64> = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
     /// // The context is a user id; user 2 is a viewer, who gets no destructive tool.
     /// let server = McpServer::new(toolset, 0).tool_filter(|user: &u64, tool| {
-    ///     *user != 2 || !tool.annotations.contains("\"destructiveHint\":true")
+    ///     *user != 2 || !tool.is_destructive()
     /// });
     /// ```
     pub fn tool_filter(mut self, filter: impl Fn(&C, &ToolInfo) -> bool + Send + Sync + 'static) -> Self {

@@ -111,7 +111,7 @@ async fn call_with_options(
 }
 
 fn is_destructive(info: &ToolInfo) -> bool {
-    serde_json::from_str::<Value>(info.annotations).is_ok_and(|a| a["destructiveHint"] == json!(true))
+    info.is_destructive()
 }
 
 /// The fixture server for user `user`; the user `viewer` gets no destructive tool.

@@ -144,8 +144,23 @@ pub struct Annotations {
 }
 
 impl Annotations {
+    /// No hint set: every one at the protocol's default.
+    pub const NONE: Annotations =
+        Annotations { read_only: None, destructive: None, idempotent: None, open_world: None };
+
+    /// The hints in MCP's order: `readOnlyHint`, `destructiveHint`, `idempotentHint`,
+    /// `openWorldHint` (what generated tool tables write).
+    pub const fn new(
+        read_only: Option<bool>,
+        destructive: Option<bool>,
+        idempotent: Option<bool>,
+        open_world: Option<bool>,
+    ) -> Annotations {
+        Annotations { read_only, destructive, idempotent, open_world }
+    }
+
     /// Whether no hint is set.
     pub fn is_empty(&self) -> bool {
-        *self == Annotations::default()
+        *self == Annotations::NONE
     }
 }

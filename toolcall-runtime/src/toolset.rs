@@ -17,6 +17,7 @@ use crate::call::{CallFuture, Dispatched, Runner};
 use crate::error::ToolError;
 use crate::fast::Args;
 use crate::ir::Tool;
+use crate::meta::Annotations;
 use crate::progress::Progress;
 use crate::render::{
     Format, InputKind, render_annotations, render_examples, render_infos, render_input, render_output_schema,
@@ -61,6 +62,9 @@ pub struct ToolInfo {
     pub output: Option<&'static str>,
     /// MCP's `annotations` object as JSON text; "" when no hint is set.
     pub annotations: &'static str,
+    /// The same hints, typed, for filters and approval (`tool.hints.destructive ==
+    /// Some(true)`, or [`ToolInfo::is_destructive`]); [`Annotations::NONE`] when none is set.
+    pub hints: Annotations,
     /// Anthropic's `input_examples` array as JSON text; "" when there are none.
     pub examples: &'static str,
     /// The time limit of one call in milliseconds, from the tool's `ToolMeta::timeout_ms`;
@@ -86,10 +90,23 @@ impl ToolInfo {
         gemini_parameters: "",
         output: None,
         annotations: "",
+        hints: Annotations::NONE,
         examples: "",
         timeout_ms: None,
         returns_content: false,
     };
+
+    /// Whether the tool says it may destroy or overwrite data (`destructiveHint: true`,
+    /// from `ToolMeta::destructive`): what an agent asks a person about, and a viewer's
+    /// tool list leaves out.
+    pub const fn is_destructive(&self) -> bool {
+        matches!(self.hints.destructive, Some(true))
+    }
+
+    /// Whether the tool says it only reads (`readOnlyHint: true`).
+    pub const fn is_read_only(&self) -> bool {
+        matches!(self.hints.read_only, Some(true))
+    }
 
     /// The input schema parsed into a `serde_json::Value`.
     pub fn parameters_value(&self) -> Value {
@@ -119,6 +136,7 @@ impl ToolInfo {
             gemini_parameters: leak(render_input(tool, InputKind::Gemini)),
             output: tool.output.as_ref().map(|ty| leak(render_output_schema(ty))),
             annotations: leak(render_annotations(&tool.annotations)),
+            hints: tool.annotations,
             examples: leak(render_examples(&tool.examples)),
             timeout_ms: None,
             returns_content: false,

@@ -158,6 +158,7 @@ fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
         ("title", (!tool.ir.title.is_empty()).then(|| quoted(&tool.ir.title))),
         ("output", texts.output.as_deref().map(|text| format!("Some({})", literal(text)))),
         ("annotations", (!texts.annotations.is_empty()).then(|| literal(&texts.annotations))),
+        ("hints", (!tool.ir.annotations.is_empty()).then(|| hints(&tool.ir.annotations))),
         ("examples", (!texts.examples.is_empty()).then(|| literal(&texts.examples))),
         ("timeout_ms", tool.timeout_ms.map(|ms| format!("Some({ms})"))),
         ("returns_content", tool.returns_content.then(|| "true".to_owned())),
@@ -173,6 +174,18 @@ fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
         out.line("..::toolcall_runtime::ToolInfo::EMPTY");
     }
     out.close("},");
+}
+
+/// The typed hints as a constant expression: `::toolcall_runtime::Annotations::new(..)`.
+fn hints(hints: &toolcall_runtime::Annotations) -> String {
+    let hint = |value: Option<bool>| value.map_or_else(|| "None".to_owned(), |set| format!("Some({set})"));
+    format!(
+        "::toolcall_runtime::Annotations::new({}, {}, {}, {})",
+        hint(hints.read_only),
+        hint(hints.destructive),
+        hint(hints.idempotent),
+        hint(hints.open_world)
+    )
 }
 
 /// The `ToolInfo` field holding each kind of input schema, in `Texts::KINDS` order.
