@@ -345,3 +345,18 @@ fn tool_metadata_reaches_every_place_it_belongs() {
     assert_eq!(info.timeout_ms, Some(250));
     assert_eq!(toolset::ALL.describe().iter().find(|t| t.name == "transfer").unwrap().timeout_ms, None);
 }
+
+/// Every generated description reads as English in every format (#42 item 5): a count of
+/// one takes the singular (`at least 1 character`, never `1 characters`).
+#[test]
+fn descriptions_say_one_in_the_singular() {
+    for format in toolcall_runtime::Format::ALL {
+        for strict in [false, true] {
+            let text = toolset::ALL.emit(format, strict);
+            for plural in ["characters", "items", "properties", "keys"] {
+                let wrong = format!(" 1 {plural}");
+                assert!(!text.contains(&wrong), "{format:?} strict={strict}: `{wrong}` in {text}");
+            }
+        }
+    }
+}

@@ -421,7 +421,11 @@ impl fmt::Display for Reason {
                 }
             }
             Reason::InvalidDate { value, format } | Reason::InvalidFormat { value, format } => {
-                write!(f, "{} is not a valid {format}", preview(value))
+                write!(f, "{} is not a valid {format}", preview(value))?;
+                match expected_form(format) {
+                    Some(form) => write!(f, " ({form})"),
+                    None => Ok(()),
+                }
             }
             Reason::WrongLength { value, expected } => {
                 write!(f, "expected {expected}, got {}", preview(value))
@@ -434,6 +438,21 @@ impl fmt::Display for Reason {
             Reason::Invalid { message } => f.write_str(&cut(message, MAX_REASON)),
         }
     }
+}
+
+/// How a formatted string is written, with an example, for the formats the decoders
+/// parse: what a model needs to send it right the next time.
+fn expected_form(format: &str) -> Option<&'static str> {
+    Some(match format {
+        "date-time" => r#"RFC 3339 with a time zone, e.g. "2025-06-01T10:00:00Z""#,
+        "date" => r#"YYYY-MM-DD, e.g. "2025-06-01""#,
+        "time" => r#"HH:MM:SS, e.g. "10:00:00""#,
+        "uuid" => r#"e.g. "67e55044-10b1-426f-9247-bb680e5fe0c8""#,
+        "ip address" => r#"IPv4 or IPv6, e.g. "192.0.2.1" or "2001:db8::1""#,
+        "ipv4 address" | "ipv4" => r#"e.g. "192.0.2.1""#,
+        "ipv6 address" | "ipv6" => r#"e.g. "2001:db8::1""#,
+        _ => return None,
+    })
 }
 
 impl Reason {

@@ -1143,8 +1143,8 @@ impl<'c> Scope<'c> {
         match (min.map(|v| v.to_string()), max.map(|v| v.to_string())) {
             (Some(a), Some(b)) if a == b => notes.push(format!("exactly {a} {}", plural(&a, "character"))),
             (min, max) => {
-                min.into_iter().for_each(|v| notes.push(format!("at least {v} characters")));
-                max.into_iter().for_each(|v| notes.push(format!("at most {v} characters")));
+                min.into_iter().for_each(|v| notes.push(format!("at least {v} {}", plural(&v, "character"))));
+                max.into_iter().for_each(|v| notes.push(format!("at most {v} {}", plural(&v, "character"))));
             }
         }
     }
@@ -1167,7 +1167,7 @@ impl<'c> Scope<'c> {
         if let Some(v) = min.filter(|v| *v > 1) {
             notes.push(format!("at least {v} items"));
         }
-        max.into_iter().for_each(|v| notes.push(format!("at most {v} items")));
+        max.into_iter().for_each(|v| notes.push(format!("at most {v} {}", plural(&v.to_string(), "item"))));
     }
 
     fn tuple(&self, obj: &mut Obj<'_>, items: &[Type]) {

@@ -554,7 +554,7 @@ fn ip_addresses() {
     assert_invalid(decode_arg::<IpAddr>(&json!(null), "ip"), "ip", "expected_string");
     assert_eq!(
         decode_arg::<IpAddr>(&json!("999.0.0.1"), "ip").unwrap_err().to_string(),
-        r#"ip: "999.0.0.1" is not a valid ip address"#
+        r#"ip: "999.0.0.1" is not a valid ip address (IPv4 or IPv6, e.g. "192.0.2.1" or "2001:db8::1")"#
     );
 }
 
@@ -754,7 +754,12 @@ fn chrono_dates() {
     assert_invalid(decode_arg::<NaiveDate>(&json!(20240229), "day"), "day", "expected_string");
     assert_eq!(
         decode_arg::<NaiveDate>(&json!("2023-02-29"), "day").unwrap_err().to_string(),
-        r#"day: "2023-02-29" is not a valid date"#
+        r#"day: "2023-02-29" is not a valid date (YYYY-MM-DD, e.g. "2025-06-01")"#
+    );
+    // A date where a date-time is expected names the form and an example (#42 item 5).
+    assert_eq!(
+        decode_arg::<chrono::DateTime<chrono::Utc>>(&json!("2025-06-01"), "as_of").unwrap_err().to_string(),
+        r#"as_of: "2025-06-01" is not a valid date-time (RFC 3339 with a time zone, e.g. "2025-06-01T10:00:00Z")"#
     );
     assert!(decode_arg::<NaiveTime>(&json!("12:30:00"), "t").is_ok());
     assert_invalid(decode_arg::<NaiveTime>(&json!("25:00:00"), "t"), "t", "invalid_date");
