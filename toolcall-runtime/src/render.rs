@@ -853,6 +853,8 @@ impl<'o, 'c> Renderer<'o, 'c> {
         if !s.refs {
             return self.inline(name, description, default);
         }
+        let dropped = with_dropped_default(s, description, default);
+        let description = dropped.as_deref().unwrap_or(description);
         let default = default.filter(|_| s.defaults);
         if description.is_empty() && default.is_none() {
             self.out.push_str(r#"{"$ref":"#);
@@ -919,6 +921,8 @@ impl<'o, 'c> Renderer<'o, 'c> {
             };
             return self.simple(inner.undescribed(), Some(or_null(name)), description, default);
         }
+        let dropped = with_dropped_default(self.scope.settings, description, default);
+        let description = dropped.as_deref().unwrap_or(description);
         let mut obj = Obj::open(self.out);
         if !description.is_empty() {
             obj.str("description", description);
@@ -949,6 +953,9 @@ impl<'o, 'c> Renderer<'o, 'c> {
         let scope = self.scope;
         let mut notes = Notes::default();
         let name = scope.notes(ty, &mut notes);
+        if let Some(value) = default.filter(|_| !scope.settings.defaults) {
+            notes.push(default_note(value));
+        }
         let mut obj = Obj::open(self.out);
         match type_name.or(name) {
             Some(name) if name.starts_with('[') => obj.raw("type", name),
@@ -1252,6 +1259,8 @@ impl Renderer<'_, '_> {
     /// A closed object: properties in order, `required`, `additionalProperties: false`.
     fn object_with(&mut self, params: &[Param], description: &str, default: Option<&Value>) {
         let s = self.scope.settings;
+        let dropped = with_dropped_default(s, description, default);
+        let description = dropped.as_deref().unwrap_or(description);
         let mut obj = Obj::open(self.out);
         obj.word("type", "object");
         if !description.is_empty() {
@@ -1283,6 +1292,21 @@ impl Renderer<'_, '_> {
         write_default(self.scope.settings, &mut obj, default);
         obj.close();
     }
+}
+
+/// The note that says a default the format cannot write as a keyword (strict modes make
+/// every property required): `default: 20`, so the model still learns it.
+fn default_note(value: &Value) -> String {
+    format!("default: {value}")
+}
+
+/// `description` with the [`default_note`] of a default these settings drop; `None` when
+/// nothing is dropped (the description stands as it is).
+fn with_dropped_default(settings: Settings, description: &str, default: Option<&Value>) -> Option<String> {
+    let value = default.filter(|_| !settings.defaults)?;
+    let mut notes = Notes::default();
+    notes.push(default_note(value));
+    notes.description(description)
 }
 
 fn write_default(settings: Settings, obj: &mut Obj<'_>, default: Option<&Value>) {

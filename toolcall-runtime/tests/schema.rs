@@ -375,7 +375,11 @@ fn bool_row() {
     );
     assert_eq!(r.prop(Format::OpenAi, false, "verbose"), &json!({"type":"boolean","default":false}));
     assert_eq!(r.required(Format::OpenAi, false), ["enabled"]);
-    assert_eq!(r.prop(Format::OpenAi, true, "verbose"), &json!({"type":["boolean","null"]}));
+    // Strict drops `default` (every property is required): the description says it.
+    assert_eq!(
+        r.prop(Format::OpenAi, true, "verbose"),
+        &json!({"type":["boolean","null"],"description":"default: false"})
+    );
     assert_eq!(r.required(Format::OpenAi, true), ["enabled", "verbose"]);
     assert_eq!(r.entry(Format::OpenAi, true).3["function"]["strict"], json!(true));
     // Anthropic strict keeps optional properties optional, and keeps `default`.
@@ -409,7 +413,7 @@ fn small_ints_row() {
     );
     assert_eq!(
         r.prop(Format::OpenAi, true, "level"),
-        &json!({"type":["integer","null"],"description":"Volume level.","minimum":0,"maximum":255})
+        &json!({"type":["integer","null"],"description":"Volume level. (default: 3)","minimum":0,"maximum":255})
     );
     assert_eq!(r.prop(Format::OpenAi, true, "offset")["type"], json!(["integer", "null"]));
     assert_eq!(r.required(Format::Anthropic, true), ["a_u8", "a_i8", "a_u16", "a_i16", "a_u32", "a_i32"]);
@@ -489,7 +493,10 @@ fn floats_row() {
     assert_openai_strict_basics(&r);
     assert_eq!(r.prop(Format::OpenAi, false, "factor"), &json!({"type":"number"}));
     assert_eq!(r.prop(Format::OpenAi, false, "ratio"), &json!({"type":"number","default":0.5}));
-    assert_eq!(r.prop(Format::OpenAi, true, "ratio"), &json!({"type":["number","null"]}));
+    assert_eq!(
+        r.prop(Format::OpenAi, true, "ratio"),
+        &json!({"type":["number","null"],"description":"default: 0.5"})
+    );
     assert_eq!(
         r.prop(Format::OpenAi, true, "probability"),
         &json!({"type":"number","description":"A probability.","minimum":0.0,"maximum":1.0})
@@ -525,7 +532,10 @@ fn strings_row() {
         &json!({"type":"string","description":"Text to echo."})
     );
     assert_eq!(r.prop(Format::OpenAi, false, "prefix"), &json!({"type":"string","default":""}));
-    assert_eq!(r.prop(Format::OpenAi, true, "prefix"), &json!({"type":["string","null"]}));
+    assert_eq!(
+        r.prop(Format::OpenAi, true, "prefix"),
+        &json!({"type":["string","null"],"description":"default: \"\""})
+    );
     assert_eq!(r.required(Format::Mcp, false), ["text", "path"]);
 }
 
@@ -594,7 +604,7 @@ fn option_row() {
     assert_eq!(r.prop(Format::OpenAi, false, "days")["default"], json!(3));
     assert_eq!(
         r.prop(Format::OpenAi, true, "days"),
-        &json!({"type":["integer","null"],"description":"Days ahead.","minimum":0,"maximum":255})
+        &json!({"type":["integer","null"],"description":"Days ahead. (default: 3)","minimum":0,"maximum":255})
     );
     assert_eq!(r.prop(Format::Mcp, true, "units"), &json!({"type":["string","null"]}));
     assert_eq!(r.prop(Format::Mcp, false, "units"), &json!({"type":"string"}), "optional, not nullable");
@@ -687,7 +697,7 @@ fn unit_enum_row() {
     );
     assert_eq!(
         r.prop(Format::OpenAi, true, "finish"),
-        &json!({"anyOf":[{"type":"string","enum":["matte","gloss"]},{"type":"null"}]})
+        &json!({"anyOf":[{"type":"string","enum":["matte","gloss"]},{"type":"null"}],"description":"default: \"matte\""})
     );
     assert_eq!(r.prop(Format::Anthropic, true, "finish")["default"], "matte");
 }
