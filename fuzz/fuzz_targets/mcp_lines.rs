@@ -36,7 +36,7 @@ const HANDSHAKE: &str = concat!(
 /// a clone, as each stdio connection is.
 static SERVER: LazyLock<McpServer<App>> = LazyLock::new(|| {
     let app = App::for_user(&STORE, User { id: 1, name: "fuzz".to_owned(), role: Default::default() });
-    McpServer::new(&example_app::toolset::ALL, app).timeout(Duration::from_secs(2))
+    McpServer::new(&example_app::toolset::ALL, app).timeout(Duration::from_millis(50))
 });
 
 fuzz_target!(|data: &[u8]| {
