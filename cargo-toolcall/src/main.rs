@@ -189,6 +189,8 @@ fn check_file(path: &Path, text: &str) -> Result<ExitCode, String> {
     let name = path.display().to_string();
     let header = format!("{name} (export now)");
     term::print(&diff.unified_diff().context_radius(3).header(&name, &header).to_string())?;
-    term::message(&format!("{name} is out of date: run `cargo toolcall export` to regenerate it"));
+    term::message(&format!(
+        "{name} is out of date: run the same command with `--out {name}` instead of `--check` to regenerate it"
+    ));
     Ok(ExitCode::FAILURE)
 }
