@@ -7,37 +7,29 @@
 //! JSON answer must be JSON-RPC 2.0, and nothing but 2xx, 4xx and 5xx comes back.
 #![no_main]
 
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use axum::body::Body;
-use example_app::App;
-use example_app::app::{Role, Store, User};
 use libfuzzer_sys::fuzz_target;
 use toolcall_mcp::http::{HeaderName, HeaderValue, Method, Request};
 use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
 use toolcall_runtime::serde_json::{self, Value};
 use tower::ServiceExt;
 
-static RUNTIME: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a tokio runtime")
-});
+use example_app::app::Role;
 
-static STORE: LazyLock<Arc<Store>> = LazyLock::new(|| Arc::new(Store::plain(true)));
+#[path = "mcp_common.rs"]
+mod common;
+use common::{RUNTIME, STORE, app};
 
 /// One router for the run: sessions a request creates stay, as on a real server.
 static ROUTER: LazyLock<axum::Router> = LazyLock::new(|| {
-    let user =
-        |id: u64, name: &str, role: Role| App::for_user(&STORE, User { id, name: name.to_owned(), role });
-    McpServer::new(&example_app::toolset::ALL, user(1, "Ada", Role::default()))
+    McpServer::new(&example_app::toolset::ALL, app(1, "Ada", Role::default()))
         .timeout(Duration::from_secs(2))
         .context_from_request(move |request| match bearer_token(request) {
-            Some("s3cret") => Ok(Caller::new("1", user(1, "Ada", Role::default()))),
-            Some("t2") => Ok(Caller::new("2", user(2, "Grace", Role::Viewer))),
+            Some("s3cret") => Ok(Caller::new("1", app(1, "Ada", Role::default()))),
+            Some("t2") => Ok(Caller::new("2", app(2, "Grace", Role::Viewer))),
             _ => Err(Rejection::unauthorized("unknown token")),
         })
         .router()

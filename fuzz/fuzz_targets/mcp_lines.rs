@@ -4,26 +4,18 @@
 //! writes must be one JSON-RPC 2.0 message.
 #![no_main]
 
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use example_app::App;
-use example_app::app::{Store, User};
 use libfuzzer_sys::fuzz_target;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use toolcall_mcp::McpServer;
 use toolcall_runtime::serde_json::{self, Value};
 
-static RUNTIME: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a tokio runtime")
-});
-
-/// The one store of the run, reset before each input that may have written.
-static STORE: LazyLock<Arc<Store>> = LazyLock::new(|| Arc::new(Store::plain(true)));
+#[path = "mcp_common.rs"]
+mod common;
+use common::{RUNTIME, STORE, app};
 
 const HANDSHAKE: &str = concat!(
     r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fuzz","version":"0"}}}"#,
@@ -35,8 +27,8 @@ const HANDSHAKE: &str = concat!(
 /// The server of the run (its definitions parsed once); each input is a new session of
 /// a clone, as each stdio connection is.
 static SERVER: LazyLock<McpServer<App>> = LazyLock::new(|| {
-    let app = App::for_user(&STORE, User { id: 1, name: "fuzz".to_owned(), role: Default::default() });
-    McpServer::new(&example_app::toolset::ALL, app).timeout(Duration::from_millis(50))
+    McpServer::new(&example_app::toolset::ALL, app(1, "fuzz", Default::default()))
+        .timeout(Duration::from_millis(50))
 });
 
 fuzz_target!(|data: &[u8]| {
