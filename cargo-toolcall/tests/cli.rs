@@ -196,6 +196,21 @@ fn an_unsafe_tool_name_is_refused_with_its_location() {
     assert!(stdout(&output).is_empty());
 }
 
+/// A date parameter in a crate whose toolcall-runtime lacks the `chrono` feature: the build
+/// says so at the parameter (toolcall-runtime publishes its features to the crate's build
+/// script), instead of a trait error inside `tools.rs` (#42 item 4).
+#[test]
+fn a_missing_runtime_feature_is_named_at_the_parameter() {
+    let tool = "/// When.\n///\n/// # Arguments\n///\n/// * `at` - the time\npub fn when(at: chrono::NaiveDate) -> bool { true }\n";
+    let dir = scratch_crate("nochrono", &[("src/tools/dates.rs", Some(tool))]);
+    let output = export_scratch(&dir, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(err.contains("src/tools/dates.rs:6:"), "{err}");
+    assert!(err.contains("toolcall-runtime's `chrono` feature"), "{err}");
+    assert!(!err.contains("FromArg"), "no trait error: {err}");
+}
+
 #[test]
 fn unknown_module_names_are_an_error() {
     let output = export(&["--path", "example-app", "nowhere"]);

@@ -237,6 +237,7 @@ pub struct Builder {
     out_file: String,
     missing_docs: Level,
     expected_warnings: Option<PathBuf>,
+    runtime_features: Option<std::collections::BTreeSet<String>>,
 }
 
 impl Default for Builder {
@@ -259,7 +260,21 @@ impl Builder {
             out_file: "tools.rs".to_owned(),
             missing_docs: Level::Warning,
             expected_warnings: None,
+            runtime_features: std::env::var(RUNTIME_FEATURES_VAR).ok().map(|list| feature_set(&list)),
         }
+    }
+
+    /// The features the crate's toolcall-runtime dependency has (`["chrono"]`): a
+    /// parameter whose decoder needs one it lacks (`chrono::DateTime`, `uuid::Uuid`) is an
+    /// error at the parameter naming the feature, instead of a trait error inside
+    /// `tools.rs`. In a build script this is known without asking: toolcall-runtime
+    /// publishes its features to the build scripts of the crates that depend on it
+    /// (`DEP_TOOLCALL_RUNTIME_FEATURES`); outside one, nothing is checked unless this is
+    /// called.
+    #[must_use]
+    pub fn runtime_features<S: Into<String>>(mut self, features: impl IntoIterator<Item = S>) -> Self {
+        self.runtime_features = Some(features.into_iter().map(Into::into).collect());
+        self
     }
 
     /// The crate directory the tools dir is relative to (default: `CARGO_MANIFEST_DIR`).
@@ -501,7 +516,12 @@ impl Builder {
             Some(loader) => tree::CrateTree::walk(loader, &parsed, &root_module, &diags),
             None => tree::CrateTree::tools_only(&parsed, &root_module, &diags),
         };
-        let krate = lower::Crate { tree: &tree, root: &root_module, providers: &self.providers };
+        let krate = lower::Crate {
+            tree: &tree,
+            root: &root_module,
+            providers: &self.providers,
+            runtime_features: self.runtime_features.as_ref(),
+        };
         let mut impls = std::collections::BTreeMap::new();
         let mut modules: Vec<ToolModule> = Vec::with_capacity(sources.len());
         for parsed in &parsed {
@@ -653,6 +673,15 @@ impl Builder {
         let _ = write_if_changed(&memo_file, &memo.to_text());
         Ok(())
     }
+}
+
+/// Where cargo gives a build script the features of its crate's toolcall-runtime (the
+/// `features` metadata toolcall-runtime's build script publishes under `links`).
+const RUNTIME_FEATURES_VAR: &str = "DEP_TOOLCALL_RUNTIME_FEATURES";
+
+/// `chrono,uuid` as a set.
+fn feature_set(list: &str) -> std::collections::BTreeSet<String> {
+    list.split(',').map(str::trim).filter(|f| !f.is_empty()).map(str::to_owned).collect()
 }
 
 /// Writes `text` to `path` unless the file already holds exactly that.

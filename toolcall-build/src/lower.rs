@@ -28,6 +28,9 @@ pub struct Crate<'c> {
     pub root: &'c [String],
     /// The build script's type providers.
     pub providers: &'c [Box<dyn TypeProvider + Send + Sync>],
+    /// The features of the crate's toolcall-runtime, when known (see
+    /// [`crate::Builder::compile`]).
+    pub runtime_features: Option<&'c std::collections::BTreeSet<String>>,
 }
 
 /// Lowers one file's tools into a tool module, adding the `FromArg` impls its types need
@@ -45,7 +48,8 @@ pub fn lower_file(
     let mut tools = Vec::new();
     let module: Vec<String> = krate.root.iter().chain(&parsed.module).cloned().collect();
     {
-        let mut mapper = TypeMapper::new(parsed, (krate.tree, &module), krate.providers, diags, impls);
+        let mut mapper = TypeMapper::new(parsed, (krate.tree, &module), krate.providers, diags, impls)
+            .with_runtime_features(krate.runtime_features);
         let report = diags.in_file(&parsed.file);
         for function in &read.tools {
             if let Some((tool, bare)) = lower_fn(function, &mut mapper, &report) {

@@ -32,6 +32,8 @@ pub struct Row {
     pub any_args: bool,
     /// A primitive integer (may travel as a decimal string).
     pub integer: bool,
+    /// The toolcall-runtime feature its decoder needs (`chrono`, `uuid`); `None`: always there.
+    pub feature: Option<&'static str>,
 }
 
 impl Row {
@@ -57,12 +59,12 @@ pub static SCALARS: &[Row] = &[
     row(&["IpAddr"], |_| Type::AnyOf(vec![format("ipv4"), format("ipv6")]), true, false),
     row(&["Ipv4Addr"], |_| format("ipv4"), true, false),
     row(&["Ipv6Addr"], |_| format("ipv6"), true, false),
-    row(&["NaiveDate"], |_| format("date"), true, false),
+    row(&["NaiveDate"], |_| format("date"), true, false).needs("chrono"),
     // JSON Schema's `time` requires an offset; a `NaiveTime` has none.
-    row(&["NaiveTime"], |_| naive_time(), true, false),
+    row(&["NaiveTime"], |_| naive_time(), true, false).needs("chrono"),
     // Without an offset, chrono writes no zone: not JSON Schema's `date-time`.
-    row(&["NaiveDateTime"], |_| format("date-time"), true, false).output(|_| Type::string()),
-    row(&["Uuid"], |_| format("uuid"), true, false),
+    row(&["NaiveDateTime"], |_| format("date-time"), true, false).output(|_| Type::string()).needs("chrono"),
+    row(&["Uuid"], |_| format("uuid"), true, false).needs("uuid"),
     row(&["Url"], |_| format("uri"), false, false),
     row(&["Date"], |_| format("date"), false, false).from(&["time::", "jiff::"]).output(|_| Type::string()),
     row(&["Time"], |_| format("time"), false, false).from(&["time::", "jiff::"]).output(|_| Type::string()),
@@ -73,12 +75,22 @@ pub static SCALARS: &[Row] = &[
         .from(&["jiff::"])
         .output(|_| Type::string()),
     row(&["DateTime"], |_| format("date-time"), false, false).from(&["jiff::"]).output(|_| Type::string()),
-    row(&["DateTime"], |_| format("date-time"), true, false).from(&["chrono", ""]).args(),
+    row(&["DateTime"], |_| format("date-time"), true, false).from(&["chrono", ""]).args().needs("chrono"),
 ];
 
 /// A row with the same schema both ways, any path, no type arguments.
 const fn row(names: &'static [&'static str], input: fn(&str) -> Type, from_arg: bool, fast: bool) -> Row {
-    Row { names, crates: &[], input, output: input, from_arg, fast, any_args: false, integer: false }
+    Row {
+        names,
+        crates: &[],
+        input,
+        output: input,
+        from_arg,
+        fast,
+        any_args: false,
+        integer: false,
+        feature: None,
+    }
 }
 
 impl Row {
@@ -99,6 +111,11 @@ impl Row {
 
     const fn int(mut self) -> Row {
         self.integer = true;
+        self
+    }
+
+    const fn needs(mut self, feature: &'static str) -> Row {
+        self.feature = Some(feature);
         self
     }
 

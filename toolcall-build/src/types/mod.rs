@@ -129,6 +129,9 @@ pub struct TypeMapper<'a> {
     fast_reading: Guard,
     /// Structs an internally tagged enum reads beside its tag.
     merged: std::collections::BTreeSet<String>,
+    /// The features the crate's toolcall-runtime has, when the build knows them
+    /// ([`crate::Builder::compile`] reads them from cargo); `None`: not checked.
+    runtime_features: Option<&'a std::collections::BTreeSet<String>>,
 }
 
 impl<'a> TypeMapper<'a> {
@@ -156,6 +159,29 @@ impl<'a> TypeMapper<'a> {
             fast_order: Vec::new(),
             fast_reading: Guard::default(),
             merged: std::collections::BTreeSet::new(),
+            runtime_features: None,
+        }
+    }
+
+    /// Checks every built-in type that needs a toolcall-runtime feature against
+    /// `features`, the ones the crate's toolcall-runtime has.
+    pub fn with_runtime_features(mut self, features: Option<&'a std::collections::BTreeSet<String>>) -> Self {
+        self.runtime_features = features;
+        self
+    }
+
+    /// An error at the parameter being mapped when `feature` of toolcall-runtime decodes
+    /// `name` and the crate's toolcall-runtime does not have it (instead of a trait error
+    /// inside the generated code).
+    fn check_runtime_feature(&mut self, name: &str, feature: &str) {
+        if self.runtime_features.is_some_and(|features| !features.contains(feature)) {
+            self.error_at(
+                self.span,
+                format!(
+                    "`{name}` is decoded by toolcall-runtime's `{feature}` feature, which this crate does not \
+                     enable: add `features = [\"{feature}\"]` to its toolcall-runtime dependency"
+                ),
+            );
         }
     }
 

@@ -97,7 +97,12 @@ impl TypeMapper<'_> {
     /// The schema and decoding strategy of any type.
     pub(super) fn map(&mut self, ty: &Ty) -> Result<(Type, Strategy), String> {
         Ok(match ty {
-            Ty::Scalar { row, name } => ((row.input)(name), row.strategy()),
+            Ty::Scalar { row, name } => {
+                if let Some(feature) = row.feature.filter(|_| row.from_arg) {
+                    self.check_runtime_feature(name, feature);
+                }
+                ((row.input)(name), row.strategy())
+            }
             Ty::Str { .. } => (Type::string(), Strategy::FromArg),
             Ty::Untyped { borrowed } => {
                 if !borrowed {
