@@ -247,6 +247,10 @@ fn the_demo_answers_the_seeds_calls_for_both_providers() {
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let demo = stdout(&output);
     assert!(demo.contains(&toolcall_runtime::json::pretty(toolset::ALL.emit(Format::OpenAi, true))));
+    // The strict schema it prints leaves `restock`'s open map unusable: the demo says so.
+    let notes: Vec<&str> = demo.lines().filter(|l| l.starts_with("note: in strict mode")).collect();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("`restock`'s `counts` (an open map) can only be {}"), "{notes:?}");
     for format in ["openai", "anthropic", "mcp"] {
         assert_eq!(
             demo.lines().filter(|l| l.starts_with(format) && l.ends_with(" bytes")).count(),

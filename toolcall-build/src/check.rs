@@ -340,7 +340,10 @@ fn strict_losses(ty: &Type, defs: &[Definition], out: &mut Vec<&'static str>) {
     walk(ty, defs, &mut |ty| match ty {
         Type::Map(_) => {
             // Its values cannot be sent at all; nothing below it matters in strict mode.
-            out.push("open object: strict mode closes every object, so the model can only send {}");
+            out.push(
+                "open object: strict mode closes every object, so the model can only send {}; to let it send \
+                 entries, take a list of structs with a key and a value (`Vec<Entry>`) instead of a map",
+            );
             false
         }
         Type::Any => {

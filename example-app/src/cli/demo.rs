@@ -42,12 +42,41 @@ impl DemoArgs {
         print_sizes();
         println!("\n== OpenAI tool definitions, strict ==");
         println!("{}", pretty(toolset::ALL.emit(Format::OpenAi, true)));
+        for note in unusable_in_strict(toolset::ALL.emit(Format::OpenAi, true)) {
+            println!("note: {note}");
+        }
         for (i, args) in CALLS.into_iter().enumerate() {
             runtime.block_on(print_call(&app, i + 1, "get_weather", args));
         }
         runtime.block_on(print_concurrent_calls(&app));
         ExitCode::SUCCESS
     }
+}
+
+/// The parameters a strict definition leaves the model no way to fill: an open map
+/// becomes a closed object with no properties, so only `{}` fits (the build warns about
+/// each; the demo says so beside the schema it prints).
+fn unusable_in_strict(definitions: &str) -> Vec<String> {
+    let Ok(Value::Array(tools)) = serde_json::from_str::<Value>(definitions) else {
+        return Vec::new();
+    };
+    let mut notes = Vec::new();
+    for tool in &tools {
+        let function = &tool["function"];
+        let Some(properties) = function["parameters"]["properties"].as_object() else { continue };
+        for (name, schema) in properties {
+            let closed_empty = schema["additionalProperties"] == false
+                && schema["properties"].as_object().is_some_and(serde_json::Map::is_empty);
+            if closed_empty {
+                notes.push(format!(
+                    "in strict mode `{}`'s `{name}` (an open map) can only be {{}}: the model cannot send \
+                     its entries (see the build's warning for the fix)",
+                    function["name"].as_str().unwrap_or_default()
+                ));
+            }
+        }
+    }
+    notes
 }
 
 /// The tool names, then the size of every precomputed definition array.
