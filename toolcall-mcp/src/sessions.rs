@@ -316,9 +316,17 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
         sessions.forget(&id);
         return not_found();
     }
-    let response = next.run(request).await;
+    let mut response = next.run(request).await;
     if response.status() == StatusCode::NOT_FOUND || (delete && response.status().is_success()) {
         sessions.forget(&id);
+    }
+    if delete && response.status() == StatusCode::ACCEPTED {
+        // The session is gone, not queued to go: 204, which clients take as done (the
+        // Python SDK reports rmcp's 202 as "Session termination failed").
+        *response.status_mut() = StatusCode::NO_CONTENT;
+        *response.body_mut() = axum::body::Body::empty();
+        response.headers_mut().remove(axum::http::header::CONTENT_LENGTH);
+        response.headers_mut().remove(axum::http::header::CONTENT_TYPE);
     }
     Guarded::wrap(response, claimed)
 }

@@ -95,8 +95,8 @@ async fn another_identity_finds_no_session_by_any_method() {
     let stream = get(&uri, mallory, &ada, None).await;
     assert_eq!(stream.status(), 200);
     drop(stream);
-    // Ada ends it; a second DELETE finds nothing.
-    assert_eq!(delete(&uri, mallory, &ada).await, 202);
+    // Ada ends it (204: it is gone, not queued to go); a second DELETE finds nothing.
+    assert_eq!(delete(&uri, mallory, &ada).await, 204);
     assert_eq!(delete(&uri, mallory, &ada).await, 404);
     let (status, _, _) = post(&uri, whoami(), &in_session(mallory, &ada)).await;
     assert_eq!(status, 404);
