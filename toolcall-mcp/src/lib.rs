@@ -193,6 +193,9 @@ use streamable_http::{Arrived, CallerContext, HttpSettings};
 
 /// The default number of tools per `tools/list` page.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
+/// How long a 2026-07-28 client may keep a `tools/list` answer: one hour
+/// ([`McpServer::list_ttl`]).
+pub const DEFAULT_LIST_TTL: Duration = Duration::from_secs(3600);
 /// The default time limit of one `tools/call`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// The default number of calls running at once.
@@ -265,6 +268,8 @@ pub struct McpServer<C: Send + Sync + 'static> {
     version: String,
     instructions: Option<String>,
     page_size: usize,
+    /// How long a 2026-07-28 client may keep a `tools/list` answer.
+    list_ttl: Duration,
     timeout: Duration,
     /// Tools with their own time limit (`ToolMeta::timeout_ms`), which replaces `timeout`.
     tool_timeouts: Arc<BTreeMap<&'static str, Duration>>,
@@ -291,6 +296,7 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             version: self.version.clone(),
             instructions: self.instructions.clone(),
             page_size: self.page_size,
+            list_ttl: self.list_ttl,
             timeout: self.timeout,
             tool_timeouts: Arc::clone(&self.tool_timeouts),
             max_line: self.max_line,
@@ -341,6 +347,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             instructions: None,
             page_size: DEFAULT_PAGE_SIZE,
+            list_ttl: DEFAULT_LIST_TTL,
             timeout: DEFAULT_TIMEOUT,
             tool_timeouts: Arc::new(tool_timeouts(toolset)),
             max_line: DEFAULT_MAX_LINE,
@@ -368,6 +375,16 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// Tools per `tools/list` page (at least 1; default [`DEFAULT_PAGE_SIZE`]).
     pub fn page_size(mut self, size: usize) -> Self {
         self.page_size = size.max(1);
+        self
+    }
+
+    /// How long a client on protocol 2026-07-28 may keep a `tools/list` answer before
+    /// asking again (its `ttlMs`; default [`DEFAULT_LIST_TTL`]). The list is compiled into
+    /// the server, so it changes only with a new build. Its `cacheScope` is `public` (one
+    /// list for every caller) unless a [`McpServer::tool_filter`] makes it per caller,
+    /// then `private`.
+    pub fn list_ttl(mut self, ttl: Duration) -> Self {
+        self.list_ttl = ttl;
         self
     }
 
@@ -766,6 +783,15 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             .collect();
         let mut result = ListToolsResult::with_all_items(tools);
         result.next_cursor = (end < visible.len()).then(|| end.to_string());
+        if version.is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str()) {
+            // Fixed at build time: cacheable long, and by anyone unless filtered per caller.
+            result.ttl_ms = Some(u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX));
+            result.cache_scope = Some(if self.filter.is_some() {
+                rmcp::model::CacheScope::Private
+            } else {
+                rmcp::model::CacheScope::Public
+            });
+        }
         Ok(result)
     }
 

@@ -232,3 +232,29 @@ async fn bodies_past_the_limit_get_413() {
     assert!(refused.is_err(), "{refused:?}");
     assert_eq!(call(&client, "whoami", json!({})).await, Ok("\"local\"".into()), "the session goes on");
 }
+
+/// A 2026-07-28 client may cache `tools/list`: an hour by default, `public` when every
+/// caller sees the same list, `private` when a filter makes it per caller; a legacy
+/// client gets no caching fields, which its protocol does not define (#44 item 4).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tool_list_carries_caching_hints_that_fit() {
+    use rmcp::model::CacheScope;
+    let stats = Arc::new(Stats::default());
+    let fixed = serve(McpServer::new(&GAUGE, Gauge::new("local", &stats))).await;
+    let filtered = serve(
+        McpServer::new(&GAUGE, Gauge::new("local", &stats))
+            .tool_filter(|_, _| true)
+            .list_ttl(std::time::Duration::from_secs(60)),
+    )
+    .await;
+    let list = |uri: String, era: Era| async move {
+        let client = Client::new(&uri, era).connect().await.expect("connects");
+        client.list_tools(None).await.expect("tools/list")
+    };
+    let modern = list(fixed.clone(), Era::Stateless).await;
+    assert_eq!((modern.ttl_ms, modern.cache_scope), (Some(3_600_000), Some(CacheScope::Public)));
+    let per_caller = list(filtered, Era::Stateless).await;
+    assert_eq!((per_caller.ttl_ms, per_caller.cache_scope), (Some(60_000), Some(CacheScope::Private)));
+    let legacy = list(fixed, Era::Legacy).await;
+    assert_eq!((legacy.ttl_ms, legacy.cache_scope), (None, None));
+}
