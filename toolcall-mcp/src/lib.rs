@@ -56,8 +56,9 @@
 //!   level the session set with `logging/setLevel`, else [`DEFAULT_LOG_LEVEL`] (`info`:
 //!   before a client asks, `debug` messages are not sent; change it with
 //!   [`McpServer::default_log_level`]). The level set is per session: each stdio
-//!   connection and each HTTP session has its own, and a stateless (2026-07-28) HTTP
-//!   request has only its `_meta` level. Over HTTP with a session, rmcp sends log
+//!   connection and each HTTP session has its own, and a request of a 2026-07-28 client
+//!   has only its `_meta` level: without one it gets no log message at all (that
+//!   revision forbids logging for a request that set no level). Over HTTP with a session, rmcp sends log
 //!   messages on the session's standalone GET stream, not the request's.
 //! - **Never blocking the tool.** Reports are queued (at most [`MAX_QUEUED_REPORTS`] per
 //!   call; past it they are dropped, and the number dropped is logged with `log::warn!`)

@@ -16,7 +16,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken};
+use rmcp::model::{
+    LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
+};
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use tokio::sync::mpsc;
 use toolcall_runtime::{LogLevel, Progress, ProgressSink};
@@ -69,13 +71,16 @@ struct Sink {
     /// The request's own level (`_meta` `io.modelcontextprotocol/logLevel`), if any.
     request_level: Option<LogLevel>,
     session: SessionLevel,
-    default_level: LogLevel,
+    /// The level before the client sets one; `None` for a 2026-07-28 request, which gets
+    /// log messages only when it asks for them with its own level.
+    default_level: Option<LogLevel>,
     dropped: Arc<AtomicU64>,
 }
 
 impl Sink {
-    fn threshold(&self) -> LogLevel {
-        self.request_level.or_else(|| self.session.get()).unwrap_or(self.default_level)
+    /// The lowest level sent; `None`: nothing is.
+    fn threshold(&self) -> Option<LogLevel> {
+        self.request_level.or_else(|| self.session.get()).or(self.default_level)
     }
 
     fn queue(&self, report: Report) {
@@ -93,7 +98,7 @@ impl ProgressSink for Sink {
     }
 
     fn log(&self, level: LogLevel, message: &str) {
-        if level >= self.threshold() {
+        if self.threshold().is_some_and(|threshold| level >= threshold) {
             self.queue(Report::Log { level, message: message.to_owned() });
         }
     }
@@ -123,12 +128,16 @@ impl Talk {
         let (queue, reports) = mpsc::channel(QUEUE);
         let token = request.meta.get_progress_token();
         let dropped = Arc::new(AtomicU64::new(0));
+        // 2026-07-28: a server MUST NOT log for a request that set no level.
+        let modern = request
+            .protocol_version()
+            .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
         let sink = Sink {
             queue,
             wants_progress: token.is_some(),
             request_level: request.meta.log_level().and_then(level_of),
             session: session.clone(),
-            default_level,
+            default_level: (!modern).then_some(default_level),
             dropped: Arc::clone(&dropped),
         };
         let talk =
@@ -221,7 +230,7 @@ mod tests {
             wants_progress: false,
             request_level: None,
             session: SessionLevel::default(),
-            default_level: LogLevel::Warning,
+            default_level: Some(LogLevel::Warning),
             dropped: Arc::new(AtomicU64::new(0)),
         };
         let mut heard = |sink: &Sink| {
@@ -241,6 +250,13 @@ mod tests {
         assert_eq!(heard(&sink), [LogLevel::Info, LogLevel::Warning, LogLevel::Error]);
         sink.request_level = Some(LogLevel::Error);
         assert_eq!(heard(&sink), [LogLevel::Error]);
+        // A 2026-07-28 request has no default: without its own level, nothing is sent.
+        sink.request_level = None;
+        sink.session = SessionLevel::default();
+        sink.default_level = None;
+        assert_eq!(heard(&sink), []);
+        sink.request_level = Some(LogLevel::Info);
+        assert_eq!(heard(&sink), [LogLevel::Info, LogLevel::Warning, LogLevel::Error]);
     }
 
     #[test]
@@ -252,7 +268,7 @@ mod tests {
             wants_progress: true,
             request_level: None,
             session: SessionLevel::default(),
-            default_level: LogLevel::Info,
+            default_level: Some(LogLevel::Info),
             dropped: Arc::clone(&dropped),
         };
         // Nobody reads while the tool reports: the first QUEUE wait, the rest are dropped.

@@ -425,19 +425,24 @@ async fn a_stateless_http_request_gets_its_progress_and_its_own_log_level() {
     let mut seen: Vec<_> = recorder.progress().into_iter().map(|p| (p.progress_token, p.progress)).collect();
     seen.sort_by(|a, b| a.1.total_cmp(&b.1));
     assert_eq!(seen, [(token.clone(), 1.0), (token, 2.0)]);
-    // No session to set a level on: the default (info) applies, and the log comes with
-    // the request's own response.
-    assert!(recorder.until(|r| !r.logs().is_empty()).await, "the log message arrives");
-    assert_eq!(recorder.logs(), [(LoggingLevel::Info, Some("export".to_owned()), json!("exported 2 items"))]);
+    // 2026-07-28: a request that set no level gets no log message (a server MUST NOT
+    // log for it), whatever the server's default.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(recorder.logs(), [], "no level, no log");
 
-    // A request's own level (`io.modelcontextprotocol/logLevel`) keeps its info away.
-    let mut meta = rmcp::model::RequestMetaObject::new();
-    meta.set_log_level(LoggingLevel::Warning);
-    let options = || {
+    // A request's own level (`io.modelcontextprotocol/logLevel`) decides: info is sent
+    // at info, and kept away at warning; the message comes with the request's response.
+    let with_level = |level: LoggingLevel| {
+        let mut meta = rmcp::model::RequestMetaObject::new();
+        meta.set_log_level(level);
         let mut options = PeerRequestOptions::no_options();
-        options.meta = Some(meta.clone());
+        options.meta = Some(meta);
         options
     };
+    call_with_options(&client, "export", json!({"count": 2}), with_level(LoggingLevel::Info)).await;
+    assert!(recorder.until(|r| !r.logs().is_empty()).await, "the log message arrives");
+    assert_eq!(recorder.logs(), [(LoggingLevel::Info, Some("export".to_owned()), json!("exported 2 items"))]);
+    let options = || with_level(LoggingLevel::Warning);
     call_with_options(&client, "export", json!({"count": 1}), options()).await;
     call_with_options(&client, "pixel", json!({}), options()).await;
     assert!(recorder.until(|r| r.logs().len() >= 2).await);
