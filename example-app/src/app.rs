@@ -32,7 +32,9 @@ pub struct Store {
     /// A delay added before each query, standing for a database across a network (the
     /// demo shows concurrent tools with it); zero for a database opened by location.
     pub latency: Duration,
-    /// Whether a note was written or deleted since the store was made or last reset.
+    /// Whether a write or delete was asked for since the store was made or last reset
+    /// (set before the query: a reset after a failed write has nothing to undo, and costs
+    /// only the reset).
     written: AtomicBool,
     /// The notes without SQL ([`Store::plain`]); `None` for a database.
     plain: Option<Mutex<PlainNotes>>,
@@ -165,13 +167,11 @@ impl Store {
     ///
     /// As [`Store::notes_of`].
     pub async fn insert(&self, owner: u64, text: &str) -> Result<Note, StoreError> {
+        self.written.store(true, Ordering::SeqCst);
         if let Some(mut notes) = self.plain_notes() {
-            self.written.store(true, Ordering::SeqCst);
             return Ok(notes.insert(owner, text));
         }
-        let pool = self.pool().await?;
-        self.written.store(true, Ordering::SeqCst);
-        pool.insert(owner, text).await
+        self.pool().await?.insert(owner, text).await
     }
 
     /// Deletes note `id` of `owner`: the deleted note, or `None` when `owner` has none with
@@ -181,13 +181,11 @@ impl Store {
     ///
     /// As [`Store::notes_of`].
     pub async fn remove(&self, owner: u64, id: u64) -> Result<Option<Note>, StoreError> {
+        self.written.store(true, Ordering::SeqCst);
         if let Some(mut notes) = self.plain_notes() {
-            self.written.store(true, Ordering::SeqCst);
             return Ok(notes.remove(owner, id));
         }
-        let pool = self.pool().await?;
-        self.written.store(true, Ordering::SeqCst);
-        pool.remove(owner, id).await
+        self.pool().await?.remove(owner, id).await
     }
 
     /// Puts the built-in database (or the plain notes) back as it started (the demo's notes for
@@ -201,18 +199,14 @@ impl Store {
     ///
     /// When the database cannot be written.
     pub async fn reset(&self) -> Result<(), StoreError> {
-        if !self.written.load(Ordering::SeqCst) {
+        if !self.written.swap(false, Ordering::SeqCst) {
             return Ok(());
         }
         if let Some(mut notes) = self.plain_notes() {
-            self.written.store(false, Ordering::SeqCst);
             notes.reset();
             return Ok(());
         }
         let (Some(builtin), Some(db)) = (self.builtin, self.db.get()) else { return Ok(()) };
-        if !self.written.swap(false, Ordering::SeqCst) {
-            return Ok(());
-        }
         db.pool.reset_builtin(matches!(builtin, Builtin::Seeded)).await
     }
 

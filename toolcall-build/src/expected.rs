@@ -8,6 +8,7 @@
 //! [`crate::export::Record`]), so both print the same warnings.
 
 use std::collections::BTreeSet;
+use std::path::Path;
 
 use crate::diagnostics::{Diagnostic, Level};
 
@@ -45,6 +46,20 @@ impl Expected {
             diagnostics.iter().filter(|d| d.level == Level::Warning).map(key).collect();
         self.listed.difference(&given).map(|(file, message)| format!("{file}: {message}")).collect()
     }
+}
+
+/// The diagnostics the build prints as `cargo:warning`: errors, and warnings the
+/// expected list (when there is one) does not hold; then one line per listed warning the
+/// build no longer gives.
+pub(crate) fn printed_lines(diagnostics: &[Diagnostic], expected: Option<(&Path, &Expected)>) -> Vec<String> {
+    let Some((list, expected)) = expected else {
+        return diagnostics.iter().filter(|d| d.level != Level::Note).map(ToString::to_string).collect();
+    };
+    let mut lines: Vec<String> = expected.unexpected(diagnostics).map(ToString::to_string).collect();
+    for line in expected.gone(diagnostics) {
+        lines.push(format!("{}: lists a warning the build no longer gives: {line}", list.display()));
+    }
+    lines
 }
 
 /// The expected-warnings file a build script names, when it can be read from its text:

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use toolcall_runtime::ir::Tool;
 
-use crate::{Diagnostic, Generated, Level};
+use crate::{Generated, Level};
 
 /// The record's file name for a toolset written to `out_file` (`tools.rs` ->
 /// `tools.rs.export.json`).
@@ -146,23 +146,6 @@ fn level_named(name: &str) -> Option<Level> {
         "note" => Some(Level::Note),
         _ => None,
     }
-}
-
-/// The diagnostics the build prints as `cargo:warning`: errors, and warnings the
-/// expected list (when there is one) does not hold; then one line per listed warning the
-/// build no longer gives.
-pub(crate) fn printed_lines(
-    diagnostics: &[Diagnostic],
-    expected: Option<(&Path, &crate::Expected)>,
-) -> Vec<String> {
-    let Some((list, expected)) = expected else {
-        return diagnostics.iter().filter(|d| d.level != Level::Note).map(ToString::to_string).collect();
-    };
-    let mut lines: Vec<String> = expected.unexpected(diagnostics).map(ToString::to_string).collect();
-    for line in expected.gone(diagnostics) {
-        lines.push(format!("{}: lists a warning the build no longer gives: {line}", list.display()));
-    }
-    lines
 }
 
 #[cfg(test)]

@@ -619,7 +619,7 @@ impl Builder {
     /// the crate's list expects (plus a line per listed warning that no longer occurs).
     fn printed_diagnostics(&self, diagnostics: &[Diagnostic]) -> Vec<String> {
         let Some(list) = &self.expected_warnings else {
-            return export::printed_lines(diagnostics, None);
+            return expected::printed_lines(diagnostics, None);
         };
         println!("cargo:rerun-if-changed={}", list.display());
         let expected = match std::fs::read_to_string(self.crate_dir.join(list)) {
@@ -629,7 +629,7 @@ impl Builder {
                 expected::Expected::default()
             }
         };
-        export::printed_lines(diagnostics, Some((list, &expected)))
+        expected::printed_lines(diagnostics, Some((list, &expected)))
     }
 
     fn try_compile(&self) -> Result<(), String> {

@@ -773,7 +773,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 .ok_or_else(|| ErrorData::invalid_params(format!("invalid cursor {text:?}"), None))?,
         };
         let end = (start + self.page_size).min(visible.len());
-        let old = version.filter(|v| v.as_str() < ProtocolVersion::V_2025_06_18.as_str());
+        let old = version.filter(|v| !is_at_least(v, &ProtocolVersion::V_2025_06_18));
         let tools = visible[start..end]
             .iter()
             .copied()
@@ -784,7 +784,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             .collect();
         let mut result = ListToolsResult::with_all_items(tools);
         result.next_cursor = (end < visible.len()).then(|| end.to_string());
-        if version.is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str()) {
+        if version.is_some_and(|v| is_at_least(v, &ProtocolVersion::V_2026_07_28)) {
             // Fixed at build time: cacheable long, and by anyone unless filtered per caller.
             result.ttl_ms = Some(u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX));
             result.cache_scope = Some(if self.filter.is_some() {
@@ -895,6 +895,12 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 }
 
+/// Whether `version` is revision `since` or a later one (revisions are dates, so their
+/// text orders them).
+pub(crate) fn is_at_least(version: &ProtocolVersion, since: &ProtocolVersion) -> bool {
+    version.as_str() >= since.as_str()
+}
+
 /// The toolset's MCP definitions as rmcp tools.
 fn parse_tools<C>(toolset: &Toolset<C>) -> Result<Vec<Tool>, String> {
     serde_json::from_str(toolset.emit(Format::Mcp, false)).map_err(|e| e.to_string())
@@ -920,7 +926,7 @@ fn without_newer_fields(tool: &Tool, version: &ProtocolVersion) -> Tool {
     let mut tool = tool.clone();
     tool.output_schema = None;
     tool.title = None;
-    if version.as_str() < ProtocolVersion::V_2025_03_26.as_str() {
+    if !is_at_least(version, &ProtocolVersion::V_2025_03_26) {
         tool.annotations = None;
     }
     tool

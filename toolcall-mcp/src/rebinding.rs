@@ -17,11 +17,13 @@ use axum::response::Response;
 
 use crate::streamable_http::plain;
 
-/// The allowed `Host` and `Origin` values, as the server's settings list them.
-#[derive(Clone, Debug)]
+/// The allowed `Host` and `Origin` values, read once from the server's settings.
+#[derive(Debug)]
 pub(crate) struct Allowed {
-    pub(crate) hosts: Vec<String>,
-    pub(crate) origins: Vec<String>,
+    /// The listed hosts as names and optional ports; `None`: the list was empty, every
+    /// host is allowed.
+    hosts: Option<Vec<(String, Option<u16>)>>,
+    origins: Vec<AllowedOrigin>,
 }
 
 /// Refuses a request whose `Host` or `Origin` is not allowed (403; a `Host` that is not
@@ -39,6 +41,15 @@ pub(crate) async fn check(
 }
 
 impl Allowed {
+    /// The lists as the settings give them (entries that do not parse allow nothing).
+    pub(crate) fn new(hosts: &[String], origins: &[String]) -> Allowed {
+        let listed = hosts.iter().filter_map(|entry| allowed_authority(entry)).collect();
+        Allowed {
+            hosts: (!hosts.is_empty()).then_some(listed),
+            origins: origins.iter().filter_map(|entry| AllowedOrigin::parse(entry)).collect(),
+        }
+    }
+
     /// `Ok` when the request's `Host` and `Origin` pass, else the status and text that
     /// refuse it.
     fn verdict(&self, request: &Request) -> Result<(), (StatusCode, &'static str)> {
@@ -72,21 +83,15 @@ impl Allowed {
     }
 
     fn host_allowed(&self, host: &Authority) -> bool {
-        if self.hosts.is_empty() {
-            return true;
-        }
+        let Some(hosts) = &self.hosts else { return true };
         let name = bare(host.host());
-        self.hosts
+        hosts
             .iter()
-            .filter_map(|entry| allowed_authority(entry))
-            .any(|(allowed, port)| allowed == name && port.is_none_or(|port| host.port_u16() == Some(port)))
+            .any(|(allowed, port)| *allowed == name && port.is_none_or(|port| host.port_u16() == Some(port)))
     }
 
     fn origin_allowed(&self, origin: &Origin) -> bool {
-        self.origins
-            .iter()
-            .filter_map(|entry| AllowedOrigin::parse(entry))
-            .any(|allowed| allowed.admits(origin))
+        self.origins.iter().any(|allowed| allowed.admits(origin))
     }
 }
 
@@ -134,6 +139,7 @@ impl Origin {
 }
 
 /// An allowed-origins entry; `port: None` is any port (`:*`, or no port written).
+#[derive(Debug)]
 struct AllowedOrigin {
     origin: Origin,
     port: Option<u16>,
@@ -184,14 +190,10 @@ mod tests {
     use super::*;
 
     fn allowed() -> Allowed {
-        Allowed {
-            hosts: vec!["localhost".into(), "127.0.0.1".into(), "::1".into(), "api.example:8443".into()],
-            origins: vec![
-                "http://localhost:*".into(),
-                "https://app.example".into(),
-                "https://x.example:444".into(),
-            ],
-        }
+        let hosts = ["localhost", "127.0.0.1", "::1", "api.example:8443"].map(String::from);
+        let origins =
+            ["http://localhost:*", "https://app.example", "https://x.example:444"].map(String::from);
+        Allowed::new(&hosts, &origins)
     }
 
     fn request(host: &str, origin: Option<&str>) -> Request {
@@ -234,7 +236,7 @@ mod tests {
 
     #[test]
     fn an_empty_host_list_allows_every_host_and_an_empty_origin_list_refuses_every_origin() {
-        let open = Allowed { hosts: vec![], origins: vec![] };
+        let open = Allowed::new(&[], &[]);
         assert!(open.verdict(&request("anything.example", None)).is_ok());
         assert!(open.verdict(&request("anything.example", Some("http://localhost"))).is_err());
     }

@@ -362,8 +362,7 @@ pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Ro
         Some(function) => router.layer(axum::middleware::from_fn_with_state(function, authenticate::<C>)),
         None => router,
     };
-    let allowed =
-        Arc::new(rebinding::Allowed { hosts: settings.hosts.clone(), origins: settings.origins.clone() });
+    let allowed = Arc::new(rebinding::Allowed::new(&settings.hosts, &settings.origins));
     router
         .layer(axum::middleware::from_fn_with_state(allowed, rebinding::check))
         .layer(axum::middleware::from_fn(check_head))

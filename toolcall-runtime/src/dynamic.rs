@@ -263,8 +263,9 @@ fn validate_string(
     let long = max_length.is_some_and(|m| len > m);
     if short || long {
         let expected = match (min_length, max_length) {
-            (Some(1), Some(1)) => "exactly 1 character".to_owned(),
-            (Some(a), Some(b)) if a == b => format!("exactly {a} characters"),
+            (Some(a), Some(b)) if a == b => {
+                format!("exactly {a} {}", crate::render::plural(&a.to_string(), "character"))
+            }
             (a, b) => format!(
                 "{} to {} characters",
                 a.unwrap_or(0),

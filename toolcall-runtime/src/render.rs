@@ -1333,7 +1333,7 @@ fn clamp_safe(value: i64) -> i64 {
 }
 
 /// `word` or `words` for the count written in `count`.
-fn plural(count: &str, word: &str) -> String {
+pub(crate) fn plural(count: &str, word: &str) -> String {
     if count == "1" { word.to_owned() } else { format!("{word}s") }
 }
 

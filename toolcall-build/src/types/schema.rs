@@ -98,7 +98,7 @@ impl TypeMapper<'_> {
     pub(super) fn map(&mut self, ty: &Ty) -> Result<(Type, Strategy), String> {
         Ok(match ty {
             Ty::Scalar { row, name } => {
-                if let Some(feature) = row.feature.filter(|_| row.from_arg) {
+                if let Some(feature) = row.feature {
                     self.check_runtime_feature(name, feature);
                 }
                 ((row.input)(name), row.strategy())
