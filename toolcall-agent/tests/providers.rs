@@ -245,6 +245,29 @@ async fn every_provider_runs_two_calls_one_bad_then_answers() {
     }
 }
 
+/// Every provider gets each definition as `emit` gives it, byte for byte: parameters and
+/// nested properties in the order the author declared them (#42 item 1).
+#[tokio::test]
+async fn the_sent_definitions_are_the_emitted_text_byte_for_byte() {
+    for provider in Provider::ALL {
+        for strict in [false, true] {
+            let server = Server::start(vec![text(provider, "hi")]).await;
+            let (outcome, _) = run(&agent(provider, &server).strict(strict), "hello").await;
+            assert_eq!(outcome.unwrap().answer, "hi", "{provider}");
+            let raw = &server.requests()[0].raw;
+            let emitted: Vec<Value> =
+                serde_json::from_str(toolset::ALL.emit(provider.format(), strict)).unwrap();
+            for tool in emitted {
+                let tool = tool.to_string();
+                assert!(
+                    raw.contains(&tool),
+                    "{provider} strict={strict}: sent differs from emitted:\n{tool}"
+                );
+            }
+        }
+    }
+}
+
 #[tokio::test]
 async fn strict_definitions_and_the_system_message_in_each_providers_place() {
     for provider in Provider::ALL {

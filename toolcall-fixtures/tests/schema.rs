@@ -255,9 +255,9 @@ fn overrides_change_description_and_wire() {
 fn local_types_in_the_schema() {
     let customer = &properties("register")["customer"];
     let keys: Vec<&String> = customer["properties"].as_object().unwrap().keys().collect();
-    let mut expected = vec!["e-mail", "fullName", "homeAddress", "nickName", "vipLevel"];
-    expected.sort_unstable();
-    assert_eq!(keys, expected);
+    // In the struct's declaration order, through the parsed `Value` too (serde_json's
+    // `preserve_order`, which toolcall-runtime turns on).
+    assert_eq!(keys, ["fullName", "e-mail", "vipLevel", "homeAddress", "nickName"]);
     assert_eq!(customer["required"], json!(["fullName", "e-mail", "homeAddress"]));
     assert_eq!(customer["description"], "A customer, renamed the serde way.");
     assert_eq!(customer["properties"]["fullName"]["description"], "Full name.");

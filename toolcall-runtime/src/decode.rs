@@ -52,19 +52,20 @@ pub struct ArgError {
     /// Steps from the argument down to the failing value, innermost last.
     /// Built innermost first while unwinding, then reversed by [`ArgError::path`].
     rev_path: Vec<Segment>,
-    /// What was wrong.
-    pub reason: Reason,
+    /// What was wrong. Boxed, as in [`ToolError::InvalidArgument`], so a decoding
+    /// `Result` stays small (the error is the rare case): read it as `&*error.reason`.
+    pub reason: Box<Reason>,
 }
 
 impl ArgError {
     /// An error at the current position.
     pub fn new(reason: Reason) -> Self {
-        ArgError { rev_path: Vec::new(), reason }
+        ArgError { rev_path: Vec::new(), reason: Box::new(reason) }
     }
 
     /// An error at the end of a path already built innermost first.
     pub(crate) fn at_rev_path(rev_path: Vec<Segment>, reason: Reason) -> Self {
-        ArgError { rev_path, reason }
+        ArgError { rev_path, reason: Box::new(reason) }
     }
 
     /// A type's own decoder rejected the value with `message`.
@@ -110,7 +111,7 @@ impl ArgError {
 
     /// Turns this into the [`ToolError`] for argument `name`.
     pub fn into_tool_error(self, name: &str) -> ToolError {
-        ToolError::InvalidArgument { name: self.path_from(name), reason: Box::new(self.reason) }
+        ToolError::InvalidArgument { name: self.path_from(name), reason: self.reason }
     }
 }
 
@@ -287,7 +288,7 @@ macro_rules! integer_from_arg {
                 if let Some(i) = value.as_i64() {
                     return <$ty>::try_from(i).map_err(|_| range());
                 }
-                let wide = integer_value(value).map_err(|e| match e.reason {
+                let wide = integer_value(value).map_err(|e| match *e.reason {
                     // Name this type's range, not `integer_value`'s internal one.
                     Reason::OutOfRange { .. } => range(),
                     _ => e,

@@ -92,7 +92,7 @@ pub fn decode_arguments(tool: &Tool, args: &Value) -> Result<Map<String, Value>,
                 out.insert(param.name.clone(), value);
             }
             Ok(None) => {}
-            Err(e) => errors.push(match (slot, &e.reason) {
+            Err(e) => errors.push(match (slot, &*e.reason) {
                 (None, Reason::MissingField { .. }) => ToolError::MissingArgument(param.name.clone()),
                 _ => e.into_tool_error(&param.name),
             }),
@@ -218,7 +218,7 @@ fn validate_integer(
             }
             text.parse::<i128>().map_err(|_| out_of_range())?
         }
-        _ => integer_value(value).map_err(|e| match e.reason {
+        _ => integer_value(value).map_err(|e| match *e.reason {
             Reason::OutOfRange { .. } => out_of_range(),
             _ => e,
         })?,

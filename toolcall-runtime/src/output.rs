@@ -107,9 +107,9 @@ fn root_error(error: ArgError) -> ToolError {
     if error.path().next().is_some() {
         let path = error.path_from("");
         let name = path.strip_prefix('.').unwrap_or(&path).to_owned();
-        return ToolError::InvalidArgument { name, reason: Box::new(error.reason) };
+        return ToolError::InvalidArgument { name, reason: error.reason };
     }
-    match error.reason {
+    match *error.reason {
         Reason::MissingField { field } => ToolError::MissingArgument(field),
         Reason::UnknownFields { fields } => ToolError::UnknownArguments(fields),
         Reason::ExpectedObject { value } => ToolError::InvalidArguments(value),

@@ -84,7 +84,8 @@ fn unknown_tool() {
 fn unknown_arguments() {
     let error = weather().run(&json!({"city": "Oslo", "c": 1, "units": "metric", "Days": 2})).unwrap_err();
     let days = toolcall_runtime::UnknownName { name: "Days".into(), did_you_mean: Some("days".into()) };
-    assert_eq!(error, ToolError::UnknownArguments(vec![days, "c".into(), "units".into()]));
+    // In the order the model sent them.
+    assert_eq!(error, ToolError::UnknownArguments(vec!["c".into(), "units".into(), days]));
     assert!(error.is_call_error());
     check_and_snapshot("unknown_arguments", &error);
 }

@@ -36,7 +36,7 @@ fn slot_errors_become_param_field_and_item_errors() {
     assert_eq!(err.item(3).path_from("items"), "items[3]");
     assert_eq!(SlotError::Missing.param("city"), ToolError::MissingArgument("city".into()));
     let missing = SlotError::Missing.field("zip");
-    assert_eq!(missing.reason, Reason::MissingField { field: "zip".into() });
+    assert_eq!(*missing.reason, Reason::MissingField { field: "zip".into() });
 }
 
 #[test]
@@ -47,7 +47,7 @@ fn serde_slots_decode_foreign_types_and_bound_depth() {
     assert_eq!(slot::serde::<std::time::Duration>(None, 0), Err(SlotError::Missing));
     assert_eq!(slot::serde_opt::<std::time::Duration>(Some(&Value::Null), 0), Ok(None));
     let bad = slot::serde::<std::time::Duration>(Some(&json!("soon")), 0).unwrap_err();
-    assert!(matches!(bad, SlotError::Invalid(e) if matches!(e.reason, Reason::Invalid { .. })));
+    assert!(matches!(bad, SlotError::Invalid(e) if matches!(*e.reason, Reason::Invalid { .. })));
 }
 
 #[test]
@@ -95,7 +95,7 @@ fn enum_representations_pick_the_variant() {
     let (name, map) = slot::internal(&circle, "type", &["circle"], 0).unwrap();
     assert_eq!((name, map.len()), ("circle", 2));
     let missing = slot::internal(&json!({"r": 1}), "type", &["circle"], 0).unwrap_err();
-    assert_eq!(missing.reason, Reason::MissingField { field: "type".into() });
+    assert_eq!(*missing.reason, Reason::MissingField { field: "type".into() });
 
     let adjacent = json!({"t": "Move", "c": {"x": 1}});
     let (name, content) = slot::adjacent(&adjacent, "t", "c", &["Move"], 0).unwrap();
@@ -113,7 +113,7 @@ fn objects_and_tuples_check_their_shape() {
     let obj = json!({"a": 1, "b": 2});
     assert!(slot::object(&obj, &["a", "b"], 0).is_ok());
     let err = slot::object(&obj, &["a"], 0).unwrap_err();
-    assert_eq!(err.reason, Reason::UnknownFields { fields: vec!["b".into()] });
+    assert_eq!(*err.reason, Reason::UnknownFields { fields: vec!["b".into()] });
     assert_eq!(slot::tuple(&json!([1, 2]), 2, 0).unwrap().len(), 2);
     assert!(slot::tuple(&json!([1]), 2, 0).is_err());
     assert!(slot::object(&obj, &["a", "b"], toolcall_runtime::__private::decode::MAX_DEPTH).is_err());

@@ -42,6 +42,8 @@ pub struct Recorded {
     pub headers: Vec<(String, String)>,
     /// The body parsed as JSON (`Value::Null` when it is not JSON).
     pub body: Value,
+    /// The body's text, as sent.
+    pub raw: String,
     /// When it arrived.
     pub at: Instant,
 }
@@ -93,6 +95,7 @@ impl Recorded {
 
 fn record(script: &Script, uri: &Uri, headers: &HeaderMap, body: &[u8]) -> usize {
     let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let raw = String::from_utf8_lossy(body).into_owned();
     let body = serde_json::from_slice(body).unwrap_or(Value::Null);
     let all = headers
         .iter()
@@ -103,7 +106,7 @@ fn record(script: &Script, uri: &Uri, headers: &HeaderMap, body: &[u8]) -> usize
     let query = uri.query().unwrap_or_default().to_owned();
     let mut requests = script.requests.lock().unwrap();
     let path = uri.path().to_owned();
-    requests.push(Recorded { path, query, authorization, headers: all, body, at: Instant::now() });
+    requests.push(Recorded { path, query, authorization, headers: all, body, raw, at: Instant::now() });
     requests.len() - 1
 }
 
