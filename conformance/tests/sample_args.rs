@@ -103,7 +103,7 @@ fn the_dispatchers_accept_every_generated_sample() {
                     calls += 1;
                     match source.dispatch.run(&tool.name, &args) {
                         Ok(_) => ok += 1,
-                        Err(error @ (ToolError::Failed(_) | ToolError::Panicked(_))) => {
+                        Err(error @ (ToolError::Failed(_) | ToolError::Reported(_) | ToolError::Panicked(_))) => {
                             failed_on_purpose += 1;
                             *by_tool.entry(format!("{} {}: {}", source.name, tool.name, error.kind())).or_insert(0) += 1;
                         }

@@ -48,6 +48,18 @@ pub enum AgentError {
     /// A [`Model`](crate::Model) of your own (or [`ScriptedModel`](crate::ScriptedModel),
     /// out of replies) failed.
     Model(String),
+    /// A tool's calls were refused too many times in a row: the model kept sending
+    /// arguments the tool rejected (invalid arguments, or a
+    /// [`ToolFailure::retry`](toolcall_runtime::ToolFailure::retry)) past
+    /// [`Agent::tool_retries`](crate::Agent::tool_retries).
+    ToolRetries {
+        /// The tool.
+        tool: String,
+        /// How many of its calls in a row were refused.
+        refused: usize,
+        /// What the last refusal said.
+        message: String,
+    },
     /// The answer did not decode as the output type, after every retry.
     Output {
         /// How many answers the model gave.
@@ -78,6 +90,10 @@ impl fmt::Display for AgentError {
             AgentError::Request(message) => write!(f, "the request was not sent: {message}"),
             AgentError::Provider(message) => write!(f, "the provider reported an error: {message}"),
             AgentError::Model(message) => write!(f, "the model failed: {message}"),
+            AgentError::ToolRetries { tool, refused, message } => write!(
+                f,
+                "tool `{tool}` refused {refused} call(s) in a row, past the agent's retry limit; the last: {message}"
+            ),
             AgentError::Output { attempts, message } => {
                 write!(f, "no answer of the output type after {attempts} attempt(s): {message}")
             }

@@ -92,6 +92,10 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 /// How many times a typed answer that does not decode is sent back to be fixed when
 /// [`Agent::output_retries`] is not called.
 pub const DEFAULT_OUTPUT_RETRIES: usize = 1;
+/// How many calls of one tool in a row the tool may refuse (invalid arguments, or a
+/// [`ToolFailure::retry`](toolcall_runtime::ToolFailure::retry)) before the run ends,
+/// when [`Agent::tool_retries`] is not called.
+pub const DEFAULT_TOOL_RETRIES: usize = 3;
 
 /// What happens during a run, reported as it happens (see [`Agent::run`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,6 +221,7 @@ pub struct Agent<C: 'static> {
     strict: bool,
     stream: bool,
     output_retries: usize,
+    tool_retries: usize,
     approve: Option<Approve>,
 }
 
@@ -284,6 +289,7 @@ impl<C> Agent<C> {
             strict: false,
             stream: false,
             output_retries: DEFAULT_OUTPUT_RETRIES,
+            tool_retries: DEFAULT_TOOL_RETRIES,
             approve: None,
         }
     }
@@ -358,6 +364,17 @@ impl<C> Agent<C> {
     /// How many times a typed answer that does not decode is sent back to be fixed.
     pub fn output_retries(mut self, retries: usize) -> Self {
         self.output_retries = retries;
+        self
+    }
+
+    /// How many calls of one tool in a row may be refused, each sent back to the model
+    /// to fix: invalid arguments, or a tool's
+    /// [`ToolFailure::retry`](toolcall_runtime::ToolFailure::retry). One more ends the run
+    /// with [`AgentError::ToolRetries`]; a call the tool accepts starts the count again.
+    /// A failure ([`ToolFailure::fail`](toolcall_runtime::ToolFailure::fail), any other
+    /// `Err`) is not a refusal: the model reads it and decides.
+    pub fn tool_retries(mut self, retries: usize) -> Self {
+        self.tool_retries = retries;
         self
     }
 
@@ -473,6 +490,7 @@ impl<C> Agent<C> {
         let spec = output.as_ref().map(|(spec, _)| *spec);
         let mut usage = Usage::default();
         let mut attempts = 0;
+        let mut refusals = Refusals::default();
         for turn in 1..=self.max_turns {
             let request = ModelRequest { messages: &messages, tools, stream: self.stream, output: spec };
             let reply = ask(model, request, on_event).await?;
@@ -518,12 +536,15 @@ impl<C> Agent<C> {
                 Some((None, error)) => messages.push(Message::user(output::retry_prompt(&error))),
                 // A final-answer call that does not decode: its answer says why.
                 Some((Some(id), error)) => {
-                    let results = self.answer(&reply.tool_calls, Some((&id, &error)), on_event).await;
-                    messages.push(Message::Tool { results });
+                    let answered = self.answer(&reply.tool_calls, Some((&id, &error)), on_event).await;
+                    messages
+                        .push(Message::Tool { results: answered.into_iter().map(|a| a.answer).collect() });
                 }
                 None => {
-                    let results = self.answer(&reply.tool_calls, None, on_event).await;
-                    messages.push(Message::Tool { results });
+                    let answered = self.answer(&reply.tool_calls, None, on_event).await;
+                    refusals.count(&answered, self.tool_retries)?;
+                    messages
+                        .push(Message::Tool { results: answered.into_iter().map(|a| a.answer).collect() });
                 }
             }
         }
@@ -538,7 +559,7 @@ impl<C> Agent<C> {
         calls: &[ToolCall],
         refused: Option<(&str, &str)>,
         on_event: &mut impl FnMut(Event<'_>),
-    ) -> Vec<ToolReturn> {
+    ) -> Vec<Answered> {
         for call in calls {
             on_event(Event::ToolCall { id: &call.id, name: &call.name, arguments: &call.arguments });
         }
@@ -555,12 +576,15 @@ impl<C> Agent<C> {
         let each = calls.iter().zip(approved).enumerate().map(|(index, (call, approved))| {
             let progress = Progress::new(CallSink { call: index, reports: sender.clone() });
             async move {
-                let answer = |content: String| ToolReturn {
-                    id: call.id.clone(),
-                    name: call.name.clone(),
-                    content,
-                    is_error: true,
-                    blocks: Vec::new(),
+                let answer = |content: String| Answered {
+                    answer: ToolReturn {
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                        content,
+                        is_error: true,
+                        blocks: Vec::new(),
+                    },
+                    refusal: None,
                 };
                 match refused {
                     Some((id, error)) if id == call.id => answer(output::retry_prompt(error)),
@@ -584,7 +608,7 @@ impl<C> Agent<C> {
         while let Ok(report) = reports.try_recv() {
             emit_report(calls, report, on_event);
         }
-        for answer in &answers {
+        for Answered { answer, .. } in &answers {
             on_event(Event::ToolResult { id: &answer.id, name: &answer.name, content: &answer.content });
         }
         answers
@@ -592,7 +616,7 @@ impl<C> Agent<C> {
 
     /// The answer to one call; past the tool's own time limit, the call is dropped
     /// (cancelled at its `.await`) and the answer says which limit it hit.
-    async fn answer_one(&self, call: &ToolCall, progress: &Progress) -> ToolReturn {
+    async fn answer_one(&self, call: &ToolCall, progress: &Progress) -> Answered {
         let run = self.tools.call_json_reporting(&self.ctx, &call.name, &call.arguments, progress);
         let limit = self.tools.describe().iter().find(|t| t.name == call.name).and_then(|t| t.timeout_ms);
         let result = match limit {
@@ -614,13 +638,55 @@ impl<C> Agent<C> {
         } else {
             blocks.iter().map(Content::describe).collect::<Vec<_>>().join("\n")
         };
-        ToolReturn {
+        let refusal = match &result {
+            Err(error) if error.is_call_error() => Some(error.to_string()),
+            _ => None,
+        };
+        let answer = ToolReturn {
             id: call.id.clone(),
             name: call.name.clone(),
             content,
             is_error: result.is_err(),
             blocks,
+        };
+        Answered { answer, refusal }
+    }
+}
+
+/// One call's answer, and what the tool refused when the model should retry it
+/// (invalid arguments, a `ToolFailure::retry`).
+struct Answered {
+    answer: ToolReturn,
+    refusal: Option<String>,
+}
+
+/// How many calls of each tool in a row were refused, for [`Agent::tool_retries`].
+#[derive(Default)]
+struct Refusals(std::collections::HashMap<String, usize>);
+
+impl Refusals {
+    /// Counts one reply's answers: a refusal adds one to its tool, any other answer of a
+    /// tool starts it again. Past `limit` for a tool, the run's error.
+    fn count(&mut self, answered: &[Answered], limit: usize) -> Result<(), AgentError> {
+        for Answered { answer, refusal } in answered {
+            match refusal {
+                Some(message) => {
+                    let refused = self.0.entry(answer.name.clone()).or_default();
+                    *refused += 1;
+                    if *refused > limit {
+                        return Err(AgentError::ToolRetries {
+                            tool: answer.name.clone(),
+                            refused: *refused,
+                            message: message.clone(),
+                        });
+                    }
+                }
+                None => {
+                    self.0.remove(&answer.name);
+                }
+            }
         }
+        Ok(())
     }
 }
 

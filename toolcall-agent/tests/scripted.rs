@@ -181,3 +181,23 @@ async fn typed_output_gives_up_after_its_retries() {
     assert!(matches!(&error, AgentError::Output { attempts: 2, .. }), "{error:?}");
     assert_eq!(model.requests().len(), 2);
 }
+
+#[tokio::test]
+async fn a_tool_that_keeps_refusing_calls_ends_the_run_past_its_retry_limit() {
+    let bad = || ModelResponse::calls([ToolCall::new("c", "add", r#"{"a":"one","b":2}"#)]);
+    let model = ScriptedModel::new([bad(), bad(), bad(), bad(), ModelResponse::text("never read")]);
+    let error = agent(&model).run("add", |_| {}).await.unwrap_err();
+    let AgentError::ToolRetries { tool, refused, message } = &error else { panic!("{error:?}") };
+    assert_eq!((tool.as_str(), *refused), ("add", 4), "three retries allowed by default, the fourth ends it");
+    assert!(message.starts_with("a: "), "the last refusal is named: {message}");
+    assert_eq!(model.requests().len(), 4);
+
+    // A call the tool accepts starts the count again; a lower limit applies per tool.
+    let good = || ModelResponse::calls([ToolCall::new("g", "add", r#"{"a":1,"b":2}"#)]);
+    let model = ScriptedModel::new([bad(), good(), bad(), ModelResponse::text("done")]);
+    let outcome = agent(&model).tool_retries(1).run("add", |_| {}).await.unwrap();
+    assert_eq!(outcome.answer, "done");
+    let model = ScriptedModel::new([bad(), bad(), ModelResponse::text("never read")]);
+    let error = agent(&model).tool_retries(1).run("add", |_| {}).await.unwrap_err();
+    assert!(matches!(error, AgentError::ToolRetries { refused: 2, .. }), "{error:?}");
+}

@@ -111,9 +111,11 @@ fn is_excepted(tool: &str, param: &str) -> bool {
     EXCEPTIONS.iter().any(|(t, p, _)| *t == tool && *p == param)
 }
 
-/// Tools that run for real for valid input but end in `Failed`/`Panicked` on purpose.
+/// Whether decoding refused the arguments. Tools that run for real for valid input may
+/// end in `Failed`/`Panicked` on purpose, or in a tool's own `ToolFailure` (a retry is a
+/// call error the model can fix, but the body ran: the decoder accepted the arguments).
 fn is_argument_error(result: &Result<Value, ToolError>) -> bool {
-    matches!(result, Err(e) if e.is_call_error())
+    matches!(result, Err(e) if e.is_call_error() && !matches!(e, ToolError::Reported(_)))
 }
 
 // ---------------------------------------------------------------------------------------

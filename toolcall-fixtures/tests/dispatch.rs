@@ -187,6 +187,38 @@ fn an_err_becomes_failed_with_its_display() {
 }
 
 #[test]
+fn a_tool_failure_says_retry_or_failed_with_its_code() {
+    use toolcall_runtime::ToolFailure;
+    let retry = run("stock", json!({"item": "desk"})).unwrap_err();
+    let expected = ToolFailure::retry("no item named \"desk\"; try \"lamp\"").with_code("not_found");
+    assert_eq!(retry, ToolError::Reported(expected));
+    assert!(retry.is_call_error(), "a retry is the model's to fix");
+    assert_eq!(
+        retry.to_value(),
+        json!({
+            "error": "retry",
+            "detail": "no item named \"desk\"; try \"lamp\"",
+            "code": "not_found",
+            "message": "call again with changed arguments (not_found): no item named \"desk\"; try \"lamp\"",
+        })
+    );
+    let failed = run("stock", json!({"item": "closed"})).unwrap_err();
+    assert_eq!(failed.kind(), "failed");
+    assert!(!failed.is_call_error());
+    assert_eq!(failed.to_string(), "tool failed (unavailable): the warehouse is closed");
+    assert_eq!(failed.to_value()["code"], "unavailable");
+    assert_eq!(run("stock", json!({"item": "lamp"})), Ok(json!(3)));
+}
+
+#[test]
+fn a_boxed_error_holding_a_tool_failure_keeps_it() {
+    let retry = run("reserve", json!({"item": "desk"})).unwrap_err();
+    assert_eq!(retry, ToolError::Reported(toolcall_runtime::ToolFailure::retry("reserve \"lamp\" instead")));
+    // Any other boxed error is a failure with its text, as before.
+    assert_eq!(run("reserve", json!({"item": "gone"})), Err(ToolError::Failed("sold out".into())));
+}
+
+#[test]
 fn unit_returns_are_null() {
     assert_eq!(run("log_line", json!({"message": "hi"})), Ok(Value::Null));
     assert_eq!(run("ping", json!({})), Ok(Value::Null));

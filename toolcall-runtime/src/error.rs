@@ -11,6 +11,8 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 use serde_json::Value;
 
+use crate::failure::ToolFailure;
+
 /// Why a call did not produce a result.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ToolError {
@@ -40,6 +42,9 @@ pub enum ToolError {
     InvalidJson(String),
     /// The tool returned an error (its `Display` text), or its result could not be encoded.
     Failed(String),
+    /// The tool returned a [`ToolFailure`]: a request to call again with changed
+    /// arguments (kind `retry`) or a failure (kind `failed`), with its optional code.
+    Reported(ToolFailure),
     /// The tool panicked; the message of the panic.
     Panicked(String),
     /// The tool is `async` and was asked for through a sync entry point (`run`,
@@ -64,6 +69,8 @@ impl ToolError {
             ToolError::InvalidArgument { .. } => "invalid_argument",
             ToolError::InvalidJson(_) => "invalid_json",
             ToolError::Failed(_) => "failed",
+            ToolError::Reported(failure) if failure.is_retry() => "retry",
+            ToolError::Reported(_) => "failed",
             ToolError::Panicked(_) => "panicked",
             ToolError::AsyncTool(_) => "async_tool",
             ToolError::Several(_) => "several",
@@ -71,9 +78,13 @@ impl ToolError {
     }
 
     /// Whether the model can fix this by changing its call (every variant except
-    /// `Failed`, `Panicked` and `AsyncTool`, which are about the tool or its caller).
+    /// `Failed`, a [`ToolFailure::fail`], `Panicked` and `AsyncTool`, which are about
+    /// the tool or its caller; a [`ToolFailure::retry`] is one).
     pub fn is_call_error(&self) -> bool {
-        !matches!(self, ToolError::Failed(_) | ToolError::Panicked(_) | ToolError::AsyncTool(_))
+        match self {
+            ToolError::Reported(failure) => failure.is_retry(),
+            _ => !matches!(self, ToolError::Failed(_) | ToolError::Panicked(_) | ToolError::AsyncTool(_)),
+        }
     }
 
     /// One error for all of `errors`: `None` when there are none, the error itself when
@@ -131,6 +142,17 @@ impl fmt::Display for ToolError {
                 write!(f, "arguments are not valid JSON: {}", cut(message, MAX_MESSAGE))
             }
             ToolError::Failed(message) => write!(f, "tool failed: {}", cut(message, MAX_MESSAGE)),
+            ToolError::Reported(failure) => {
+                f.write_str(if failure.is_retry() {
+                    "call again with changed arguments"
+                } else {
+                    "tool failed"
+                })?;
+                if let Some(code) = failure.code() {
+                    write!(f, " ({})", cut(code, MAX_NAME))?;
+                }
+                write!(f, ": {}", cut(failure.message(), MAX_MESSAGE))
+            }
             ToolError::Panicked(message) => write!(f, "tool panicked: {}", cut(message, MAX_MESSAGE)),
             ToolError::AsyncTool(name) => write!(
                 f,
@@ -262,6 +284,12 @@ impl Serialize for ToolError {
             }
             ToolError::InvalidJson(message) | ToolError::Failed(message) | ToolError::Panicked(message) => {
                 map.serialize_entry("detail", &cut(message, MAX_MESSAGE))?
+            }
+            ToolError::Reported(failure) => {
+                map.serialize_entry("detail", &cut(failure.message(), MAX_MESSAGE))?;
+                if let Some(code) = failure.code() {
+                    map.serialize_entry("code", &cut(code, MAX_NAME))?;
+                }
             }
             ToolError::AsyncTool(name) => map.serialize_entry("name", &cut(name, MAX_NAME))?,
             ToolError::Several(errors) => {

@@ -171,7 +171,8 @@ fn finish_call(tool: &ToolDef, module_path: &syn::Path, bindings: &[syn::Ident])
     let encode = match tool.returns {
         Returns::Unit => block(vec![semi(call_tool), tail(call(private("encode"), [tuple([])]))]),
         Returns::Value => call(private("encode"), [call_tool]),
-        Returns::Result => call(private("encode_result"), [call_tool]),
+        // A method call: which `encode` applies is chosen on the error's concrete type.
+        Returns::Result => method(call(private("returned"), [call_tool]), "encode", []),
     };
     if tool.is_async {
         call(private("pending"), [async_move(vec![tail(encode)])])

@@ -31,3 +31,32 @@ pub fn explode(message: String) -> u8 {
 pub fn unencodable() -> BTreeMap<(u8, u8), u8> {
     BTreeMap::from([((1, 2), 3)])
 }
+
+/// Look up how many of an item are in stock.
+///
+/// # Arguments
+///
+/// * `item` - the item's name
+pub fn stock(item: String) -> Result<u32, toolcall_runtime::ToolFailure> {
+    match item.as_str() {
+        "lamp" => Ok(3),
+        "closed" => {
+            Err(toolcall_runtime::ToolFailure::fail("the warehouse is closed").with_code("unavailable"))
+        }
+        _ => Err(toolcall_runtime::ToolFailure::retry(format!("no item named {item:?}; try \"lamp\""))
+            .with_code("not_found")),
+    }
+}
+
+/// Reserve one of an item; its errors are boxed.
+///
+/// # Arguments
+///
+/// * `item` - the item's name
+pub fn reserve(item: String) -> Result<u32, Box<dyn std::error::Error + Send + Sync>> {
+    match item.as_str() {
+        "lamp" => Ok(1),
+        "gone" => Err("sold out".into()),
+        _ => Err(Box::new(toolcall_runtime::ToolFailure::retry("reserve \"lamp\" instead"))),
+    }
+}
