@@ -45,7 +45,7 @@ impl Dispatch {
 /// example-app's context for every conformance call: a seeded store without latency.
 static EXAMPLE_APP: LazyLock<example_app::App> = LazyLock::new(|| {
     let store = Arc::new(example_app::app::Store::seeded(Duration::ZERO));
-    example_app::App::for_user(&store, example_app::app::User::ada())
+    example_app::App::for_user(&store, example_app::models::User::ada())
 });
 
 fn call_example_app(name: &str, args: &Value) -> Result<Value, ToolError> {

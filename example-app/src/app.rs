@@ -12,12 +12,11 @@ use std::time::Duration;
 
 use sqlx::sqlite::SqliteConnection;
 use tokio::sync::OnceCell;
-use toolcall_runtime::ToolInfo;
 
 use crate::db::{self, Pool};
 pub use crate::db::{Location, OpenError, StoreError};
+use crate::models::{Note, User};
 use crate::plain::PlainNotes;
-pub use crate::tools::notes::{Note, Role, User};
 
 /// The notes database: a pool on a SQLite file or a Postgres server (`--db`), or the
 /// built-in in-memory SQLite database the demo runs on without `--db`.
@@ -252,30 +251,4 @@ impl App {
         let store = Arc::new(Store::seeded(Duration::from_millis(50)));
         App::for_user(&store, User::ada())
     }
-}
-
-impl User {
-    /// The demo's user 1, an editor.
-    pub fn ada() -> Self {
-        User { id: 1, name: "Ada".to_owned(), role: Role::Editor }
-    }
-}
-
-impl Role {
-    /// Whether a user of this role sees `tool` and may call it: an editor every tool, a
-    /// viewer every tool not annotated destructive. Decided from the tool's annotations
-    /// (its `ToolMeta`), never from its name, so a new destructive tool is hidden from
-    /// viewers as soon as it says so.
-    pub fn may_use(self, tool: &ToolInfo) -> bool {
-        match self {
-            Role::Editor => true,
-            Role::Viewer => !is_destructive(tool),
-        }
-    }
-}
-
-/// Whether `tool` is annotated destructive (`destructiveHint: true`), as the agent's
-/// approval decides it too.
-pub fn is_destructive(tool: &ToolInfo) -> bool {
-    tool.is_destructive()
 }

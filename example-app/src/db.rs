@@ -17,7 +17,7 @@ use sqlx::sqlite::{
 };
 use sqlx::{ConnectOptions as _, Connection as _, Row as _};
 
-use crate::tools::notes::Note;
+use crate::models::Note;
 
 /// How long opening a database may take before `--db` is reported unreachable, and how
 /// long a query waits for a free connection.

@@ -1,6 +1,12 @@
 //! The example app: the seed's tools written as plain Rust functions, the toolset
 //! `toolcall-build` generates from them, and a small command line around it.
 //!
+//! The modules, each using only those before it: [`models`] (the domain types: users,
+//! roles, notes), [`db`] (the notes database), [`app`] (the context every tool gets),
+//! [`tools`] (the tool functions), [`toolset`] (generated from them; the only code that
+//! names a tool module) and [`cli`] (the commands). [`money`] is a value type the tools
+//! use.
+//!
 //! ```
 //! use example_app::{App, toolset};
 //! use toolcall_runtime::Format;
@@ -20,6 +26,7 @@
 pub mod app;
 pub mod cli;
 pub mod db;
+pub mod models;
 pub mod money;
 mod plain;
 pub mod tools;

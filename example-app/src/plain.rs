@@ -6,7 +6,7 @@
 //! two to the same answers over random sequences of writes and reads).
 
 use crate::db::{SEED, to_i64, to_u64};
-use crate::tools::notes::Note;
+use crate::models::Note;
 
 /// The notes as the database's rows (id, owner, text: ids as it stores them), and the
 /// id the next one gets.

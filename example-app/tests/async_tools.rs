@@ -4,7 +4,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use example_app::app::{Role, Store, User};
+use example_app::app::Store;
+use example_app::models::{Role, User};
 use example_app::{App, toolset};
 use serde_json::{Value, json};
 use toolcall_runtime::ToolError;

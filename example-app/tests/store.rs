@@ -11,7 +11,8 @@ mod pg;
 use std::sync::Arc;
 use std::time::Duration;
 
-use example_app::app::{Location, Role, Store, User};
+use example_app::app::{Location, Store};
+use example_app::models::{Role, User};
 use example_app::{App, toolset};
 use pg::{Cluster, TempDir, say};
 use serde_json::{Value, json};

@@ -7,7 +7,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use example_app::app::{Role, Store, User};
+use example_app::app::Store;
+use example_app::models::{Role, User};
 use example_app::{App, toolset};
 use serde_json::json;
 use toolcall_runtime::{Content, LogLevel, Progress, ProgressSink, ResourceBody, ToolError};

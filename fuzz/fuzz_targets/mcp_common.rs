@@ -4,7 +4,8 @@
 use std::sync::{Arc, LazyLock};
 
 use example_app::App;
-use example_app::app::{Role, Store, User};
+use example_app::app::Store;
+use example_app::models::{Role, User};
 
 /// The runtime every input runs on.
 pub static RUNTIME: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {

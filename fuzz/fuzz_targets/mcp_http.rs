@@ -17,7 +17,7 @@ use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
 use toolcall_runtime::serde_json::{self, Value};
 use tower::ServiceExt;
 
-use example_app::app::Role;
+use example_app::models::Role;
 
 #[path = "mcp_common.rs"]
 mod common;

@@ -19,7 +19,8 @@ use std::fmt;
 use std::sync::{Arc, LazyLock};
 
 use example_app::App;
-use example_app::app::{Store, User};
+use example_app::app::Store;
+use example_app::models::User;
 use libfuzzer_sys::fuzz_target;
 use toolcall_runtime::serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use toolcall_runtime::serde_json::{self, Value};

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{Server, answer, calling, status, tool_calls};
-use example_app::app::{Store, User};
+use example_app::app::Store;
+use example_app::models::User;
 use example_app::{App, toolset};
 use serde_json::{Value, json};
 use toolcall_agent::{Agent, AgentError, Event, Outcome};

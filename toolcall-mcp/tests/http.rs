@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use example_app::App;
-use example_app::app::{Role, Store, User};
+use example_app::app::Store;
+use example_app::models::{Role, User};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::StreamableHttpClientTransport;

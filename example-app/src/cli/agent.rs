@@ -23,7 +23,8 @@ use clap::Args;
 use toolcall_agent::{Agent, DEFAULT_MAX_TURNS, Event, Provider, ToolCall};
 
 use super::println_stdout;
-use crate::app::{Location, User};
+use crate::app::Location;
+use crate::models::User;
 use crate::{App, toolset};
 
 /// `agent PROMPT --provider P --base-url URL [--model M] [--max-turns N] [--strict] [--stream]`.

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::app::{Location, User};
+use crate::app::Location;
+use crate::models::User;
 use crate::{App, toolset};
 
 /// `call NAME JSON`.

@@ -11,7 +11,8 @@ use toolcall_runtime::Format;
 use toolcall_runtime::glue::{answer_anthropic_message, answer_openai_message};
 use toolcall_runtime::json::pretty;
 
-use crate::app::{Location, User};
+use crate::app::Location;
+use crate::models::User;
 use crate::{App, toolset};
 
 /// The seed's sample calls: the arguments a model sent to `get_weather`.

@@ -32,7 +32,8 @@ use std::time::Duration;
 use clap::Args;
 use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
 
-use crate::app::{Location, Role, Store, User};
+use crate::app::{Location, Store};
+use crate::models::{Role, User};
 use crate::{App, toolset};
 
 /// The environment variable holding the tokens when `--token` is not given.

@@ -1,13 +1,13 @@
 //! Notes of the signed-in user: async tools doing their I/O on the database pool held in
 //! the context. Every query is scoped to the context's user, so no argument can read or
-//! write another user's notes. The result types live here, so the build describes them
-//! (MCP `outputSchema`).
+//! write another user's notes. Their result types ([`User`], [`Note`]) live in
+//! [`crate::models`]; the build finds them there and describes them (MCP `outputSchema`).
 
-use serde::Serialize;
 use toolcall_runtime::{Content, LogLevel, Progress, ToolMeta};
 
 use crate::App;
 use crate::app::StoreError;
+use crate::models::{Note, User};
 
 /// What these tools are, for clients and models: a confirmation-worthy destructive tool
 /// under its wire name, read-only hints, a tool-specific time limit and examples.
@@ -29,41 +29,6 @@ pub(crate) const TOOLS: &[ToolMeta] = &[
     ToolMeta::new("whoami").title("Who am I").read_only().closed_world(),
     ToolMeta::new("export_notes").title("Export my notes").read_only().closed_world(),
 ];
-
-/// A signed-in user.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct User {
-    /// The user's id.
-    pub id: u64,
-    /// The display name.
-    pub name: String,
-    /// What the user may do: which tools they see and may call. Decided by the server
-    /// from authentication; not part of what `whoami` tells the model.
-    #[serde(skip)]
-    pub role: Role,
-}
-
-/// What a signed-in user may do.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Role {
-    /// Every tool.
-    #[default]
-    Editor,
-    /// Every tool but those annotated destructive (`destructiveHint: true`): a viewer
-    /// neither sees them listed nor can call them.
-    Viewer,
-}
-
-/// A note in the store.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Note {
-    /// Its id, unique across users.
-    pub id: u64,
-    /// Who wrote it.
-    pub owner: u64,
-    /// The text.
-    pub text: String,
-}
 
 /// Who the assistant is acting for.
 pub fn whoami(app: &App) -> User {
