@@ -19,14 +19,13 @@ use std::pin::Pin;
 use std::sync::Once;
 use std::task::{Context, Poll};
 
-use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::error::{ToolError, UnknownName, summarize};
+pub use crate::arguments::{arguments, parse_arguments};
+use crate::error::ToolError;
 use crate::fast::{Args, Filled};
+use crate::info::{ToolInfo, unknown_tool};
 use crate::slot::Fields;
-pub use crate::text::parse_arguments;
-use crate::toolset::{ToolInfo, unknown_tool};
 
 /// Anything that runs tools by name: [`Toolset`](crate::Toolset),
 /// [`Registry`](crate::Registry). The provider glue in [`crate::glue`] works with any.
@@ -39,21 +38,6 @@ pub trait Runner {
         let args = parse_arguments(args.as_bytes())?;
         self.run(name, &args)
     }
-}
-
-/// The arguments object, and the error naming every key `known` does not declare (in
-/// the order the object holds them, each with the closest declared name), if any: the
-/// caller reports it together with the arguments' own errors. Not an object: the error.
-pub fn arguments<'a>(
-    args: &'a Value,
-    known: &[&str],
-) -> Result<(&'a Map<String, Value>, Option<ToolError>), ToolError> {
-    let map = args.as_object().ok_or_else(|| ToolError::InvalidArguments(summarize(args)))?;
-    if map.len() <= known.len() && map.keys().all(|k| known.contains(&k.as_str())) {
-        return Ok((map, None));
-    }
-    let unknown = UnknownName::all(map.keys(), known);
-    Ok((map, (!unknown.is_empty()).then_some(ToolError::UnknownArguments(unknown))))
 }
 
 /// The exact decoder of generated call functions: checks that `args` is an object (naming
@@ -239,7 +223,7 @@ pub trait Params<'a>: Sized {
 
 macro_rules! params_tuple {
     ($($part:ident $index:tt)*) => {
-        impl<'a, $($part: crate::FromArg<'a>),*> Params<'a> for ($($part,)*) {
+        impl<'a, $($part: crate::decode::FromArg<'a>),*> Params<'a> for ($($part,)*) {
             type Results = ($(Result<$part, ToolError>,)*);
 
             #[inline]
@@ -300,36 +284,6 @@ pub const fn name_hash(name: &str) -> u64 {
 #[inline(always)]
 const fn mix(hash: u64, word: u64) -> u64 {
     (hash ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
-}
-
-/// Encodes a tool's plain return value.
-pub fn encode<T: Serialize>(value: T) -> Result<Value, ToolError> {
-    serde_json::to_value(value).map_err(unencodable)
-}
-
-/// Encodes a tool's `Result`: `Err(e)` becomes `Failed(e.to_string())`.
-pub fn encode_result<T: Serialize, E: fmt::Display>(result: Result<T, E>) -> Result<Value, ToolError> {
-    match result {
-        Ok(value) => encode(value),
-        Err(error) => Err(failed(&error)),
-    }
-}
-
-// The error paths below are shared by every tool: out of line, so that each tool's
-// `encode`/`invoke` instance holds only its happy path and a call.
-
-/// The error of a result serde_json could not encode.
-#[cold]
-#[inline(never)]
-fn unencodable(error: serde_json::Error) -> ToolError {
-    ToolError::Failed(format!("result could not be encoded as JSON: {error}"))
-}
-
-/// The error of a tool that returned `Err(error)`.
-#[cold]
-#[inline(never)]
-fn failed(error: &dyn fmt::Display) -> ToolError {
-    ToolError::Failed(error.to_string())
 }
 
 thread_local! {

@@ -194,6 +194,12 @@ fn write_unknown(f: &mut fmt::Formatter<'_>, what: &str, names: &[UnknownName]) 
 
 impl std::error::Error for ToolError {}
 
+impl From<ToolFailure> for ToolError {
+    fn from(failure: ToolFailure) -> Self {
+        ToolError::Reported(failure)
+    }
+}
+
 /// A name the tool does not declare (an argument, a field), with the closest name it
 /// does declare when one is close (differs in case, or by a typo).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -527,7 +533,7 @@ fn cut(text: &str, max: usize) -> Cow<'_, str> {
 /// A JSON string literal for `text`.
 fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
-    crate::render::write_str(&mut out, text);
+    crate::json::write::write_str(&mut out, text);
     out
 }
 

@@ -130,7 +130,7 @@ pub async fn answer_openai_message<C>(tools: &Toolset<C>, ctx: &C, message: &Val
         .iter()
         .map(|call| match openai_call(call) {
             Ok((name, OpenAiArgs::Text(text))) => {
-                match tools.call_text(ctx, name, text, crate::Progress::none()) {
+                match tools.call_text(ctx, name, text, crate::progress::Progress::none()) {
                     Some(call) => Prepared::Started(call),
                     None => match parse_arguments(text.as_bytes()) {
                         Ok(args) => {
@@ -228,4 +228,30 @@ impl Future for JoinAll<'_> {
 
 fn polled_again() -> ToolError {
     ToolError::Failed("the calls were polled again after they completed".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::failure::ToolFailure;
+
+    #[test]
+    fn each_provider_answer_tells_a_retry_from_a_failure() {
+        let retry: Result<Value, ToolError> =
+            Err(ToolFailure::retry("use a date in 2025").with_code("range").into());
+        let failed: Result<Value, ToolError> = Err(ToolFailure::fail("the calendar is offline").into());
+        // OpenAI, Responses and Gemini answers carry the JSON form; its kind differs.
+        let content =
+            |r: &Result<Value, ToolError>| serde_json::from_str::<Value>(&content(r)).unwrap_or_default();
+        assert_eq!(
+            (content(&retry)["error"].as_str(), content(&retry)["code"].as_str()),
+            (Some("retry"), Some("range"))
+        );
+        assert_eq!(content(&failed)["error"], "failed");
+        // Anthropic's `tool_result` carries the text, flagged `is_error` either way.
+        let anthropic = anthropic_tool_result("t1", &retry);
+        assert_eq!(anthropic["content"], "call again with changed arguments (range): use a date in 2025");
+        assert_eq!(anthropic["is_error"], true);
+        assert_eq!(anthropic_tool_result("t2", &failed)["content"], "tool failed: the calendar is offline");
+    }
 }

@@ -27,14 +27,17 @@
 //! assert_eq!(out, json!({"city": "Oslo", "days": 3, "temp": 21.5}));
 //! ```
 
+mod arguments;
 mod call;
 mod content;
 mod decode;
 mod dynamic;
+mod encode;
 mod error;
 mod failure;
 mod fast;
 pub mod glue;
+mod info;
 pub mod ir;
 pub mod json;
 mod meta;
@@ -45,8 +48,8 @@ mod registry;
 pub mod render;
 mod slot;
 mod suggest;
-mod text;
 mod toolset;
+mod validate;
 
 pub use call::{CallFuture, Runner};
 pub use content::{Content, ResourceBody, base64_decode, base64_encode};
@@ -54,6 +57,7 @@ pub use decode::{ArgError, FromArg, Segment, StringInteger};
 pub use dynamic::DynTool;
 pub use error::{Reason, ToolError, UnknownName};
 pub use failure::ToolFailure;
+pub use info::{Names, ToolInfo};
 pub use meta::{Annotations, ToolMeta};
 pub use output::{OutputSpec, OutputType};
 pub use params::ToolParam;
@@ -61,7 +65,7 @@ pub use progress::{LogLevel, Progress, ProgressSink};
 pub use registry::{DuplicateTool, Registry};
 pub use render::Format;
 pub use suggest::closest_name;
-pub use toolset::{Emitted, Names, ToolInfo, Toolset};
+pub use toolset::{Emitted, Toolset};
 
 /// What generated code calls, and nothing a user should: decoding slots, dispatch
 /// plumbing. Not a public API; it changes with the generator (serde's
@@ -70,14 +74,14 @@ pub use toolset::{Emitted, Names, ToolInfo, Toolset};
 pub mod __private {
     pub use crate::call::{
         Decoded, Dispatched, MAX_DECODED, Params, Stop, ToolFuture, arguments, boxed, decode_exact,
-        decode_exact_plain, decode_fast, decode_fast_plain, encode, encode_result, exact, invoke, name_hash,
-        parse_arguments, pending, ready,
+        decode_exact_plain, decode_fast, decode_fast_plain, exact, invoke, name_hash, parse_arguments,
+        pending, ready,
     };
     pub use crate::decode::ArgError;
-    pub use crate::dynamic::{decode_arguments, validate};
+    pub use crate::encode::{Fallback, Returned, encode, encode_result, returned};
     pub use crate::error::summarize;
-    pub use crate::failure::{Fallback, Returned, returned};
     pub use crate::toolset::{DispatchFn, TextDispatchFn, rows};
+    pub use crate::validate::{decode_arguments, validate};
     pub use serde::Deserializer;
     pub use serde_json::Value;
 

@@ -87,7 +87,7 @@ pub fn decode_answer<T>(
     wrapper: Option<&str>,
     read: impl for<'v> FnOnce(&'v Value) -> Result<T, ArgError>,
 ) -> Result<T, String> {
-    let value = crate::text::parse_arguments(json.as_bytes()).map_err(|e| e.to_string())?;
+    let value = crate::arguments::parse_arguments(json.as_bytes()).map_err(|e| e.to_string())?;
     let Some(wrapper) = wrapper else {
         return read(&value).map_err(|e| root_error(e).to_string());
     };
@@ -120,7 +120,7 @@ fn root_error(error: ArgError) -> ToolError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::FromArg;
+    use crate::decode::FromArg;
 
     fn read_pair(value: &Value) -> Result<(String, u8), ArgError> {
         let object = crate::decode::expect_object(value, &["name", "age"], 0)?;

@@ -96,8 +96,8 @@ impl Registry {
     }
 
     /// Every tool name, in the order added; prints as a list.
-    pub fn names(&self) -> crate::Names<'_> {
-        crate::Names::of(&self.order)
+    pub fn names(&self) -> crate::info::Names<'_> {
+        crate::info::Names::of(&self.order)
     }
 
     /// The definitions of every tool as one JSON array: static parts are copied from

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::decode::{ArgError, FromArg, Integer, StringInteger, deserialize_arg, expect_object, tuple_items};
 use crate::error::{Reason, ToolError, summarize};
+pub use crate::validate::Bounds;
 
 /// Why a slot could not be filled.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,53 +55,12 @@ impl From<ArgError> for SlotError {
     }
 }
 
-/// A range a `ToolParam` override puts on a parameter: checked on the JSON value before
-/// it is decoded, by the IR validator's own checks, so both decoders refuse the same
-/// values with the same errors.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Bounds {
-    /// An integer (the parameter's whole IR integer type, bounds included).
-    Integer {
-        /// Inclusive lower bound.
-        min: Option<i64>,
-        /// Inclusive upper bound.
-        max: Option<i64>,
-        /// Zero is refused.
-        non_zero: bool,
-        /// Travels as a decimal string.
-        as_string: bool,
-        /// The Rust type's own range.
-        width: Option<crate::ir::Width>,
-    },
-    /// A number within `min..=max`.
-    Number {
-        /// Inclusive lower bound.
-        min: Option<f64>,
-        /// Inclusive upper bound.
-        max: Option<f64>,
-    },
-    /// A string of `min..=max` characters.
-    Chars {
-        /// Fewest characters.
-        min: Option<u64>,
-        /// Most characters.
-        max: Option<u64>,
-    },
-    /// An array of `min..=max` items.
-    Items {
-        /// Fewest items.
-        min: Option<u64>,
-        /// Most items.
-        max: Option<u64>,
-    },
-}
-
 /// Checks a present, non-null slot against `bounds`; absence and `null` are left to the
 /// decoder.
 pub fn bounded(value: Option<&Value>, bounds: Bounds) -> Result<(), SlotError> {
     match value {
         None | Some(Value::Null) => Ok(()),
-        Some(value) => crate::dynamic::check_bounds(value, bounds).map_err(SlotError::Invalid),
+        Some(value) => crate::validate::check_bounds(value, bounds).map_err(SlotError::Invalid),
     }
 }
 

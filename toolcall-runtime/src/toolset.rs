@@ -16,12 +16,9 @@ use serde_json::Value;
 use crate::call::{CallFuture, Dispatched, Runner};
 use crate::error::ToolError;
 use crate::fast::Args;
-use crate::ir::Tool;
-use crate::meta::Annotations;
+use crate::info::{Names, ToolInfo, unknown_tool};
 use crate::progress::Progress;
-use crate::render::{
-    Format, InputKind, render_annotations, render_examples, render_infos, render_input, render_output_schema,
-};
+use crate::render::{Format, render_infos};
 
 /// What generated dispatchers look like: `None` when `name` is not one of theirs. The
 /// context and the arguments outlive the call, so an async tool may borrow both.
@@ -33,126 +30,6 @@ pub type DispatchFn<C> = for<'a> fn(ctx: &'a C, name: &'a str, args: &'a Value) 
 /// tool reports to `progress` when it takes a `&Progress`.
 pub type TextDispatchFn<C> =
     for<'a> fn(ctx: &'a C, name: &'a str, text: Args<'a>, progress: &'a Progress) -> Option<Dispatched<'a>>;
-
-/// The provider-neutral description of one tool, as [`Toolset::describe`] returns it, and
-/// the parts its definitions are assembled from ([`render_infos`](crate::render::render_infos)):
-/// each text is stored once, shared by every format that writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ToolInfo {
-    /// The module path the tool was defined in, relative to the tools root (`weather`).
-    pub module: &'static str,
-    /// The tool name.
-    pub name: &'static str,
-    /// A human-readable title (MCP `title`); "" when none.
-    pub title: &'static str,
-    /// The tool description ("" when none).
-    pub description: &'static str,
-    /// The input schema as JSON text (plain JSON Schema 2020-12, non-strict): what every
-    /// format but Gemini takes when not strict.
-    pub parameters: &'static str,
-    /// The input schema OpenAI (Chat Completions and Responses) and MCP take in strict mode.
-    pub strict_parameters: &'static str,
-    /// The input schema Anthropic takes in strict mode.
-    pub anthropic_strict_parameters: &'static str,
-    /// The input schema Gemini takes (OpenAPI subset); "" when the tool has no parameters
-    /// (its declaration then has none).
-    pub gemini_parameters: &'static str,
-    /// The output schema as JSON text, for tools whose result is a JSON object (MCP's
-    /// `outputSchema`); `None` otherwise.
-    pub output: Option<&'static str>,
-    /// MCP's `annotations` object as JSON text; "" when no hint is set.
-    pub annotations: &'static str,
-    /// The same hints, typed, for filters and approval (`tool.hints.destructive ==
-    /// Some(true)`, or [`ToolInfo::is_destructive`]); [`Annotations::NONE`] when none is set.
-    pub hints: Annotations,
-    /// Anthropic's `input_examples` array as JSON text; "" when there are none.
-    pub examples: &'static str,
-    /// The time limit of one call in milliseconds, from the tool's `ToolMeta::timeout_ms`;
-    /// servers and agent loops use it instead of their default.
-    pub timeout_ms: Option<u64>,
-    /// Whether the tool returns [`Content`](crate::Content) blocks (`Content`,
-    /// `Vec<Content>` or a `Result` of them): its result is the blocks as MCP writes them,
-    /// and it has no output schema.
-    pub returns_content: bool,
-}
-
-impl ToolInfo {
-    /// A row with every text empty and nothing set: generated tables fill in what a tool
-    /// has and take the rest from here (`..ToolInfo::EMPTY`).
-    pub const EMPTY: ToolInfo = ToolInfo {
-        module: "",
-        name: "",
-        title: "",
-        description: "",
-        parameters: "",
-        strict_parameters: "",
-        anthropic_strict_parameters: "",
-        gemini_parameters: "",
-        output: None,
-        annotations: "",
-        hints: Annotations::NONE,
-        examples: "",
-        timeout_ms: None,
-        returns_content: false,
-    };
-
-    /// Whether the tool says it may destroy or overwrite data (`destructiveHint: true`,
-    /// from `ToolMeta::destructive`): what an agent asks a person about, and a viewer's
-    /// tool list leaves out.
-    pub const fn is_destructive(&self) -> bool {
-        matches!(self.hints.destructive, Some(true))
-    }
-
-    /// Whether the tool says it only reads (`readOnlyHint: true`).
-    pub const fn is_read_only(&self) -> bool {
-        matches!(self.hints.read_only, Some(true))
-    }
-
-    /// The input schema parsed into a `serde_json::Value`.
-    pub fn parameters_value(&self) -> Value {
-        serde_json::from_str(self.parameters).unwrap_or(Value::Null)
-    }
-
-    /// The output schema parsed into a `serde_json::Value`, when the tool has one.
-    pub fn output_value(&self) -> Option<Value> {
-        self.output.and_then(|text| serde_json::from_str(text).ok())
-    }
-
-    /// Renders every text of `tool` with the one renderer, for a toolset built at run time
-    /// (tests, tools loaded from data). The texts are leaked: a [`Toolset`] holds `'static`
-    /// data, and generated code stores the same texts as literals instead.
-    pub fn leaked(module: &'static str, tool: &Tool) -> ToolInfo {
-        fn leak(text: String) -> &'static str {
-            Box::leak(text.into_boxed_str())
-        }
-        ToolInfo {
-            module,
-            name: leak(tool.name.clone()),
-            title: leak(tool.title.clone()),
-            description: leak(tool.description.clone()),
-            parameters: leak(render_input(tool, InputKind::Lax)),
-            strict_parameters: leak(render_input(tool, InputKind::Strict)),
-            anthropic_strict_parameters: leak(render_input(tool, InputKind::AnthropicStrict)),
-            gemini_parameters: leak(render_input(tool, InputKind::Gemini)),
-            output: tool.output.as_ref().map(|ty| leak(render_output_schema(ty))),
-            annotations: leak(render_annotations(&tool.annotations)),
-            hints: tool.annotations,
-            examples: leak(render_examples(&tool.examples)),
-            timeout_ms: None,
-            returns_content: false,
-        }
-    }
-
-    /// The input schema of `kind`, as JSON text.
-    pub fn input(&self, kind: InputKind) -> &'static str {
-        match kind {
-            InputKind::Lax => self.parameters,
-            InputKind::Strict => self.strict_parameters,
-            InputKind::AnthropicStrict => self.anthropic_strict_parameters,
-            InputKind::Gemini => self.gemini_parameters,
-        }
-    }
-}
 
 /// Where a toolset keeps its definition arrays once [`Toolset::emit`] has assembled them:
 /// one per format and strictness, each written once and then borrowed for the life of the
@@ -410,7 +287,7 @@ impl<C> Toolset<C> {
     /// # assert!(names.is_empty());
     /// ```
     pub fn names(&self) -> Names<'static> {
-        Names { inner: NamesInner::Static(self.tools.iter()) }
+        Names::of_infos(self.tools)
     }
 
     /// Module, name, description and input schema of every tool.
@@ -509,13 +386,6 @@ impl<C> Toolset<C> {
     }
 }
 
-/// The error for a call of `name`, which none of `tools` is.
-#[cold]
-#[inline(never)]
-pub(crate) fn unknown_tool(name: &str, tools: &[ToolInfo]) -> ToolError {
-    ToolError::UnknownTool { name: name.to_owned(), known: tools.iter().map(|t| t.name.to_owned()).collect() }
-}
-
 /// The sync entry points of a crate without a context.
 impl Toolset<()> {
     /// Decodes `args`, calls the tool and returns its result as JSON. An `async` tool is
@@ -559,51 +429,5 @@ impl Runner for Toolset<()> {
 
     fn run_json(&self, name: &str, args: &str) -> Result<Value, ToolError> {
         Toolset::run_json(self, name, args)
-    }
-}
-
-/// The names of the tools of a [`Toolset`] or [`Registry`](crate::Registry), in order: an
-/// iterator of `&str` that also prints as a list with `{:?}`.
-#[derive(Clone)]
-pub struct Names<'a> {
-    inner: NamesInner<'a>,
-}
-
-#[derive(Clone)]
-enum NamesInner<'a> {
-    Static(std::slice::Iter<'static, ToolInfo>),
-    Owned(std::slice::Iter<'a, String>),
-}
-
-impl<'a> Names<'a> {
-    /// The names held in `names`.
-    pub(crate) fn of(names: &'a [String]) -> Self {
-        Names { inner: NamesInner::Owned(names.iter()) }
-    }
-}
-
-impl<'a> Iterator for Names<'a> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
-        match &mut self.inner {
-            NamesInner::Static(tools) => tools.next().map(|t| t.name),
-            NamesInner::Owned(names) => names.next().map(String::as_str),
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        match &self.inner {
-            NamesInner::Static(tools) => tools.size_hint(),
-            NamesInner::Owned(names) => names.size_hint(),
-        }
-    }
-}
-
-impl ExactSizeIterator for Names<'_> {}
-
-impl fmt::Debug for Names<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.clone()).finish()
     }
 }

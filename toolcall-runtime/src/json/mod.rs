@@ -1,7 +1,8 @@
-//! JSON text layout for people: indented, with key order under control.
+//! JSON text: the layout for people (indented, with key order under control) here, and
+//! the writer the renderer and the error forms share in `write` (crate-internal).
 //!
-//! [`pretty`] indents JSON text keeping every key where it is (a `serde_json::Value`
-//! would sort them, hiding the property order models generate in). [`stable`] is the
+//! [`pretty`] indents JSON text keeping every key where it is, without parsing it (the
+//! property order is the order models generate in). [`stable`] is the
 //! layout of committed files: keys sorted except inside `properties`, a trailing newline.
 //!
 //! ```
@@ -13,6 +14,8 @@
 //! assert!(committed.starts_with("{\n  \"properties\""));
 //! assert!(committed.find("\"b\"") < committed.find("\"a\""));
 //! ```
+
+pub(crate) mod write;
 
 use std::fmt::{self, Write as _};
 use std::iter::Peekable;

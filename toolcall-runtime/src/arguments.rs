@@ -1,4 +1,5 @@
-//! Argument text to a `serde_json::Value`, refusing what a plain parse would hide.
+//! The arguments of a call: text parsed to a `serde_json::Value`, refusing what a plain
+//! parse would hide, and the object checked against the names a tool declares.
 //!
 //! `serde_json::from_slice::<Value>` keeps the last of two equal keys: `{"a":1,"a":2}`
 //! would quietly call the tool with `a = 2`, although the model contradicted itself.
@@ -14,7 +15,22 @@ use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
 use crate::decode::{ArgError, Segment};
-use crate::error::{Reason, ToolError};
+use crate::error::{Reason, ToolError, UnknownName, summarize};
+
+/// The arguments object, and the error naming every key `known` does not declare (in
+/// the order the object holds them, each with the closest declared name), if any: the
+/// caller reports it together with the arguments' own errors. Not an object: the error.
+pub fn arguments<'a>(
+    args: &'a Value,
+    known: &[&str],
+) -> Result<(&'a Map<String, Value>, Option<ToolError>), ToolError> {
+    let map = args.as_object().ok_or_else(|| ToolError::InvalidArguments(summarize(args)))?;
+    if map.len() <= known.len() && map.keys().all(|k| known.contains(&k.as_str())) {
+        return Ok((map, None));
+    }
+    let unknown = UnknownName::all(map.keys(), known);
+    Ok((map, (!unknown.is_empty()).then_some(ToolError::UnknownArguments(unknown))))
+}
 
 /// Parses argument text (or bytes): malformed JSON, invalid UTF-8 and lone surrogate
 /// escapes are all `InvalidJson`; a key repeated in one object is `InvalidArgument` with
