@@ -6,9 +6,14 @@
 //! to rmcp unchanged; rmcp's output goes to stdout line by line, with those errors
 //! between whole lines.
 
+use rmcp::ServiceExt;
+use rmcp::service::RoleServer;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
+
+use crate::error::ServeError;
+use crate::server::McpServer;
 
 /// How much of a line over the limit is kept, to find its `id`.
 const KEPT: usize = 64 * 1024;
@@ -218,6 +223,40 @@ fn string_end(text: &[u8], start: usize) -> Option<usize> {
         }
     }
     None
+}
+
+impl<C: Send + Sync + 'static> McpServer<C> {
+    /// Serves over stdin/stdout until the client disconnects. Nothing but protocol
+    /// messages is written to stdout; log to stderr. A line over
+    /// [`McpServer::max_line_length`] is reported on stderr and answered when it has an id.
+    pub async fn serve_stdio(self) -> Result<(), ServeError> {
+        self.serve_lines(tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// [`McpServer::serve_stdio`] over any reader and writer of lines (a pipe, a socket).
+    pub async fn serve_lines(
+        self,
+        input: impl tokio::io::AsyncRead + Unpin + Send + 'static,
+        output: impl tokio::io::AsyncWrite + Unpin + Send + 'static,
+    ) -> Result<(), ServeError> {
+        self.check_definitions()?;
+        let transport = |e: std::io::Error| ServeError::Transport(e.to_string());
+        let (to_rmcp, rmcp_in) = tokio::io::duplex(64 * 1024);
+        let (rmcp_out, from_rmcp) = tokio::io::duplex(64 * 1024);
+        let (replies, answered) = tokio::sync::mpsc::channel(16);
+        let reader = tokio::spawn(read_lines(input, to_rmcp, self.max_line, replies));
+        let writer = tokio::spawn(write_lines(from_rmcp, output, answered));
+        let lines = rmcp::transport::async_rw::AsyncRwTransport::<RoleServer, _, _>::new(rmcp_in, rmcp_out)
+            .with_max_line_length(usize::MAX);
+        let running =
+            self.for_session().serve(lines).await.map_err(|e| ServeError::Transport(e.to_string()))?;
+        let served = running.waiting().await.map_err(|e| ServeError::Transport(e.to_string()));
+        reader.abort();
+        if let Ok(written) = writer.await {
+            written.map_err(transport)?;
+        }
+        served.map(drop)
+    }
 }
 
 #[cfg(test)]

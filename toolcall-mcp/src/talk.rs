@@ -131,7 +131,7 @@ impl Talk {
         // 2026-07-28: a server MUST NOT log for a request that set no level.
         let modern = request
             .protocol_version()
-            .is_some_and(|version| crate::is_at_least(&version, &ProtocolVersion::V_2026_07_28));
+            .is_some_and(|version| crate::revision::is_at_least(&version, &ProtocolVersion::V_2026_07_28));
         let sink = Sink {
             queue,
             wants_progress: token.is_some(),

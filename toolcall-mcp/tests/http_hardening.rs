@@ -16,8 +16,11 @@ use tokio::io::AsyncWriteExt;
 use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
 
 mod common;
+
+use common::WithHttp;
 use common::gauge::{GAUGE, Gauge, Stats};
 use common::net::{Client, Era, call, initialize_body, post, post_head, raw, read_for, read_until, serve};
+use toolcall_mcp::HttpSettings;
 
 /// Ada and Grace sign in with their tokens; anyone else is unauthorized.
 fn two_users(stats: &Arc<Stats>) -> McpServer<Gauge> {
@@ -133,9 +136,9 @@ async fn one_standalone_stream_per_session() {
 /// A server with short connection time limits.
 fn quick(stats: &Arc<Stats>) -> McpServer<Gauge> {
     two_users(stats)
-        .header_timeout(Duration::from_millis(300))
-        .body_timeout(Duration::from_millis(300))
-        .idle_timeout(Duration::from_millis(300))
+        .with_http(|http| http.header_timeout = Duration::from_millis(300))
+        .with_http(|http| http.body_timeout = Duration::from_millis(300))
+        .with_http(|http| http.idle_timeout = Duration::from_millis(300))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -269,7 +272,9 @@ async fn two_host_headers_are_a_bad_request() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_past_the_cap_get_503_and_the_rest_are_served() {
     let stats = Arc::new(Stats::default());
-    let uri = serve(McpServer::new(&GAUGE, Gauge::new("local", &stats)).max_connections(4)).await;
+    let uri =
+        serve(McpServer::new(&GAUGE, Gauge::new("local", &stats)).with_http(|http| http.max_connections = 4))
+            .await;
     let mut held = Vec::new();
     for _ in 0..4 {
         held.push(raw(&uri).await);
@@ -288,7 +293,7 @@ async fn connections_past_the_cap_get_503_and_the_rest_are_served() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_the_session_cap_the_oldest_idle_session_makes_room() {
     let stats = Arc::new(Stats::default());
-    let uri = serve(two_users(&stats).max_sessions(3)).await;
+    let uri = serve(two_users(&stats).with_http(|http| http.max_sessions = 3)).await;
     let bearer = "Bearer ada-token";
     let mut ids = Vec::new();
     for _ in 0..5 {
@@ -315,7 +320,12 @@ async fn past_the_session_cap_the_oldest_idle_session_makes_room() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_identitys_flood_closes_only_its_own_sessions() {
     let stats = Arc::new(Stats::default());
-    let uri = serve(two_users(&stats).max_sessions(3).max_sessions_per_identity(2)).await;
+    let uri = serve(
+        two_users(&stats)
+            .with_http(|http| http.max_sessions = 3)
+            .with_http(|http| http.max_sessions_per_identity = 2),
+    )
+    .await;
     let grace = session_of(&uri, "grace-token").await;
     let ada = "Bearer ada-token";
     let mut ids = Vec::new();
@@ -386,13 +396,13 @@ async fn an_initialize_flood_leaves_the_server_serving() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_defaults() {
-    assert_eq!(toolcall_mcp::DEFAULT_HEADER_TIMEOUT, Duration::from_secs(10));
-    assert_eq!(toolcall_mcp::DEFAULT_BODY_TIMEOUT, Duration::from_secs(30));
-    assert_eq!(toolcall_mcp::DEFAULT_IDLE_TIMEOUT, Duration::from_secs(60));
-    assert_eq!(toolcall_mcp::DEFAULT_MAX_SESSIONS, 1000);
-    assert_eq!(toolcall_mcp::DEFAULT_MAX_SESSIONS_PER_IDENTITY, 100);
-    assert_eq!(toolcall_mcp::DEFAULT_MAX_CONNECTIONS, 512);
-    assert_eq!(toolcall_mcp::DEFAULT_BODY_LIMIT, 4 << 20);
+    assert_eq!(HttpSettings::default().header_timeout, Duration::from_secs(10));
+    assert_eq!(HttpSettings::default().body_timeout, Duration::from_secs(30));
+    assert_eq!(HttpSettings::default().idle_timeout, Duration::from_secs(60));
+    assert_eq!(HttpSettings::default().max_sessions, 1000);
+    assert_eq!(HttpSettings::default().max_sessions_per_identity, 100);
+    assert_eq!(HttpSettings::default().max_connections, 512);
+    assert_eq!(HttpSettings::default().body_limit, 4 << 20);
 }
 
 /// A timed-out call's result carries the error's JSON object, like every error result.
@@ -420,7 +430,10 @@ async fn a_timeout_result_carries_its_json() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_body_of_too_many_json_values_is_413_before_parsing() {
     let stats = Arc::new(Stats::default());
-    let uri = serve(McpServer::new(&GAUGE, Gauge::new("local", &stats)).max_json_values(1000)).await;
+    let uri = serve(
+        McpServer::new(&GAUGE, Gauge::new("local", &stats)).with_http(|http| http.max_json_values = 1000),
+    )
+    .await;
     let client = Client::new(&uri, Era::Legacy).connect().await.unwrap();
     let many = vec![0; 40_000];
     let refused = call(&client, "whoami", json!({"pad": many})).await;

@@ -14,6 +14,8 @@ use serde_json::json;
 use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
 
 mod common;
+
+use common::WithHttp;
 use common::gauge::{GAUGE, Gauge, Stats};
 use common::net::{Client, Era, call, initialize_body, post, serve};
 
@@ -163,9 +165,9 @@ async fn browser_origins_other_than_loopback_pages_are_refused() {
     assert_eq!(status, 200, "no Origin: not a browser");
 
     // A configured list replaces the loopback pages.
-    let uri = serve(
-        McpServer::new(&GAUGE, Gauge::new("local", &stats)).allowed_origins(["https://app.example:443"]),
-    )
+    let uri = serve(McpServer::new(&GAUGE, Gauge::new("local", &stats)).with_http(|http| {
+        http.allowed_origins = ["https://app.example:443"].into_iter().map(Into::into).collect()
+    }))
     .await;
     for (origin, want) in
         [("https://app.example", 200), ("https://app.example:8443", 403), ("http://localhost:3000", 403)]
@@ -190,13 +192,20 @@ async fn host_names_other_than_loopback_are_refused_unless_allowed() {
         let (status, _, text) = post(&uri, initialize_body(), &[("host", host)]).await;
         assert_eq!(status, want, "{host}: {text}");
     }
-    let uri = serve(McpServer::new(&GAUGE, Gauge::new("local", &stats)).allowed_hosts(["mcp.example"])).await;
+    let uri = serve(
+        McpServer::new(&GAUGE, Gauge::new("local", &stats))
+            .with_http(|http| http.allowed_hosts = ["mcp.example"].into_iter().map(Into::into).collect()),
+    )
+    .await;
     for (host, want) in [("mcp.example", 200), ("mcp.example:8080", 200), ("localhost", 403)] {
         let (status, _, text) = post(&uri, initialize_body(), &[("host", host)]).await;
         assert_eq!(status, want, "{host}: {text}");
     }
     let uri =
-        serve(McpServer::new(&GAUGE, Gauge::new("local", &stats)).allowed_hosts(Vec::<String>::new())).await;
+        serve(McpServer::new(&GAUGE, Gauge::new("local", &stats)).with_http(|http| {
+            http.allowed_hosts = Vec::<String>::new().into_iter().map(Into::into).collect()
+        }))
+        .await;
     let (status, _, _) = post(&uri, initialize_body(), &[("host", "anything.example")]).await;
     assert_eq!(status, 200, "an empty list accepts any Host");
 }
@@ -222,7 +231,9 @@ async fn bodies_past_the_limit_get_413() {
         "3 MiB passes"
     );
     // Configured: 1 KiB.
-    let uri = serve(McpServer::new(&GAUGE, Gauge::new("local", &stats)).body_limit(1024)).await;
+    let uri =
+        serve(McpServer::new(&GAUGE, Gauge::new("local", &stats)).with_http(|http| http.body_limit = 1024))
+            .await;
     let (status, _, text) = post(&uri, padded(1025), &[]).await;
     assert_eq!(status, 413, "{text}");
     let (status, _, _) = post(&uri, initialize_body(), &[]).await;

@@ -16,6 +16,8 @@ use tokio::sync::RwLock;
 use toolcall_mcp::{McpServer, SessionState, SessionStore, SessionStoreError};
 
 mod common;
+
+use common::WithHttp;
 use common::gauge::{GAUGE, Gauge, Stats};
 use common::net::{Client, Era, RoundRobin, call, serve};
 
@@ -82,7 +84,8 @@ async fn a_stateless_client_is_served_by_both_replicas_in_turn() {
 async fn a_session_client_alternates_through_a_shared_session_store() {
     let store = Arc::new(MemoryStore::default());
     let shared: Arc<dyn SessionStore> = store.clone();
-    let (balancer, stats) = replicas(|server| server.session_store(Arc::clone(&shared))).await;
+    let (balancer, stats) =
+        replicas(|server| server.with_http(|http| http.session_store = Some(Arc::clone(&shared)))).await;
     let client = alternating(&balancer.uri, Era::Legacy).connect().await.expect("initialize");
     let answers = twenty_calls(&client).await;
     assert!(answers.contains(&"\"a\"".to_owned()) && answers.contains(&"\"b\"".to_owned()), "{answers:?}");
@@ -111,7 +114,7 @@ async fn without_a_store_the_other_replica_does_not_know_the_session() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_legacy_sessions_a_legacy_client_alternates_too() {
-    let (balancer, stats) = replicas(|server| server.legacy_sessions(false)).await;
+    let (balancer, stats) = replicas(|server| server.with_http(|http| http.legacy_sessions = false)).await;
     let client = alternating(&balancer.uri, Era::Legacy).connect().await.expect("initialize");
     let answers = twenty_calls(&client).await;
     let by_a = answers.iter().filter(|a| *a == "\"a\"").count();
@@ -131,7 +134,7 @@ async fn a_stored_session_is_restored_only_for_its_owner() {
     let server = || {
         let counted = Arc::clone(&stats);
         McpServer::new(&GAUGE, Gauge::new("local", &stats))
-            .session_store(Arc::clone(&shared))
+            .with_http(|http| http.session_store = Some(Arc::clone(&shared)))
             .context_from_request(move |request| match bearer_token(request) {
                 Some("ada-token") => Ok(Caller::new("ada", Gauge::new("ada", &counted))),
                 Some("grace-token") => Ok(Caller::new("grace", Gauge::new("grace", &counted))),

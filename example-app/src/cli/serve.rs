@@ -30,7 +30,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
+use toolcall_mcp::{Caller, HttpSettings, McpServer, Rejection, bearer_token};
 
 use crate::app::{Location, Store};
 use crate::models::{Role, User};
@@ -214,32 +214,28 @@ impl ServeArgs {
 
     /// `server` with the limits given on the command line; toolcall-mcp's defaults for
     /// the others.
-    fn limits(&self, mut server: McpServer<App>) -> McpServer<App> {
-        if let Some(limit) = self.max_sessions {
-            server = server.max_sessions(limit);
+    fn limits(&self, server: McpServer<App>) -> McpServer<App> {
+        let mut http = HttpSettings::default();
+        if self.allow_remote {
+            http.allowed_hosts = Vec::new();
         }
-        if let Some(limit) = self.max_connections {
-            server = server.max_connections(limit);
+        fn set<T>(field: &mut T, value: Option<T>) {
+            if let Some(value) = value {
+                *field = value;
+            }
         }
-        if let Some(bytes) = self.body_limit {
-            server = server.body_limit(bytes);
+        set(&mut http.max_sessions, self.max_sessions);
+        set(&mut http.max_connections, self.max_connections);
+        set(&mut http.body_limit, self.body_limit);
+        set(&mut http.header_timeout, self.header_timeout);
+        set(&mut http.body_timeout, self.body_timeout);
+        set(&mut http.idle_timeout, self.idle_timeout);
+        set(&mut http.session_idle_timeout, self.session_idle_timeout);
+        let server = server.http(http);
+        match self.timeout {
+            Some(limit) => server.timeout(limit),
+            None => server,
         }
-        if let Some(limit) = self.timeout {
-            server = server.timeout(limit);
-        }
-        if let Some(limit) = self.header_timeout {
-            server = server.header_timeout(limit);
-        }
-        if let Some(limit) = self.body_timeout {
-            server = server.body_timeout(limit);
-        }
-        if let Some(limit) = self.idle_timeout {
-            server = server.idle_timeout(limit);
-        }
-        if let Some(limit) = self.session_idle_timeout {
-            server = server.session_idle_timeout(limit);
-        }
-        server
     }
 
     /// The server: user 1 on `store`; over HTTP with tokens, each request's token's user
@@ -251,9 +247,6 @@ impl ServeArgs {
             .instructions("Weather, arithmetic, orders, money and the signed-in user's notes.")
             // A viewer neither sees nor can call a destructive tool: to them it is unknown.
             .tool_filter(|app: &App, tool| app.user.role.may_use(tool));
-        if self.allow_remote {
-            server = server.allowed_hosts(Vec::<String>::new());
-        }
         server = self.limits(server);
         if self.tokens.is_empty() {
             return server;

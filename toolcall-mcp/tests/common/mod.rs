@@ -26,3 +26,17 @@ pub async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, 
 
 pub mod gauge;
 pub mod net;
+
+/// Changes a server's HTTP settings in place (tests set one or two at a time).
+pub trait WithHttp {
+    /// The server with `edit` applied to its HTTP settings.
+    fn with_http(self, edit: impl FnOnce(&mut toolcall_mcp::HttpSettings)) -> Self;
+}
+
+impl<C: Send + Sync + 'static> WithHttp for toolcall_mcp::McpServer<C> {
+    fn with_http(self, edit: impl FnOnce(&mut toolcall_mcp::HttpSettings)) -> Self {
+        let mut http = self.http_settings().clone();
+        edit(&mut http);
+        self.http(http)
+    }
+}

@@ -37,7 +37,8 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::session::{SessionManager, SessionState, SessionStore};
 use serde_json::Value;
 
-use crate::streamable_http::{Guarded, Identity, plain};
+use super::body::{Guarded, plain};
+use crate::request::Identity;
 
 /// The session header.
 pub(crate) const SESSION_ID: &str = "mcp-session-id";

@@ -15,7 +15,7 @@ use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
-use crate::streamable_http::plain;
+use super::body::plain;
 
 /// The allowed `Host` and `Origin` values, read once from the server's settings.
 #[derive(Debug)]

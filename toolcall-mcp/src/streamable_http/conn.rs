@@ -28,8 +28,10 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::ServeError;
-use crate::streamable_http::{Arrived, Guarded, HttpSettings};
+use super::body::Guarded;
+use crate::error::ServeError;
+use crate::request::Arrived;
+use crate::settings::HttpSettings;
 
 /// The answer to a connection past the cap.
 const REFUSED: &[u8] =

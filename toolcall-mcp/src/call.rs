@@ -1,0 +1,301 @@
+//! `tools/call`: one call run in a slot of the call limit, within its time limit, off
+//! the async workers where it may block, and its outcome as an MCP result.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
+use toolcall_runtime::{Content, Progress, ToolError, Toolset};
+
+use crate::error::{cut, error_result};
+use crate::request::Arrived;
+use crate::server::McpServer;
+use crate::{limit, talk};
+use axum::http;
+
+impl<C: Send + Sync + 'static> McpServer<C> {
+    /// Runs one call with `context`, in a slot of the call limit and within the time
+    /// limit counted from `arrived` (the wait for a slot included); the call's future is
+    /// dropped on timeout or when `cancelled` resolves. Decoding and a sync tool run on
+    /// the blocking pool ([`off_worker`]). The tool reports to `progress`; `talk`, when
+    /// given, forwards those reports to the client while the call runs.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn run(
+        &self,
+        context: Arc<C>,
+        name: &str,
+        args: Value,
+        arrived: Instant,
+        cancelled: impl std::future::Future<Output = ()>,
+        progress: Progress,
+        talk: Option<talk::Talk>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let started = std::sync::atomic::AtomicBool::new(false);
+        let toolset = self.toolset;
+        let call = async {
+            let slot = self.limit.enter().await?;
+            started.store(true, std::sync::atomic::Ordering::SeqCst);
+            let work = off_worker(toolset, context, name.to_owned(), args, progress, slot);
+            Ok::<_, limit::Busy>(match talk {
+                Some(talk) => talk.around(work).await,
+                None => work.await,
+            })
+        };
+        let deadline = tokio::time::Instant::from_std(arrived + self.limit_of(name));
+        let outcome = tokio::select! {
+            outcome = call => outcome,
+            () = tokio::time::sleep_until(deadline) => {
+                let started = started.load(std::sync::atomic::Ordering::SeqCst);
+                let message = self.timed_out(name, started);
+                let json = serde_json::json!({
+                    "error": "timeout",
+                    "tool": cut(name, 120),
+                    "limit_ms": u64::try_from(self.limit_of(name).as_millis()).unwrap_or(u64::MAX),
+                    "started": started,
+                    "message": message,
+                });
+                return Ok(error_result(&message, Some(json)));
+            }
+            () = cancelled => return Err(ErrorData::internal_error("the call was cancelled by the client", None)),
+        };
+        match outcome {
+            Ok(Ok(value)) => Ok(self.success(name, value)),
+            Ok(Err(error @ ToolError::UnknownTool { .. })) => {
+                Err(ErrorData::invalid_params(error.to_string(), Some(error.to_value())))
+            }
+            Ok(Err(error)) => Ok(error_result(&error.to_string(), Some(error.to_value()))),
+            Err(busy) => Ok(error_result(
+                &format!(
+                    "the server is busy: {} calls are running and {} are waiting, its limits; \
+                     tool `{name}` was not run, try again later",
+                    busy.running, busy.waiting
+                ),
+                Some(serde_json::json!({"error": "busy", "running": busy.running, "waiting": busy.waiting})),
+            )),
+        }
+    }
+
+    fn success(&self, name: &str, value: Value) -> CallToolResult {
+        if self.content.contains(name)
+            && let Some(blocks) = content_blocks(&value)
+        {
+            return CallToolResult::success(blocks);
+        }
+        let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+        if self.structured.contains(name) && value.is_object() {
+            result.structured_content = Some(value);
+        }
+        result
+    }
+
+    /// The time limit of one call of `name`: its own, or the server's.
+    fn limit_of(&self, name: &str) -> Duration {
+        self.tool_timeouts.get(name).copied().unwrap_or(self.timeout)
+    }
+
+    fn timed_out(&self, name: &str, started: bool) -> String {
+        let limit = human(self.limit_of(name));
+        let whose = if self.tool_timeouts.contains_key(name) {
+            "the tool's time limit"
+        } else {
+            "the server's time limit per call"
+        };
+        let name = cut(name, 120);
+        if started {
+            format!("tool `{name}` did not finish within {limit} ({whose}); it was cancelled")
+        } else {
+            format!(
+                "tool `{name}` did not start within {limit} ({whose}): \
+                 all {} call slots stayed busy; it was not run",
+                self.limit.running()
+            )
+        }
+    }
+}
+
+/// A content tool's result (one block or an array, as [`Content`] serializes) as rmcp's
+/// content blocks; `None` when it is not blocks.
+fn content_blocks(value: &Value) -> Option<Vec<ContentBlock>> {
+    Content::blocks(value)?
+        .iter()
+        .map(|block| serde_json::to_value(block).ok().and_then(|json| serde_json::from_value(json).ok()))
+        .collect()
+}
+
+/// Calls tool `name` with the owned `context`, `args` and `progress`, its first poll (argument
+/// decoding, and the whole of a sync tool) on tokio's blocking pool, holding `slot` until
+/// that part is over even if the caller stops waiting (a sync tool cannot be stopped);
+/// an async tool's later polls run on the caller's task, and dropping the future cancels
+/// it.
+pub(crate) async fn off_worker<C: Send + Sync + 'static>(
+    toolset: &'static Toolset<C>,
+    context: Arc<C>,
+    name: String,
+    args: Value,
+    progress: Progress,
+    slot: tokio::sync::OwnedSemaphorePermit,
+) -> Result<Value, ToolError> {
+    type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
+    let call: Call = Box::pin(async move { toolset.call_reporting(&context, &name, &args, &progress).await });
+    let first = tokio::task::spawn_blocking(move || {
+        let mut call = call;
+        // The waker of this poll is never used: the caller's task polls again at once,
+        // which registers its own (a future wakes only the waker of its latest poll).
+        match call.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(result) => Ok(result),
+            Poll::Pending => Err((call, slot)),
+        }
+    })
+    .await;
+    match first {
+        Ok(Ok(result)) => result,
+        Ok(Err((call, _slot))) => call.await,
+        Err(error) => Err(ToolError::Panicked(format!("the call's thread failed: {error}"))),
+    }
+}
+
+/// When the request of `context` arrived: its HTTP head's arrival, else now.
+pub(crate) fn arrival(context: &RequestContext<RoleServer>) -> Instant {
+    context
+        .extensions
+        .get::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Arrived>())
+        .map_or_else(Instant::now, |arrived| arrived.0)
+}
+
+fn human(limit: Duration) -> String {
+    if limit.subsec_millis() == 0 {
+        format!("{} s", limit.as_secs())
+    } else {
+        format!("{} ms", limit.as_millis())
+    }
+}
+
+#[cfg(test)]
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::error::{MAX_ERROR_RESULT, error_json};
+
+    static EMPTY: Toolset = Toolset::new(&[], &EMPTY_EMITTED, |_, _, _| None);
+    static EMPTY_EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
+
+    fn text(result: &CallToolResult) -> String {
+        result
+            .content
+            .iter()
+            .filter_map(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[tokio::test]
+    async fn a_call_that_never_gets_a_slot_says_it_did_not_start() {
+        let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).timeout(Duration::from_millis(20));
+        let _held = server.limit.enter().await.unwrap();
+        let result = server
+            .run(
+                Arc::new(()),
+                "anything",
+                Value::Null,
+                Instant::now(),
+                std::future::pending(),
+                Progress::default(),
+                None,
+            )
+            .await
+            .unwrap();
+        assert_eq!(result.is_error, Some(true));
+        let message = "tool `anything` did not start within 20 ms (the server's time limit per call): \
+             all 1 call slots stayed busy; it was not run";
+        assert_eq!(result.content[0].as_text().unwrap().text, message);
+        assert_eq!(result.content.len(), 1, "the message is said once");
+        assert_eq!(result.structured_content, None, "no client may check an error against an output schema");
+        let json = error_json(&result).cloned().unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"error": "timeout", "tool": "anything", "limit_ms": 20, "started": false, "message": message})
+        );
+    }
+
+    #[tokio::test]
+    async fn the_time_limit_counts_from_the_arrival() {
+        let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).timeout(Duration::from_secs(3));
+        let _held = server.limit.enter().await.unwrap();
+        let arrived = Instant::now() - Duration::from_millis(2900);
+        let begun = Instant::now();
+        let result = server
+            .run(
+                Arc::new(()),
+                "anything",
+                Value::Null,
+                arrived,
+                std::future::pending(),
+                Progress::default(),
+                None,
+            )
+            .await
+            .unwrap();
+        assert_eq!(result.is_error, Some(true));
+        assert!(begun.elapsed() < Duration::from_secs(2), "{:?}: 2.9 of the 3 s had passed", begun.elapsed());
+    }
+
+    #[test]
+    fn error_results_are_bounded() {
+        let small = error_result("short", Some(serde_json::json!({"error": "x"})));
+        assert_eq!(text(&small), "short");
+        assert_eq!(error_json(&small), Some(&serde_json::json!({"error": "x"})));
+        assert_eq!(small.structured_content, None);
+        let huge = "\u{1}".repeat(200_000);
+        let result = error_result(&huge, Some(serde_json::json!({"error": "failed", "detail": huge})));
+        let size = serde_json::to_vec(&result).unwrap().len();
+        assert!(size <= MAX_ERROR_RESULT, "{size}");
+        let json = error_json(&result).cloned().unwrap();
+        assert_eq!(json["error"], "failed");
+        assert_eq!(json["truncated"], true);
+    }
+
+    #[tokio::test]
+    async fn a_call_past_the_line_is_refused_as_busy() {
+        let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).max_queued_calls(0);
+        let held = server.limit.enter().await.unwrap();
+        let result = server
+            .run(
+                Arc::new(()),
+                "anything",
+                Value::Null,
+                Instant::now(),
+                std::future::pending(),
+                Progress::default(),
+                None,
+            )
+            .await
+            .unwrap();
+        assert_eq!(result.is_error, Some(true));
+        assert!(text(&result).starts_with("the server is busy: 1 calls are running and 0 are waiting"));
+        assert_eq!(error_json(&result), Some(&serde_json::json!({"error":"busy","running":1,"waiting":0})));
+        assert_eq!(result.structured_content, None);
+        drop(held);
+        // The slot is free: the call runs (and finds no such tool).
+        let unknown = server
+            .run(
+                Arc::new(()),
+                "anything",
+                Value::Null,
+                Instant::now(),
+                std::future::pending(),
+                Progress::default(),
+                None,
+            )
+            .await;
+        assert!(unknown.is_err());
+    }
+}

@@ -1,0 +1,199 @@
+//! What an HTTP request carries to the handler: its caller, as the user's request
+//! function built it from the head ([`Caller`], or a [`Rejection`] sent as the
+//! response), and when it arrived. Plain types; the middlewares that fill them are in
+//! [`crate::streamable_http`].
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+/// A user function building the caller (identity and tools' context) from one HTTP
+/// request's head.
+pub type RequestFn<C> = dyn Fn(&Parts) -> Result<Caller<C>, Rejection> + Send + Sync;
+
+/// Who sent a request, as the request function decided: an identity and the tools'
+/// context for it.
+///
+/// The identity owns sessions: a session created by one identity is, to every other,
+/// a session that does not exist (404). Give the same identity to every request of one
+/// principal (a user id, an account, a client id) and different ones to different
+/// principals; not the token itself, unless one principal has one token.
+///
+/// ```
+/// let caller = toolcall_mcp::Caller::new("user-7", 7u64);
+/// assert_eq!((caller.identity(), *caller.context()), ("user-7", 7));
+/// ```
+///
+/// The README's example: a user table the request function owns (`move`), a token looked
+/// up to a user, the user's id as the identity.
+///
+/// ```no_run
+/// # use std::collections::HashMap;
+/// # #[derive(Clone)] struct User { id: u64 }
+/// # struct Users(HashMap<String, User>);
+/// # impl Users { fn sign_in(&self, token: &str) -> Option<User> { self.0.get(token).cloned() } }
+/// # struct App { user: Option<User> }
+/// # impl App { fn local() -> Self { App { user: None } } fn for_user(user: User) -> Self { App { user: Some(user) } } }
+/// # mod toolset { pub static ALL: toolcall_runtime::Toolset<super::App> = toolcall_runtime::Toolset::new(&[], &E, |_, _, _| None); static E: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new(); }
+/// # async fn run(users: Users, addr: std::net::SocketAddr) -> Result<(), Box<dyn std::error::Error>> {
+/// use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
+///
+/// McpServer::new(&toolset::ALL, App::local())
+///     .context_from_request(move |req| {
+///         let token = bearer_token(req).ok_or_else(|| Rejection::unauthorized("no token"))?;
+///         let user = users.sign_in(token).ok_or_else(|| Rejection::unauthorized("unknown token"))?;
+///         Ok(Caller::new(user.id.to_string(), App::for_user(user)))
+///     })
+///     .serve_http(addr)
+///     .await?;
+/// # Ok(()) }
+/// # fn main() {}
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Caller<C> {
+    pub(crate) identity: String,
+    pub(crate) context: C,
+}
+
+impl<C> Caller<C> {
+    /// `context` for the principal named `identity`.
+    pub fn new(identity: impl Into<String>, context: C) -> Self {
+        Caller { identity: identity.into(), context }
+    }
+
+    /// The principal's identity.
+    pub fn identity(&self) -> &str {
+        &self.identity
+    }
+
+    /// The tools' context.
+    pub fn context(&self) -> &C {
+        &self.context
+    }
+
+    /// The tools' context, consuming the caller.
+    pub fn into_context(self) -> C {
+        self.context
+    }
+}
+
+/// Why the request function refused a request: the HTTP status (401 or 403) and a
+/// message, sent as the response. The request never reaches a tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    status: StatusCode,
+    message: String,
+}
+
+impl Rejection {
+    /// 401 Unauthorized, with `WWW-Authenticate: Bearer`: no credentials, or ones that
+    /// do not identify anybody.
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        Rejection { status: StatusCode::UNAUTHORIZED, message: message.into() }
+    }
+
+    /// 403 Forbidden: the caller is known and may not use this server.
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Rejection { status: StatusCode::FORBIDDEN, message: message.into() }
+    }
+
+    /// The HTTP status code (401 or 403).
+    pub fn status(&self) -> u16 {
+        self.status.as_u16()
+    }
+
+    /// The message sent as the response body.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl std::fmt::Display for Rejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.status, self.message)
+    }
+}
+
+impl std::error::Error for Rejection {}
+
+impl IntoResponse for Rejection {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, self.message).into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        response
+    }
+}
+
+/// The token of an `Authorization: Bearer TOKEN` header (the scheme in any case), if the
+/// request has one.
+///
+/// ```
+/// let request = toolcall_mcp::http::Request::get("/mcp").header("authorization", "Bearer s3cret").body(()).unwrap();
+/// let (parts, ()) = request.into_parts();
+/// assert_eq!(toolcall_mcp::bearer_token(&parts), Some("s3cret"));
+/// ```
+pub fn bearer_token(parts: &Parts) -> Option<&str> {
+    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// The context the request function built for one request, in its extensions.
+pub(crate) struct CallerContext<C>(pub(crate) Arc<C>);
+
+impl<C> Clone for CallerContext<C> {
+    fn clone(&self) -> Self {
+        CallerContext(Arc::clone(&self.0))
+    }
+}
+
+/// The identity of one request's caller, in its extensions: the request function's, or
+/// the one anonymous identity when the server has none.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Identity(pub(crate) Arc<str>);
+
+/// When a request arrived (its head was read), in its extensions: a call's time limit
+/// counts from it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Arrived(pub(crate) Instant);
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn parts(authorization: Option<&str>) -> Parts {
+        let mut request = axum::http::Request::get("/mcp");
+        if let Some(value) = authorization {
+            request = request.header(header::AUTHORIZATION, value);
+        }
+        request.body(()).unwrap().into_parts().0
+    }
+
+    #[test]
+    fn bearer_tokens() {
+        assert_eq!(bearer_token(&parts(Some("Bearer abc"))), Some("abc"));
+        assert_eq!(bearer_token(&parts(Some("bearer  abc "))), Some("abc"));
+        assert_eq!(bearer_token(&parts(Some("Basic abc"))), None);
+        assert_eq!(bearer_token(&parts(Some("Bearer "))), None);
+        assert_eq!(bearer_token(&parts(Some("Bearer"))), None);
+        assert_eq!(bearer_token(&parts(None)), None);
+    }
+
+    #[test]
+    fn a_401_asks_for_a_bearer_token() {
+        let response = Rejection::unauthorized("no token").into_response();
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(response.headers().get(header::WWW_AUTHENTICATE).unwrap(), "Bearer");
+        let response = Rejection::forbidden("not you").into_response();
+        assert_eq!(response.status(), StatusCode::FORBIDDEN);
+        assert!(response.headers().get(header::WWW_AUTHENTICATE).is_none());
+    }
+}

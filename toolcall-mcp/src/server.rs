@@ -1,0 +1,484 @@
+//! [`McpServer`]: one toolset and its context, with the settings every transport reads,
+//! built with a small builder. Which tools a caller sees is decided here; how a call runs
+//! ([`crate::call`]), how MCP requests are answered ([`crate::handler`]) and the
+//! transports ([`crate::stdio`], [`crate::streamable_http`]) sit above.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{ErrorData, Tool};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::transport::streamable_http_server::session::SessionStore;
+use toolcall_runtime::{Format, LogLevel, ToolError, ToolInfo, Toolset};
+
+use crate::error::ServeError;
+use crate::limit::CallLimit;
+use crate::request::{Caller, CallerContext, Rejection, RequestFn};
+use crate::settings::HttpSettings;
+use crate::talk;
+use axum::http;
+
+/// The default number of tools per `tools/list` page.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// How long a 2026-07-28 client may keep a `tools/list` answer: one hour
+/// ([`McpServer::list_ttl`]).
+pub const DEFAULT_LIST_TTL: Duration = Duration::from_secs(3600);
+
+/// The default time limit of one `tools/call`.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The default number of calls running at once.
+pub const DEFAULT_MAX_CONCURRENT_CALLS: usize = 64;
+
+/// The default number of calls waiting for one of the running calls to finish.
+pub const DEFAULT_MAX_QUEUED_CALLS: usize = 256;
+
+/// The default limit of one stdin line (one message) over stdio: 16 MiB (rmcp's).
+pub const DEFAULT_MAX_LINE: usize = 16 * 1024 * 1024;
+
+/// The least severe log level sent to a client that has not chosen one (with
+/// `logging/setLevel`, or a request's `io.modelcontextprotocol/logLevel`): `info`, so
+/// `debug` messages stay on the server unless asked for.
+pub const DEFAULT_LOG_LEVEL: LogLevel = LogLevel::Info;
+
+/// The most progress and log reports of one call waiting to be sent; past it, a report
+/// is dropped rather than held (the tool never waits on the client).
+pub const MAX_QUEUED_REPORTS: usize = talk::QUEUE;
+
+/// Which tools a caller sees and may call ([`McpServer::tool_filter`]).
+pub type ToolFilter<C> = dyn Fn(&C, &ToolInfo) -> bool + Send + Sync;
+
+/// An MCP server for one toolset and its context. Cheap to clone: the streamable-HTTP
+/// transport makes one per session (and per stateless request); the clones share the
+/// call limit.
+pub struct McpServer<C: Send + Sync + 'static> {
+    pub(crate) toolset: &'static Toolset<C>,
+    pub(crate) context: Arc<C>,
+    pub(crate) from_request: Option<Arc<RequestFn<C>>>,
+    pub(crate) filter: Option<Arc<ToolFilter<C>>>,
+    /// The description of each of `tools`, in the same order (`None` only if the
+    /// definitions and the descriptions disagree, a toolcall bug: then hidden by a filter).
+    pub(crate) infos: Arc<[Option<&'static ToolInfo>]>,
+    /// Tools whose result is `Content` blocks.
+    pub(crate) content: Arc<BTreeSet<String>>,
+    /// The log level this session set (`logging/setLevel`); fresh for each session.
+    pub(crate) log_level: talk::SessionLevel,
+    pub(crate) default_log_level: LogLevel,
+    pub(crate) http: HttpSettings,
+    pub(crate) limit: Arc<CallLimit>,
+    pub(crate) tools: Arc<[Tool]>,
+    pub(crate) structured: Arc<BTreeSet<String>>,
+    pub(crate) definitions_error: Option<String>,
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) instructions: Option<String>,
+    pub(crate) page_size: usize,
+    /// How long a 2026-07-28 client may keep a `tools/list` answer.
+    pub(crate) list_ttl: Duration,
+    pub(crate) timeout: Duration,
+    /// Tools with their own time limit (`ToolMeta::timeout_ms`), which replaces `timeout`.
+    pub(crate) tool_timeouts: Arc<BTreeMap<&'static str, Duration>>,
+    pub(crate) max_line: usize,
+}
+
+impl<C: Send + Sync + 'static> Clone for McpServer<C> {
+    fn clone(&self) -> Self {
+        McpServer {
+            toolset: self.toolset,
+            context: Arc::clone(&self.context),
+            from_request: self.from_request.clone(),
+            filter: self.filter.clone(),
+            infos: Arc::clone(&self.infos),
+            content: Arc::clone(&self.content),
+            log_level: self.log_level.clone(),
+            default_log_level: self.default_log_level,
+            http: self.http.clone(),
+            limit: Arc::clone(&self.limit),
+            tools: Arc::clone(&self.tools),
+            structured: Arc::clone(&self.structured),
+            definitions_error: self.definitions_error.clone(),
+            name: self.name.clone(),
+            version: self.version.clone(),
+            instructions: self.instructions.clone(),
+            page_size: self.page_size,
+            list_ttl: self.list_ttl,
+            timeout: self.timeout,
+            tool_timeouts: Arc::clone(&self.tool_timeouts),
+            max_line: self.max_line,
+        }
+    }
+}
+
+impl<C: Send + Sync + 'static> McpServer<C> {
+    /// A server for `toolset`, calling every tool with `context`. The definitions are
+    /// parsed into rmcp's types here, once.
+    pub fn new(toolset: &'static Toolset<C>, context: C) -> Self {
+        Self::with_shared_context(toolset, Arc::new(context))
+    }
+
+    /// Like [`McpServer::new`], with a context the caller keeps a handle to (shared with
+    /// other servers, or read by the application while the server runs).
+    pub fn with_shared_context(toolset: &'static Toolset<C>, context: Arc<C>) -> Self {
+        let (mut tools, definitions_error) = match parse_tools(toolset) {
+            Ok(tools) => (tools, None),
+            Err(why) => (Vec::new(), Some(why)),
+        };
+        let content: BTreeSet<String> =
+            toolset.describe().iter().filter(|t| t.returns_content).map(|t| t.name.to_owned()).collect();
+        // A content tool claims no output schema, whatever the definitions say.
+        for tool in &mut tools {
+            if content.contains(tool.name.as_ref()) {
+                tool.output_schema = None;
+            }
+        }
+        let structured =
+            tools.iter().filter(|t| t.output_schema.is_some()).map(|t| t.name.to_string()).collect();
+        let infos = tools.iter().map(|t| toolset.describe().iter().find(|i| i.name == t.name)).collect();
+        McpServer {
+            toolset,
+            context,
+            from_request: None,
+            filter: None,
+            infos,
+            content: Arc::new(content),
+            log_level: talk::SessionLevel::default(),
+            default_log_level: DEFAULT_LOG_LEVEL,
+            http: HttpSettings::default(),
+            limit: Arc::new(CallLimit::new(DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS)),
+            tools: tools.into(),
+            structured: Arc::new(structured),
+            definitions_error,
+            name: "toolcall".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            instructions: None,
+            page_size: DEFAULT_PAGE_SIZE,
+            list_ttl: DEFAULT_LIST_TTL,
+            timeout: DEFAULT_TIMEOUT,
+            tool_timeouts: Arc::new(tool_timeouts(toolset)),
+            max_line: DEFAULT_MAX_LINE,
+        }
+    }
+
+    /// The server name sent in `initialize` (default `toolcall`).
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// The server version sent in `initialize` (default: this crate's version).
+    pub fn version(mut self, version: impl Into<String>) -> Self {
+        self.version = version.into();
+        self
+    }
+
+    /// Instructions for the client's model, sent in `initialize`.
+    pub fn instructions(mut self, text: impl Into<String>) -> Self {
+        self.instructions = Some(text.into());
+        self
+    }
+
+    /// Tools per `tools/list` page (at least 1; default [`DEFAULT_PAGE_SIZE`]).
+    pub fn page_size(mut self, size: usize) -> Self {
+        self.page_size = size.max(1);
+        self
+    }
+
+    /// How long a client on protocol 2026-07-28 may keep a `tools/list` answer before
+    /// asking again (its `ttlMs`; default [`DEFAULT_LIST_TTL`]). The list is compiled into
+    /// the server, so it changes only with a new build. Its `cacheScope` is `public` (one
+    /// list for every caller) unless a [`McpServer::tool_filter`] makes it per caller,
+    /// then `private`.
+    pub fn list_ttl(mut self, ttl: Duration) -> Self {
+        self.list_ttl = ttl;
+        self
+    }
+
+    /// The time limit of one `tools/call` (default [`DEFAULT_TIMEOUT`]), counted from the
+    /// request's arrival (over HTTP, when its head was read), so time spent waiting for
+    /// the body, for a call slot or in line counts.
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = limit;
+        self
+    }
+
+    /// At most `limit` tool calls run at once (at least 1; default
+    /// [`DEFAULT_MAX_CONCURRENT_CALLS`]), across every session and request of this server
+    /// and its clones. Calls past it wait in line ([`McpServer::max_queued_calls`]); the
+    /// wait counts against the call's [`McpServer::timeout`].
+    ///
+    /// ```
+    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
+    /// let server = toolcall_mcp::McpServer::new(toolset, ()).max_concurrent_calls(8).max_queued_calls(32);
+    /// ```
+    pub fn max_concurrent_calls(mut self, limit: usize) -> Self {
+        self.limit = Arc::new(CallLimit::new(limit, self.limit.waiting()));
+        self
+    }
+
+    /// At most `limit` calls wait for a running one to finish (default
+    /// [`DEFAULT_MAX_QUEUED_CALLS`]; 0 refuses every call past
+    /// [`McpServer::max_concurrent_calls`]). A call past both is refused at once: an
+    /// `isError` result saying the server is busy.
+    pub fn max_queued_calls(mut self, limit: usize) -> Self {
+        self.limit = Arc::new(CallLimit::new(self.limit.running(), limit));
+        self
+    }
+
+    /// Over HTTP, builds the caller of each request from its head instead of using the
+    /// server's one context: typically a bearer token ([`bearer_token`](crate::bearer_token)) looked up to the
+    /// signed-in user, as a [`Caller`]: the user's identity and the tools' context for
+    /// them. It runs once per HTTP request, before the request reaches rmcp or its body is
+    /// read; a [`Rejection`] is sent as the response (401 or 403) and no tool runs.
+    /// Transports without requests (stdio, an in-process pipe) keep the context given to
+    /// [`McpServer::new`].
+    ///
+    /// The identity owns the legacy-protocol sessions its requests create: a request from
+    /// another identity naming one gets 404, as if it did not exist.
+    ///
+    /// ```
+    /// use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
+    /// # let toolset: &'static toolcall_runtime::Toolset<u64> = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
+    /// // The context is a user id; 0 is the local user of stdio.
+    /// let server = McpServer::new(toolset, 0).context_from_request(|request| {
+    ///     let token = bearer_token(request).ok_or_else(|| Rejection::unauthorized("no bearer token"))?;
+    ///     let user = match token {
+    ///         "token-of-1" => 1,
+    ///         "token-of-2" => 2,
+    ///         _ => return Err(Rejection::unauthorized("unknown token")),
+    ///     };
+    ///     Ok(Caller::new(format!("user-{user}"), user))
+    /// });
+    /// ```
+    pub fn context_from_request(
+        mut self,
+        function: impl Fn(&http::request::Parts) -> Result<Caller<C>, Rejection> + Send + Sync + 'static,
+    ) -> Self {
+        self.from_request = Some(Arc::new(function));
+        self
+    }
+
+    /// The HTTP transport's settings (allowed hosts and origins, limits, session store):
+    /// see [`HttpSettings`], whose fields document each default. Transports without HTTP
+    /// (stdio, an in-process pipe) ignore them.
+    pub fn http(mut self, settings: HttpSettings) -> Self {
+        self.http = settings.at_least_one();
+        self
+    }
+
+    /// The HTTP settings this server will serve with.
+    pub fn http_settings(&self) -> &HttpSettings {
+        &self.http
+    }
+
+    /// The longest stdin line (one message) read over stdio, in bytes (default
+    /// [`DEFAULT_MAX_LINE`], 16 MiB). A longer line is not kept: it is reported on stderr
+    /// with the limit and, when its `id` can be read from its start, answered with a
+    /// JSON-RPC error (-32600).
+    pub fn max_line_length(mut self, bytes: usize) -> Self {
+        self.max_line = bytes.max(1);
+        self
+    }
+
+    /// Decides, for each request, which tools its caller sees and may call: `filter`
+    /// gets the request's context (over HTTP the one [`McpServer::context_from_request`]
+    /// built, else the server's) and a tool's description, and says whether the caller
+    /// may use it. A hidden tool is an unknown tool to that caller everywhere: `tools/list`
+    /// leaves it out (pages count only the tools shown), and `tools/call` of it gets
+    /// exactly the answer an unknown name gets, whose list of known tools holds only the
+    /// tools shown. The filter runs once per tool on each `tools/list` and on each call;
+    /// keep it quick.
+    ///
+    /// ```
+    /// use toolcall_mcp::McpServer;
+    /// # let toolset: &'static toolcall_runtime::Toolset<u64> = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
+    /// // The context is a user id; user 2 is a viewer, who gets no destructive tool.
+    /// let server = McpServer::new(toolset, 0).tool_filter(|user: &u64, tool| {
+    ///     *user != 2 || !tool.is_destructive()
+    /// });
+    /// ```
+    pub fn tool_filter(mut self, filter: impl Fn(&C, &ToolInfo) -> bool + Send + Sync + 'static) -> Self {
+        self.filter = Some(Arc::new(filter));
+        self
+    }
+
+    /// The least severe log level sent to a client that has chosen none (default
+    /// [`DEFAULT_LOG_LEVEL`], `info`). A client chooses with `logging/setLevel` (for the
+    /// rest of its session) or a request's `io.modelcontextprotocol/logLevel` (for that
+    /// request, which wins).
+    pub fn default_log_level(mut self, level: LogLevel) -> Self {
+        self.default_log_level = level;
+        self
+    }
+
+    /// The tool definitions served, as parsed at start (every tool: a
+    /// [`McpServer::tool_filter`] applies per request).
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// A clone for a new session: it shares everything but the session's own state
+    /// (the log level its client sets).
+    pub(crate) fn for_session(&self) -> Self {
+        McpServer { log_level: talk::SessionLevel::default(), ..self.clone() }
+    }
+
+    /// Whether `info` is shown to the caller whose context is `ctx`.
+    pub(crate) fn shows(&self, ctx: &C, info: Option<&ToolInfo>) -> bool {
+        match &self.filter {
+            None => true,
+            Some(filter) => info.is_some_and(|info| filter(ctx, info)),
+        }
+    }
+
+    /// The tools the caller whose context is `ctx` sees, in order.
+    pub(crate) fn visible(&self, ctx: &C) -> Vec<&Tool> {
+        self.tools
+            .iter()
+            .zip(self.infos.iter())
+            .filter(|(_, info)| self.shows(ctx, **info))
+            .map(|(t, _)| t)
+            .collect()
+    }
+
+    /// The answer to a call of a tool the caller does not see (or that does not exist):
+    /// the unknown-tool error, naming only the tools the caller sees.
+    pub(crate) fn unknown_tool(&self, ctx: &C, name: &str) -> ErrorData {
+        let known = self.visible(ctx).iter().map(|t| t.name.to_string()).collect();
+        let error = ToolError::UnknownTool { name: name.to_owned(), known };
+        ErrorData::invalid_params(error.to_string(), Some(error.to_value()))
+    }
+
+    pub(crate) fn check_definitions(&self) -> Result<(), ServeError> {
+        match &self.definitions_error {
+            Some(why) => Err(ServeError::Definitions(why.clone())),
+            None => Ok(()),
+        }
+    }
+
+    /// The context of one call: the one the request function built for its HTTP request,
+    /// else the server's. A request over HTTP without one when the server has a request
+    /// function is refused rather than served as the server's context.
+    pub(crate) fn context_of(&self, request: &RequestContext<RoleServer>) -> Result<Arc<C>, ErrorData> {
+        let Some(parts) = request.extensions.get::<http::request::Parts>() else {
+            return Ok(Arc::clone(&self.context));
+        };
+        match (parts.extensions.get::<CallerContext<C>>(), &self.from_request) {
+            (Some(caller), _) => Ok(Arc::clone(&caller.0)),
+            (None, None) => Ok(Arc::clone(&self.context)),
+            (None, Some(_)) => {
+                Err(ErrorData::internal_error("this HTTP request carries no identity; it was refused", None))
+            }
+        }
+    }
+}
+
+/// The setters of each HTTP setting, from before [`HttpSettings`] was public: kept for a
+/// release. Set the fields of [`HttpSettings`] and pass it to [`McpServer::http`].
+impl<C: Send + Sync + 'static> McpServer<C> {
+    /// Sets [`HttpSettings::allowed_hosts`].
+    #[deprecated(note = "set `HttpSettings::allowed_hosts` and pass the settings to `McpServer::http`")]
+    pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.http.allowed_hosts = hosts.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets [`HttpSettings::allowed_origins`].
+    #[deprecated(note = "set `HttpSettings::allowed_origins` and pass the settings to `McpServer::http`")]
+    pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.http.allowed_origins = origins.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets [`HttpSettings::body_limit`].
+    #[deprecated(note = "set `HttpSettings::body_limit` and pass the settings to `McpServer::http`")]
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.http.body_limit = bytes;
+        self
+    }
+
+    /// Sets [`HttpSettings::session_store`].
+    #[deprecated(note = "set `HttpSettings::session_store` and pass the settings to `McpServer::http`")]
+    pub fn session_store(mut self, store: Arc<dyn SessionStore>) -> Self {
+        self.http.session_store = Some(store);
+        self
+    }
+
+    /// Sets [`HttpSettings::max_json_values`].
+    #[deprecated(note = "set `HttpSettings::max_json_values` and pass the settings to `McpServer::http`")]
+    pub fn max_json_values(mut self, limit: usize) -> Self {
+        self.http.max_json_values = limit.max(1);
+        self
+    }
+
+    /// Sets [`HttpSettings::header_timeout`].
+    #[deprecated(note = "set `HttpSettings::header_timeout` and pass the settings to `McpServer::http`")]
+    pub fn header_timeout(mut self, limit: Duration) -> Self {
+        self.http.header_timeout = limit;
+        self
+    }
+
+    /// Sets [`HttpSettings::body_timeout`].
+    #[deprecated(note = "set `HttpSettings::body_timeout` and pass the settings to `McpServer::http`")]
+    pub fn body_timeout(mut self, limit: Duration) -> Self {
+        self.http.body_timeout = limit;
+        self
+    }
+
+    /// Sets [`HttpSettings::idle_timeout`].
+    #[deprecated(note = "set `HttpSettings::idle_timeout` and pass the settings to `McpServer::http`")]
+    pub fn idle_timeout(mut self, limit: Duration) -> Self {
+        self.http.idle_timeout = limit;
+        self
+    }
+
+    /// Sets [`HttpSettings::max_connections`].
+    #[deprecated(note = "set `HttpSettings::max_connections` and pass the settings to `McpServer::http`")]
+    pub fn max_connections(mut self, limit: usize) -> Self {
+        self.http.max_connections = limit.max(1);
+        self
+    }
+
+    /// Sets [`HttpSettings::max_sessions`].
+    #[deprecated(note = "set `HttpSettings::max_sessions` and pass the settings to `McpServer::http`")]
+    pub fn max_sessions(mut self, limit: usize) -> Self {
+        self.http.max_sessions = limit.max(1);
+        self
+    }
+
+    /// Sets [`HttpSettings::max_sessions_per_identity`].
+    #[deprecated(
+        note = "set `HttpSettings::max_sessions_per_identity` and pass the settings to `McpServer::http`"
+    )]
+    pub fn max_sessions_per_identity(mut self, limit: usize) -> Self {
+        self.http.max_sessions_per_identity = limit.max(1);
+        self
+    }
+
+    /// Sets [`HttpSettings::session_idle_timeout`].
+    #[deprecated(
+        note = "set `HttpSettings::session_idle_timeout` and pass the settings to `McpServer::http`"
+    )]
+    pub fn session_idle_timeout(mut self, limit: Duration) -> Self {
+        self.http.session_idle_timeout = limit;
+        self
+    }
+
+    /// Sets [`HttpSettings::legacy_sessions`].
+    #[deprecated(note = "set `HttpSettings::legacy_sessions` and pass the settings to `McpServer::http`")]
+    pub fn legacy_sessions(mut self, sessions: bool) -> Self {
+        self.http.legacy_sessions = sessions;
+        self
+    }
+}
+
+/// The toolset's MCP definitions as rmcp tools.
+fn parse_tools<C>(toolset: &Toolset<C>) -> Result<Vec<Tool>, String> {
+    serde_json::from_str(toolset.emit(Format::Mcp, false)).map_err(|e| e.to_string())
+}
+
+/// The per-tool time limits the toolset declares.
+fn tool_timeouts<C>(toolset: &Toolset<C>) -> BTreeMap<&'static str, Duration> {
+    toolset.describe().iter().filter_map(|t| Some((t.name, Duration::from_millis(t.timeout_ms?)))).collect()
+}

@@ -1,0 +1,217 @@
+//! Request and response bodies: the body read within its size, time and JSON-value
+//! limits, parsed off the async workers when large; error bodies cut to 1 KiB; and the
+//! body wrapper that holds a guard until a response stream ends.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+/// Bodies larger than this are parsed by rmcp inside `block_in_place`.
+pub(crate) const LARGE_BODY: usize = 64 * 1024;
+/// At most this much of an error response's text is sent.
+pub(crate) const MAX_ERROR_BODY: usize = 1024;
+
+/// A plain-text response.
+pub(crate) fn plain(status: StatusCode, text: impl Into<String>) -> Response {
+    (status, text.into()).into_response()
+}
+
+/// A plain-text response after which the connection is closed (its body was not read).
+pub(crate) fn closing(status: StatusCode, text: impl Into<String>) -> Response {
+    let mut response = plain(status, text);
+    response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// The body's limit and time limit, and the turns for parsing large bodies.
+#[derive(Clone, Debug)]
+pub(crate) struct BodyLimits {
+    pub(crate) limit: usize,
+    pub(crate) timeout: Duration,
+    pub(crate) max_values: usize,
+    pub(crate) large: Arc<tokio::sync::Semaphore>,
+}
+
+/// Reads the body within its limits; hands a large one to rmcp off the async workers.
+pub(crate) async fn read_body(State(limits): State<BodyLimits>, request: Request, next: Next) -> Response {
+    let too_large = || format!("Payload Too Large: request body exceeds {} bytes", limits.limit);
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|text| text.parse::<u64>().ok());
+    if let Some(length) = declared.filter(|length| *length > limits.limit as u64) {
+        let expects = request.headers().contains_key(header::EXPECT);
+        if expects || length > 2 * limits.limit as u64 {
+            // Before the body is polled, so no `100 Continue` was sent.
+            return closing(StatusCode::PAYLOAD_TOO_LARGE, too_large());
+        }
+        // A client already sending a body up to twice the limit gets it read and dropped,
+        // so it sees the 413 rather than a reset connection.
+        let drained =
+            http_body_util::BodyExt::collect(http_body_util::Limited::new(Drain(request.into_body()), 0));
+        return match tokio::time::timeout(limits.timeout, drained).await {
+            Ok(Ok(_)) => plain(StatusCode::PAYLOAD_TOO_LARGE, too_large()),
+            _ => closing(StatusCode::PAYLOAD_TOO_LARGE, too_large()),
+        };
+    }
+    let (parts, body) = request.into_parts();
+    let read = http_body_util::BodyExt::collect(http_body_util::Limited::new(body, limits.limit));
+    let bytes = match tokio::time::timeout(limits.timeout, read).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => {
+            return closing(StatusCode::PAYLOAD_TOO_LARGE, too_large());
+        }
+        Ok(Err(error)) => {
+            return closing(StatusCode::BAD_REQUEST, format!("Bad Request: cannot read the body: {error}"));
+        }
+        Err(_) => {
+            log::info!("{} {}: body not received within {:?}", parts.method, parts.uri, limits.timeout);
+            return closing(
+                StatusCode::REQUEST_TIMEOUT,
+                format!("Request Timeout: the body did not arrive within {} ms", limits.timeout.as_millis()),
+            );
+        }
+    };
+    if bytes.len() <= LARGE_BODY {
+        return next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    }
+    // rmcp's parse of a 4 MiB body of small members peaks near 100 MiB; at most one per
+    // core at a time (more would not finish sooner), so eight at once do not take 800.
+    let _turn = limits.large.acquire().await;
+    let values = OffWorker(Box::pin(async { json_values(&bytes) })).await;
+    if values > limits.max_values {
+        log::info!("a body of {values} JSON values or more refused (the limit is {})", limits.max_values);
+        return plain(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "Payload Too Large: the body holds {values} JSON values or more; the limit is {}",
+                limits.max_values
+            ),
+        );
+    }
+    OffWorker(Box::pin(next.run(Request::from_parts(parts, Body::from(bytes))))).await
+}
+
+/// How many JSON values a text holds, counted without parsing it: one, plus one per
+/// comma and per opening bracket outside strings (a malformed text is counted the same
+/// way, and left to the parser to refuse). Parsing costs memory per value (rmcp's parse
+/// of 300,000 one-digit members peaks near 100 MiB); this costs none.
+pub(crate) fn json_values(text: &[u8]) -> usize {
+    let mut count = 1usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &byte in text {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if byte == b'\\' {
+                escaped = true;
+            } else if byte == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b',' | b'[' | b'{' => count += 1,
+            _ => {}
+        }
+    }
+    count
+}
+
+/// A body whose data is read and thrown away: it yields no frame until its end.
+pub(crate) struct Drain(Body);
+
+impl http_body::Body for Drain {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        loop {
+            match Pin::new(&mut self.0).poll_frame(cx) {
+                Poll::Ready(Some(Ok(_))) => continue,
+                other => return other,
+            }
+        }
+    }
+}
+
+/// A future each of whose polls runs in `block_in_place` on a multi-thread runtime: the
+/// worker hands its other tasks to another thread first, so parsing a 4 MiB body stalls
+/// nothing else. Elsewhere (a current-thread runtime) it is polled as it is.
+pub(crate) struct OffWorker<F>(Pin<Box<F>>);
+
+impl<F: Future> Future for OffWorker<F> {
+    type Output = F::Output;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let multi_thread = tokio::runtime::Handle::try_current()
+            .is_ok_and(|handle| handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+        if multi_thread {
+            tokio::task::block_in_place(|| self.0.as_mut().poll(cx))
+        } else {
+            self.0.as_mut().poll(cx)
+        }
+    }
+}
+
+/// A response body that holds `guard` until it is finished or dropped.
+pub(crate) struct Guarded<G> {
+    inner: Body,
+    _guard: G,
+}
+
+impl<G: Send + Unpin + 'static> Guarded<G> {
+    /// `response` with `guard` held by its body.
+    pub(crate) fn wrap(response: Response, guard: G) -> Response {
+        response.map(|inner| Body::new(Guarded { inner, _guard: guard }))
+    }
+}
+
+impl<G: Unpin> http_body::Body for Guarded<G> {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn json_values_are_counted_outside_strings() {
+        assert_eq!(json_values(b"1"), 1);
+        assert_eq!(json_values(br#"{"a":1,"b":[1,2,{"c":null}]}"#), 7);
+        assert_eq!(json_values(br#"{"a":"x,y[{\",\\","b":2}"#), 3);
+        assert_eq!(json_values(br#"["]",1]"#), 3);
+    }
+}

@@ -1,0 +1,201 @@
+//! Streamable HTTP. Takes a server's HTTP settings and its optional request function;
+//! gives an axum router serving rmcp's `StreamableHttpService` at `/mcp`.
+//!
+//! rmcp does the transport's checks: `Host` against the allowed hosts (loopback by
+//! default, against DNS rebinding), `Origin` against the allowed origins, sessions and
+//! their store, and stateless serving of 2026-07-28 requests. In front of it, outermost
+//! first:
+//!
+//! 1. `check_head`: two `Host` (or `Mcp-Session-Id`) headers are 400; an error response
+//!    (4xx, 5xx) never carries more than 1 KiB of text, whatever rmcp's message quotes.
+//! 2. [`hosts`]: `Host` and `Origin` against the allowed lists (403), before
+//!    anything reads who the caller is.
+//! 3. `authenticate`, when the server builds its context per request: the user's function
+//!    reads the request's head; a [`Rejection`](crate::Rejection) is the response (401 or 403) and the
+//!    request goes no further, its body unread; a [`Caller`] travels in the request's
+//!    extensions (its context, which rmcp hands to the handler with the rest of the head,
+//!    and its identity, which owns sessions).
+//! 4. `read_body`: a declared `Content-Length` over the limit is 413 at once (before any
+//!    `100 Continue`); the body is read within the body time limit (else 408) and the
+//!    limit (else 413); a large body (over 64 KiB) is handed to rmcp, which parses it,
+//!    in `block_in_place`, so its parsing never holds an async worker, and at most one
+//!    per core at a time, so parses of many at once do not add up in memory; one holding
+//!    more JSON values than the limit (100,000) is 413 before it is parsed.
+//! 5. [`sessions`]: a session belongs to the identity that created it, is capped
+//!    in number, and has at most one standalone GET stream at a time.
+
+mod body;
+pub(crate) mod conn;
+mod hosts;
+mod sessions;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use rmcp::transport::streamable_http_server::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+
+use crate::error::ServeError;
+use crate::request::{Arrived, Caller, CallerContext, Identity, RequestFn};
+use crate::server::McpServer;
+use body::{BodyLimits, MAX_ERROR_BODY, plain, read_body};
+use sessions::Sessions;
+
+impl<C: Send + Sync + 'static> McpServer<C> {
+    /// Serves streamable HTTP at `/mcp` on `addr` until the process ends. It binds what it
+    /// is given; with the default allowed hosts, only requests to a loopback name are
+    /// answered.
+    pub async fn serve_http(self, addr: SocketAddr) -> Result<(), ServeError> {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| ServeError::Transport(format!("{addr}: {e}")))?;
+        self.serve_http_on(listener).await
+    }
+
+    /// Serves streamable HTTP at `/mcp` on a bound listener (bind port 0 and read
+    /// `local_addr` to let the OS pick a port), with the connection limits
+    /// ([`McpServer::header_timeout`], [`McpServer::idle_timeout`],
+    /// [`McpServer::max_connections`]). Bound to a loopback address other than the
+    /// default names (`127.0.0.2`), that address is allowed as a `Host`.
+    pub async fn serve_http_on(mut self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
+        if let Ok(addr) = listener.local_addr() {
+            self.http.allow_bound_loopback(addr.ip());
+            if !addr.ip().is_loopback() && self.http.loopback_only() {
+                log::warn!(
+                    "serving on {addr}, but only loopback Host names are allowed: \
+                     requests to other names get 403 (set allowed_hosts)"
+                );
+            }
+        }
+        let limits = conn::Limits::of(&self.http);
+        let max_connections = self.http.max_connections;
+        let router = self.router()?;
+        conn::serve(listener, router, limits, max_connections).await
+    }
+
+    /// The streamable-HTTP service at `/mcp` as an axum router, with every check of
+    /// [`McpServer::serve_http`] that lives in a request (identity, sessions, body limit
+    /// and time limit, caps on sessions and streams, bounded errors), to serve with other
+    /// routes (a health check), behind TLS or on a listener of your own. The limits on
+    /// connections (head and idle time limits, their number) belong to whatever serves
+    /// the connections: set them there.
+    pub fn router(self) -> Result<axum::Router, ServeError> {
+        self.check_definitions()?;
+        Ok(router(self))
+    }
+}
+
+/// The router: rmcp's service at `/mcp`, behind the checks above.
+pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Router {
+    let settings = server.http.clone();
+    let config = settings.config();
+    let from_request = server.from_request.clone();
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(settings.session_idle_timeout);
+    let manager = Arc::new(manager);
+    let per_identity = from_request.is_some().then_some(settings.max_sessions_per_identity);
+    let sessions = Arc::new(Sessions::new(
+        settings.max_sessions,
+        per_identity,
+        Arc::clone(&manager),
+        settings.session_store.clone(),
+    ));
+    let service = StreamableHttpService::new(move || Ok(server.for_session()), manager, config);
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    let large = Arc::new(tokio::sync::Semaphore::new(cores.clamp(1, 8)));
+    let limits = BodyLimits {
+        limit: settings.body_limit,
+        timeout: settings.body_timeout,
+        max_values: settings.max_json_values,
+        large,
+    };
+    let router = axum::Router::new().nest_service("/mcp", service);
+    // Without legacy sessions rmcp serves every request on its own and ignores
+    // `Mcp-Session-Id`: there is nothing to guard.
+    let router = if settings.legacy_sessions {
+        router.layer(axum::middleware::from_fn_with_state(sessions, sessions::guard))
+    } else {
+        router
+    };
+    let router = router.layer(axum::middleware::from_fn_with_state(limits, read_body));
+    let router = match from_request {
+        Some(function) => router.layer(axum::middleware::from_fn_with_state(function, authenticate::<C>)),
+        None => router,
+    };
+    let allowed = Arc::new(hosts::Allowed::new(&settings.allowed_hosts, &settings.allowed_origins));
+    router
+        .layer(axum::middleware::from_fn_with_state(allowed, hosts::check))
+        .layer(axum::middleware::from_fn(check_head))
+}
+
+/// Two `Host` or `Mcp-Session-Id` headers are a bad request (RFC 9112: one `Host`); the
+/// request's arrival is noted when the connection layer has not; an error response's
+/// text is cut to 1 KiB.
+async fn check_head(mut request: Request, next: Next) -> Response {
+    if request.extensions().get::<Arrived>().is_none() {
+        request.extensions_mut().insert(Arrived(Instant::now()));
+    }
+    for (name, what) in [(header::HOST.as_str(), "Host"), (sessions::SESSION_ID, "Mcp-Session-Id")] {
+        if request.headers().get_all(name).iter().nth(1).is_some() {
+            return plain(StatusCode::BAD_REQUEST, format!("Bad Request: more than one {what} header"));
+        }
+    }
+    let response = next.run(request).await;
+    if response.status().is_client_error() || response.status().is_server_error() {
+        return cut_error_body(response).await;
+    }
+    response
+}
+
+/// The most of an error response's body read before it is cut (rmcp's are short).
+const ERROR_BODY_READ: usize = 64 * 1024 * 1024;
+
+/// An error response with at most [`MAX_ERROR_BODY`] bytes of its text (rmcp's 415 quotes
+/// serde's message, which may quote the request).
+async fn cut_error_body(response: Response) -> Response {
+    let (mut parts, body) = response.into_parts();
+    let text = match axum::body::to_bytes(body, ERROR_BODY_READ).await {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(_) => String::new(),
+    };
+    if text.len() <= MAX_ERROR_BODY {
+        parts.headers.remove(header::CONTENT_LENGTH);
+        return Response::from_parts(parts, Body::from(text));
+    }
+    let mut end = MAX_ERROR_BODY;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(format!("{}…", &text[..end])))
+}
+
+/// Calls the request function: its rejection is the response; its caller's context and
+/// identity go on with the request.
+async fn authenticate<C: Send + Sync + 'static>(
+    State(function): State<Arc<RequestFn<C>>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (mut parts, body) = request.into_parts();
+    match function(&parts) {
+        Ok(Caller { identity, context }) => {
+            parts.extensions.insert(CallerContext(Arc::new(context)));
+            parts.extensions.insert(Identity(Arc::from(identity)));
+            next.run(Request::from_parts(parts, body)).await
+        }
+        Err(rejection) => {
+            log::info!("{} {}: refused ({rejection})", parts.method, parts.uri);
+            let mut response = rejection.into_response();
+            // The body was not read: the connection cannot carry another request.
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
+    }
+}
