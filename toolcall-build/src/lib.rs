@@ -224,7 +224,14 @@ impl std::fmt::Display for BuildError {
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Io(_, error) | BuildError::Thread(error) => Some(error),
+            BuildError::ModuleRoot(_) | BuildError::Context(_) => None,
+        }
+    }
+}
 
 /// Configures and runs the generator. See the crate docs for the usual `build.rs`.
 pub struct Builder {

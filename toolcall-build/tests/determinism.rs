@@ -81,3 +81,42 @@ fn a_copy_elsewhere_generates_the_same_bytes() {
     assert!(here.code == there.code, "generated code depends on the checkout path");
     assert_eq!(diagnostic_lines(&here), diagnostic_lines(&there));
 }
+
+/// Adding a tool changes its own module's generated code and nothing else: no other
+/// module and not the crate level (which names modules, never tools, and finds each
+/// module's rows of the info table from the modules' row counts, not a literal offset).
+#[test]
+fn adding_a_tool_changes_only_its_own_module() {
+    let sources = fixture_sources();
+    let mut grown = sources.clone();
+    let aliases = grown.iter_mut().find(|s| s.relative.ends_with("aliases.rs")).expect("aliases.rs");
+    aliases.text.push_str("\n/// Added later.\n///\n/// # Arguments\n///\n/// * `n` - a number\npub fn added_later(n: u8) -> u8 {\n    n\n}\n");
+    let items = |sources: Vec<SourceFile>| {
+        let generated = Builder::new().generate_from(sources).unwrap();
+        let file = syn::parse_file(&generated.code).expect("the generated code parses");
+        file.items
+            .iter()
+            .map(|item| match item {
+                syn::Item::Mod(module) => (module.ident.to_string(), quote::quote!(#item).to_string()),
+                other => ("(crate level)".to_owned(), quote::quote!(#other).to_string()),
+            })
+            .fold(std::collections::BTreeMap::<String, String>::new(), |mut all, (key, text)| {
+                all.entry(key).or_default().push_str(&text);
+                all
+            })
+    };
+    let (before, after) = (items(sources), items(grown));
+    assert_eq!(before.keys().collect::<Vec<_>>(), after.keys().collect::<Vec<_>>());
+    let changed: Vec<&String> = before.keys().filter(|key| before[*key] != after[*key]).collect();
+    assert_eq!(changed, ["aliases"], "only the module that gained a tool changes");
+    assert!(after["aliases"].contains("added_later"));
+}
+
+#[test]
+fn a_build_error_keeps_its_cause() {
+    use std::error::Error as _;
+    let missing = Builder::new().crate_dir("/nonexistent/toolcall-crate").generate().unwrap_err();
+    assert!(missing.to_string().starts_with("cannot read"), "{missing}");
+    let cause = missing.source().expect("the io error is the source");
+    assert!(cause.downcast_ref::<std::io::Error>().is_some());
+}

@@ -13,25 +13,53 @@ pub const MAX_ERROR_RESULT: usize = 60 * 1024;
 /// which clients check against the tool's output schema.
 pub const ERROR_META_KEY: &str = "rs.toolcall/error";
 
-/// Why the server could not start or stopped with an error.
+/// Why the server could not start or stopped with an error. Each variant that has a
+/// cause keeps it: [`std::error::Error::source`] returns it.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ServeError {
     /// The toolset's MCP definitions did not parse as rmcp tools (a toolcall bug).
     Definitions(String),
-    /// The transport failed (binding the address, stdio closed mid-message, ...).
+    /// The transport failed, said as text.
+    #[deprecated(note = "no longer produced: a failure is `Bind`, `Io` or `Session`, with its cause")]
     Transport(String),
+    /// The HTTP address could not be bound.
+    Bind {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Reading or writing the transport failed (stdio closed mid-message, a write to a
+    /// closed pipe).
+    Io(std::io::Error),
+    /// rmcp could not start the session (the client's `initialize` failed) or ended it
+    /// with an error.
+    Session(Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl std::fmt::Display for ServeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ServeError::Definitions(why) => write!(f, "the toolset's MCP definitions do not parse: {why}"),
+            #[allow(deprecated)]
             ServeError::Transport(why) => write!(f, "MCP transport error: {why}"),
+            ServeError::Bind { addr, source } => write!(f, "cannot listen on {addr}: {source}"),
+            ServeError::Io(source) => write!(f, "MCP transport error: {source}"),
+            ServeError::Session(source) => write!(f, "MCP session error: {source}"),
         }
     }
 }
 
-impl std::error::Error for ServeError {}
+impl std::error::Error for ServeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ServeError::Bind { source, .. } | ServeError::Io(source) => Some(source),
+            ServeError::Session(source) => Some(source.as_ref()),
+            _ => None,
+        }
+    }
+}
 
 /// An `isError` result: the message, said once, in one text block (what a model reads),
 /// and the error's JSON object under [`ERROR_META_KEY`] in the result's `_meta` when there
@@ -74,5 +102,27 @@ pub(crate) fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(max) {
         None => std::borrow::Cow::Borrowed(text),
         Some((end, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..end])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    #[test]
+    fn errors_with_a_cause_keep_it() {
+        let refused = std::io::Error::new(std::io::ErrorKind::AddrInUse, "in use");
+        let bind = ServeError::Bind {
+            addr: "127.0.0.1:9".parse().unwrap_or(([127, 0, 0, 1], 9).into()),
+            source: refused,
+        };
+        assert_eq!(bind.to_string(), "cannot listen on 127.0.0.1:9: in use");
+        let source = bind.source().map(ToString::to_string);
+        assert_eq!(source.as_deref(), Some("in use"));
+        let session = ServeError::Session("initialize failed".into());
+        assert_eq!(session.source().map(ToString::to_string).as_deref(), Some("initialize failed"));
+        assert!(ServeError::Definitions("bad".into()).source().is_none());
     }
 }

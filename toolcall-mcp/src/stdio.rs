@@ -240,7 +240,6 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         output: impl tokio::io::AsyncWrite + Unpin + Send + 'static,
     ) -> Result<(), ServeError> {
         self.check_definitions()?;
-        let transport = |e: std::io::Error| ServeError::Transport(e.to_string());
         let (to_rmcp, rmcp_in) = tokio::io::duplex(64 * 1024);
         let (rmcp_out, from_rmcp) = tokio::io::duplex(64 * 1024);
         let (replies, answered) = tokio::sync::mpsc::channel(16);
@@ -248,12 +247,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let writer = tokio::spawn(write_lines(from_rmcp, output, answered));
         let lines = rmcp::transport::async_rw::AsyncRwTransport::<RoleServer, _, _>::new(rmcp_in, rmcp_out)
             .with_max_line_length(usize::MAX);
-        let running =
-            self.for_session().serve(lines).await.map_err(|e| ServeError::Transport(e.to_string()))?;
-        let served = running.waiting().await.map_err(|e| ServeError::Transport(e.to_string()));
+        let running = self.for_session().serve(lines).await.map_err(|e| ServeError::Session(Box::new(e)))?;
+        let served = running.waiting().await.map_err(|e| ServeError::Session(Box::new(e)));
         reader.abort();
         if let Ok(written) = writer.await {
-            written.map_err(transport)?;
+            written.map_err(ServeError::Io)?;
         }
         served.map(drop)
     }

@@ -80,7 +80,7 @@ pub mod __private {
     pub use crate::decode::ArgError;
     pub use crate::encode::{Fallback, Returned, encode, encode_result, returned};
     pub use crate::error::summarize;
-    pub use crate::toolset::{DispatchFn, TextDispatchFn, rows};
+    pub use crate::toolset::{DispatchFn, TextDispatchFn, concat_rows, rows, start_of, total_rows};
     pub use crate::validate::{decode_arguments, validate};
     pub use serde::Deserializer;
     pub use serde_json::Value;

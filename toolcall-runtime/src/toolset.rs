@@ -112,6 +112,44 @@ pub const fn rows(table: &'static [ToolInfo], first: usize, count: usize) -> &'s
     table.split_at(first).1.split_at(count).0
 }
 
+/// How many rows `parts` hold together: the length of the crate's info table, which
+/// generated code assembles from each module's rows ([`concat_rows`]).
+pub const fn total_rows(parts: &[&[ToolInfo]]) -> usize {
+    start_of(parts, parts.len())
+}
+
+/// Where part `index` of `parts` starts in their concatenation: a module's first row in
+/// the crate's table, computed from the modules' own row counts, so adding a tool changes
+/// no other module's generated code.
+pub const fn start_of(parts: &[&[ToolInfo]], index: usize) -> usize {
+    let mut start = 0;
+    let mut i = 0;
+    while i < index && i < parts.len() {
+        start += parts[i].len();
+        i += 1;
+    }
+    start
+}
+
+/// The rows of `parts` one after the other, at compile time: the crate's info table, each
+/// module's rows once. `N` must be [`total_rows`] of `parts` (generated code writes it
+/// so); another `N` fails to compile.
+pub const fn concat_rows<const N: usize>(parts: &[&[ToolInfo]]) -> [ToolInfo; N] {
+    assert!(total_rows(parts) == N, "the table's length is not the sum of its parts");
+    let mut out = [ToolInfo::EMPTY; N];
+    let (mut at, mut i) = (0, 0);
+    while i < parts.len() {
+        let mut j = 0;
+        while j < parts[i].len() {
+            out[at] = parts[i][j];
+            at += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
 impl<C> Clone for Toolset<C> {
     fn clone(&self) -> Self {
         *self

@@ -160,7 +160,7 @@ impl ServeArgs {
                 Some(addr) => {
                     let listener = tokio::net::TcpListener::bind(addr)
                         .await
-                        .map_err(|e| toolcall_mcp::ServeError::Transport(format!("{addr}: {e}")))?;
+                        .map_err(|source| toolcall_mcp::ServeError::Bind { addr, source })?;
                     if let Ok(bound) = listener.local_addr() {
                         eprintln!("listening on http://{bound}/mcp");
                     }

@@ -127,15 +127,16 @@ fn closing_hashes(text: &str) -> usize {
     longest.unwrap_or(0) + 1
 }
 
-/// `static <ident>: [ToolInfo; N] = [...]`: module, name, description, input and output
-/// schema and time limit of every tool, in order.
+/// `pub(crate) const <ident>: [ToolInfo; N] = [...]`: a module's rows of the crate's info
+/// table (module, name, description, input and output schema, time limit of every tool,
+/// in order). A `const`: the rows are stored once, in the table the root assembles.
 pub fn info_table(out: &mut Out, ident: &str, tools: &[(String, &ToolDef)]) {
     let ty = "::toolcall_runtime::ToolInfo";
     if tools.is_empty() {
-        out.line(&format!("static {ident}: [{ty}; 0] = [];"));
+        out.line(&format!("pub(crate) const {ident}: [{ty}; 0] = [];"));
         return;
     }
-    out.open(&format!("static {ident}: [{ty}; {}] = [", tools.len()));
+    out.open(&format!("pub(crate) const {ident}: [{ty}; {}] = [", tools.len()));
     for (module, tool) in tools {
         info_row(out, module, tool);
     }

@@ -110,10 +110,34 @@ pub fn dispatcher(
         })
         .collect::<Vec<_>>();
     let mut dispatcher = function(&skeletons.dispatcher, super::syntax::ident(ident), name_match(arms));
+    dispatcher.vis = syn::parse_quote!(pub(crate));
     dispatcher
         .attrs
         .push(doc("Finds the tool called `name` and calls it with `a`, its arguments (a `Value` or text)."));
     dispatcher
+}
+
+/// The crate's dispatcher, `fn <ident>(c, name, a, p) -> Option<Dispatched>` like every
+/// dispatcher: asks each module's dispatcher of `modules` in turn, the first that knows
+/// the name answering. It names modules only, so adding a tool leaves it unchanged.
+pub fn chain(ident: &str, modules: &[syn::Path], skeletons: &Skeletons) -> syn::ItemFn {
+    let inputs = || [var("c"), var("name"), var("a"), var("p")];
+    let body = match modules.split_first() {
+        None => vec![let_(wild(), tuple(inputs())), tail(var(NONE))],
+        Some((first, rest)) => {
+            let mut expr = call(path_expr(first.clone()), inputs());
+            for module in rest {
+                let next = closure(false, [], call(path_expr(module.clone()), inputs()));
+                expr = method(expr, "or_else", [next]);
+            }
+            vec![tail(expr)]
+        }
+    };
+    let mut chain = function(&skeletons.dispatcher, super::syntax::ident(ident), body);
+    chain
+        .attrs
+        .push(doc("Finds the module whose tool is called `name` and calls it with `a`, its arguments."));
+    chain
 }
 
 /// Up to this many tools, a dispatcher matches the name itself (a length test rules out

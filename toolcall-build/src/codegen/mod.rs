@@ -12,8 +12,11 @@
 //! parsed first. Data (the info table, the schema strings) is written as text by [`data`],
 //! in the same layout, without a round trip through `syn`.
 //!
-//! Storage: `ALL`'s info table is the only one; each module's `TOOLS` borrows its rows of it,
-//! so every schema string is stored once, whichever toolsets hold its tool.
+//! Storage: each module declares its tools' rows as a `const` and dispatches its own tools;
+//! the root assembles `ALL`'s info table from the modules' rows at compile time and chains
+//! their dispatchers, naming modules only. A module's `TOOLS` borrows its rows back from
+//! that table at a start computed from the modules' row counts, so every schema string is
+//! stored once and adding a tool changes no other module's generated code.
 
 mod data;
 mod dispatch;
@@ -140,25 +143,30 @@ fn strip_lines(text: &str, n: usize) -> &str {
     inner
 }
 
-/// Every tool of the crate in `ALL`'s order (module by module).
+/// The crate's tool modules in `ALL`'s order: the root of the generated file assembles
+/// `ALL` from them.
 struct AllTools<'m> {
-    tools: Vec<(&'m ToolModule, &'m ToolDef)>,
+    modules: &'m [ToolModule],
 }
 
 impl<'m> AllTools<'m> {
     fn new(modules: &'m [ToolModule]) -> AllTools<'m> {
-        AllTools { tools: modules.iter().flat_map(|m| m.tools.iter().map(move |t| (m, t))).collect() }
+        AllTools { modules }
     }
 
-    /// Where `module`'s tools start in `ALL`'s info table.
-    fn start_of(&self, module: &ToolModule) -> usize {
-        self.tools.iter().position(|(m, _)| std::ptr::eq(*m, module)).unwrap_or(0)
+    /// `module`'s place among the modules (its part of `ALL`'s info table).
+    fn index_of(&self, module: &ToolModule) -> usize {
+        self.modules.iter().position(|m| std::ptr::eq(m, module)).unwrap_or(0)
     }
 
-    /// `ALL`: its toolset static, the info table, its schemas and its dispatcher.
+    /// `ALL`: its toolset static, its info table assembled from the modules' rows, and its
+    /// dispatcher, which asks each module's in turn. Tools are not named here.
     fn write(&self, out: &mut Out, context: &TokenStream, skeletons: &Skeletons) {
         let local = |module: &[String]| module_path(&syntax::path("self"), module);
         let doc = toolset_doc("every tool of the crate");
+        let parts: Vec<syn::Path> =
+            self.modules.iter().map(|m| syntax::join(&local(&m.path), [syntax::ident("__INFO")])).collect();
+        let count = proc_macro2::Literal::usize_unsuffixed(parts.len());
         write_code(
             out,
             quote! {
@@ -167,23 +175,19 @@ impl<'m> AllTools<'m> {
                 #[allow(dead_code)]
                 pub static ALL: ::toolcall_runtime::Toolset<#context> =
                     ::toolcall_runtime::Toolset::generated(&__ALL_INFO, &__ALL_EMITTED, __dispatch_all);
+                static __ALL_EMITTED: ::toolcall_runtime::Emitted = ::toolcall_runtime::Emitted::new();
+                /// Each module's rows, in `ALL`'s order.
+                const __PARTS: [&[::toolcall_runtime::ToolInfo]; #count] = [#(&#parts),*];
+                static __ALL_INFO: [::toolcall_runtime::ToolInfo; __rt::total_rows(&__PARTS)] =
+                    __rt::concat_rows(&__PARTS);
             },
         );
-        let rows: Vec<(String, &ToolDef)> = self.tools.iter().map(|(m, t)| (m.path.join("::"), *t)).collect();
-        data::emitted(out, "__ALL_EMITTED");
-        data::info_table(out, "__ALL_INFO", &rows);
-        let defs: Vec<&ToolDef> = self.tools.iter().map(|(_, t)| *t).collect();
-        let dispatcher = dispatch::dispatcher(
-            &defs,
-            |tool, function| {
-                let module =
-                    self.tools.iter().find(|(_, t)| std::ptr::eq(*t, tool)).map(|(m, _)| &m.path[..]);
-                syntax::join(&local(module.unwrap_or_default()), [function.clone()])
-            },
-            "__dispatch_all",
-            skeletons,
-        );
-        write_items(out, vec![syn::Item::Fn(dispatcher)]);
+        let dispatchers: Vec<syn::Path> = self
+            .modules
+            .iter()
+            .map(|m| syntax::join(&local(&m.path), [syntax::ident("__dispatch")]))
+            .collect();
+        write_items(out, vec![syn::Item::Fn(dispatch::chain("__dispatch_all", &dispatchers, skeletons))]);
     }
 }
 
@@ -245,30 +249,43 @@ fn toolset_doc(what: &str) -> String {
     format!(" The toolset of {what}: schemas rendered at build time, calls dispatched by name.")
 }
 
-/// Everything a module holds: its toolset, dispatcher, call functions and impls.
+/// Everything a module holds: its toolset, its rows of the crate's info table, its
+/// dispatcher, call functions and impls.
 fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
     let context = scope.context;
     let doc = toolset_doc("tools of this module");
-    // `ALL`'s info table sits at the file's root; this module's tools are rows of it, so
-    // each tool's `ToolInfo` is stored once.
-    let all_info = module.path.iter().fold(quote!(__ALL_INFO), |path, _| quote!(super::#path));
-    // And the crate's one dispatcher serves them, as a subset: no dispatcher per module.
-    let dispatch_all = module.path.iter().fold(quote!(__dispatch_all), |path, _| quote!(super::#path));
-    let start = proc_macro2::Literal::usize_unsuffixed(scope.all.start_of(module));
-    let count = proc_macro2::Literal::usize_unsuffixed(module.tools.len());
+    // `ALL`'s info table and its parts sit at the file's root; this module's rows are
+    // found there from its place among the modules, never from a literal offset.
+    let up = |item: TokenStream| module.path.iter().fold(item, |path, _| quote!(super::#path));
+    let (all_info, parts) = (up(quote!(__ALL_INFO)), up(quote!(__PARTS)));
+    let index = proc_macro2::Literal::usize_unsuffixed(scope.all.index_of(module));
     write_code(
         out,
         quote! {
             #[doc = #doc]
             // Not every crate uses every toolset.
             #[allow(dead_code)]
-            pub static TOOLS: ::toolcall_runtime::Toolset<#context> =
-                ::toolcall_runtime::Toolset::subset(__rt::rows(&#all_info, #start, #count), &__EMITTED, #dispatch_all);
+            pub static TOOLS: ::toolcall_runtime::Toolset<#context> = ::toolcall_runtime::Toolset::generated(
+                __rt::rows(&#all_info, __rt::start_of(&#parts, #index), __INFO.len()),
+                &__EMITTED,
+                __dispatch,
+            );
         },
     );
     data::emitted(out, "__EMITTED");
+    let rows: Vec<(String, &ToolDef)> = module.tools.iter().map(|t| (module.path.join("::"), t)).collect();
+    data::info_table(out, "__INFO", &rows);
     let fn_path = module_path(scope.root, &module.path);
-    write_items(out, module_functions(module, &fn_path, scope.skeletons));
+    let tools: Vec<&ToolDef> = module.tools.iter().collect();
+    let dispatcher = dispatch::dispatcher(
+        &tools,
+        |_, function| syntax::join(&syntax::path("self"), [function.clone()]),
+        "__dispatch",
+        scope.skeletons,
+    );
+    let mut items = vec![syn::Item::Fn(dispatcher)];
+    items.extend(module_functions(module, &fn_path, scope.skeletons));
+    write_items(out, items);
     write_code(out, module_checks(module, &fn_path));
 }
 

@@ -87,7 +87,7 @@ pub(crate) async fn read_body(State(limits): State<BodyLimits>, request: Request
     // rmcp's parse of a 4 MiB body of small members peaks near 100 MiB; at most one per
     // core at a time (more would not finish sooner), so eight at once do not take 800.
     let _turn = limits.large.acquire().await;
-    let values = OffWorker(Box::pin(async { json_values(&bytes) })).await;
+    let values = ParseInPlace(Box::pin(async { json_values(&bytes) })).await;
     if values > limits.max_values {
         log::info!("a body of {values} JSON values or more refused (the limit is {})", limits.max_values);
         return plain(
@@ -98,7 +98,7 @@ pub(crate) async fn read_body(State(limits): State<BodyLimits>, request: Request
             ),
         );
     }
-    OffWorker(Box::pin(next.run(Request::from_parts(parts, Body::from(bytes))))).await
+    ParseInPlace(Box::pin(next.run(Request::from_parts(parts, Body::from(bytes))))).await
 }
 
 /// How many JSON values a text holds, counted without parsing it: one, plus one per
@@ -152,9 +152,9 @@ impl http_body::Body for Drain {
 /// A future each of whose polls runs in `block_in_place` on a multi-thread runtime: the
 /// worker hands its other tasks to another thread first, so parsing a 4 MiB body stalls
 /// nothing else. Elsewhere (a current-thread runtime) it is polled as it is.
-pub(crate) struct OffWorker<F>(Pin<Box<F>>);
+pub(crate) struct ParseInPlace<F>(Pin<Box<F>>);
 
-impl<F: Future> Future for OffWorker<F> {
+impl<F: Future> Future for ParseInPlace<F> {
     type Output = F::Output;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {

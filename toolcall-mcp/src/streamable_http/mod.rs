@@ -52,9 +52,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// is given; with the default allowed hosts, only requests to a loopback name are
     /// answered.
     pub async fn serve_http(self, addr: SocketAddr) -> Result<(), ServeError> {
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|e| ServeError::Transport(format!("{addr}: {e}")))?;
+        let listener =
+            tokio::net::TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
         self.serve_http_on(listener).await
     }
 
