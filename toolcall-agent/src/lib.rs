@@ -80,7 +80,7 @@ pub use crate::model::{
 };
 pub use crate::output::{OutputSpec, OutputType};
 pub use crate::providers::Provider;
-use crate::providers::{HttpModel, Settings};
+use crate::providers::{Endpoint, HttpModel};
 
 /// The model asked for when [`Agent::model`] is not called, on OpenAI's APIs (see
 /// [`Provider::default_model`] for the others).
@@ -206,7 +206,7 @@ impl Outcome {
 }
 
 enum Backend {
-    Http(Settings),
+    Http(Endpoint),
     Model(Arc<dyn Model>),
 }
 
@@ -261,7 +261,7 @@ impl<C> Agent<C> {
         provider: Provider,
         base_url: impl Into<String>,
     ) -> Self {
-        let settings = Settings {
+        let settings = Endpoint {
             provider,
             base_url: base_url.into(),
             api_key: std::env::var(provider.key_variable()).ok(),
@@ -294,7 +294,7 @@ impl<C> Agent<C> {
         }
     }
 
-    fn settings(&mut self) -> Option<&mut Settings> {
+    fn settings(&mut self) -> Option<&mut Endpoint> {
         match &mut self.backend {
             Backend::Http(settings) => Some(settings),
             Backend::Model(_) => None,

@@ -24,7 +24,7 @@ const PROMPT: &str = "Weather in Oslo, and add two and 3?";
 fn calls(provider: Provider, calls: &[(&str, &str, &str)]) -> Reply {
     match provider {
         Provider::OpenAi => common::tool_calls(calls),
-        Provider::Responses => {
+        Provider::OpenAiResponses => {
             response(calls.iter().map(|(id, name, args)| function_call(id, name, args)).collect(), 10, 5)
         }
         Provider::Anthropic => message(
@@ -50,7 +50,7 @@ fn calls(provider: Provider, calls: &[(&str, &str, &str)]) -> Reply {
 fn text(provider: Provider, text: &str) -> Reply {
     match provider {
         Provider::OpenAi => common::answer(text),
-        Provider::Responses => response(vec![output_message(text)], 10, 5),
+        Provider::OpenAiResponses => response(vec![output_message(text)], 10, 5),
         Provider::Anthropic => message(vec![text_block(text)], 10, 5),
         Provider::Gemini => candidate(vec![json!({"text": text})], 10, 5),
     }
@@ -102,7 +102,7 @@ async fn content(name: &str, arguments: &str) -> String {
 fn path(provider: Provider, stream: bool) -> &'static str {
     match (provider, stream) {
         (Provider::OpenAi, _) => "/v1/chat/completions",
-        (Provider::Responses, _) => "/v1/responses",
+        (Provider::OpenAiResponses, _) => "/v1/responses",
         (Provider::Anthropic, _) => "/v1/messages",
         (Provider::Gemini, false) => "/v1beta/models/m:generateContent",
         (Provider::Gemini, true) => "/v1beta/models/m:streamGenerateContent",
@@ -112,7 +112,7 @@ fn path(provider: Provider, stream: bool) -> &'static str {
 /// The key header a provider gets, and how the key is written in it.
 fn key_header(provider: Provider) -> (&'static str, &'static str) {
     match provider {
-        Provider::OpenAi | Provider::Responses => ("authorization", "Bearer k-test"),
+        Provider::OpenAi | Provider::OpenAiResponses => ("authorization", "Bearer k-test"),
         Provider::Anthropic => ("x-api-key", "k-test"),
         Provider::Gemini => ("x-goog-api-key", "k-test"),
     }
@@ -146,7 +146,7 @@ fn second_body(provider: Provider, ids: &[String], weather: &str, bad_add: &str)
             ],
             "tools": tools(provider, false),
         }),
-        Provider::Responses => json!({
+        Provider::OpenAiResponses => json!({
             "model": "m",
             "input": [
                 {"type": "message", "role": "user", "content": PROMPT},
@@ -279,7 +279,7 @@ async fn strict_definitions_and_the_system_message_in_each_providers_place() {
         assert_eq!(body["tools"], tools(provider, true), "{provider}");
         let system = match provider {
             Provider::OpenAi => body["messages"][0].clone(),
-            Provider::Responses => body["instructions"].clone(),
+            Provider::OpenAiResponses => body["instructions"].clone(),
             Provider::Anthropic => body["system"].clone(),
             Provider::Gemini => body["systemInstruction"].clone(),
         };
@@ -338,7 +338,7 @@ async fn client_errors_carry_the_providers_own_error_message() {
             "invalid_request_error: Incorrect API key provided (code: invalid_api_key)",
         ),
         (
-            Provider::Responses,
+            Provider::OpenAiResponses,
             400,
             r#"{"error":{"message":"Invalid 'input[0]'","type":"invalid_request_error","param":"input","code":null}}"#,
             "invalid_request_error: Invalid 'input[0]' (param: input)",
@@ -386,7 +386,7 @@ async fn a_wrong_base_url_is_a_404_with_the_body_text() {
 async fn bodies_that_are_not_the_providers_reply_are_malformed() {
     let wrong = [
         (Provider::OpenAi, vec!["not json at all", r#"{"choices": "many"}"#, "{}"]),
-        (Provider::Responses, vec!["not json at all", r#"{"output": "many"}"#, "{}"]),
+        (Provider::OpenAiResponses, vec!["not json at all", r#"{"output": "many"}"#, "{}"]),
         (Provider::Anthropic, vec!["not json at all", r#"{"content": [{"type": "tool_use"}]}"#, "{}"]),
         (Provider::Gemini, vec!["not json at all", r#"{"candidates": "many"}"#, "{}"]),
     ];
@@ -421,7 +421,7 @@ async fn errors_the_provider_reports_in_a_2xx_reply() {
         sse(&[(None, json!({"error": {"message": "The server had an error", "type": "server_error"}}))]);
     let cases = [
         (
-            Provider::Responses,
+            Provider::OpenAiResponses,
             status(200, &failed.to_string()),
             false,
             "server_error: The model failed to generate a response.",
@@ -500,7 +500,7 @@ fn streamed(provider: Provider) -> (Reply, Reply) {
             second.body.push_str("data: [DONE]\n\n");
             (first, second)
         }
-        Provider::Responses => {
+        Provider::OpenAiResponses => {
             let completed = json!({"type": "response.completed", "response": {"id": "resp_1", "object": "response", "status": "completed", "output": [], "usage": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}}});
             let first = sse(&[
                 (
@@ -688,7 +688,7 @@ async fn streaming_reports_text_deltas_and_puts_calls_together_on_every_provider
 async fn a_stream_cut_short_is_malformed() {
     let cut = [
         (
-            Provider::Responses,
+            Provider::OpenAiResponses,
             sse(&[(None, json!({"type": "response.output_text.delta", "output_index": 0, "delta": "Hi"}))]),
         ),
         (Provider::Anthropic, sse(&[(None, json!({"type": "ping"}))])),
@@ -733,7 +733,7 @@ async fn typed_output_uses_each_providers_own_mechanism() {
                 body["response_format"],
                 json!({"type": "json_schema", "json_schema": {"name": "Report", "description": "The report.", "schema": spec.schema, "strict": true}})
             ),
-            Provider::Responses => assert_eq!(
+            Provider::OpenAiResponses => assert_eq!(
                 body["text"],
                 json!({"format": {"type": "json_schema", "name": "Report", "description": "The report.", "schema": spec.schema, "strict": true}})
             ),

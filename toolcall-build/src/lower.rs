@@ -10,7 +10,7 @@ use serde_json::Value;
 use toolcall_runtime::ir::{Param, Tool, Type};
 
 use crate::ast::defaults::{DefaultFact, FoundDefault};
-use crate::ast::overrides::{CONST_NAME, ToolParam};
+use crate::ast::overrides::{CONST_NAME, ParamOverride};
 use crate::ast::tool::{Param as ParamAst, ToolFile, ToolFn, quoted_list};
 use crate::diagnostics::{Diagnostics, FileDiagnostics, Level};
 use crate::model::LocalImpl;
@@ -77,7 +77,7 @@ pub fn lower_file(
 /// Overrides naming a function that is not a tool, or a parameter it does not have, warn.
 fn check_override_targets(
     parsed: &ParsedFile,
-    overrides: &[ToolParam],
+    overrides: &[ParamOverride],
     tools: &[ToolDef],
     diags: &Diagnostics,
 ) {
@@ -238,7 +238,7 @@ fn lower_param(param: &ParamAst, mapped: Mapped, report: &FileDiagnostics<'_>) -
 /// Narrows `ty` by the override's `range`/`min`/`max` (numbers) and `length` (strings,
 /// arrays); `true` when it did. A bound outside the Rust type's own range, `min > max`, or
 /// a bound on a type it does not apply to is an error at the override.
-fn apply_bounds(ty: &mut Type, entry: &ToolParam, wire: &str, report: &FileDiagnostics<'_>) -> bool {
+fn apply_bounds(ty: &mut Type, entry: &ParamOverride, wire: &str, report: &FileDiagnostics<'_>) -> bool {
     let span = entry.span;
     let range = entry.minimum.is_some() || entry.maximum.is_some();
     let mut applied = false;

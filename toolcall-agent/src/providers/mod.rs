@@ -31,8 +31,9 @@ pub enum Provider {
     /// OpenAI Chat Completions (`POST {base}/chat/completions`), and every compatible
     /// server (Ollama, llama.cpp, vLLM, LM Studio).
     OpenAi,
-    /// OpenAI Responses (`POST {base}/responses`).
-    Responses,
+    /// OpenAI Responses (`POST {base}/responses`), the agent's side of
+    /// [`Format::OpenAiResponses`].
+    OpenAiResponses,
     /// Anthropic Messages (`POST {base}/messages`).
     Anthropic,
     /// Google Gemini (`POST {base}/models/{model}:generateContent`).
@@ -40,15 +41,22 @@ pub enum Provider {
 }
 
 impl Provider {
+    /// The old name of [`Provider::OpenAiResponses`], kept for a release.
+    #[deprecated(note = "renamed `Provider::OpenAiResponses`, the name `Format` gives it")]
+    #[allow(non_upper_case_globals)]
+    pub const Responses: Provider = Provider::OpenAiResponses;
+}
+
+impl Provider {
     /// Every provider, in a fixed order.
     pub const ALL: [Provider; 4] =
-        [Provider::OpenAi, Provider::Responses, Provider::Anthropic, Provider::Gemini];
+        [Provider::OpenAi, Provider::OpenAiResponses, Provider::Anthropic, Provider::Gemini];
 
     /// The name used on command lines: `openai`, `responses`, `anthropic`, `gemini`.
     pub fn as_str(self) -> &'static str {
         match self {
             Provider::OpenAi => "openai",
-            Provider::Responses => "responses",
+            Provider::OpenAiResponses => "responses",
             Provider::Anthropic => "anthropic",
             Provider::Gemini => "gemini",
         }
@@ -57,7 +65,7 @@ impl Provider {
     /// The model asked for when none is named.
     pub fn default_model(self) -> &'static str {
         match self {
-            Provider::OpenAi | Provider::Responses => crate::DEFAULT_MODEL,
+            Provider::OpenAi | Provider::OpenAiResponses => crate::DEFAULT_MODEL,
             Provider::Anthropic => "claude-sonnet-4-5",
             Provider::Gemini => "gemini-2.5-flash",
         }
@@ -66,7 +74,7 @@ impl Provider {
     /// The environment variable the API key is read from.
     pub fn key_variable(self) -> &'static str {
         match self {
-            Provider::OpenAi | Provider::Responses => "OPENAI_API_KEY",
+            Provider::OpenAi | Provider::OpenAiResponses => "OPENAI_API_KEY",
             Provider::Anthropic => "ANTHROPIC_API_KEY",
             Provider::Gemini => "GEMINI_API_KEY",
         }
@@ -76,7 +84,7 @@ impl Provider {
     pub fn format(self) -> Format {
         match self {
             Provider::OpenAi => Format::OpenAi,
-            Provider::Responses => Format::OpenAiResponses,
+            Provider::OpenAiResponses => Format::OpenAiResponses,
             Provider::Anthropic => Format::Anthropic,
             Provider::Gemini => Format::Gemini,
         }
@@ -101,7 +109,7 @@ impl FromStr for Provider {
 
 /// What an HTTP provider is built from.
 #[derive(Clone)]
-pub(crate) struct Settings {
+pub(crate) struct Endpoint {
     pub provider: Provider,
     pub base_url: String,
     pub api_key: Option<String>,
@@ -110,9 +118,9 @@ pub(crate) struct Settings {
     pub max_tokens: Option<u32>,
 }
 
-impl fmt::Debug for Settings {
+impl fmt::Debug for Endpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Settings")
+        f.debug_struct("Endpoint")
             .field("provider", &self.provider)
             .field("base_url", &self.base_url)
             .field("api_key", &self.api_key.as_ref().map(|_| "<set>"))
@@ -127,15 +135,15 @@ pub(crate) struct HttpModel {
     client: reqwest::Client,
     headers: HeaderMap,
     base_url: String,
-    settings: Settings,
+    settings: Endpoint,
 }
 
 impl HttpModel {
-    pub(crate) fn new(settings: &Settings) -> Result<Self, AgentError> {
+    pub(crate) fn new(settings: &Endpoint) -> Result<Self, AgentError> {
         let client = http::client(&settings.base_url, settings.timeout)?;
         let key = settings.api_key.as_deref();
         let headers = match settings.provider {
-            Provider::OpenAi | Provider::Responses => http::headers("authorization", key, &[])?,
+            Provider::OpenAi | Provider::OpenAiResponses => http::headers("authorization", key, &[])?,
             Provider::Anthropic => http::headers("x-api-key", key, &[("anthropic-version", "2023-06-01")])?,
             Provider::Gemini => http::headers("x-goog-api-key", key, &[])?,
         };
@@ -153,7 +161,7 @@ impl Model for HttpModel {
     fn request<'a>(&'a self, request: ModelRequest<'a>) -> ModelStream<'a> {
         match self.settings.provider {
             Provider::OpenAi => chat::request(self, request),
-            Provider::Responses => responses::request(self, request),
+            Provider::OpenAiResponses => responses::request(self, request),
             Provider::Anthropic => anthropic::request(self, request),
             Provider::Gemini => gemini::request(self, request),
         }

@@ -18,10 +18,10 @@ use crate::diagnostics::Diagnostics;
 /// The name of the const a tool file declares overrides in.
 pub const CONST_NAME: &str = "TOOL_PARAMS";
 
-/// One `ToolParam` entry of `TOOL_PARAMS`, as written: the build-time reading of
-/// `toolcall_runtime::ToolParam` (one name for one concept).
+/// One `toolcall_runtime::ToolParam` entry of `TOOL_PARAMS` as the build reads it: the
+/// override of one parameter (not the runtime type itself, hence its own name).
 #[derive(Clone, Debug)]
-pub struct ToolParam {
+pub struct ParamOverride {
     /// The function it applies to.
     pub function: String,
     /// The parameter it applies to.
@@ -41,7 +41,7 @@ pub struct ToolParam {
 }
 
 /// Reads the overrides from the `TOOL_PARAMS` const; duplicates warn (the first wins).
-pub fn read_overrides(item: &syn::ItemConst, file: &Path, diags: &Diagnostics) -> Vec<ToolParam> {
+pub fn read_overrides(item: &syn::ItemConst, file: &Path, diags: &Diagnostics) -> Vec<ParamOverride> {
     let Some(elements) = array_elements(&item.expr) else {
         diags.warn(
             file,
@@ -50,7 +50,7 @@ pub fn read_overrides(item: &syn::ItemConst, file: &Path, diags: &Diagnostics) -
         );
         return Vec::new();
     };
-    let mut out: Vec<ToolParam> = Vec::new();
+    let mut out: Vec<ParamOverride> = Vec::new();
     for element in elements {
         let Some(entry) = read_entry(element, file, diags) else { continue };
         if out.iter().any(|o| o.function == entry.function && o.param == entry.param) {
@@ -89,7 +89,7 @@ pub(crate) fn array_elements(expr: &syn::Expr) -> Option<Vec<&syn::Expr>> {
 }
 
 /// Reads `ToolParam::new("f", "p").method(..)..`.
-fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<ToolParam> {
+fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<ParamOverride> {
     let (current, calls) = method_chain(expr);
     let (function, param) = constructor_args(current).or_else(|| {
         diags.warn(
@@ -99,7 +99,7 @@ fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<Tool
         );
         None
     })?;
-    let mut entry = ToolParam {
+    let mut entry = ParamOverride {
         function,
         param,
         description: None,
@@ -156,7 +156,7 @@ fn integer_args(call: &syn::ExprMethodCall, file: &Path, diags: &Diagnostics) ->
     values
 }
 
-fn apply_method(entry: &mut ToolParam, call: &syn::ExprMethodCall, file: &Path, diags: &Diagnostics) {
+fn apply_method(entry: &mut ParamOverride, call: &syn::ExprMethodCall, file: &Path, diags: &Diagnostics) {
     match (call.method.to_string().as_str(), call.args.len()) {
         ("string_integer", 0) => entry.string_integer = true,
         ("range", 2) => {

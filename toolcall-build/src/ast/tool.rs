@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 
 use crate::ast::defaults::{DefaultFact, FoundDefault, Names, body_defaults, enum_default};
 use crate::ast::docs::{Docs, doc_text, parse_docs};
-use crate::ast::overrides::{CONST_NAME, ToolParam, read_overrides};
+use crate::ast::overrides::{CONST_NAME, ParamOverride, read_overrides};
 use crate::ast::signature;
 use crate::context::{ContextType, ContextUse, progress_use};
 use crate::diagnostics::{Diagnostics, FileDiagnostics};
@@ -24,7 +24,7 @@ pub struct ToolFile {
     /// Candidate functions the library can serve, in declaration order.
     pub tools: Vec<ToolFn>,
     /// The overrides, as written.
-    pub overrides: Vec<ToolParam>,
+    pub overrides: Vec<ParamOverride>,
     /// Whether `TOOL_PARAMS` is visible to generated code (which then references it).
     pub overrides_visible: bool,
     /// The `TOOLS` entries, as written (empty without the const).
@@ -72,7 +72,7 @@ pub struct Param {
     /// The default its body gives it (`let x = x.unwrap_or(3);`), and where.
     pub default: Option<FoundDefault>,
     /// Its `TOOL_PARAMS` entry.
-    pub over: Option<ToolParam>,
+    pub over: Option<ParamOverride>,
 }
 
 /// Reads the tool functions of `parsed`. A candidate the library cannot serve is left out
@@ -122,11 +122,11 @@ fn file_metadata(
 /// typo would otherwise drop the guard it meant, such as a range); one for a function
 /// that is not a tool (its own warning says why) warns that it applies to nothing.
 fn overrides_with_targets(
-    overrides: Vec<ToolParam>,
+    overrides: Vec<ParamOverride>,
     parsed: &ParsedFile,
     tools: &[ToolFn],
     report: &FileDiagnostics<'_>,
-) -> Vec<ToolParam> {
+) -> Vec<ParamOverride> {
     let functions: Vec<&syn::ItemFn> = parsed
         .ast
         .items
@@ -193,7 +193,7 @@ pub(crate) fn not_a_function(constant: &str, function: &str, tools: &[&str]) -> 
     format!("`{constant}` names `{function}`, which is not a function of this file; {hint}")
 }
 
-fn file_overrides(parsed: &ParsedFile, diags: &Diagnostics) -> Vec<ToolParam> {
+fn file_overrides(parsed: &ParsedFile, diags: &Diagnostics) -> Vec<ParamOverride> {
     let Some(item) = parsed.consts.get(CONST_NAME) else { return Vec::new() };
     if !overrides_visible(parsed) {
         diags.warn(
@@ -216,7 +216,7 @@ fn read_tool(
     function: &syn::ItemFn,
     parsed: &ParsedFile,
     lookup: &dyn Names,
-    overrides: &[ToolParam],
+    overrides: &[ParamOverride],
     context: Option<&ContextType>,
     report: &FileDiagnostics<'_>,
 ) -> Option<ToolFn> {
