@@ -1,10 +1,17 @@
 //! The MCP protocol side of [`McpServer`]: rmcp's `ServerHandler`, answering
-//! `initialize`/`server/discover`, `tools/list`, `tools/call` and `logging/setLevel`.
+//! `initialize`/`server/discover`, `tools/list`, `tools/call`, `logging/setLevel`, and,
+//! when the server has them, resources, prompts and completions.
 
 use rmcp::ServerHandler;
+use std::collections::BTreeMap;
+
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ErrorData, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, CompletionInfo,
+    ErrorData, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    PromptsCapability, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference,
+    ResourcesCapability, ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -18,7 +25,18 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         // rmcp marks MCP logging deprecated (SEP-2577, a future protocol); every version
         // up to 2025-11-25 has it.
         #[allow(deprecated)]
-        let capabilities = ServerCapabilities::builder().enable_tools().enable_logging().build();
+        let mut capabilities = ServerCapabilities::builder().enable_tools().enable_logging().build();
+        if self.resources.is_some() {
+            let mut resources = ResourcesCapability::default();
+            resources.subscribe = Some(true);
+            capabilities.resources = Some(resources);
+        }
+        if self.prompts.is_some() {
+            capabilities.prompts = Some(PromptsCapability::default());
+        }
+        if self.resources.is_some() || self.prompts.is_some() {
+            capabilities.completions = Some(Default::default());
+        }
         let mut config = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(self.name.clone(), self.version.clone()));
         if let Some(text) = &self.instructions {
@@ -65,6 +83,126 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             .ok_or_else(|| ErrorData::invalid_params("unknown log level", None))?;
         self.log_level.set(level);
         Ok(())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let caller = self.context_of(&context)?;
+        let resources = match &self.resources {
+            Some(resources) => resources.list(caller).await,
+            None => Vec::new(),
+        };
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let templates = self.resources.as_ref().map(|r| r.templates()).unwrap_or_default();
+        Ok(ListResourceTemplatesResult::with_all_items(templates))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let caller = self.context_of(&context)?;
+        let Some(resources) = &self.resources else {
+            return Err(crate::resources::not_found(&request.uri));
+        };
+        let contents = resources.read(caller, &request.uri).await?;
+        Ok(ReadResourceResult::new(contents).into())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        match &self.resources {
+            Some(resources) if resources.knows(&request.uri) => {
+                self.subscriptions.subscribe(self.session, &request.uri, context.peer.clone());
+                Ok(())
+            }
+            _ => Err(crate::resources::not_found(&request.uri)),
+        }
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscriptions.unsubscribe(self.session, &request.uri);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(self.prompts.as_ref().map(|p| p.list()).unwrap_or_default()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let caller = self.context_of(&context)?;
+        let Some(prompts) = &self.prompts else {
+            return Err(ErrorData::invalid_params(
+                format!("unknown prompt {:?}; this server has none", request.name),
+                None,
+            ));
+        };
+        let mut arguments = BTreeMap::new();
+        for (name, value) in request.arguments.unwrap_or_default() {
+            let text = match value {
+                Value::String(text) => text,
+                other => other.to_string(),
+            };
+            arguments.insert(name, text);
+        }
+        let messages = prompts.get(caller, &request.name, arguments).await?;
+        Ok(GetPromptResult::new(messages).into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let caller = self.context_of(&context)?;
+        let given: BTreeMap<String, String> =
+            request.context.and_then(|c| c.arguments).unwrap_or_default().into_iter().collect();
+        let (name, typed) = (&request.argument.name, &request.argument.value);
+        let values = match &request.r#ref {
+            Reference::Prompt(prompt) => {
+                self.prompts.as_ref().and_then(|p| p.completions(caller, &prompt.name, name, typed, &given))
+            }
+            Reference::Resource(template) => self
+                .resources
+                .as_ref()
+                .and_then(|r| r.completions(caller, &template.uri, name, typed, &given)),
+            // A kind of reference a later revision may add: nothing to complete.
+            _ => None,
+        };
+        let mut values = values.unwrap_or_default();
+        let total = values.len();
+        values.truncate(CompletionInfo::MAX_VALUES);
+        let mut completion = CompletionInfo::default();
+        completion.has_more = Some(total > values.len());
+        completion.total = u32::try_from(total).ok();
+        completion.values = values;
+        Ok(CompleteResult::new(completion))
     }
 
     /// A tool's definition, for rmcp's checks of a request's `Mcp-Param-*` headers. With a

@@ -5,7 +5,9 @@ mod error;
 mod handler;
 mod limit;
 mod list;
+pub mod prompts;
 mod request;
+pub mod resources;
 mod revision;
 mod server;
 mod settings;
@@ -17,7 +19,11 @@ mod talk;
 /// reads.
 pub use axum::http;
 pub use error::{ERROR_META_KEY, MAX_ERROR_RESULT, ServeError, error_json};
+pub use prompts::Prompts;
 pub use request::{Caller, Rejection, RequestFn, bearer_token};
+pub use resources::{ResourceNotifier, Resources};
+/// The MCP SDK this crate serves with, for the model types resources and prompts use.
+pub use rmcp;
 pub use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
 pub use server::{
     DEFAULT_LIST_TTL, DEFAULT_LOG_LEVEL, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_LINE,

@@ -14,7 +14,9 @@ use toolcall_runtime::{Format, LogLevel, ToolError, ToolInfo, Toolset};
 
 use crate::error::ServeError;
 use crate::limit::CallLimit;
+use crate::prompts::Prompts;
 use crate::request::{Caller, CallerContext, Rejection, RequestFn};
+use crate::resources::{ResourceNotifier, Resources, Subscriptions};
 use crate::settings::HttpSettings;
 use crate::talk;
 use axum::http;
@@ -81,6 +83,14 @@ pub struct McpServer<C: Send + Sync + 'static> {
     /// Tools with their own time limit (`ToolMeta::timeout_ms`), which replaces `timeout`.
     pub(crate) tool_timeouts: Arc<BTreeMap<&'static str, Duration>>,
     pub(crate) max_line: usize,
+    /// The resources served beside the tools, if any.
+    pub(crate) resources: Option<Arc<Resources<C>>>,
+    /// The prompts served beside the tools, if any.
+    pub(crate) prompts: Option<Arc<Prompts<C>>>,
+    /// Who subscribed to which resource, across sessions.
+    pub(crate) subscriptions: Arc<Subscriptions>,
+    /// This session's number among the server's sessions (fresh for each session).
+    pub(crate) session: u64,
 }
 
 impl<C: Send + Sync + 'static> Clone for McpServer<C> {
@@ -107,6 +117,10 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             timeout: self.timeout,
             tool_timeouts: Arc::clone(&self.tool_timeouts),
             max_line: self.max_line,
+            resources: self.resources.clone(),
+            prompts: self.prompts.clone(),
+            subscriptions: Arc::clone(&self.subscriptions),
+            session: self.session,
         }
     }
 }
@@ -158,6 +172,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             timeout: DEFAULT_TIMEOUT,
             tool_timeouts: Arc::new(tool_timeouts(toolset)),
             max_line: DEFAULT_MAX_LINE,
+            resources: None,
+            prompts: None,
+            subscriptions: Arc::default(),
+            session: 0,
         }
     }
 
@@ -312,6 +330,26 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
+    /// Serves `resources` beside the tools (`resources/list`, `resources/templates/list`,
+    /// `resources/read`, subscriptions, completions of template variables): see
+    /// [`Resources`]. Each read runs with the caller's context.
+    pub fn resources(mut self, resources: Resources<C>) -> Self {
+        self.resources = Some(Arc::new(resources));
+        self
+    }
+
+    /// Serves `prompts` beside the tools (`prompts/list`, `prompts/get`, completions of
+    /// their arguments): see [`Prompts`].
+    pub fn prompts(mut self, prompts: Prompts<C>) -> Self {
+        self.prompts = Some(Arc::new(prompts));
+        self
+    }
+
+    /// A handle that tells subscribed clients a resource changed.
+    pub fn resource_notifier(&self) -> ResourceNotifier {
+        ResourceNotifier { subscriptions: Arc::clone(&self.subscriptions) }
+    }
+
     /// The tool definitions served, as parsed at start (every tool: a
     /// [`McpServer::tool_filter`] applies per request).
     pub fn tools(&self) -> &[Tool] {
@@ -321,7 +359,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// A clone for a new session: it shares everything but the session's own state
     /// (the log level its client sets).
     pub(crate) fn for_session(&self) -> Self {
-        McpServer { log_level: talk::SessionLevel::default(), ..self.clone() }
+        McpServer {
+            log_level: talk::SessionLevel::default(),
+            session: self.subscriptions.new_session(),
+            ..self.clone()
+        }
     }
 
     /// Whether `info` is shown to the caller whose context is `ctx`.

@@ -1,0 +1,464 @@
+//! Resources a server serves beside its tools: fixed ones at a URI, URI templates whose
+//! variables a read receives (RFC 6570 `{name}`, and `{+name}` for a value that may hold
+//! `/`), resources that exist only at run time (one per database row) listed by a
+//! function, completions of template variables, and subscriptions with
+//! `notifications/resources/updated`.
+//!
+//! Every read runs with the caller's context, as a tool call does: over HTTP the one the
+//! request function built for that caller, so a user reads only what their context lets
+//! them (a template function that finds no such resource for this caller answers
+//! [`not_found`], the same answer an unknown URI gets).
+//!
+//! ```
+//! use toolcall_mcp::resources::{Resources, text};
+//! use toolcall_mcp::rmcp::model::{Resource, ResourceTemplate};
+//!
+//! // The context is a user id.
+//! let resources = Resources::<u64>::new()
+//!     .resource(Resource::new("info://about", "about"), |_user, request| {
+//!         Box::pin(async move { Ok(vec![text(&request.uri, "text/plain", "A demo server.")]) })
+//!     })
+//!     .template(ResourceTemplate::new("users://{id}/profile", "profile"), |user, request| {
+//!         Box::pin(async move {
+//!             match request.variables.get("id").and_then(|id| id.parse::<u64>().ok()) {
+//!                 Some(id) if id == *user => Ok(vec![text(&request.uri, "text/plain", format!("user {id}"))]),
+//!                 _ => Err(toolcall_mcp::resources::not_found(&request.uri)),
+//!             }
+//!         })
+//!     });
+//! assert_eq!(resources.len(), 2);
+//! ```
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{
+    ErrorData, Resource, ResourceContents, ResourceTemplate, ResourceUpdatedNotificationParam,
+};
+use rmcp::service::{Peer, RoleServer};
+
+/// What a read answers: the resource's contents, or an error for the client (most often
+/// [`not_found`]).
+pub type ReadResult = Result<Vec<ResourceContents>, ErrorData>;
+
+/// The future a read function returns.
+pub type ReadFuture = Pin<Box<dyn Future<Output = ReadResult> + Send>>;
+
+/// A read function: the caller's context and the request.
+pub type ReadFn<C> = dyn Fn(Arc<C>, ReadRequest) -> ReadFuture + Send + Sync;
+
+/// The resources that exist for a caller at this moment, for `resources/list`.
+pub type ListFuture = Pin<Box<dyn Future<Output = Vec<Resource>> + Send>>;
+
+/// A function listing resources that exist only at run time.
+pub type ListFn<C> = dyn Fn(Arc<C>) -> ListFuture + Send + Sync;
+
+/// A completion function: the caller's context, what the user typed so far, and the
+/// values already given for the other variables or arguments; the candidates.
+pub type CompleteFn<C> = dyn Fn(Arc<C>, &str, &BTreeMap<String, String>) -> Vec<String> + Send + Sync;
+
+/// One `resources/read`: the URI asked for, and the template's variables when a template
+/// matched it (empty for a fixed resource).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadRequest {
+    /// The URI, as the client sent it.
+    pub uri: String,
+    /// Each template variable's value, percent-decoded.
+    pub variables: BTreeMap<String, String>,
+}
+
+/// Text contents of `uri`.
+pub fn text(uri: &str, mime_type: &str, text: impl Into<String>) -> ResourceContents {
+    ResourceContents::TextResourceContents {
+        uri: uri.to_owned(),
+        mime_type: Some(mime_type.to_owned()),
+        text: text.into(),
+        meta: None,
+    }
+}
+
+/// Binary contents of `uri` (sent base64-encoded).
+pub fn blob(uri: &str, mime_type: &str, bytes: &[u8]) -> ResourceContents {
+    ResourceContents::BlobResourceContents {
+        uri: uri.to_owned(),
+        mime_type: Some(mime_type.to_owned()),
+        blob: toolcall_runtime::base64_encode(bytes),
+        meta: None,
+    }
+}
+
+/// The error for a URI that names no resource (for this caller): MCP's -32002, with the
+/// URI in its data.
+pub fn not_found(uri: &str) -> ErrorData {
+    ErrorData::resource_not_found(
+        format!("no resource {}", crate::error::cut(uri, 200)),
+        Some(serde_json::json!({ "uri": crate::error::cut(uri, 200) })),
+    )
+}
+
+/// A server's resources: fixed ones, templates, run-time listers and completions. Built
+/// once and handed to [`McpServer::resources`](crate::McpServer::resources).
+pub struct Resources<C> {
+    fixed: Vec<(Resource, Arc<ReadFn<C>>)>,
+    templates: Vec<(ResourceTemplate, UriTemplate, Arc<ReadFn<C>>)>,
+    listers: Vec<Arc<ListFn<C>>>,
+    completions: Vec<(String, String, Arc<CompleteFn<C>>)>,
+}
+
+impl<C> Default for Resources<C> {
+    fn default() -> Self {
+        Resources { fixed: Vec::new(), templates: Vec::new(), listers: Vec::new(), completions: Vec::new() }
+    }
+}
+
+impl<C> std::fmt::Debug for Resources<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Resources")
+            .field("fixed", &self.fixed.iter().map(|(r, _)| r.uri.as_str()).collect::<Vec<_>>())
+            .field(
+                "templates",
+                &self.templates.iter().map(|(t, ..)| t.uri_template.as_str()).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: Send + Sync + 'static> Resources<C> {
+    /// No resources yet.
+    pub fn new() -> Self {
+        Resources::default()
+    }
+
+    /// A resource at a fixed URI, listed by `resources/list` and read by `read`.
+    pub fn resource(
+        mut self,
+        resource: Resource,
+        read: impl Fn(Arc<C>, ReadRequest) -> ReadFuture + Send + Sync + 'static,
+    ) -> Self {
+        self.fixed.push((resource, Arc::new(read)));
+        self
+    }
+
+    /// A URI template (listed by `resources/templates/list`): any URI it matches is read
+    /// by `read`, with the template's variables. A template that does not parse (an
+    /// unclosed `{`, an empty or repeated variable) matches nothing and is reported by
+    /// [`Resources::problems`].
+    pub fn template(
+        mut self,
+        template: ResourceTemplate,
+        read: impl Fn(Arc<C>, ReadRequest) -> ReadFuture + Send + Sync + 'static,
+    ) -> Self {
+        let parsed = UriTemplate::parse(&template.uri_template);
+        self.templates.push((template, parsed, Arc::new(read)));
+        self
+    }
+
+    /// Resources that exist only at run time (one per row of a table), listed for each
+    /// caller by `list`; a template reads them.
+    pub fn list_with(mut self, list: impl Fn(Arc<C>) -> ListFuture + Send + Sync + 'static) -> Self {
+        self.listers.push(Arc::new(list));
+        self
+    }
+
+    /// Completes variable `variable` of the template `uri_template` (`completion/complete`).
+    pub fn complete(
+        mut self,
+        uri_template: &str,
+        variable: &str,
+        complete: impl Fn(Arc<C>, &str, &BTreeMap<String, String>) -> Vec<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.completions.push((uri_template.to_owned(), variable.to_owned(), Arc::new(complete)));
+        self
+    }
+
+    /// How many fixed resources and templates there are.
+    pub fn len(&self) -> usize {
+        self.fixed.len() + self.templates.len()
+    }
+
+    /// Whether there are none (and no lister).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0 && self.listers.is_empty()
+    }
+
+    /// What is wrong with the templates, one line each (a template that does not parse
+    /// matches nothing).
+    pub fn problems(&self) -> Vec<String> {
+        self.templates
+            .iter()
+            .filter_map(|(t, parsed, _)| parsed.error.as_ref().map(|e| format!("{}: {e}", t.uri_template)))
+            .collect()
+    }
+
+    /// The fixed resources, then what each lister gives for `context`.
+    pub(crate) async fn list(&self, context: Arc<C>) -> Vec<Resource> {
+        let mut all: Vec<Resource> = self.fixed.iter().map(|(r, _)| r.clone()).collect();
+        for list in &self.listers {
+            all.extend(list(Arc::clone(&context)).await);
+        }
+        all
+    }
+
+    /// The templates.
+    pub(crate) fn templates(&self) -> Vec<ResourceTemplate> {
+        self.templates.iter().map(|(t, ..)| t.clone()).collect()
+    }
+
+    /// Reads `uri` for `context`: the fixed resource at it, else the first template that
+    /// matches it, else [`not_found`].
+    pub(crate) async fn read(&self, context: Arc<C>, uri: &str) -> ReadResult {
+        if let Some((_, read)) = self.fixed.iter().find(|(r, _)| r.uri == uri) {
+            return read(context, ReadRequest { uri: uri.to_owned(), variables: BTreeMap::new() }).await;
+        }
+        for (_, template, read) in &self.templates {
+            if let Some(variables) = template.matches(uri) {
+                return read(context, ReadRequest { uri: uri.to_owned(), variables }).await;
+            }
+        }
+        Err(not_found(uri))
+    }
+
+    /// Whether `uri` names a fixed resource or matches a template (what may be subscribed to).
+    pub(crate) fn knows(&self, uri: &str) -> bool {
+        self.fixed.iter().any(|(r, _)| r.uri == uri)
+            || self.templates.iter().any(|(_, t, _)| t.matches(uri).is_some())
+    }
+
+    /// The candidates for `variable` of `uri_template`, `None` when no function completes it.
+    pub(crate) fn completions(
+        &self,
+        context: Arc<C>,
+        uri_template: &str,
+        variable: &str,
+        typed: &str,
+        given: &BTreeMap<String, String>,
+    ) -> Option<Vec<String>> {
+        let (_, _, complete) =
+            self.completions.iter().find(|(t, v, _)| t == uri_template && v == variable)?;
+        Some(complete(context, typed, given))
+    }
+}
+
+/// The candidates among `values` that start with what was typed (case-insensitively), in
+/// order: a completion function for a fixed set of values.
+pub fn starting_with(values: &[&str], typed: &str) -> Vec<String> {
+    let typed = typed.to_lowercase();
+    values.iter().filter(|v| v.to_lowercase().starts_with(&typed)).map(|v| (*v).to_owned()).collect()
+}
+
+/// An RFC 6570 template of simple (`{name}`) and reserved (`{+name}`) variables, as
+/// pieces: literal text and variables, in order.
+#[derive(Clone, Debug)]
+pub(crate) struct UriTemplate {
+    pieces: Vec<Piece>,
+    /// Why the template does not parse; it then matches nothing.
+    error: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Piece {
+    Literal(String),
+    /// A variable; `true` when its value may hold reserved characters (`/`).
+    Variable(String, bool),
+}
+
+impl UriTemplate {
+    /// Parses `text`; an unclosed `{`, an empty, repeated or adjacent variable is an error.
+    pub(crate) fn parse(text: &str) -> UriTemplate {
+        let mut pieces = Vec::new();
+        let mut rest = text;
+        let fail = |why: String| UriTemplate { pieces: Vec::new(), error: Some(why) };
+        while let Some(open) = rest.find('{') {
+            if open > 0 {
+                pieces.push(Piece::Literal(rest[..open].to_owned()));
+            } else if matches!(pieces.last(), Some(Piece::Variable(..))) {
+                return fail("two variables with no text between them cannot be told apart".to_owned());
+            }
+            let Some(close) = rest[open..].find('}') else {
+                return fail("a `{` is not closed".to_owned());
+            };
+            let inner = &rest[open + 1..open + close];
+            let (name, reserved) = match inner.strip_prefix('+') {
+                Some(name) => (name, true),
+                None => (inner, false),
+            };
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return fail(format!(
+                    "`{{{inner}}}` is not a variable this server expands (letters, digits, `_`)"
+                ));
+            }
+            if pieces.iter().any(|p| matches!(p, Piece::Variable(n, _) if n == name)) {
+                return fail(format!("variable `{name}` appears twice"));
+            }
+            pieces.push(Piece::Variable(name.to_owned(), reserved));
+            rest = &rest[open + close + 1..];
+        }
+        if !rest.is_empty() {
+            pieces.push(Piece::Literal(rest.to_owned()));
+        }
+        UriTemplate { pieces, error: None }
+    }
+
+    /// The variables of `uri` when the template matches it: each variable takes the
+    /// text up to the next literal (a simple one no `/`), non-empty, percent-decoded.
+    pub(crate) fn matches(&self, uri: &str) -> Option<BTreeMap<String, String>> {
+        if self.error.is_some() {
+            return None;
+        }
+        let mut variables = BTreeMap::new();
+        let mut rest = uri;
+        for (i, piece) in self.pieces.iter().enumerate() {
+            match piece {
+                Piece::Literal(text) => rest = rest.strip_prefix(text.as_str())?,
+                Piece::Variable(name, reserved) => {
+                    let end = match self.pieces.get(i + 1) {
+                        Some(Piece::Literal(next)) => rest.find(next.as_str())?,
+                        _ => rest.len(),
+                    };
+                    let value = &rest[..end];
+                    if value.is_empty() || (!reserved && value.contains('/')) {
+                        return None;
+                    }
+                    variables.insert(name.clone(), percent_decode(value)?);
+                    rest = &rest[end..];
+                }
+            }
+        }
+        rest.is_empty().then_some(variables)
+    }
+}
+
+/// `%XX` escapes decoded; `None` when an escape is malformed or the result is not UTF-8.
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Who subscribed to which URI: each session's peer, so an update reaches every session
+/// that asked for it. Shared by a server and its per-session clones.
+#[derive(Default)]
+pub(crate) struct Subscriptions {
+    next_session: AtomicU64,
+    entries: Mutex<Vec<(u64, String, Peer<RoleServer>)>>,
+}
+
+impl Subscriptions {
+    /// A number for a new session.
+    pub(crate) fn new_session(&self) -> u64 {
+        self.next_session.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(u64, String, Peer<RoleServer>)>> {
+        self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Session `session` (reached through `peer`) wants updates of `uri`.
+    pub(crate) fn subscribe(&self, session: u64, uri: &str, peer: Peer<RoleServer>) {
+        let mut entries = self.lock();
+        if !entries.iter().any(|(s, u, _)| *s == session && u == uri) {
+            entries.push((session, uri.to_owned(), peer));
+        }
+    }
+
+    /// Session `session` no longer wants updates of `uri`.
+    pub(crate) fn unsubscribe(&self, session: u64, uri: &str) {
+        self.lock().retain(|(s, u, _)| !(*s == session && u == uri));
+    }
+
+    /// Tells every session subscribed to `uri` that it changed; sessions whose transport
+    /// closed are forgotten. How many were told.
+    pub(crate) async fn updated(&self, uri: &str) -> usize {
+        let peers: Vec<(u64, Peer<RoleServer>)> =
+            self.lock().iter().filter(|(_, u, _)| u == uri).map(|(s, _, p)| (*s, p.clone())).collect();
+        let mut told = 0;
+        for (session, peer) in peers {
+            let sent = peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri)).await;
+            match sent {
+                Ok(()) => told += 1,
+                Err(_) => self.lock().retain(|(s, _, _)| *s != session),
+            }
+        }
+        told
+    }
+}
+
+/// Tells subscribed clients that a resource changed (`notifications/resources/updated`):
+/// from [`McpServer::resource_notifier`](crate::McpServer::resource_notifier), cheap to
+/// clone, usable from any task.
+#[derive(Clone)]
+pub struct ResourceNotifier {
+    pub(crate) subscriptions: Arc<Subscriptions>,
+}
+
+impl std::fmt::Debug for ResourceNotifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceNotifier").finish_non_exhaustive()
+    }
+}
+
+impl ResourceNotifier {
+    /// Tells every session subscribed to `uri` that it changed; how many were told.
+    pub async fn updated(&self, uri: &str) -> usize {
+        self.subscriptions.updated(uri).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_match_their_uris_and_only_them() {
+        let t = UriTemplate::parse("notes://user/{user}/export.md");
+        let vars = t.matches("notes://user/42/export.md");
+        assert_eq!(vars, Some(BTreeMap::from([("user".to_owned(), "42".to_owned())])));
+        assert_eq!(t.matches("notes://user//export.md"), None, "empty value");
+        assert_eq!(t.matches("notes://user/4/2/export.md"), None, "a simple variable holds no /");
+        assert_eq!(t.matches("notes://user/42/export.mdx"), None);
+        let reserved = UriTemplate::parse("files://{+path}");
+        assert_eq!(
+            reserved.matches("files://a/b%20c.txt").and_then(|v| v.get("path").cloned()),
+            Some("a/b c.txt".into())
+        );
+        let two = UriTemplate::parse("test://template/{id}/data");
+        assert_eq!(
+            two.matches("test://template/123/data").and_then(|v| v.get("id").cloned()),
+            Some("123".into())
+        );
+    }
+
+    #[test]
+    fn templates_that_cannot_match_say_why() {
+        for (text, why) in [
+            ("x://{a", "not closed"),
+            ("x://{}", "not a variable"),
+            ("x://{a}{b}", "cannot be told apart"),
+            ("x://{a}/{a}", "twice"),
+        ] {
+            let t = UriTemplate::parse(text);
+            assert!(t.error.as_deref().is_some_and(|e| e.contains(why)), "{text}: {:?}", t.error);
+            assert_eq!(t.matches("x://anything"), None);
+        }
+    }
+
+    #[test]
+    fn completion_from_a_fixed_set_filters_by_prefix() {
+        assert_eq!(starting_with(&["Python", "Perl", "Rust"], "p"), ["Python", "Perl"]);
+        assert!(starting_with(&["Rust"], "x").is_empty());
+    }
+}
