@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod ask;
 mod call;
 mod error;
 mod handler;

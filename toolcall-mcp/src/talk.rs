@@ -20,8 +20,9 @@ use rmcp::model::{
     LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
-use tokio::sync::mpsc;
-use toolcall_runtime::{LogLevel, Progress, ProgressSink};
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+use toolcall_runtime::{Answer, AskError, AskFuture, LogLevel, Progress, ProgressSink};
 
 /// The most reports of one call waiting to be sent; past it, reports are dropped.
 pub(crate) const QUEUE: usize = 256;
@@ -58,8 +59,27 @@ fn rmcp_level(level: LogLevel) -> Option<LoggingLevel> {
 /// One report of a running tool, queued for the client.
 #[derive(Debug)]
 enum Report {
-    Progress { done: u64, total: Option<u64>, message: String },
-    Log { level: LogLevel, message: String },
+    Progress {
+        done: u64,
+        total: Option<u64>,
+        message: String,
+    },
+    Log {
+        level: LogLevel,
+        message: String,
+    },
+    /// A question for the user; the answer goes back on `reply`.
+    Elicit {
+        message: String,
+        schema: Value,
+        reply: oneshot::Sender<Result<Answer, AskError>>,
+    },
+    /// A request for the client's model; its text goes back on `reply`.
+    Sample {
+        prompt: String,
+        max_tokens: u32,
+        reply: oneshot::Sender<Result<String, AskError>>,
+    },
 }
 
 /// The sink a call's [`Progress`] reports to: it keeps what the client wants (progress
@@ -102,6 +122,24 @@ impl ProgressSink for Sink {
             self.queue(Report::Log { level, message: message.to_owned() });
         }
     }
+
+    fn elicit(&self, message: &str, schema: &Value) -> AskFuture<Answer> {
+        let (reply, answer) = oneshot::channel();
+        self.queue(Report::Elicit { message: message.to_owned(), schema: schema.clone(), reply });
+        Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
+    }
+
+    fn sample(&self, prompt: &str, max_tokens: u32) -> AskFuture<String> {
+        let (reply, answer) = oneshot::channel();
+        self.queue(Report::Sample { prompt: prompt.to_owned(), max_tokens, reply });
+        Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
+    }
+}
+
+/// The error of a question whose request was never sent or whose answer never came back
+/// (the call's queue was full, or the call ended).
+fn gone() -> AskError {
+    AskError::Failed("the question was not sent: too many reports queued, or the call ended".to_owned())
 }
 
 /// The forwarding half of one call's reports: sends them to the client.
@@ -192,6 +230,14 @@ impl Talk {
                 let param = LoggingMessageNotificationParam::new(level, serde_json::Value::String(message))
                     .with_logger(self.tool.clone());
                 self.peer.notify_logging_message(param).await
+            }
+            Report::Elicit { message, schema, reply } => {
+                let _ = reply.send(crate::ask::elicit(&self.peer, message, schema).await);
+                return;
+            }
+            Report::Sample { prompt, max_tokens, reply } => {
+                let _ = reply.send(crate::ask::sample(&self.peer, prompt, max_tokens).await);
+                return;
             }
         };
         if let Err(error) = sent {

@@ -61,7 +61,7 @@ pub use info::{Names, ToolInfo};
 pub use meta::{Annotations, ToolMeta};
 pub use output::{OutputSpec, OutputType};
 pub use params::ToolParam;
-pub use progress::{LogLevel, Progress, ProgressSink};
+pub use progress::{Answer, AskError, AskFuture, LogLevel, Progress, ProgressSink};
 pub use registry::{DuplicateTool, Registry};
 pub use render::Format;
 pub use suggest::closest_name;

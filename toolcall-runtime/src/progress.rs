@@ -22,7 +22,11 @@
 //! ```
 
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+
+use serde_json::{Map, Value};
 
 /// A log message's severity: the syslog levels MCP's `notifications/message` uses
 /// (RFC 5424), least severe first, so `level >= LogLevel::Warning` reads as expected.
@@ -91,9 +95,46 @@ impl serde::Serialize for LogLevel {
     }
 }
 
-/// Where a tool's progress and log messages go: implemented by whoever runs the tool (an
-/// MCP server, an agent loop, a test). Called from the tool's thread or task, while it
-/// runs; keep it quick (queue the message, do not wait on the network).
+/// What the user answered a question ([`Progress::elicit`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// They filled in the form: the values, by field name.
+    Accept(Map<String, Value>),
+    /// They said no.
+    Decline,
+    /// They dismissed the question without choosing.
+    Cancel,
+}
+
+/// Why a question or a request for the client's model got no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AskError {
+    /// Whoever runs the tool cannot ask: no client, or one without the capability. The
+    /// tool goes on without, or fails saying what it needed.
+    Unsupported(String),
+    /// The request failed on the way: the client answered an error, or went away.
+    Failed(String),
+}
+
+impl fmt::Display for AskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AskError::Unsupported(why) => write!(f, "cannot ask: {why}"),
+            AskError::Failed(why) => write!(f, "asking failed: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for AskError {}
+
+/// The future of a question to the client ([`ProgressSink::elicit`], [`ProgressSink::sample`]).
+pub type AskFuture<T> = Pin<Box<dyn Future<Output = Result<T, AskError>> + Send>>;
+
+/// Where a tool's progress and log messages go, and who answers its questions:
+/// implemented by whoever runs the tool (an MCP server, an agent loop, a test). Called
+/// from the tool's thread or task, while it runs; keep `progress` and `log` quick (queue
+/// the message, do not wait on the network). A sink that cannot ask keeps the default
+/// `elicit` and `sample`, which answer [`AskError::Unsupported`].
 pub trait ProgressSink: Send + Sync {
     /// `done` units of work out of `total` (when known) are finished; `message` says what
     /// is happening ("" when the tool gave none).
@@ -101,6 +142,25 @@ pub trait ProgressSink: Send + Sync {
 
     /// A log message at `level`.
     fn log(&self, level: LogLevel, message: &str);
+
+    /// Asks the user `message`, with a form: `schema` is a flat JSON object schema
+    /// (string, number, integer, boolean and enum fields, with defaults).
+    fn elicit(&self, message: &str, schema: &Value) -> AskFuture<Answer> {
+        let _ = (message, schema);
+        unsupported("whoever runs this tool cannot ask the user")
+    }
+
+    /// Asks the client's model to answer `prompt` in at most `max_tokens` tokens; its text.
+    fn sample(&self, prompt: &str, max_tokens: u32) -> AskFuture<String> {
+        let _ = (prompt, max_tokens);
+        unsupported("whoever runs this tool has no model to ask")
+    }
+}
+
+/// An answer that says asking is not possible, and why.
+fn unsupported<T: Send + 'static>(why: &str) -> AskFuture<T> {
+    let error = AskError::Unsupported(why.to_owned());
+    Box::pin(std::future::ready(Err(error)))
 }
 
 /// A shared sink reports where it does: keep an `Arc` to read what a tool reported.
@@ -111,6 +171,14 @@ impl<S: ProgressSink + ?Sized> ProgressSink for Arc<S> {
 
     fn log(&self, level: LogLevel, message: &str) {
         S::log(self, level, message);
+    }
+
+    fn elicit(&self, message: &str, schema: &Value) -> AskFuture<Answer> {
+        S::elicit(self, message, schema)
+    }
+
+    fn sample(&self, prompt: &str, max_tokens: u32) -> AskFuture<String> {
+        S::sample(self, prompt, max_tokens)
     }
 }
 
@@ -161,6 +229,28 @@ impl Progress {
             sink.log(level, message.as_ref());
         }
     }
+
+    /// Asks the user `message` mid-call, with a form described by `schema` (a flat JSON
+    /// object schema), and waits for the answer: over MCP an `elicitation/create` request
+    /// to a client that declared the capability. Without one (no client, a client that
+    /// cannot answer, [`Progress::none`]) the answer is [`AskError::Unsupported`] at once,
+    /// never a wait.
+    pub async fn elicit(&self, message: &str, schema: &Value) -> Result<Answer, AskError> {
+        match &self.sink {
+            Some(sink) => sink.elicit(message, schema).await,
+            None => Err(AskError::Unsupported("this call has no client to ask".to_owned())),
+        }
+    }
+
+    /// Asks the client's model to answer `prompt` in at most `max_tokens` tokens and
+    /// waits for its text: over MCP a `sampling/createMessage` request to a client that
+    /// declared the capability; otherwise [`AskError::Unsupported`] at once.
+    pub async fn sample(&self, prompt: &str, max_tokens: u32) -> Result<String, AskError> {
+        match &self.sink {
+            Some(sink) => sink.sample(prompt, max_tokens).await,
+            None => Err(AskError::Unsupported("this call has no client to ask".to_owned())),
+        }
+    }
 }
 
 impl fmt::Debug for Progress {
@@ -198,6 +288,24 @@ mod tests {
         progress.report(2, None, "");
         let seen = recorder.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
         assert_eq!(seen, ["1/Some(2) one", "warning: careful", "2/None "]);
+    }
+
+    #[test]
+    fn a_sink_that_cannot_ask_answers_unsupported_at_once() {
+        let recorder = Arc::new(Recorder::default());
+        let progress = Progress::new(Arc::clone(&recorder));
+        let poll = |future: std::pin::Pin<&mut dyn Future<Output = Result<Answer, AskError>>>| {
+            let waker = std::task::Waker::noop();
+            future.poll(&mut std::task::Context::from_waker(waker))
+        };
+        let schema = serde_json::json!({"type": "object"});
+        let mut asked = std::pin::pin!(progress.elicit("Name?", &schema));
+        let std::task::Poll::Ready(Err(AskError::Unsupported(why))) = poll(asked.as_mut()) else {
+            panic!("not answered at once")
+        };
+        assert!(why.contains("cannot ask the user"), "{why}");
+        let mut none = std::pin::pin!(Progress::none().elicit("Name?", &schema));
+        assert!(matches!(poll(none.as_mut()), std::task::Poll::Ready(Err(AskError::Unsupported(_)))));
     }
 
     #[test]

@@ -1,0 +1,5 @@
+//! The suite's test tools, one file per kind.
+
+pub mod asking;
+pub mod content;
+pub mod talking;
