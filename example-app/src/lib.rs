@@ -4,8 +4,8 @@
 //! The modules, each using only those before it: [`models`] (the domain types: users,
 //! roles, notes), [`db`] (the notes database), [`app`] (the context every tool gets),
 //! [`tools`] (the tool functions), [`toolset`] (generated from them; the only code that
-//! names a tool module) and [`cli`] (the commands). [`money`] is a value type the tools
-//! use.
+//! names a tool module), [`resources`] (the notes as MCP resources) and [`cli`] (the
+//! commands). [`money`] is a value type the tools use.
 //!
 //! ```
 //! use example_app::{App, toolset};
@@ -29,6 +29,7 @@ pub mod db;
 pub mod models;
 pub mod money;
 mod plain;
+pub mod resources;
 pub mod tools;
 
 pub use app::App;

@@ -246,7 +246,8 @@ impl ServeArgs {
             .version(env!("CARGO_PKG_VERSION"))
             .instructions("Weather, arithmetic, orders, money and the signed-in user's notes.")
             // A viewer neither sees nor can call a destructive tool: to them it is unknown.
-            .tool_filter(|app: &App, tool| app.user.role.may_use(tool));
+            .tool_filter(|app: &App, tool| app.user.role.may_use(tool))
+            .resources(crate::resources::resources());
         server = self.limits(server);
         if self.tokens.is_empty() {
             return server;

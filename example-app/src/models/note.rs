@@ -12,3 +12,26 @@ pub struct Note {
     /// The text.
     pub text: String,
 }
+
+/// Where user `owner`'s export of their notes is read (`resources/read`), and what an
+/// export says it comes from.
+pub fn export_uri(owner: u64) -> String {
+    format!("notes://user/{owner}/export.md")
+}
+
+/// Where one note is read.
+pub fn note_uri(id: u64) -> String {
+    format!("notes://note/{id}")
+}
+
+/// `notes` as one Markdown document titled with `name`, in the order given.
+pub fn markdown(name: &str, notes: &[Note]) -> String {
+    let mut markdown = format!("# {name}'s notes\n");
+    if notes.is_empty() {
+        markdown.push_str("\nNo notes yet.\n");
+    }
+    for note in notes {
+        markdown.push_str(&format!("\n## Note {}\n\n{}\n", note.id, note.text));
+    }
+    markdown
+}

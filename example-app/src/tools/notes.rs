@@ -3,11 +3,11 @@
 //! write another user's notes. Their result types ([`User`], [`Note`]) live in
 //! [`crate::models`]; the build finds them there and describes them (MCP `outputSchema`).
 
-use toolcall_runtime::{Content, LogLevel, Progress, ToolMeta};
+use toolcall_runtime::{Answer, AskError, Content, LogLevel, Progress, ToolMeta};
 
 use crate::App;
 use crate::app::StoreError;
-use crate::models::{Note, User};
+use crate::models::{Note, User, export_uri, markdown};
 
 /// What these tools are, for clients and models: a confirmation-worthy destructive tool
 /// under its wire name, read-only hints, a tool-specific time limit and examples.
@@ -66,7 +66,8 @@ pub async fn add_note(app: &App, text: String) -> Result<Note, String> {
     app.store.insert(app.user.id, &text).await.map_err(told)
 }
 
-/// Delete one of the signed-in user's notes for good.
+/// Delete one of the signed-in user's notes for good. Over MCP, a client that can ask
+/// the user asks them to confirm first.
 ///
 /// # Arguments
 ///
@@ -74,9 +75,27 @@ pub async fn add_note(app: &App, text: String) -> Result<Note, String> {
 ///
 /// # Errors
 ///
-/// When the signed-in user has no note with that id, or the notes database does not
-/// answer.
-pub async fn delete_note(app: &App, id: u64) -> Result<Note, String> {
+/// When the signed-in user has no note with that id, the user did not confirm, or the
+/// notes database does not answer.
+pub async fn delete_note(app: &App, id: u64, progress: &Progress) -> Result<Note, String> {
+    let confirm = serde_json::json!({
+        "type": "object",
+        "properties": {"confirm": {"type": "boolean", "description": "Remove it for good", "default": false}},
+        "required": ["confirm"],
+    });
+    match progress.elicit(&format!("Remove note {id} for good?"), &confirm).await {
+        Ok(Answer::Accept(values)) if values.get("confirm") == Some(&serde_json::Value::Bool(true)) => {}
+        Ok(Answer::Accept(_) | Answer::Decline) => {
+            return Err(format!("note {id} was not removed: the user said no"));
+        }
+        Ok(Answer::Cancel) => return Err(format!("note {id} was not removed: the user did not answer")),
+        // No client that can ask (one without the capability, the agent, a direct call):
+        // the caller's own approval of destructive tools applies.
+        Err(AskError::Unsupported(_)) => {}
+        Err(AskError::Failed(why)) => {
+            return Err(format!("note {id} was not removed: asking for confirmation failed: {why}"));
+        }
+    }
     match app.store.remove(app.user.id, id).await {
         Ok(Some(note)) => Ok(note),
         Ok(None) => Err(format!("you have no note {id}")),
@@ -95,21 +114,12 @@ pub async fn export_notes(app: &App, progress: &Progress) -> Result<Content, Str
     let mut notes = app.store.notes_of(app.user.id, u32::MAX).await.map_err(told)?;
     notes.sort_by_key(|note| note.id);
     let total = notes.len() as u64;
-    let mut markdown = format!("# {}'s notes\n", app.user.name);
-    if notes.is_empty() {
-        markdown.push_str("\nNo notes yet.\n");
-    }
     for (done, note) in (1..).zip(&notes) {
-        markdown.push_str(&format!("\n## Note {}\n\n{}\n", note.id, note.text));
         progress.report(done, Some(total), format!("note {}", note.id));
     }
     progress.log(LogLevel::Info, format!("exported {total} notes"));
+    let markdown = markdown(&app.user.name, &notes);
     Ok(Content::resource_text(export_uri(app.user.id), "text/markdown", markdown))
-}
-
-/// Where user `id`'s export says it comes from.
-fn export_uri(id: u64) -> String {
-    format!("notes://user/{id}/export.md")
 }
 
 /// What the model is told when a query fails: what could not be done, without the

@@ -1,0 +1,128 @@
+//! The notes as MCP resources, under the caller's identity (#44 item 1), and `remove_note`
+//! asking for confirmation over MCP (#44 item 3), through rmcp's client in process: Ada
+//! reads her notes and her export (the URI `export_notes` embeds), never Grace's; a
+//! client that can answer is asked before a note goes, and its "no" keeps the note.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use example_app::app::Store;
+use example_app::models::{Role, User};
+use example_app::{App, toolset};
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ErrorData, ReadResourceRequestParams, ResourceContents,
+};
+use rmcp::service::{RequestContext, RoleClient, RunningService};
+use rmcp::{ClientHandler, ServiceExt};
+use serde_json::json;
+use toolcall_mcp::McpServer;
+
+fn user(id: u64, name: &str) -> User {
+    User { id, name: name.to_owned(), role: Role::Editor }
+}
+
+async fn connect<H: ClientHandler>(app: App, client: H) -> RunningService<RoleClient, H> {
+    let server = McpServer::new(&toolset::ALL, app).resources(example_app::resources::resources());
+    let (server_side, client_side) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_side).await {
+            let _ = running.waiting().await;
+        }
+    });
+    client.serve(client_side).await.expect("initializes")
+}
+
+async fn read(
+    client: &RunningService<RoleClient, ()>,
+    uri: &str,
+) -> Result<rmcp::model::ReadResourceResult, rmcp::ServiceError> {
+    client.read_resource(ReadResourceRequestParams::new(uri)).await
+}
+
+fn text(contents: &[ResourceContents]) -> String {
+    match &contents[0] {
+        ResourceContents::TextResourceContents { text, .. } => text.clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn each_user_reads_their_own_notes_and_nobody_elses() {
+    let store = Arc::new(Store::seeded(Duration::ZERO));
+    let ada = connect(App::for_user(&store, user(1, "Ada")), ()).await;
+    let listed: Vec<String> = ada.list_all_resources().await.unwrap().into_iter().map(|r| r.uri).collect();
+    assert_eq!(listed, ["notes://note/2", "notes://note/1"], "Ada's notes, newest first");
+    assert_eq!(text(&read(&ada, "notes://note/1").await.unwrap().contents), "buy oat milk");
+    // The URI export_notes embeds reads back as the same document.
+    let exported = ada.call_tool(CallToolRequestParams::new("export_notes")).await.unwrap();
+    let embedded = serde_json::to_value(&exported.content[0]).unwrap();
+    let uri = embedded["resource"]["uri"].as_str().unwrap().to_owned();
+    assert_eq!(uri, "notes://user/1/export.md");
+    let read_back = text(&read(&ada, &uri).await.unwrap().contents);
+    assert_eq!(read_back, embedded["resource"]["text"].as_str().unwrap());
+    assert!(read_back.contains("call the plumber"));
+    // Grace's note and Grace's export are not there for Ada: the same answer as a note
+    // that does not exist.
+    for uri in ["notes://note/3", "notes://user/2/export.md", "notes://note/99", "notes://note/x"] {
+        let error = read(&ada, uri).await.unwrap_err().to_string();
+        assert!(error.contains("no resource"), "{uri}: {error}");
+    }
+    let grace = connect(App::for_user(&store, user(2, "Grace")), ()).await;
+    assert!(text(&read(&grace, "notes://note/3").await.unwrap().contents).contains("launch codes"));
+    assert!(read(&grace, "notes://note/1").await.is_err());
+    ada.cancel().await.ok();
+    grace.cancel().await.ok();
+}
+
+/// A client that can ask its user, who answers `confirm`.
+#[derive(Clone)]
+struct Confirming(bool);
+
+impl ClientHandler for Confirming {
+    fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.elicitation = Some(Default::default());
+        let mut config = ClientConfig::default();
+        config.capabilities = capabilities;
+        config
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let asked = serde_json::to_value(&request).unwrap();
+        assert_eq!(asked["message"], "Remove note 1 for good?");
+        let mut answer = ElicitResult::new(ElicitationAction::Accept);
+        answer.content = Some(json!({"confirm": self.0}));
+        Ok(answer)
+    }
+}
+
+#[tokio::test]
+async fn remove_note_asks_first_when_the_client_can_answer() {
+    let store = Arc::new(Store::seeded(Duration::ZERO));
+    let remove = CallToolRequestParams::new("remove_note")
+        .with_arguments(json!({"id": 1}).as_object().cloned().unwrap());
+    let refusing = connect(App::for_user(&store, user(1, "Ada")), Confirming(false)).await;
+    let kept = refusing.call_tool(remove.clone()).await.unwrap();
+    assert_eq!(kept.is_error, Some(true));
+    assert!(kept.content[0].as_text().unwrap().text.contains("note 1 was not removed: the user said no"));
+    assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 2, "the note is still there");
+    let confirming = connect(App::for_user(&store, user(1, "Ada")), Confirming(true)).await;
+    let removed = confirming.call_tool(remove.clone()).await.unwrap();
+    assert_eq!(removed.is_error, Some(false), "{removed:?}");
+    assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 1);
+    // A client that cannot ask: the host's approval of destructive tools applies.
+    let plain = connect(App::for_user(&store, user(1, "Ada")), ()).await;
+    let remove_two = CallToolRequestParams::new("remove_note")
+        .with_arguments(json!({"id": 2}).as_object().cloned().unwrap());
+    assert_eq!(plain.call_tool(remove_two).await.unwrap().is_error, Some(false));
+    for client in [refusing.cancel().await, confirming.cancel().await] {
+        client.ok();
+    }
+    plain.cancel().await.ok();
+}
