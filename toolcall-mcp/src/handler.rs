@@ -6,12 +6,12 @@ use rmcp::ServerHandler;
 use std::collections::BTreeMap;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, CompletionInfo,
-    ErrorData, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    PromptsCapability, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference,
-    ResourcesCapability, ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool,
-    UnsubscribeRequestParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    CompletionInfo, DiscoverResult, ErrorData, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, PromptsCapability, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Reference, ResourcesCapability, ServerCapabilities,
+    ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -45,6 +45,19 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         config
     }
 
+    /// 2026-07-28's `server/discover`: what `initialize` says (capabilities, server info,
+    /// instructions), cacheable as `tools/list` is (the server's answer is fixed at
+    /// start: [`McpServer::list_ttl`], public).
+    async fn discover(&self, _context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
+        let mut result = DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        );
+        result.ttl_ms = u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX);
+        result.cache_scope = CacheScope::Public;
+        Ok(result)
+    }
+
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
@@ -69,7 +82,19 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         let args = Value::Object(request.arguments.unwrap_or_default());
         let (progress, talk) =
             talk::Talk::new(&context, &self.log_level, self.default_log_level, &request.name);
-        let cancelled = context.ct.cancelled_owned();
+        // 2026-07-28: a client's disconnect cancels its request. Earlier revisions say the
+        // opposite (a disconnect is not a cancellation; the client may resume the stream
+        // with Last-Event-ID), so their calls go on.
+        let stateless = context
+            .protocol_version()
+            .is_some_and(|version| crate::revision::is_at_least(&version, &ProtocolVersion::V_2026_07_28));
+        let disconnect = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<crate::request::Disconnect>())
+            .filter(|_| stateless)
+            .cloned();
+        let cancelled = cancelled_or_gone(context.ct.clone().cancelled_owned(), disconnect);
         self.run(caller, &request.name, args, arrived, cancelled, progress, Some(talk)).await.map(Into::into)
     }
 
@@ -213,5 +238,20 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             return None;
         }
         self.tools.iter().find(|t| t.name == name).cloned()
+    }
+}
+
+/// Resolves when the client cancels the request (`notifications/cancelled`) or, over
+/// HTTP, goes away before reading its response.
+async fn cancelled_or_gone(
+    cancelled: impl Future<Output = ()>,
+    disconnect: Option<crate::request::Disconnect>,
+) {
+    match disconnect {
+        Some(disconnect) => tokio::select! {
+            () = cancelled => {}
+            () = disconnect.fired() => {}
+        },
+        None => cancelled.await,
     }
 }

@@ -163,6 +163,47 @@ pub(crate) struct Identity(pub(crate) Arc<str>);
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Arrived(pub(crate) Instant);
 
+/// Fires when the client stops reading the request's response before it ended (it
+/// disconnected): the HTTP layer keeps the trigger in the response body, and a call waits
+/// on this to stop (the specification: a client's disconnect cancels its request).
+#[derive(Clone, Debug)]
+pub(crate) struct Disconnect(tokio::sync::watch::Receiver<bool>);
+
+impl Disconnect {
+    /// A disconnect and its trigger; dropping the trigger unfired never fires it.
+    pub(crate) fn new() -> (DisconnectTrigger, Disconnect) {
+        let (fire, fired) = tokio::sync::watch::channel(false);
+        (DisconnectTrigger(Some(fire)), Disconnect(fired))
+    }
+
+    /// Resolves when the client has gone away; never when the response ended normally.
+    pub(crate) async fn fired(mut self) {
+        if self.0.wait_for(|fired| *fired).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+/// The trigger of a [`Disconnect`]: fires when dropped, unless [`DisconnectTrigger::disarm`]
+/// said the response ended.
+#[derive(Debug)]
+pub(crate) struct DisconnectTrigger(Option<tokio::sync::watch::Sender<bool>>);
+
+impl DisconnectTrigger {
+    /// The response was sent to its end: dropping the trigger now fires nothing.
+    pub(crate) fn disarm(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for DisconnectTrigger {
+    fn drop(&mut self) {
+        if let Some(fire) = self.0.take() {
+            let _ = fire.send(true);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -268,3 +268,25 @@ async fn the_tool_list_carries_caching_hints_that_fit() {
     let legacy = list(fixed, Era::Legacy).await;
     assert_eq!((legacy.ttl_ms, legacy.cache_scope), (None, None));
 }
+
+/// A 2026-07-28 client discovers what `initialize` would say, instructions included, and
+/// may cache it as long as the tool list (#44 item 4).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discovery_carries_the_instructions_and_caching_hints() {
+    let stats = Arc::new(Stats::default());
+    let uri = serve(McpServer::new(&GAUGE, Gauge::new("local", &stats)).instructions("Measure twice.")).await;
+    let client = Client::new(&uri, Era::Stateless).connect().await.expect("discovers");
+    let info = client.peer_info().expect("the discovery result");
+    assert_eq!(info.instructions.as_deref(), Some("Measure twice."));
+    let (status, _, body) = post(
+        &uri,
+        r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{
+            "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+        &[("mcp-protocol-version", "2026-07-28"), ("mcp-method", "server/discover")],
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#""ttlMs":3600000"#) && body.contains(r#""cacheScope":"public""#), "{body}");
+    assert!(body.contains("Measure twice."), "{body}");
+}

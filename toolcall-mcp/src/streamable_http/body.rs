@@ -14,6 +14,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::request::DisconnectTrigger;
+
 /// Bodies larger than this are parsed by rmcp inside `block_in_place`.
 pub(crate) const LARGE_BODY: usize = 64 * 1024;
 /// At most this much of an error response's text is sent.
@@ -190,6 +192,44 @@ impl<G: Unpin> http_body::Body for Guarded<G> {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
         Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// A response body that fires its request's [`Disconnect`](crate::request::Disconnect)
+/// when it is dropped before its end: the client went away with the response unread.
+pub(crate) struct Watched {
+    inner: Body,
+    trigger: DisconnectTrigger,
+}
+
+impl Watched {
+    /// `response` whose body fires `trigger` if it is dropped before its end.
+    pub(crate) fn wrap(response: Response, trigger: DisconnectTrigger) -> Response {
+        response.map(|inner| Body::new(Watched { inner, trigger }))
+    }
+}
+
+impl http_body::Body for Watched {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        let frame = Pin::new(&mut self.inner).poll_frame(cx);
+        if let Poll::Ready(None) = frame {
+            self.trigger.disarm();
+        }
+        frame
     }
 
     fn is_end_stream(&self) -> bool {

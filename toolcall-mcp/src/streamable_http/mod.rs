@@ -42,9 +42,9 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 use crate::error::ServeError;
-use crate::request::{Arrived, Caller, CallerContext, Identity, RequestFn};
+use crate::request::{Arrived, Caller, CallerContext, Disconnect, Identity, RequestFn};
 use crate::server::McpServer;
-use body::{BodyLimits, MAX_ERROR_BODY, plain, read_body};
+use body::{BodyLimits, MAX_ERROR_BODY, Watched, plain, read_body};
 use sessions::Sessions;
 
 impl<C: Send + Sync + 'static> McpServer<C> {
@@ -134,8 +134,9 @@ pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Ro
 }
 
 /// Two `Host` or `Mcp-Session-Id` headers are a bad request (RFC 9112: one `Host`); the
-/// request's arrival is noted when the connection layer has not; an error response's
-/// text is cut to 1 KiB.
+/// request's arrival is noted when the connection layer has not; the response's body
+/// fires the request's [`Disconnect`] if the client leaves before its end; an error
+/// response's text is cut to 1 KiB.
 async fn check_head(mut request: Request, next: Next) -> Response {
     if request.extensions().get::<Arrived>().is_none() {
         request.extensions_mut().insert(Arrived(Instant::now()));
@@ -145,11 +146,13 @@ async fn check_head(mut request: Request, next: Next) -> Response {
             return plain(StatusCode::BAD_REQUEST, format!("Bad Request: more than one {what} header"));
         }
     }
+    let (trigger, disconnect) = Disconnect::new();
+    request.extensions_mut().insert(disconnect);
     let response = next.run(request).await;
     if response.status().is_client_error() || response.status().is_server_error() {
         return cut_error_body(response).await;
     }
-    response
+    Watched::wrap(response, trigger)
 }
 
 /// The most of an error response's body read before it is cut (rmcp's are short).
