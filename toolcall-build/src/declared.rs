@@ -12,9 +12,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::SourceFile;
 use crate::diagnostics::{Diagnostics, Level};
 use crate::parse::{module_ident, module_path};
+use crate::records::SourceFile;
 
 /// A module file as diagnostics name it, with its text.
 #[derive(Clone, Debug)]

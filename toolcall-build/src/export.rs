@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use toolcall_runtime::ir::Tool;
 
-use crate::{Generated, Level};
+use crate::diagnostics::Level;
+use crate::records::Generated;
 
 /// The record's file name for a toolset written to `out_file` (`tools.rs` ->
 /// `tools.rs.export.json`).

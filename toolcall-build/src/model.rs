@@ -213,7 +213,19 @@ pub struct Field {
 }
 
 /// serde's enum representations, as the ast read them.
-pub use crate::ast::attr::Tagging;
+/// How an enum is represented (serde's `TagType`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Tagging {
+    /// `{"Variant": payload}`, or `"Variant"` for unit variants (serde's default).
+    #[default]
+    External,
+    /// `#[serde(tag = "type")]`.
+    Internal(String),
+    /// `#[serde(tag = "t", content = "c")]`.
+    Adjacent(String, String),
+    /// `#[serde(untagged)]`.
+    Untagged,
+}
 
 /// One enum variant.
 #[derive(Clone, Debug)]

@@ -51,9 +51,9 @@ pub struct OutputDef {
 
 impl OutputDef {
     /// What [`Generated::outputs`](crate::Generated::outputs) says of it.
-    pub fn generated(&self) -> crate::GeneratedOutput {
+    pub fn generated(&self) -> crate::records::GeneratedOutput {
         let path = crate::tree::resolve::segment_names(&self.path).join("::");
-        crate::GeneratedOutput {
+        crate::records::GeneratedOutput {
             path,
             name: self.name.clone(),
             description: self.description.clone(),

@@ -7,6 +7,7 @@
 //! changes the wire shape in a way the build cannot see (`with`, `from`, `remote`, ...) is
 //! recorded, and the stage that needs the shape reports it.
 
+use crate::model::Tagging;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
@@ -103,20 +104,6 @@ pub struct Both<T> {
     pub serialize: T,
     /// Deserialize side.
     pub deserialize: T,
-}
-
-/// How an enum is represented (serde's `TagType`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Tagging {
-    /// `{"Variant": payload}`, or `"Variant"` for unit variants (serde's default).
-    #[default]
-    External,
-    /// `#[serde(tag = "type")]`.
-    Internal(String),
-    /// `#[serde(tag = "t", content = "c")]`.
-    Adjacent(String, String),
-    /// `#[serde(untagged)]`.
-    Untagged,
 }
 
 /// Container attributes of a struct or enum.
