@@ -20,9 +20,17 @@ pub enum AgentError {
     Config(String),
     /// The toolset's definitions did not parse (a toolcall bug).
     Definitions(String),
-    /// The endpoint could not be reached or the exchange broke off (connection refused,
-    /// timeout, reset), after the retries.
+    /// The endpoint could not be reached or the exchange broke off, said as text.
+    #[deprecated(note = "no longer produced: a transport failure is `Connection`, which keeps its cause")]
     Transport(String),
+    /// The endpoint could not be reached or the exchange broke off (connection refused,
+    /// timeout, reset), after the retries; `source()` is the HTTP client's error.
+    Connection {
+        /// The error and its causes on one line.
+        message: String,
+        /// The HTTP client's error.
+        source: Cause,
+    },
     /// The endpoint answered with an error status (4xx, or 5xx after retries).
     Http {
         /// The HTTP status code.
@@ -74,7 +82,9 @@ impl fmt::Display for AgentError {
         match self {
             AgentError::Config(message) => write!(f, "bad setting: {message}"),
             AgentError::Definitions(message) => write!(f, "the tool definitions do not parse: {message}"),
+            #[allow(deprecated)]
             AgentError::Transport(message) => write!(f, "cannot reach the endpoint: {message}"),
+            AgentError::Connection { message, .. } => write!(f, "cannot reach the endpoint: {message}"),
             AgentError::Http { status, message } => {
                 write!(f, "the endpoint answered HTTP {status}: {message}")
             }
@@ -101,7 +111,40 @@ impl fmt::Display for AgentError {
     }
 }
 
-impl std::error::Error for AgentError {}
+impl std::error::Error for AgentError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AgentError::Connection { source, .. } => Some(source.0.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+/// The cause of an [`AgentError`], kept for [`std::error::Error::source`]: cheap to clone,
+/// and equal to another when their messages are (so errors still compare in tests).
+#[derive(Clone, Debug)]
+pub struct Cause(pub std::sync::Arc<dyn std::error::Error + Send + Sync>);
+
+impl Cause {
+    /// `error`, kept.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Cause(std::sync::Arc::new(error))
+    }
+}
+
+impl PartialEq for Cause {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for Cause {}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// The first [`EXCERPT_CHARS`] characters of `text`, marked when cut.
 pub(crate) fn excerpt(text: &str) -> String {

@@ -82,7 +82,7 @@ pub(crate) async fn post(
         attempt += 1;
         match sent {
             Err(error) if retry && error.is_connect() => tokio::time::sleep(wait).await,
-            Err(error) => return Err(AgentError::Transport(chain(&error))),
+            Err(error) => return Err(connection(error)),
             Ok(response) if response.status().is_success() => return Ok(response),
             Ok(response)
                 if retry && (response.status().as_u16() == 429 || response.status().is_server_error()) =>
@@ -91,7 +91,7 @@ pub(crate) async fn post(
             }
             Ok(response) => {
                 let status = response.status().as_u16();
-                let body = response.bytes().await.map_err(|e| AgentError::Transport(chain(&e)))?;
+                let body = response.bytes().await.map_err(connection)?;
                 return Err(AgentError::Http { status, message: error_message(&body) });
             }
         }
@@ -100,7 +100,7 @@ pub(crate) async fn post(
 
 /// A 2xx body decoded as `T`; a body that is not one is [`AgentError::Malformed`].
 pub(crate) async fn json<T: DeserializeOwned>(response: reqwest::Response) -> Result<T, AgentError> {
-    let body = response.bytes().await.map_err(|e| AgentError::Transport(chain(&e)))?;
+    let body = response.bytes().await.map_err(connection)?;
     decode(&body)
 }
 
@@ -192,7 +192,7 @@ impl Sse {
             if self.ended {
                 return Ok(None);
             }
-            match self.response.chunk().await.map_err(|e| AgentError::Transport(chain(&e)))? {
+            match self.response.chunk().await.map_err(connection)? {
                 Some(chunk) => self.parser.push(&chunk),
                 None => {
                     self.ended = true;
@@ -268,6 +268,11 @@ pub(crate) fn assemble<'a, A: Assembler + 'a>(response: reqwest::Response, assem
             }
         }
     }))
+}
+
+/// The error of an exchange that broke off: its message with every cause, and the cause kept.
+fn connection(error: reqwest::Error) -> AgentError {
+    AgentError::Connection { message: chain(&error), source: crate::error::Cause::new(error) }
 }
 
 #[cfg(test)]

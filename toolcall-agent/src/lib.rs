@@ -73,7 +73,7 @@ use futures_util::future::Either;
 use tokio::sync::mpsc;
 use toolcall_runtime::{Content, LogLevel, Progress, ProgressSink, ToolError, ToolInfo, Toolset, glue};
 
-pub use crate::error::AgentError;
+pub use crate::error::{AgentError, Cause};
 pub use crate::message::{Message, ModelResponse, ToolCall, ToolReturn, Usage};
 pub use crate::model::{
     FunctionModel, Model, ModelRequest, ModelStream, ScriptedModel, SeenRequest, StreamPart, Tools, once,

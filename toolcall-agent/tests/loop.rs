@@ -242,7 +242,8 @@ async fn an_endpoint_nobody_listens_on_is_a_transport_error() {
     let agent = Agent::new(&toolset::ALL, App::demo(), format!("http://{addr}/v1"));
     let (outcome, _) = run(&agent, "hi").await;
     let error = outcome.unwrap_err();
-    assert!(matches!(error, AgentError::Transport(_)), "{error:?}");
+    assert!(matches!(error, AgentError::Connection { .. }), "{error:?}");
+    assert!(std::error::Error::source(&error).is_some(), "the HTTP client's error is kept");
     assert!(error.to_string().contains(&addr.to_string()), "{error}");
 }
 

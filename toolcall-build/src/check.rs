@@ -57,9 +57,8 @@ pub const OPENAI_STRICT_MAX_DEPTH: usize = 100;
 /// schema nests past [`OPENAI_STRICT_MAX_DEPTH`] is a warning at the tool: OpenAI's own
 /// tooling refuses it strict.
 fn check_schema_depth(module: &ToolModule, tool: &ToolDef, diags: &Diagnostics) {
-    let depths = tool.texts.inputs.each_ref().map(|text| json_depth(text));
-    let input = depths.into_iter().max().unwrap_or(0);
-    let strict = depths[1];
+    let input = tool.texts.inputs().iter().map(|(_, text)| json_depth(text)).max().unwrap_or(0);
+    let strict = json_depth(&tool.texts.strict_parameters);
     if strict > OPENAI_STRICT_MAX_DEPTH && input <= MAX_SCHEMA_DEPTH {
         diags.warn(
             &module.file,

@@ -55,11 +55,18 @@ pub struct ToolDef {
 }
 
 /// A tool's schema texts, rendered once by the runtime's renderer: each kind of input
-/// schema, the output schema, and the annotations and examples as JSON text.
+/// schema (under the names `ToolInfo` gives them), the output schema, and the annotations
+/// and examples as JSON text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Texts {
-    /// The input schema of each kind, in [`Texts::KINDS`] order.
-    pub inputs: [String; 4],
+    /// The plain input schema (every format but Gemini, not strict).
+    pub parameters: String,
+    /// The input schema OpenAI (Chat Completions and Responses) and MCP take strict.
+    pub strict_parameters: String,
+    /// The input schema Anthropic takes strict.
+    pub anthropic_strict_parameters: String,
+    /// Gemini's input schema ("" for a tool without parameters).
+    pub gemini_parameters: String,
     /// The output schema, when the tool has one.
     pub output: Option<String>,
     /// MCP's `annotations` object ("" when no hint is set).
@@ -69,21 +76,16 @@ pub struct Texts {
 }
 
 impl Texts {
-    /// The input schema kinds, in the order of [`Texts::inputs`] (and of `ToolInfo`'s fields).
-    pub const KINDS: [toolcall_runtime::render::InputKind; 4] = [
-        toolcall_runtime::render::InputKind::Lax,
-        toolcall_runtime::render::InputKind::Strict,
-        toolcall_runtime::render::InputKind::AnthropicStrict,
-        toolcall_runtime::render::InputKind::Gemini,
-    ];
-
     /// Renders every text of `tool`.
     pub fn of(tool: &ir::Tool) -> Texts {
         use toolcall_runtime::render::{
-            render_annotations, render_examples, render_input, render_output_schema,
+            InputKind, render_annotations, render_examples, render_input, render_output_schema,
         };
         Texts {
-            inputs: Self::KINDS.map(|kind| render_input(tool, kind)),
+            parameters: render_input(tool, InputKind::Lax),
+            strict_parameters: render_input(tool, InputKind::Strict),
+            anthropic_strict_parameters: render_input(tool, InputKind::AnthropicStrict),
+            gemini_parameters: render_input(tool, InputKind::Gemini),
             output: tool.output.as_ref().map(render_output_schema),
             annotations: render_annotations(&tool.annotations),
             examples: render_examples(&tool.examples),
@@ -92,7 +94,23 @@ impl Texts {
 
     /// The input schema of `kind`.
     pub fn input(&self, kind: toolcall_runtime::render::InputKind) -> &str {
-        Self::KINDS.iter().position(|k| *k == kind).map_or("", |at| self.inputs[at].as_str())
+        use toolcall_runtime::render::InputKind;
+        match kind {
+            InputKind::Lax => &self.parameters,
+            InputKind::Strict => &self.strict_parameters,
+            InputKind::AnthropicStrict => &self.anthropic_strict_parameters,
+            InputKind::Gemini => &self.gemini_parameters,
+        }
+    }
+
+    /// Each input schema under its `ToolInfo` field name, in that order.
+    pub fn inputs(&self) -> [(&'static str, &str); 4] {
+        [
+            ("parameters", &self.parameters),
+            ("strict_parameters", &self.strict_parameters),
+            ("anthropic_strict_parameters", &self.anthropic_strict_parameters),
+            ("gemini_parameters", &self.gemini_parameters),
+        ]
     }
 }
 

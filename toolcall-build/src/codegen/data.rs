@@ -152,7 +152,7 @@ fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
     out.line(&format!("module: {},", quoted(module)));
     out.line(&format!("name: {},", quoted(&tool.ir.name)));
     out.line(&format!("description: {},", quoted(&tool.ir.description)));
-    for (field, text) in INPUT_FIELDS.iter().zip(&texts.inputs) {
+    for (field, text) in texts.inputs() {
         out.line(&format!("{field}: {},", literal(text)));
     }
     let optional = [
@@ -188,10 +188,6 @@ fn hints(hints: &toolcall_runtime::Annotations) -> String {
         hint(hints.open_world)
     )
 }
-
-/// The `ToolInfo` field holding each kind of input schema, in `Texts::KINDS` order.
-const INPUT_FIELDS: [&str; 4] =
-    ["parameters", "strict_parameters", "anthropic_strict_parameters", "gemini_parameters"];
 
 /// `static <ident>: Emitted = Emitted::new();`: where a toolset keeps its arrays once emitted.
 pub fn emitted(out: &mut Out, ident: &str) {
