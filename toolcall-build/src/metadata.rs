@@ -82,6 +82,32 @@ fn apply_entry(tool: &mut ToolDef, entry: ToolMetaEntry, report: &FileDiagnostic
             Err(why) => report.error(span, format!("`{TOOLS_CONST}`: example for `{}` {why}", tool.ir.name)),
         }
     }
+    for (src, mime_type, span) in entry.icons {
+        let uri = src.starts_with("https://") || src.starts_with("http://") || src.starts_with("data:");
+        if uri && mime_type.contains('/') {
+            tool.ir.icons.push(toolcall_runtime::ir::Icon { src, mime_type });
+        } else {
+            let message = format!(
+                "`{TOOLS_CONST}`: icon of `{}` needs an http(s) or data: URI and a MIME type (`image/png`), got `{src}` and `{mime_type}`",
+                tool.ir.name
+            );
+            report.error(span, message);
+        }
+    }
+    for (key, json, span) in entry.meta {
+        match serde_json::from_str::<Value>(&json) {
+            Ok(value) if !key.is_empty() => {
+                tool.ir.meta.insert(key, value);
+            }
+            Ok(_) => {
+                report.error(span, format!("`{TOOLS_CONST}`: a `meta` key of `{}` is empty", tool.ir.name))
+            }
+            Err(why) => report.error(
+                span,
+                format!("`{TOOLS_CONST}`: `meta` value `{key}` of `{}` is not JSON: {why}", tool.ir.name),
+            ),
+        }
+    }
 }
 
 /// `json` parsed, when the tool's decoder accepts it as arguments.

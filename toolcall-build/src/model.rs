@@ -73,13 +73,18 @@ pub struct Texts {
     pub annotations: String,
     /// Anthropic's `input_examples` array ("" when there are none).
     pub examples: String,
+    /// MCP's `icons` array ("" when there are none).
+    pub icons: String,
+    /// MCP's `_meta` object ("" when there is none).
+    pub meta: String,
 }
 
 impl Texts {
     /// Renders every text of `tool`.
     pub fn of(tool: &ir::Tool) -> Texts {
         use toolcall_runtime::render::{
-            InputKind, render_annotations, render_examples, render_input, render_output_schema,
+            InputKind, render_annotations, render_examples, render_icons, render_input, render_meta,
+            render_output_schema,
         };
         Texts {
             parameters: render_input(tool, InputKind::Lax),
@@ -89,6 +94,8 @@ impl Texts {
             output: tool.output.as_ref().map(render_output_schema),
             annotations: render_annotations(&tool.annotations),
             examples: render_examples(&tool.examples),
+            icons: render_icons(&tool.icons),
+            meta: render_meta(&tool.meta),
         }
     }
 

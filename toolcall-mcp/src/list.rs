@@ -25,13 +25,13 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 .ok_or_else(|| ErrorData::invalid_params(format!("invalid cursor {text:?}"), None))?,
         };
         let end = (start + self.page_size).min(visible.len());
-        let old = version.filter(|v| !is_at_least(v, &ProtocolVersion::V_2025_06_18));
         let tools = visible[start..end]
             .iter()
             .copied()
-            .map(|tool| match old {
-                Some(version) => without_newer_fields(tool, version),
-                None => tool.clone(),
+            .map(|tool| {
+                version
+                    .and_then(|version| without_newer_fields(tool, version))
+                    .unwrap_or_else(|| tool.clone())
             })
             .collect();
         let mut result = ListToolsResult::with_all_items(tools);

@@ -1,6 +1,7 @@
 //! Protocol revisions: which one a client speaks decides the fields it is sent (a tool's
-//! `title` and `outputSchema` from 2025-06-18, `annotations` from 2025-03-26) and how the
-//! server behaves (2026-07-28's caching hints and logging rules).
+//! `icons` from 2025-11-25, `title`, `outputSchema` and `_meta` from 2025-06-18,
+//! `annotations` from 2025-03-26) and how the server behaves (2026-07-28's caching hints
+//! and logging rules).
 
 use rmcp::model::{ProtocolVersion, Tool};
 
@@ -10,14 +11,22 @@ pub(crate) fn is_at_least(version: &ProtocolVersion, since: &ProtocolVersion) ->
     version.as_str() >= since.as_str()
 }
 
-/// A tool without the fields a protocol version before 2025-06-18 does not define
-/// (`outputSchema`, `title`), nor, before 2025-03-26, `annotations`.
-pub(crate) fn without_newer_fields(tool: &Tool, version: &ProtocolVersion) -> Tool {
+/// A tool without the fields protocol `version` does not define: `icons` before
+/// 2025-11-25; `outputSchema`, `title` and `_meta` before 2025-06-18; `annotations` before
+/// 2025-03-26. `None` when it defines them all (the tool goes as it is).
+pub(crate) fn without_newer_fields(tool: &Tool, version: &ProtocolVersion) -> Option<Tool> {
+    if is_at_least(version, &ProtocolVersion::V_2025_11_25) {
+        return None;
+    }
     let mut tool = tool.clone();
-    tool.output_schema = None;
-    tool.title = None;
+    tool.icons = None;
+    if !is_at_least(version, &ProtocolVersion::V_2025_06_18) {
+        tool.output_schema = None;
+        tool.title = None;
+        tool.meta = None;
+    }
     if !is_at_least(version, &ProtocolVersion::V_2025_03_26) {
         tool.annotations = None;
     }
-    tool
+    Some(tool)
 }

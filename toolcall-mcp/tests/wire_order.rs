@@ -21,16 +21,21 @@ use toolcall_mcp::McpServer;
 use toolcall_runtime::Format;
 
 /// Each tool's definition as `emit` gives it, compact, less the fields `version` does
-/// not define (`title`, `outputSchema` before 2025-06-18; `annotations` before 2025-03-26).
+/// not define (`icons` before 2025-11-25; `title`, `outputSchema`, `_meta` before
+/// 2025-06-18; `annotations` before 2025-03-26).
 fn emitted_for(version: &str) -> Vec<String> {
     let emitted: Vec<Value> = serde_json::from_str(toolset::ALL.emit(Format::Mcp, false)).unwrap();
     emitted
         .into_iter()
         .map(|mut tool| {
             let object = tool.as_object_mut().unwrap();
+            if version < "2025-11-25" {
+                object.shift_remove("icons");
+            }
             if version < "2025-06-18" {
                 object.shift_remove("title");
                 object.shift_remove("outputSchema");
+                object.shift_remove("_meta");
             }
             if version < "2025-03-26" {
                 object.shift_remove("annotations");

@@ -43,6 +43,10 @@ pub struct ToolInfo {
     pub hints: Annotations,
     /// Anthropic's `input_examples` array as JSON text; "" when there are none.
     pub examples: &'static str,
+    /// MCP's `icons` array as JSON text; "" when there are none.
+    pub icons: &'static str,
+    /// MCP's `_meta` object as JSON text; "" when there is none.
+    pub meta: &'static str,
     /// The time limit of one call in milliseconds, from the tool's `ToolMeta::timeout_ms`;
     /// servers and agent loops use it instead of their default.
     pub timeout_ms: Option<u64>,
@@ -68,6 +72,8 @@ impl ToolInfo {
         annotations: "",
         hints: Annotations::NONE,
         examples: "",
+        icons: "",
+        meta: "",
         timeout_ms: None,
         returns_content: false,
     };

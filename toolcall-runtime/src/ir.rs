@@ -126,6 +126,22 @@ pub struct Tool {
     /// Examples of arguments (Anthropic `input_examples`), each accepted by the tool.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<Value>,
+    /// Icons a client may show for the tool (MCP `icons`, from revision 2025-11-25).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<Icon>,
+    /// Metadata for clients (MCP `_meta`), by key, in the order given.
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub meta: serde_json::Map<String, Value>,
+}
+
+/// An icon a client may show for a tool: where it is (an `https:` or `data:` URI) and its
+/// MIME type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Icon {
+    /// The icon's URI.
+    pub src: String,
+    /// Its MIME type (`image/png`, `image/svg+xml`).
+    pub mime_type: String,
 }
 
 /// A named type of a tool, what a [`Type::Ref`] of that name stands for. Rendered as an
@@ -153,6 +169,8 @@ impl Tool {
             title: String::new(),
             annotations: Annotations::default(),
             examples: Vec::new(),
+            icons: Vec::new(),
+            meta: serde_json::Map::new(),
         }
     }
 
@@ -171,6 +189,18 @@ impl Tool {
     /// Adds an example of arguments (Anthropic `input_examples`).
     pub fn example(mut self, arguments: Value) -> Self {
         self.examples.push(arguments);
+        self
+    }
+
+    /// Adds an icon (MCP `icons`).
+    pub fn icon(mut self, src: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        self.icons.push(Icon { src: src.into(), mime_type: mime_type.into() });
+        self
+    }
+
+    /// Sets metadata `key` to `value` (MCP `_meta`).
+    pub fn meta(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.meta.insert(key.into(), value);
         self
     }
 

@@ -34,6 +34,8 @@ pub struct ToolMeta {
     open_world: Option<bool>,
     timeout_ms: Option<u64>,
     example: Option<&'static str>,
+    icon: Option<(&'static str, &'static str)>,
+    meta: Option<(&'static str, &'static str)>,
 }
 
 impl ToolMeta {
@@ -49,6 +51,8 @@ impl ToolMeta {
             open_world: None,
             timeout_ms: None,
             example: None,
+            icon: None,
+            meta: None,
         }
     }
 
@@ -110,6 +114,20 @@ impl ToolMeta {
     /// call (the inert run-time value keeps the last).
     pub const fn example(mut self, json: &'static str) -> Self {
         self.example = Some(json);
+        self
+    }
+
+    /// An icon a client may show for the tool (MCP `icons`): an `https:` or `data:` URI
+    /// and its MIME type. Repeatable, like [`ToolMeta::example`].
+    pub const fn icon(mut self, src: &'static str, mime_type: &'static str) -> Self {
+        self.icon = Some((src, mime_type));
+        self
+    }
+
+    /// Metadata for clients under `key` (MCP `_meta`), its value as JSON text
+    /// (`.meta("com.example/team", r#""notes""#)`). Repeatable, like [`ToolMeta::example`].
+    pub const fn meta(mut self, key: &'static str, json: &'static str) -> Self {
+        self.meta = Some((key, json));
         self
     }
 

@@ -26,7 +26,15 @@ pub(crate) const TOOLS: &[ToolMeta] = &[
         .closed_world()
         .example("{}")
         .example(r#"{"limit": 3}"#),
-    ToolMeta::new("whoami").title("Who am I").read_only().closed_world(),
+    ToolMeta::new("whoami")
+        .title("Who am I")
+        .read_only()
+        .closed_world()
+        .icon(
+            "data:image/svg+xml;base64,PHN2ZyB4bWxucz0naHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmcnLz4=",
+            "image/svg+xml",
+        )
+        .meta("rs.toolcall.example/audience", r#""signed-in users""#),
     ToolMeta::new("export_notes").title("Export my notes").read_only().closed_world(),
 ];
 

@@ -38,6 +38,10 @@ pub struct ToolMetaEntry {
     pub timeout_ms: Option<u64>,
     /// Each `.example(..)`'s JSON text, with its place.
     pub examples: Vec<(String, Span)>,
+    /// Each `.icon(src, mime_type)`, with its place.
+    pub icons: Vec<(String, String, Span)>,
+    /// Each `.meta(key, json)`, with the place of its JSON.
+    pub meta: Vec<(String, String, Span)>,
     /// Where the entry is written.
     pub span: Span,
 }
@@ -78,6 +82,8 @@ fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<Tool
         annotations: Annotations::default(),
         timeout_ms: None,
         examples: Vec::new(),
+        icons: Vec::new(),
+        meta: Vec::new(),
         span: expr.span(),
     };
     for call in calls {
@@ -118,6 +124,15 @@ fn apply_method(entry: &mut ToolMetaEntry, call: &syn::ExprMethodCall, file: &Pa
             Some(json) => entry.examples.push((json, call.method.span())),
             None => diags.warn(file, call.span(), "`example` needs a string literal of JSON; ignored"),
         },
+        ("icon", 2) | ("meta", 2) => {
+            let (first, second) =
+                (call.args.first().and_then(string_literal), call.args.get(1).and_then(string_literal));
+            match (first, second, method.as_str()) {
+                (Some(src), Some(mime), "icon") => entry.icons.push((src, mime, call.method.span())),
+                (Some(key), Some(json), _) => entry.meta.push((key, json, call.method.span())),
+                _ => diags.warn(file, call.span(), format!("`{method}` needs two string literals; ignored")),
+            }
+        }
         ("timeout_ms", 1) => match call.args.first().and_then(integer_literal).map(u64::try_from) {
             Some(Ok(ms)) if ms > 0 => entry.timeout_ms = Some(ms),
             _ => diags.warn(file, call.span(), "`timeout_ms` needs a positive integer literal; ignored"),

@@ -161,6 +161,8 @@ fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
         ("annotations", (!texts.annotations.is_empty()).then(|| literal(&texts.annotations))),
         ("hints", (!tool.ir.annotations.is_empty()).then(|| hints(&tool.ir.annotations))),
         ("examples", (!texts.examples.is_empty()).then(|| literal(&texts.examples))),
+        ("icons", (!texts.icons.is_empty()).then(|| literal(&texts.icons))),
+        ("meta", (!texts.meta.is_empty()).then(|| literal(&texts.meta))),
         ("timeout_ms", tool.timeout_ms.map(|ms| format!("Some({ms})"))),
         ("returns_content", tool.returns_content.then(|| "true".to_owned())),
     ];

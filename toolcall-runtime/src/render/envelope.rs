@@ -34,6 +34,25 @@ pub fn render_annotations(hints: &crate::meta::Annotations) -> String {
     out
 }
 
+/// Renders a tool's icons as MCP's `icons` array; `""` when there are none.
+pub fn render_icons(icons: &[crate::ir::Icon]) -> String {
+    let mut out = String::new();
+    if !icons.is_empty() {
+        write_array(&mut out, icons, |out, icon| {
+            let mut obj = Obj::open(out);
+            obj.str("src", &icon.src);
+            obj.str("mimeType", &icon.mime_type);
+            obj.close();
+        });
+    }
+    out
+}
+
+/// Renders a tool's metadata as MCP's `_meta` object; `""` when there is none.
+pub fn render_meta(meta: &serde_json::Map<String, Value>) -> String {
+    if meta.is_empty() { String::new() } else { Value::Object(meta.clone()).to_string() }
+}
+
 /// Renders argument examples as Anthropic's `input_examples` array; `""` when there are none.
 pub fn render_examples(examples: &[Value]) -> String {
     let mut out = String::new();
@@ -60,6 +79,8 @@ pub fn render_infos(tools: &[ToolInfo], format: Format, strict: bool) -> String 
             output: tool.output.unwrap_or(""),
             annotations: tool.annotations,
             examples: tool.examples,
+            icons: tool.icons,
+            meta: tool.meta,
         };
         write_definition(settings, &envelope, out, |out| {
             let input = tool.input(kind);
@@ -84,6 +105,8 @@ pub(super) struct Envelope<'a> {
     pub(super) output: &'a str,
     pub(super) annotations: &'a str,
     pub(super) examples: &'a str,
+    pub(super) icons: &'a str,
+    pub(super) meta: &'a str,
 }
 
 /// Writes one tool definition in `settings`' format, with `write_input` writing its input
@@ -127,6 +150,12 @@ pub(super) fn write_definition(
     if format == Format::Mcp && !envelope.annotations.is_empty() {
         obj.raw("annotations", envelope.annotations);
     }
+    if format == Format::Mcp && !envelope.icons.is_empty() {
+        obj.raw("icons", envelope.icons);
+    }
+    if format == Format::Mcp && !envelope.meta.is_empty() {
+        obj.raw("_meta", envelope.meta);
+    }
     if format == Format::Anthropic && !envelope.examples.is_empty() {
         obj.raw("input_examples", envelope.examples);
     }
@@ -165,6 +194,10 @@ pub(super) fn write_tool(settings: Settings, tool: &Tool, out: &mut String) {
         Format::Anthropic => render_examples(&tool.examples),
         _ => String::new(),
     };
+    let (icons, meta) = match format {
+        Format::Mcp => (render_icons(&tool.icons), render_meta(&tool.meta)),
+        _ => (String::new(), String::new()),
+    };
     let envelope = Envelope {
         name: &tool.name,
         title: &tool.title,
@@ -173,6 +206,8 @@ pub(super) fn write_tool(settings: Settings, tool: &Tool, out: &mut String) {
         output: &output,
         annotations: &annotations,
         examples: &examples,
+        icons: &icons,
+        meta: &meta,
     };
     write_definition(settings, &envelope, out, |out| write_input(settings, tool, out));
 }
@@ -216,6 +251,8 @@ impl ToolInfo {
             annotations: leak(render_annotations(&tool.annotations)),
             hints: tool.annotations,
             examples: leak(render_examples(&tool.examples)),
+            icons: leak(render_icons(&tool.icons)),
+            meta: leak(render_meta(&tool.meta)),
             timeout_ms: None,
             returns_content: false,
         }

@@ -27,7 +27,9 @@ mod envelope;
 mod format;
 mod schema;
 
-pub use envelope::{render_annotations, render_examples, render_infos, render_tool, render_tools};
+pub use envelope::{
+    render_annotations, render_examples, render_icons, render_infos, render_meta, render_tool, render_tools,
+};
 pub use format::{
     ANTHROPIC_STRICT_FORMATS, Format, GEMINI_FORMATS, INLINED_LEVELS, InputKind, JSON_VALUE,
     OPENAI_STRICT_FORMATS, Settings,

@@ -5,7 +5,7 @@ pub(crate) const TOOLS: &[ToolMeta] = &[
     ToolMeta::new("remove").title("twice"),
     ToolMeta::new("nowhere").title("x"),
     ToolMeta::new("lookup").example("{not json").example(r#"{"id":"x"}"#).example(r#"{"id":7}"#),
-    ToolMeta::new("other").name("lookup").shout(),
+    ToolMeta::new("other").name("lookup").shout().icon("icon.png", "png").meta("k", "{bad").meta("", "1"),
     ToolMeta::new("lokup").read_only(),
 ];
 
