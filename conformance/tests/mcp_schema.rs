@@ -108,8 +108,17 @@ fn mcp_checklist_names_input_schemas_and_refs() {
                     .into_iter()
                     .flat_map(|m| m.keys())
                     .filter(|k| {
-                        !["name", "title", "description", "inputSchema", "outputSchema", "annotations"]
-                            .contains(&k.as_str())
+                        ![
+                            "name",
+                            "title",
+                            "description",
+                            "inputSchema",
+                            "outputSchema",
+                            "annotations",
+                            "icons",
+                            "_meta",
+                        ]
+                        .contains(&k.as_str())
                     })
                     .collect();
                 // provider-rules §8 MCP item 8: `title` a string, `annotations` booleans only.
