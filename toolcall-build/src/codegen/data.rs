@@ -136,6 +136,9 @@ pub fn info_table(out: &mut Out, ident: &str, tools: &[(String, &ToolDef)]) {
         out.line(&format!("pub(crate) const {ident}: [{ty}; 0] = [];"));
         return;
     }
+    // Read only at compile time (the root copies the rows into `ALL`'s table once), so its
+    // size costs nothing at run time; clippy cannot know that.
+    out.line("#[allow(clippy::large_const_arrays)]");
     out.open(&format!("pub(crate) const {ident}: [{ty}; {}] = [", tools.len()));
     for (module, tool) in tools {
         info_row(out, module, tool);
