@@ -1,8 +1,8 @@
 //! `cargo toolcall export` gives what the built crate's `emit()` gives, byte for byte,
 //! for every toolset of every crate of the workspace that has one (example-app, the
 //! fixtures with their service layout of crate-wide types and their context toolset, the
-//! benchmark crate, the README's crate), in every format, strict and not; and prints
-//! no warning the build does not print (#49).
+//! benchmark crate), in every format, strict and not; and prints no warning the build does
+//! not print (#49).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
@@ -34,16 +34,6 @@ fn built() -> Vec<Built> {
             dir: "toolcall-bench",
             toolset: "tools.rs",
             emit: |f, s| toolcall_bench::toolset::ALL.emit(f, s),
-        },
-        Built {
-            dir: "readme",
-            toolset: "tools.rs",
-            emit: |f, s| readme_snippets::emitted("tools.rs", f, s).unwrap(),
-        },
-        Built {
-            dir: "readme",
-            toolset: "app_tools.rs",
-            emit: |f, s| readme_snippets::emitted("app_tools.rs", f, s).unwrap(),
         },
     ]
 }

@@ -1,31 +1,4 @@
-//! # toolcall-runtime
-//!
-//! What a binary using toolcall links: the tool [IR](ir), the one schema
-//! [renderer](render), argument decoding ([`FromArg`]), [`ToolError`], the static
-//! [`Toolset`] that generated code defines, runtime-built tools ([`DynTool`]), a
-//! [`Registry`] combining both, and provider [glue].
-//!
-//! Most users never name these items: `toolcall-build` generates the code that does, and
-//! the user calls `toolset::ALL.emit(..)` and `toolset::ALL.call(&ctx, name, &args).await`
-//! (or `run(..)` for the sync tools of a crate without a context). The runtime needs no
-//! particular executor: [`CallFuture`] is a plain `Future`.
-//!
-//! ```
-//! use serde_json::json;
-//! use toolcall_runtime::ir::{Param, Tool, Type};
-//! use toolcall_runtime::{DynTool, Format};
-//!
-//! let weather = DynTool::new(
-//!     Tool::new("get_weather")
-//!         .description("Get the forecast for a city.")
-//!         .param(Param::new("city", Type::string()))
-//!         .param(Param::new("days", Type::integer_between(0, 255)).default(3)),
-//!     |args| Ok(json!({"city": args["city"], "days": args["days"], "temp": 21.5})),
-//! );
-//! assert!(weather.render(Format::OpenAi, true).contains(r#""strict":true"#));
-//! let out = weather.run(&json!({"city": "Oslo"})).unwrap();
-//! assert_eq!(out, json!({"city": "Oslo", "days": 3, "temp": 21.5}));
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod arguments;
 mod call;
