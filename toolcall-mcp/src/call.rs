@@ -187,6 +187,12 @@ mod tests {
     static EMPTY: Toolset = Toolset::new(&[], &EMPTY_EMITTED, |_, _, _| None);
     static EMPTY_EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
 
+    /// A call of `anything` (no such tool) on `server`, arrived at `arrived`, never cancelled.
+    async fn call_anything(server: &McpServer<()>, arrived: Instant) -> Result<CallToolResult, ErrorData> {
+        let never = std::future::pending();
+        server.run(Arc::new(()), "anything", Value::Null, arrived, never, Progress::default(), None).await
+    }
+
     fn text(result: &CallToolResult) -> String {
         result
             .content
@@ -201,18 +207,7 @@ mod tests {
     async fn a_call_that_never_gets_a_slot_says_it_did_not_start() {
         let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).timeout(Duration::from_millis(20));
         let _held = server.limit.enter().await.unwrap();
-        let result = server
-            .run(
-                Arc::new(()),
-                "anything",
-                Value::Null,
-                Instant::now(),
-                std::future::pending(),
-                Progress::default(),
-                None,
-            )
-            .await
-            .unwrap();
+        let result = call_anything(&server, Instant::now()).await.unwrap();
         assert_eq!(result.is_error, Some(true));
         let message = "tool `anything` did not start within 20 ms (the server's time limit per call): \
              all 1 call slots stayed busy; it was not run";
@@ -232,18 +227,7 @@ mod tests {
         let _held = server.limit.enter().await.unwrap();
         let arrived = Instant::now() - Duration::from_millis(2900);
         let begun = Instant::now();
-        let result = server
-            .run(
-                Arc::new(()),
-                "anything",
-                Value::Null,
-                arrived,
-                std::future::pending(),
-                Progress::default(),
-                None,
-            )
-            .await
-            .unwrap();
+        let result = call_anything(&server, arrived).await.unwrap();
         assert_eq!(result.is_error, Some(true));
         assert!(begun.elapsed() < Duration::from_secs(2), "{:?}: 2.9 of the 3 s had passed", begun.elapsed());
     }
@@ -267,35 +251,14 @@ mod tests {
     async fn a_call_past_the_line_is_refused_as_busy() {
         let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).max_queued_calls(0);
         let held = server.limit.enter().await.unwrap();
-        let result = server
-            .run(
-                Arc::new(()),
-                "anything",
-                Value::Null,
-                Instant::now(),
-                std::future::pending(),
-                Progress::default(),
-                None,
-            )
-            .await
-            .unwrap();
+        let result = call_anything(&server, Instant::now()).await.unwrap();
         assert_eq!(result.is_error, Some(true));
         assert!(text(&result).starts_with("the server is busy: 1 calls are running and 0 are waiting"));
         assert_eq!(error_json(&result), Some(&serde_json::json!({"error":"busy","running":1,"waiting":0})));
         assert_eq!(result.structured_content, None);
         drop(held);
         // The slot is free: the call runs (and finds no such tool).
-        let unknown = server
-            .run(
-                Arc::new(()),
-                "anything",
-                Value::Null,
-                Instant::now(),
-                std::future::pending(),
-                Progress::default(),
-                None,
-            )
-            .await;
+        let unknown = call_anything(&server, Instant::now()).await;
         assert!(unknown.is_err());
     }
 }

@@ -170,54 +170,34 @@ impl<F: Future> Future for ParseInPlace<F> {
     }
 }
 
+/// What a response body holds until it is finished or dropped: dropping it does the
+/// guard's work (a request counted over, a session's stream released, a disconnect
+/// fired); [`BodyGuard::ended`] is told first when the body reached its end.
+pub(crate) trait BodyGuard: Send + Unpin + 'static {
+    /// The body was sent to its end (not dropped halfway).
+    fn ended(&mut self) {}
+}
+
+impl BodyGuard for DisconnectTrigger {
+    fn ended(&mut self) {
+        self.disarm();
+    }
+}
+
 /// A response body that holds `guard` until it is finished or dropped.
 pub(crate) struct Guarded<G> {
     inner: Body,
-    _guard: G,
+    guard: G,
 }
 
-impl<G: Send + Unpin + 'static> Guarded<G> {
+impl<G: BodyGuard> Guarded<G> {
     /// `response` with `guard` held by its body.
     pub(crate) fn wrap(response: Response, guard: G) -> Response {
-        response.map(|inner| Body::new(Guarded { inner, _guard: guard }))
+        response.map(|inner| Body::new(Guarded { inner, guard }))
     }
 }
 
-impl<G: Unpin> http_body::Body for Guarded<G> {
-    type Data = axum::body::Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
-        Pin::new(&mut self.inner).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> http_body::SizeHint {
-        self.inner.size_hint()
-    }
-}
-
-/// A response body that fires its request's [`Disconnect`](crate::request::Disconnect)
-/// when it is dropped before its end: the client went away with the response unread.
-pub(crate) struct Watched {
-    inner: Body,
-    trigger: DisconnectTrigger,
-}
-
-impl Watched {
-    /// `response` whose body fires `trigger` if it is dropped before its end.
-    pub(crate) fn wrap(response: Response, trigger: DisconnectTrigger) -> Response {
-        response.map(|inner| Body::new(Watched { inner, trigger }))
-    }
-}
-
-impl http_body::Body for Watched {
+impl<G: BodyGuard> http_body::Body for Guarded<G> {
     type Data = axum::body::Bytes;
     type Error = axum::Error;
 
@@ -227,7 +207,7 @@ impl http_body::Body for Watched {
     ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
         let frame = Pin::new(&mut self.inner).poll_frame(cx);
         if let Poll::Ready(None) = frame {
-            self.trigger.disarm();
+            self.guard.ended();
         }
         frame
     }

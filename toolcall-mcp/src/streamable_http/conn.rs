@@ -28,7 +28,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::body::Guarded;
+use super::body::{BodyGuard, Guarded};
 use crate::error::ServeError;
 use crate::request::Arrived;
 use crate::settings::HttpSettings;
@@ -198,6 +198,9 @@ async fn connection(stream: TcpStream, router: axum::Router, limits: Limits, slo
 
 /// Marks the end of one request's response when dropped.
 struct RequestOver(Arc<State>);
+
+/// Dropping it is all it does.
+impl BodyGuard for RequestOver {}
 
 impl Drop for RequestOver {
     fn drop(&mut self) {

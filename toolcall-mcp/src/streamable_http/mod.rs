@@ -44,7 +44,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use crate::error::ServeError;
 use crate::request::{Arrived, Caller, CallerContext, Disconnect, Identity, RequestFn};
 use crate::server::McpServer;
-use body::{BodyLimits, MAX_ERROR_BODY, Watched, plain, read_body};
+use body::{BodyLimits, Guarded, MAX_ERROR_BODY, plain, read_body};
 use sessions::Sessions;
 
 impl<C: Send + Sync + 'static> McpServer<C> {
@@ -152,7 +152,7 @@ async fn check_head(mut request: Request, next: Next) -> Response {
     if response.status().is_client_error() || response.status().is_server_error() {
         return cut_error_body(response).await;
     }
-    Watched::wrap(response, trigger)
+    Guarded::wrap(response, trigger)
 }
 
 /// The most of an error response's body read before it is cut (rmcp's are short).

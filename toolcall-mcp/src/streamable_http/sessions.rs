@@ -37,7 +37,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::session::{SessionManager, SessionState, SessionStore};
 use serde_json::Value;
 
-use super::body::{Guarded, plain};
+use super::body::{BodyGuard, Guarded, plain};
 use crate::request::Identity;
 
 /// The session header.
@@ -261,6 +261,9 @@ struct Claimed {
     id: Arc<str>,
     stream: Option<Stream>,
 }
+
+/// Dropping it is all it does.
+impl BodyGuard for Claimed {}
 
 impl Drop for Claimed {
     fn drop(&mut self) {
