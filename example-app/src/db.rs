@@ -109,13 +109,22 @@ fn without_password(url: &str) -> String {
 }
 
 /// Why `--db` could not be opened: one line naming the database (without a password)
-/// and the reason.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OpenError(String);
+/// and the reason; the driver's error is its `source()`.
+#[derive(Debug, Clone)]
+pub struct OpenError(String, std::sync::Arc<sqlx::Error>);
+
+/// Two errors are the same when they say the same.
+impl PartialEq for OpenError {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for OpenError {}
 
 impl OpenError {
-    fn new(location: &dyn fmt::Display, error: &sqlx::Error) -> Self {
-        let reason = match error {
+    fn new(location: &dyn fmt::Display, error: sqlx::Error) -> Self {
+        let reason = match &error {
             sqlx::Error::Database(db) => match db.code().as_deref() {
                 Some("26") => "it is not a SQLite database".to_owned(),
                 Some("14") => {
@@ -129,7 +138,7 @@ impl OpenError {
             other => other.to_string(),
         };
         let line = format!("cannot open the database {location}: {reason}");
-        OpenError(line.split_whitespace().collect::<Vec<_>>().join(" "))
+        OpenError(line.split_whitespace().collect::<Vec<_>>().join(" "), std::sync::Arc::new(error))
     }
 }
 
@@ -139,7 +148,11 @@ impl fmt::Display for OpenError {
     }
 }
 
-impl std::error::Error for OpenError {}
+impl std::error::Error for OpenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(self.1.as_ref())
+    }
+}
 
 /// A query that failed. What the model sees ([`Display`](fmt::Display)) says what could
 /// not be done and nothing of the database (no SQL, path, host or driver message); the
@@ -223,7 +236,7 @@ pub(crate) const SEED: &[(u64, &str)] = &[
 /// One connection first, so that a server that refuses is reported at once, with its
 /// reason; then a pool that connects as queries need it.
 pub(crate) async fn open(location: &Location) -> Result<Pool, OpenError> {
-    let failed = |error: sqlx::Error| OpenError::new(location, &error);
+    let failed = |error: sqlx::Error| OpenError::new(location, error);
     match location {
         Location::Sqlite(path) => {
             let options = SqliteConnectOptions::new()

@@ -298,7 +298,9 @@ async fn a_bad_location_is_one_line() {
         (Location::Postgres("postgres://ada:s3cret@127.0.0.1:notaport/notes".into()), "a bad URL"),
     ];
     for (location, reason) in cases {
-        let error = Store::open(&location).await.unwrap_err().to_string();
+        let error = Store::open(&location).await.unwrap_err();
+        assert!(std::error::Error::source(&error).is_some(), "the driver's error is kept as the source");
+        let error = error.to_string();
         assert!(error.starts_with(&format!("cannot open the database {location}: ")), "{error}");
         assert!(error.contains(reason), "{location}: {error}");
         assert!(!error.contains('\n') && !error.contains("s3cret"), "{error}");

@@ -24,12 +24,9 @@ pub use crate::model::{
     FunctionModel, Model, ModelRequest, ModelStream, ScriptedModel, SeenRequest, StreamPart, Tools, once,
 };
 pub use crate::output::{OutputSpec, OutputType};
-pub use crate::providers::Provider;
+pub use crate::providers::{DEFAULT_MODEL, Provider};
 use crate::providers::{Endpoint, HttpModel};
 
-/// The model asked for when [`Agent::model`] is not called, on OpenAI's APIs (see
-/// [`Provider::default_model`] for the others).
-pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
 /// The most requests one [`Agent::run`] sends when [`Agent::max_turns`] is not called.
 pub const DEFAULT_MAX_TURNS: usize = 10;
 /// How long one request may take when [`Agent::timeout`] is not called.

@@ -25,6 +25,10 @@ mod chat;
 mod gemini;
 mod responses;
 
+/// The model asked for when [`Agent::model`](crate::Agent::model) is not called, on OpenAI's APIs (see
+/// [`Provider::default_model`] for the others).
+pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
+
 /// An HTTP API the agent can talk to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Provider {
@@ -65,7 +69,7 @@ impl Provider {
     /// The model asked for when none is named.
     pub fn default_model(self) -> &'static str {
         match self {
-            Provider::OpenAi | Provider::OpenAiResponses => crate::DEFAULT_MODEL,
+            Provider::OpenAi | Provider::OpenAiResponses => DEFAULT_MODEL,
             Provider::Anthropic => "claude-sonnet-4-5",
             Provider::Gemini => "gemini-2.5-flash",
         }
