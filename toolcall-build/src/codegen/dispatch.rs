@@ -38,6 +38,8 @@ pub struct Skeletons {
     /// `ctx`) and then whether it takes the progress handle (`_progress`, then `progress`).
     call_fn: [[syn::ItemFn; 2]; 2],
     dispatcher: syn::ItemFn,
+    /// A dispatcher given the name's hash, computed once by its caller.
+    hashed_dispatcher: syn::ItemFn,
 }
 
 impl Skeletons {
@@ -57,6 +59,9 @@ impl Skeletons {
             ],
             dispatcher: syn::parse_quote!(
                 fn f<'a>(c: &'a #context, name: &'a str, a: #args, p: #progress) -> #output {}
+            ),
+            hashed_dispatcher: syn::parse_quote!(
+                pub(crate) fn f<'a>(h: u64, c: &'a #context, name: &'a str, a: #args, p: #progress) -> #output {}
             ),
         }
     }
@@ -100,7 +105,7 @@ pub fn dispatcher(
     target: impl Fn(&ToolDef, &syn::Ident) -> syn::Path,
     ident: &str,
     skeletons: &Skeletons,
-) -> syn::ItemFn {
+) -> Vec<syn::ItemFn> {
     // A call function returns what the dispatcher does, so an arm is a plain (tail) call.
     let arms = tools
         .iter()
@@ -109,28 +114,65 @@ pub fn dispatcher(
             (tool.ir.name.as_str(), call(function, [var("c"), var("a"), var("p")]))
         })
         .collect::<Vec<_>>();
-    let mut dispatcher = function(&skeletons.dispatcher, super::syntax::ident(ident), name_match(arms));
+    let doc_line = "Finds the tool called `name` and calls it with `a`, its arguments (a `Value` or text).";
+    if !is_hashed(tools.len()) {
+        let mut dispatcher =
+            function(&skeletons.dispatcher, super::syntax::ident(ident), name_match(arms, None));
+        dispatcher.vis = syn::parse_quote!(pub(crate));
+        dispatcher.attrs.push(doc(doc_line));
+        return vec![dispatcher];
+    }
+    // Past a few tools, the name's hash first: computed once, here or by the crate's
+    // dispatcher, which hands it to each module in turn.
+    let hashed_ident = format!("{ident}_hashed");
+    let mut hashed = function(
+        &skeletons.hashed_dispatcher,
+        super::syntax::ident(&hashed_ident),
+        name_match(arms, Some(var("h"))),
+    );
+    hashed.attrs.push(doc("Finds the tool called `name`, whose `name_hash` is `h`, and calls it with `a`."));
+    let hash = call(private("name_hash"), [var("name")]);
+    let body = vec![tail(call(var(&hashed_ident), [hash, var("c"), var("name"), var("a"), var("p")]))];
+    let mut dispatcher = function(&skeletons.dispatcher, super::syntax::ident(ident), body);
     dispatcher.vis = syn::parse_quote!(pub(crate));
-    dispatcher
-        .attrs
-        .push(doc("Finds the tool called `name` and calls it with `a`, its arguments (a `Value` or text)."));
-    dispatcher
+    dispatcher.attrs.push(doc(doc_line));
+    vec![dispatcher, hashed]
+}
+
+/// Whether a dispatcher of `tools` tools matches the name's hash first (past
+/// [`PLAIN_MATCH_MAX`]), and so has a `_hashed` form taking the hash.
+pub fn is_hashed(tools: usize) -> bool {
+    tools > PLAIN_MATCH_MAX
 }
 
 /// The crate's dispatcher, `fn <ident>(c, name, a, p) -> Option<Dispatched>` like every
 /// dispatcher: asks each module's dispatcher of `modules` in turn, the first that knows
 /// the name answering. It names modules only, so adding a tool leaves it unchanged.
-pub fn chain(ident: &str, modules: &[syn::Path], skeletons: &Skeletons) -> syn::ItemFn {
-    let inputs = || [var("c"), var("name"), var("a"), var("p")];
+pub fn chain(ident: &str, modules: &[(syn::Path, bool)], skeletons: &Skeletons) -> syn::ItemFn {
+    let inputs = || vec![var("c"), var("name"), var("a"), var("p")];
+    let module_call = |(module, hashed): &(syn::Path, bool)| {
+        let dispatcher = if *hashed { "__dispatch_hashed" } else { "__dispatch" };
+        let function = super::syntax::join(module, [super::syntax::ident(dispatcher)]);
+        let mut args = inputs();
+        if *hashed {
+            args.insert(0, var("h"));
+        }
+        call(path_expr(function), args)
+    };
     let body = match modules.split_first() {
         None => vec![let_(wild(), tuple(inputs())), tail(var(NONE))],
         Some((first, rest)) => {
-            let mut expr = call(path_expr(first.clone()), inputs());
+            let mut expr = module_call(first);
             for module in rest {
-                let next = closure(false, [], call(path_expr(module.clone()), inputs()));
-                expr = method(expr, "or_else", [next]);
+                expr = method(expr, "or_else", [closure(false, [], module_call(module))]);
             }
-            vec![tail(expr)]
+            let mut body = Vec::new();
+            if modules.iter().any(|(_, hashed)| *hashed) {
+                // The name's hash once, for every module that matches on it.
+                body.push(let_(bind("h", false), call(private("name_hash"), [var("name")])));
+            }
+            body.push(tail(expr));
+            body
         }
     };
     let mut chain = function(&skeletons.dispatcher, super::syntax::ident(ident), body);
@@ -149,14 +191,15 @@ const PLAIN_MATCH_MAX: usize = 8;
 /// plain `match name`; past it `match (name_hash(name), name)`, an integer switch on the
 /// hash and then one string comparison, so dispatch cost barely grows with the number of
 /// tools.
-fn name_match(arms: Vec<(&str, Expr)>) -> Vec<Stmt> {
+fn name_match(arms: Vec<(&str, Expr)>, hash: Option<Expr>) -> Vec<Stmt> {
     if arms.is_empty() {
         return vec![let_(wild(), tuple([var("c"), var("name"), var("a"), var("p")])), tail(var(NONE))];
     }
-    let (scrutinee, pattern): (Expr, fn(&str) -> Pat) = if arms.len() <= PLAIN_MATCH_MAX {
+    let (scrutinee, pattern): (Expr, fn(&str) -> Pat) = if !is_hashed(arms.len()) {
         (var("name"), str_pat)
     } else {
-        (tuple([call(private("name_hash"), [var("name")]), var("name")]), |name| {
+        let hash = hash.unwrap_or_else(|| call(private("name_hash"), [var("name")]));
+        (tuple([hash, var("name")]), |name| {
             let hash = toolcall_runtime::__private::name_hash(name);
             // Unsuffixed: `name_hash` returns a `u64`.
             tuple_pat([int_pat(&hash.to_string()), str_pat(name)])

@@ -182,11 +182,8 @@ impl<'m> AllTools<'m> {
                     __rt::concat_rows(&__PARTS);
             },
         );
-        let dispatchers: Vec<syn::Path> = self
-            .modules
-            .iter()
-            .map(|m| syntax::join(&local(&m.path), [syntax::ident("__dispatch")]))
-            .collect();
+        let dispatchers: Vec<(syn::Path, bool)> =
+            self.modules.iter().map(|m| (local(&m.path), dispatch::is_hashed(m.tools.len()))).collect();
         write_items(out, vec![syn::Item::Fn(dispatch::chain("__dispatch_all", &dispatchers, skeletons))]);
     }
 }
@@ -283,7 +280,7 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
         "__dispatch",
         scope.skeletons,
     );
-    let mut items = vec![syn::Item::Fn(dispatcher)];
+    let mut items: Vec<syn::Item> = dispatcher.into_iter().map(syn::Item::Fn).collect();
     items.extend(module_functions(module, &fn_path, scope.skeletons));
     write_items(out, items);
     write_code(out, module_checks(module, &fn_path));
