@@ -35,7 +35,7 @@ use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::StreamableHttpService;
@@ -146,13 +146,20 @@ async fn check_head(mut request: Request, next: Next) -> Response {
             return plain(StatusCode::BAD_REQUEST, format!("Bad Request: more than one {what} header"));
         }
     }
-    let (trigger, disconnect) = Disconnect::new();
-    request.extensions_mut().insert(disconnect);
+    // Only a POST carries a call to cancel: a GET stream or a DELETE needs no trigger.
+    let trigger = (request.method() == Method::POST).then(|| {
+        let (trigger, disconnect) = Disconnect::new();
+        request.extensions_mut().insert(disconnect);
+        trigger
+    });
     let response = next.run(request).await;
     if response.status().is_client_error() || response.status().is_server_error() {
         return cut_error_body(response).await;
     }
-    Guarded::wrap(response, trigger)
+    match trigger {
+        Some(trigger) => Guarded::wrap(response, trigger),
+        None => response,
+    }
 }
 
 /// The most of an error response's body read before it is cut (rmcp's are short).
