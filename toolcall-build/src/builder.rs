@@ -16,6 +16,10 @@ pub struct Builder {
     crate_dir: PathBuf,
     tools_dir: PathBuf,
     module_root: String,
+    prompts_dir: PathBuf,
+    prompts_root: String,
+    resources_dir: PathBuf,
+    resources_root: String,
     providers: Vec<Box<dyn TypeProvider + Send + Sync>>,
     context: Option<String>,
     output_types: Vec<String>,
@@ -32,13 +36,19 @@ impl Default for Builder {
 }
 
 impl Builder {
-    /// Defaults: tools in `src/tools`, declared as module `crate::tools`.
+    /// Defaults: tools in `src/tools`, declared as module `crate::tools`; prompts in
+    /// `src/prompts` (`crate::prompts`) and resources in `src/resources`
+    /// (`crate::resources`), each read when the directory exists.
     pub fn new() -> Self {
         let crate_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
         Builder {
             crate_dir,
             tools_dir: PathBuf::from("src/tools"),
             module_root: "crate::tools".to_owned(),
+            prompts_dir: PathBuf::from("src/prompts"),
+            prompts_root: "crate::prompts".to_owned(),
+            resources_dir: PathBuf::from("src/resources"),
+            resources_root: "crate::resources".to_owned(),
             providers: Vec::new(),
             context: None,
             output_types: Vec::new(),
@@ -77,6 +87,29 @@ impl Builder {
     /// The Rust path of the module the tools directory declares (default `crate::tools`).
     pub fn module_root(mut self, root: impl Into<String>) -> Self {
         self.module_root = root.into();
+        self
+    }
+
+    /// The prompts directory, relative to the crate (default `src/prompts`), and its
+    /// module path (default `crate::prompts`). Each `pub fn` there is a prompt: its name,
+    /// its doc comment and its parameters are the prompt's name, description and
+    /// arguments; it returns its text, a `toolcall_runtime::Message`, or a list of them.
+    #[must_use]
+    pub fn prompts_dir(mut self, dir: impl Into<PathBuf>, module_root: impl Into<String>) -> Self {
+        self.prompts_dir = dir.into();
+        self.prompts_root = module_root.into();
+        self
+    }
+
+    /// The resources directory, relative to the crate (default `src/resources`), and its
+    /// module path (default `crate::resources`). Each `pub fn` there is a resource,
+    /// served at the URI its file's `RESOURCES` const gives it
+    /// (`toolcall_runtime::ResourceMeta`); its parameters are the URI template's
+    /// variables.
+    #[must_use]
+    pub fn resources_dir(mut self, dir: impl Into<PathBuf>, module_root: impl Into<String>) -> Self {
+        self.resources_dir = dir.into();
+        self.resources_root = module_root.into();
         self
     }
 
@@ -179,19 +212,14 @@ impl Builder {
         self
     }
 
-    /// Reads every `.rs` file under the tools directory, sorted by path.
+    /// Reads every `.rs` file under the tools directory, then under the prompts and
+    /// resources directories when they exist, each sorted by path.
     pub fn read_sources(&self) -> Result<Vec<SourceFile>, BuildError> {
-        let dir = self.crate_dir.join(&self.tools_dir);
-        let mut files = Vec::new();
-        for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
-            let entry = entry.map_err(|e| BuildError::Io(dir.clone(), e.into()))?;
-            if !entry.file_type().is_file() || entry.path().extension().is_none_or(|e| e != "rs") {
-                continue;
+        let mut files = read_dir(&self.crate_dir, &self.tools_dir)?;
+        for dir in [&self.prompts_dir, &self.resources_dir] {
+            if self.crate_dir.join(dir).is_dir() {
+                files.extend(read_dir(&self.crate_dir, dir)?);
             }
-            let relative = entry.path().strip_prefix(&dir).unwrap_or(entry.path()).to_owned();
-            let text = std::fs::read_to_string(entry.path())
-                .map_err(|e| BuildError::Io(entry.path().to_owned(), e))?;
-            files.push(SourceFile { path: self.tools_dir.join(&relative), relative, text });
         }
         Ok(files)
     }
@@ -241,7 +269,9 @@ impl Builder {
         let sources: Vec<SourceFile> = files
             .iter()
             .filter_map(|(path, text)| {
-                let relative = path.strip_prefix(&self.tools_dir).ok()?;
+                let relative = [&self.tools_dir, &self.prompts_dir, &self.resources_dir]
+                    .into_iter()
+                    .find_map(|dir| path.strip_prefix(dir).ok())?;
                 let is_rust = relative.extension().is_some_and(|e| e == "rs");
                 is_rust.then(|| SourceFile {
                     path: path.clone(),
@@ -307,6 +337,13 @@ impl Builder {
         let sources = self.read_sources().map_err(|e| e.to_string())?;
         println!("cargo:rerun-if-changed=build.rs");
         println!("cargo:rerun-if-changed={}", self.tools_dir.display());
+        // A directory that does not exist is not watched: cargo would run the script at
+        // every build.
+        for dir in [&self.prompts_dir, &self.resources_dir] {
+            if self.crate_dir.join(dir).is_dir() {
+                println!("cargo:rerun-if-changed={}", dir.display());
+            }
+        }
         for source in &sources {
             println!("cargo:rerun-if-changed={}", source.path.display());
         }
@@ -344,9 +381,14 @@ impl Builder {
 
     /// The settings the pipeline reads.
     fn options(&self) -> Options<'_> {
+        use crate::model::Kind;
+        use crate::pipeline::Dir;
         Options {
-            tools_dir: &self.tools_dir,
-            module_root: &self.module_root,
+            dirs: [
+                Dir { kind: Kind::Tool, path: &self.tools_dir, module_root: &self.module_root },
+                Dir { kind: Kind::Prompt, path: &self.prompts_dir, module_root: &self.prompts_root },
+                Dir { kind: Kind::Resource, path: &self.resources_dir, module_root: &self.resources_root },
+            ],
             providers: &self.providers,
             context: self.context.as_deref(),
             output_types: &self.output_types,
@@ -364,6 +406,24 @@ impl Builder {
     ) -> Result<(Generated, Memo), BuildError> {
         crate::pipeline::run(&self.options(), sources, loader, memo)
     }
+}
+
+/// Every `.rs` file under `dir` (relative to `crate_dir`), sorted by path, each with its
+/// path relative to the crate and to `dir`.
+fn read_dir(crate_dir: &Path, dir: &Path) -> Result<Vec<SourceFile>, BuildError> {
+    let root = crate_dir.join(dir);
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(&root).sort_by_file_name() {
+        let entry = entry.map_err(|e| BuildError::Io(root.clone(), e.into()))?;
+        if !entry.file_type().is_file() || entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let relative = entry.path().strip_prefix(&root).unwrap_or(entry.path()).to_owned();
+        let text =
+            std::fs::read_to_string(entry.path()).map_err(|e| BuildError::Io(entry.path().to_owned(), e))?;
+        files.push(SourceFile { path: dir.join(&relative), relative, text });
+    }
+    Ok(files)
 }
 
 /// Where cargo gives a build script the features of its crate's toolcall-runtime (the

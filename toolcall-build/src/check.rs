@@ -664,6 +664,9 @@ mod tests {
             tools: vec![tool(vec![Param::new("ok", nested), Param::new("bad-name", Type::string())])],
             overrides_const: false,
             tools_const: false,
+            kind: crate::model::Kind::Tool,
+            resources: Vec::new(),
+            resources_const: false,
         };
         check_gemini_names(&module, &module.tools[0], &diags);
         let found = diags.into_sorted();
@@ -687,6 +690,7 @@ mod tests {
             progress_at: Vec::new(),
             returns_content: false,
             timeout_ms: None,
+            value_kind: toolcall_runtime::ResourceKind::Json,
             texts: Default::default(),
         }
         .rendered()
@@ -736,6 +740,9 @@ mod tests {
             }],
             overrides_const: false,
             tools_const: false,
+            kind: crate::model::Kind::Tool,
+            resources: Vec::new(),
+            resources_const: false,
         };
         let diags = Diagnostics::default();
         check(&[module("a", "get.weather"), module("b", "get.weather")], &diags);

@@ -17,6 +17,7 @@ mod parse;
 mod pipeline;
 mod provider;
 mod records;
+mod served;
 mod tree;
 mod types;
 

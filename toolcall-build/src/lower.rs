@@ -24,8 +24,10 @@ use crate::types::{Mapped, TypeMapper};
 pub struct Crate<'c> {
     /// The crate's module tree, every type in it resolved.
     pub tree: &'c CrateTree,
-    /// The module path of the tools root (`["tools"]`).
+    /// The module path of the directory's root (`["tools"]`).
     pub root: &'c [String],
+    /// What the directory's functions are served as.
+    pub kind: model::Kind,
     /// The build script's type providers.
     pub providers: &'c [Box<dyn TypeProvider + Send + Sync>],
     /// The features of the crate's toolcall-runtime, when known (see
@@ -52,7 +54,7 @@ pub fn lower_file(
             .with_runtime_features(krate.runtime_features);
         let report = diags.in_file(&parsed.file);
         for function in &read.tools {
-            if let Some((tool, bare)) = lower_fn(function, &mut mapper, &report) {
+            if let Some((tool, bare)) = lower_fn(function, krate.kind, &mut mapper, &report) {
                 check_descriptions(function, &tool.ir, &bare, missing_docs, &report);
                 tools.push(tool);
             }
@@ -61,11 +63,14 @@ pub fn lower_file(
     }
     check_override_targets(parsed, &read.overrides, &tools, diags);
     let mut lowered = ToolModule {
+        kind: krate.kind,
         path: parsed.module.clone(),
         file: parsed.file.clone(),
         tools,
         overrides_const: read.overrides_visible,
         tools_const: false,
+        resources: Vec::new(),
+        resources_const: false,
     };
     // `TOOL_PARAMS` went into the parameters above; `TOOLS` goes into the tools here.
     crate::metadata::apply(parsed, read, &mut lowered, diags);
@@ -133,6 +138,7 @@ fn check_descriptions(
 /// all (none from an override, a bullet or a type's doc).
 fn lower_fn(
     function: &ToolFn,
+    kind: model::Kind,
     mapper: &mut TypeMapper<'_>,
     report: &FileDiagnostics<'_>,
 ) -> Option<(ToolDef, Vec<String>)> {
@@ -163,7 +169,15 @@ fn lower_fn(
     }
     tool.defs = mapper.definitions(&tool.params);
     let returns_content = function.success.as_ref().is_some_and(|success| mapper.returns_content(success));
-    if !returns_content {
+    let value_kind = function
+        .success
+        .as_ref()
+        .map_or(toolcall_runtime::ResourceKind::Json, |success| mapper.value_kind(success));
+    if kind == model::Kind::Prompt {
+        check_prompt_value(function, value_kind, mapper, report);
+    }
+    // A prompt's or resource's value is messages or contents, never a tool's output.
+    if !returns_content && kind == model::Kind::Tool {
         tool = with_output(tool, function, mapper, report);
     }
     let def = ToolDef {
@@ -177,9 +191,38 @@ fn lower_fn(
         progress_at: function.progress_at.clone(),
         returns_content,
         timeout_ms: None,
+        value_kind,
         texts: model::Texts::default(),
     };
     Some((def, bare))
+}
+
+/// A prompt function must give messages: its text (one user message), `Content`, a
+/// `Message`, or a list of them; anything else is an error at its return type.
+fn check_prompt_value(
+    function: &ToolFn,
+    kind: toolcall_runtime::ResourceKind,
+    mapper: &mut TypeMapper<'_>,
+    report: &FileDiagnostics<'_>,
+) {
+    use toolcall_runtime::ResourceKind;
+    let Some(success) = &function.success else {
+        let message =
+            format!("prompt `{}` returns nothing; a prompt returns its text or its messages", function.name);
+        report.error(function.ident.span(), message);
+        return;
+    };
+    if matches!(kind, ResourceKind::Text | ResourceKind::Content) || mapper.returns_messages(success) {
+        return;
+    }
+    let span = syn::spanned::Spanned::span(success);
+    let message = format!(
+        "prompt `{}` returns `{}`; a prompt returns its text (`String`), `toolcall_runtime::Message`, \
+         `Content`, or a `Vec` of them",
+        function.name,
+        quote::ToTokens::to_token_stream(success).to_string().replace(' ', "")
+    );
+    report.error(span, message);
 }
 
 /// The tool with its output schema, when its success type serializes to an object; a

@@ -9,10 +9,24 @@ use std::path::PathBuf;
 use proc_macro2::Span;
 use toolcall_runtime::ir;
 
+/// What the functions of a source directory are served as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// Tools (`src/tools`): the crate's `ALL`.
+    Tool,
+    /// Prompts (`src/prompts`): the crate's `PROMPTS`.
+    Prompt,
+    /// Resources (`src/resources`): the crate's `RESOURCES`.
+    Resource,
+}
+
 /// One tool file: `src/tools/billing/invoices.rs` is module `["billing", "invoices"]`.
+/// Prompt and resource files are modules of the same shape, below their own roots.
 #[derive(Clone, Debug)]
 pub struct ToolModule {
-    /// Module path below the tools root; empty for the root `mod.rs`.
+    /// What its functions are.
+    pub kind: Kind,
+    /// Module path below its directory's root; empty for the root `mod.rs`.
     pub path: Vec<String>,
     /// The file, relative to the crate.
     pub file: PathBuf,
@@ -22,6 +36,28 @@ pub struct ToolModule {
     pub overrides_const: bool,
     /// Whether the file declares a visible `TOOLS` const (tool metadata) to check.
     pub tools_const: bool,
+    /// Where each resource function is served, in the order of `tools` (resource
+    /// modules only; one entry per tool).
+    pub resources: Vec<Resource>,
+    /// Whether the file declares a visible `RESOURCES` const to check.
+    pub resources_const: bool,
+}
+
+/// Where one resource function is served, checked against the function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resource {
+    /// The URI or URI template.
+    pub uri: String,
+    /// Whether `uri` has `{variables}`.
+    pub template: bool,
+    /// The name clients list it by.
+    pub name: String,
+    /// Its title ("" when none).
+    pub title: String,
+    /// The contents' MIME type.
+    pub mime_type: String,
+    /// How the function's value becomes contents.
+    pub kind: toolcall_runtime::ResourceKind,
 }
 
 /// One tool function.
@@ -49,6 +85,8 @@ pub struct ToolDef {
     pub returns_content: bool,
     /// The time limit of one call (`ToolMeta::timeout_ms`), for servers and agents.
     pub timeout_ms: Option<u64>,
+    /// What the success type is, for a resource's contents.
+    pub value_kind: toolcall_runtime::ResourceKind,
     /// Its schema texts, rendered once when it is lowered: what the checks measure and
     /// codegen writes.
     pub texts: Texts,

@@ -19,9 +19,11 @@ mod params;
 mod progress;
 mod registry;
 pub mod render;
+mod served;
 mod slot;
 mod suggest;
 mod toolset;
+mod uri_template;
 mod validate;
 
 pub use call::{CallFuture, Runner};
@@ -37,8 +39,10 @@ pub use params::ToolParam;
 pub use progress::{Answer, AskError, AskFuture, LogLevel, Progress, ProgressSink};
 pub use registry::{DuplicateTool, Registry};
 pub use render::Format;
+pub use served::{Message, ResourceInfo, ResourceKind, ResourceMeta, ResourceSet, Role};
 pub use suggest::closest_name;
 pub use toolset::{Emitted, Toolset};
+pub use uri_template::UriTemplate;
 
 /// What generated code calls, and nothing a user should: decoding slots, dispatch
 /// plumbing. Not a public API; it changes with the generator (serde's

@@ -780,8 +780,10 @@ mod tests {
                 syn::FnArg::Receiver(_) => None,
             })
             .collect();
-        let tree =
-            crate::tree::CrateTree::tools_only(std::slice::from_ref(&parsed), &[], &Diagnostics::default());
+        let tree = crate::tree::CrateTree::tools_only(
+            &[(&[], std::slice::from_ref(&parsed))],
+            &Diagnostics::default(),
+        );
         let names = crate::tree::resolve::Lookup::new(&tree, &[]);
         body_defaults(&function.block, &params, &names).into_iter().map(|(k, v)| (k, v.fact)).collect()
     }

@@ -3,8 +3,8 @@
 //! attributes for both directions (serde_derive's `internals::ast` and `attr`); tool
 //! functions ([`tool::ToolFn`]) hold each parameter's wire name, type, bullet, default and
 //! override together. The readers are here: doc comments ([`docs`]), signatures
-//! ([`signature`]), defaults the body applies ([`defaults`]), `TOOL_PARAMS` ([`overrides`])
-//! and `TOOLS` ([`metadata`]). The schema, the decoder and the output schema read these
+//! ([`signature`]), defaults the body applies ([`defaults`]), `TOOL_PARAMS` ([`overrides`]),
+//! `TOOLS` ([`metadata`]) and a resource file's `RESOURCES` ([`resource`]). The schema, the decoder and the output schema read these
 //! records; none goes back to the source.
 //!
 //! Attribute problems are reported here, once, into the shared [`Diagnostics`] context.
@@ -14,6 +14,7 @@ pub mod defaults;
 pub mod docs;
 pub mod metadata;
 pub mod overrides;
+pub mod resource;
 pub mod signature;
 pub mod tool;
 

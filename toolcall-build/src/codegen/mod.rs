@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{LocalImpl, ToolDef, ToolModule};
+use crate::model::{Kind, LocalImpl, ToolDef, ToolModule};
 use data::Out;
 use dispatch::Skeletons;
 pub use memo::Memo;
@@ -42,28 +42,52 @@ pub const HEADER: &str =
 /// The short name every generated module gives the runtime's API for generated code.
 const RUNTIME_ALIAS: &str = "use ::toolcall_runtime::__private as __rt;";
 
-/// Generates the whole `tools.rs` text. `root` is the module path of the tools
-/// directory (`crate::tools`); `context` the context type (`()` when none is declared);
-/// `outputs` the types named with `Builder::output_type`. Code already formatted in `memo`
-/// is taken from it; the memo given back holds what this file's code formatted to.
+/// The module paths of the source directories (`crate::tools`, `crate::prompts`,
+/// `crate::resources`).
+pub struct Roots<'a> {
+    /// The tools directory's.
+    pub tools: &'a syn::Path,
+    /// The prompts directory's.
+    pub prompts: &'a syn::Path,
+    /// The resources directory's.
+    pub resources: &'a syn::Path,
+}
+
+impl Roots<'_> {
+    /// The module path of the directory holding modules of `kind`.
+    fn of(&self, kind: Kind) -> &syn::Path {
+        match kind {
+            Kind::Tool => self.tools,
+            Kind::Prompt => self.prompts,
+            Kind::Resource => self.resources,
+        }
+    }
+}
+
+/// Generates the whole `tools.rs` text. `roots` are the module paths of the source
+/// directories; `context` the context type (`()` when none is declared); `outputs` the
+/// types named with `Builder::output_type`. Code already formatted in `memo` is taken from
+/// it; the memo given back holds what this file's code formatted to.
 pub fn generate_file(
     modules: &[ToolModule],
     impls: &[LocalImpl],
     outputs: &[crate::output_type::OutputDef],
-    root: &syn::Path,
+    roots: &Roots<'_>,
     context: &TokenStream,
     memo: Memo,
 ) -> (String, Memo) {
-    let all = AllTools::new(modules);
+    let sets = [Kind::Tool, Kind::Prompt, Kind::Resource].map(|kind| Set::new(kind, modules));
     let mut tree = Node::default();
     for module in modules {
-        tree.insert(&module.path, module);
+        tree.insert(&generated_path(module), module);
     }
     let mut out = Out::with_memo(HEADER, memo);
     out.line(RUNTIME_ALIAS);
     let skeletons = Skeletons::new(context);
-    tree.write(&mut out, &Scope { root, context, skeletons: &skeletons, all: &all }, &[]);
-    all.write(&mut out, context, &skeletons);
+    tree.write(&mut out, &Scope { roots, context, skeletons: &skeletons, sets: &sets }, &[]);
+    for set in &sets {
+        set.write(&mut out, context, &skeletons);
+    }
     if !impls.is_empty() {
         out.line("");
         out.line("// The decoders of the crate's types that tools take, one per type.");
@@ -143,57 +167,188 @@ fn strip_lines(text: &str, n: usize) -> &str {
     inner
 }
 
-/// The crate's tool modules in `ALL`'s order: the root of the generated file assembles
-/// `ALL` from them.
-struct AllTools<'m> {
-    modules: &'m [ToolModule],
+/// Where a module's items sit in the generated file: a tool module at its own path,
+/// prompt and resource modules below `__prompts` and `__resources`.
+fn generated_path(module: &ToolModule) -> Vec<String> {
+    let mut path = match module.kind {
+        Kind::Tool => Vec::new(),
+        Kind::Prompt => vec!["__prompts".to_owned()],
+        Kind::Resource => vec!["__resources".to_owned()],
+    };
+    path.extend(module.path.iter().cloned());
+    path
 }
 
-impl<'m> AllTools<'m> {
-    fn new(modules: &'m [ToolModule]) -> AllTools<'m> {
-        AllTools { modules }
+/// The names one kind's toolset is generated under.
+struct SetNames {
+    /// The toolset static (`ALL`).
+    toolset: &'static str,
+    /// Its definitions' cache.
+    emitted: &'static str,
+    /// Each module's rows.
+    parts: &'static str,
+    /// The info table.
+    info: &'static str,
+    /// The chained dispatcher.
+    dispatch: &'static str,
+    /// What its doc line says it holds.
+    doc: &'static str,
+}
+
+impl SetNames {
+    fn of(kind: Kind) -> SetNames {
+        match kind {
+            Kind::Tool => SetNames {
+                toolset: "ALL",
+                emitted: "__ALL_EMITTED",
+                parts: "__PARTS",
+                info: "__ALL_INFO",
+                dispatch: "__dispatch_all",
+                doc: "every tool of the crate",
+            },
+            Kind::Prompt => SetNames {
+                toolset: "PROMPTS",
+                emitted: "__PROMPTS_EMITTED",
+                parts: "__PROMPT_PARTS",
+                info: "__PROMPT_INFO",
+                dispatch: "__dispatch_prompts",
+                doc: "every prompt of the crate (arguments decoded as tools' are)",
+            },
+            Kind::Resource => SetNames {
+                toolset: "__RESOURCE_FUNCTIONS",
+                emitted: "__RESOURCES_EMITTED",
+                parts: "__RESOURCE_PARTS",
+                info: "__RESOURCE_INFO",
+                dispatch: "__dispatch_resources",
+                doc: "every resource function of the crate (a URI's variables are the arguments)",
+            },
+        }
+    }
+}
+
+/// The crate's modules of one kind, in their toolset's order: the root of the generated
+/// file assembles the toolset (`ALL`, `PROMPTS`, `RESOURCES`) from them.
+struct Set<'m> {
+    kind: Kind,
+    modules: Vec<&'m ToolModule>,
+}
+
+impl<'m> Set<'m> {
+    fn new(kind: Kind, modules: &'m [ToolModule]) -> Set<'m> {
+        Set { kind, modules: modules.iter().filter(|m| m.kind == kind).collect() }
     }
 
-    /// `module`'s place among the modules (its part of `ALL`'s info table).
+    /// `module`'s place among the modules (its part of the info table).
     fn index_of(&self, module: &ToolModule) -> usize {
-        self.modules.iter().position(|m| std::ptr::eq(m, module)).unwrap_or(0)
+        self.modules.iter().position(|m| std::ptr::eq(*m, module)).unwrap_or(0)
     }
 
-    /// `ALL`: its toolset static, its info table assembled from the modules' rows, and its
-    /// dispatcher, which asks each module's in turn. Tools are not named here.
+    /// The toolset static, its info table assembled from the modules' rows, and its
+    /// dispatcher, which asks each module's in turn; for resources, `RESOURCES` around
+    /// them. Functions are not named here. Tools always have `ALL`; a crate without
+    /// prompts or resources gets no `PROMPTS` or `RESOURCES`.
     fn write(&self, out: &mut Out, context: &TokenStream, skeletons: &Skeletons) {
+        if self.kind != Kind::Tool && self.modules.is_empty() {
+            return;
+        }
+        let names = SetNames::of(self.kind);
+        let ident = |name: &str| syntax::ident(name);
+        let (toolset, emitted, parts_name, info, dispatch_fn) = (
+            ident(names.toolset),
+            ident(names.emitted),
+            ident(names.parts),
+            ident(names.info),
+            ident(names.dispatch),
+        );
         let local = |module: &[String]| module_path(&syntax::path("self"), module);
-        let doc = toolset_doc("every tool of the crate");
-        let parts: Vec<syn::Path> =
-            self.modules.iter().map(|m| syntax::join(&local(&m.path), [syntax::ident("__INFO")])).collect();
+        let doc = toolset_doc(names.doc);
+        let parts: Vec<syn::Path> = self
+            .modules
+            .iter()
+            .map(|m| syntax::join(&local(&generated_path(m)), [syntax::ident("__INFO")]))
+            .collect();
         let count = proc_macro2::Literal::usize_unsuffixed(parts.len());
+        let visibility = if self.kind == Kind::Resource { quote!() } else { quote!(pub) };
         write_code(
             out,
             quote! {
                 #[doc = #doc]
                 // Not every crate uses every toolset.
                 #[allow(dead_code)]
-                pub static ALL: ::toolcall_runtime::Toolset<#context> =
-                    ::toolcall_runtime::Toolset::generated(&__ALL_INFO, &__ALL_EMITTED, __dispatch_all);
-                static __ALL_EMITTED: ::toolcall_runtime::Emitted = ::toolcall_runtime::Emitted::new();
-                /// Each module's rows, in `ALL`'s order.
-                const __PARTS: [&[::toolcall_runtime::ToolInfo]; #count] = [#(&#parts),*];
-                static __ALL_INFO: [::toolcall_runtime::ToolInfo; __rt::total_rows(&__PARTS)] =
-                    __rt::concat_rows(&__PARTS);
+                #visibility static #toolset: ::toolcall_runtime::Toolset<#context> =
+                    ::toolcall_runtime::Toolset::generated(&#info, &#emitted, #dispatch_fn);
+                static #emitted: ::toolcall_runtime::Emitted = ::toolcall_runtime::Emitted::new();
+                /// Each module's rows, in the toolset's order.
+                const #parts_name: [&[::toolcall_runtime::ToolInfo]; #count] = [#(&#parts),*];
+                static #info: [::toolcall_runtime::ToolInfo; __rt::total_rows(&#parts_name)] =
+                    __rt::concat_rows(&#parts_name);
             },
         );
-        let dispatchers: Vec<(syn::Path, bool)> =
-            self.modules.iter().map(|m| (local(&m.path), dispatch::is_hashed(m.tools.len()))).collect();
-        write_items(out, vec![syn::Item::Fn(dispatch::chain("__dispatch_all", &dispatchers, skeletons))]);
+        let dispatchers: Vec<(syn::Path, bool)> = self
+            .modules
+            .iter()
+            .map(|m| (local(&generated_path(m)), dispatch::is_hashed(m.tools.len())))
+            .collect();
+        write_items(out, vec![syn::Item::Fn(dispatch::chain(names.dispatch, &dispatchers, skeletons))]);
+        if self.kind == Kind::Resource {
+            write_code(out, self.resource_set(context));
+        }
+    }
+
+    /// `RESOURCES`: the resource functions' toolset and what each resource is.
+    fn resource_set(&self, context: &TokenStream) -> TokenStream {
+        let rows: Vec<TokenStream> = self
+            .modules
+            .iter()
+            .flat_map(|m| m.tools.iter().zip(&m.resources))
+            .map(|(tool, resource)| {
+                let (function, uri, template) = (&tool.ir.name, &resource.uri, resource.template);
+                let (name, title, description) = (&resource.name, &resource.title, &tool.ir.description);
+                let mime_type = &resource.mime_type;
+                let kind = syntax::ident(&format!("{:?}", resource.kind));
+                quote! {
+                    ::toolcall_runtime::ResourceInfo {
+                        function: #function,
+                        uri: #uri,
+                        template: #template,
+                        name: #name,
+                        title: #title,
+                        description: #description,
+                        mime_type: #mime_type,
+                        kind: ::toolcall_runtime::ResourceKind::#kind,
+                    }
+                }
+            })
+            .collect();
+        let count = proc_macro2::Literal::usize_unsuffixed(rows.len());
+        quote! {
+            /// The crate's resources: each function, where it is served, and what it gives.
+            // Not every crate uses every toolset.
+            #[allow(dead_code)]
+            pub static RESOURCES: ::toolcall_runtime::ResourceSet<#context> =
+                ::toolcall_runtime::ResourceSet::generated(&__RESOURCE_FUNCTIONS, &__RESOURCE_META);
+            static __RESOURCE_META: [::toolcall_runtime::ResourceInfo; #count] = [#(#rows),*];
+        }
     }
 }
 
 /// What every module's items are generated against.
 struct Scope<'a, 'm> {
-    root: &'a syn::Path,
+    roots: &'a Roots<'a>,
     context: &'a TokenStream,
     skeletons: &'a Skeletons,
-    all: &'a AllTools<'m>,
+    sets: &'a [Set<'m>; 3],
+}
+
+impl Scope<'_, '_> {
+    /// The set holding modules of `kind`.
+    fn set(&self, kind: Kind) -> &Set<'_> {
+        match kind {
+            Kind::Tool => &self.sets[0],
+            Kind::Prompt => &self.sets[1],
+            Kind::Resource => &self.sets[2],
+        }
+    }
 }
 
 /// The module tree: `billing/mod.rs` and `billing/invoices.rs` nest.
@@ -225,7 +380,15 @@ impl<'m> Node<'m> {
                 out.line(&format!("compile_error!({message});"));
                 continue;
             };
-            out.line(&format!("/// Tools of `{}`.", child_path.join("::")));
+            let what = match child_path.first().map(String::as_str) {
+                Some("__prompts") => "Prompts",
+                Some("__resources") => "Resources",
+                _ => "Tools",
+            };
+            out.line(&format!("/// {what} of `{}`.", child_path.join("::")));
+            if name.starts_with("__") {
+                out.line("#[doc(hidden)]");
+            }
             out.open(&format!("pub mod {ident} {{"));
             if child.module.is_some() {
                 out.line(RUNTIME_ALIAS);
@@ -251,11 +414,13 @@ fn toolset_doc(what: &str) -> String {
 fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
     let context = scope.context;
     let doc = toolset_doc("tools of this module");
-    // `ALL`'s info table and its parts sit at the file's root; this module's rows are
+    // The set's info table and its parts sit at the file's root; this module's rows are
     // found there from its place among the modules, never from a literal offset.
-    let up = |item: TokenStream| module.path.iter().fold(item, |path, _| quote!(super::#path));
-    let (all_info, parts) = (up(quote!(__ALL_INFO)), up(quote!(__PARTS)));
-    let index = proc_macro2::Literal::usize_unsuffixed(scope.all.index_of(module));
+    let names = SetNames::of(module.kind);
+    let up =
+        |item: syn::Ident| generated_path(module).iter().fold(quote!(#item), |path, _| quote!(super::#path));
+    let (all_info, parts) = (up(syntax::ident(names.info)), up(syntax::ident(names.parts)));
+    let index = proc_macro2::Literal::usize_unsuffixed(scope.set(module.kind).index_of(module));
     write_code(
         out,
         quote! {
@@ -272,7 +437,7 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
     data::emitted(out, "__EMITTED");
     let rows: Vec<(String, &ToolDef)> = module.tools.iter().map(|t| (module.path.join("::"), t)).collect();
     data::info_table(out, "__INFO", &rows);
-    let fn_path = module_path(scope.root, &module.path);
+    let fn_path = module_path(scope.roots.of(module.kind), &module.path);
     let tools: Vec<&ToolDef> = module.tools.iter().collect();
     let dispatcher = dispatch::dispatcher(
         &tools,
@@ -305,9 +470,16 @@ fn module_checks(module: &ToolModule, fn_path: &syn::Path) -> TokenStream {
             const _: &[::toolcall_runtime::ToolMeta] = #fn_path::TOOLS;
         }
     });
+    let check_resources = module.resources_const.then(|| {
+        quote! {
+            // And where the resources are served.
+            const _: &[::toolcall_runtime::ResourceMeta] = #fn_path::RESOURCES;
+        }
+    });
     quote! {
         #check_overrides
         #check_metadata
+        #check_resources
     }
 }
 

@@ -67,19 +67,24 @@ pub struct Import {
 }
 
 impl CrateTree {
-    /// A tree of the tool files alone: the crate root was not read.
-    pub fn tools_only(tools: &[ParsedFile], root: &[String], diags: &Diagnostics) -> CrateTree {
+    /// A tree of the source files alone: the crate root was not read. Each group is a
+    /// directory's module root (`["tools"]`) and its parsed files.
+    pub fn tools_only(groups: &[(&[String], &[ParsedFile])], diags: &Diagnostics) -> CrateTree {
         let mut tree = CrateTree::default();
-        tree.add_tool_files(tools, root, diags);
+        for (root, files) in groups {
+            tree.add_tool_files(files, root, diags);
+        }
         tree.finish();
         tree
     }
 
     /// Walks the crate from its root file (`src/lib.rs`, else `src/main.rs`) through
-    /// `loader`, skipping the tools' module `root` (its files are `tools`), then adds the
-    /// tool files. Without a root file, the tree holds the tool files alone.
-    pub fn walk(loader: Loader<'_>, tools: &[ParsedFile], root: &[String], diags: &Diagnostics) -> CrateTree {
-        let mut walk = Walk { loader, skip: root, diags, tree: CrateTree::default(), seen: BTreeSet::new() };
+    /// `loader`, skipping each group's module root (its files are the group's: tools,
+    /// prompts, resources), then adds those files. Without a root file, the tree holds
+    /// the groups' files alone.
+    pub fn walk(loader: Loader<'_>, groups: &[(&[String], &[ParsedFile])], diags: &Diagnostics) -> CrateTree {
+        let skip: Vec<&[String]> = groups.iter().map(|(root, _)| *root).collect();
+        let mut walk = Walk { loader, skip: &skip, diags, tree: CrateTree::default(), seen: BTreeSet::new() };
         for candidate in ["src/lib.rs", "src/main.rs"] {
             let file = PathBuf::from(candidate);
             if let Some(text) = loader(&file) {
@@ -89,7 +94,9 @@ impl CrateTree {
             }
         }
         let mut tree = walk.tree;
-        tree.add_tool_files(tools, root, diags);
+        for (root, files) in groups {
+            tree.add_tool_files(files, root, diags);
+        }
         tree.finish();
         tree
     }
@@ -162,7 +169,7 @@ impl CrateTree {
 /// The walk's state: what it reads with, what it skips, what it has read.
 struct Walk<'w> {
     loader: Loader<'w>,
-    skip: &'w [String],
+    skip: &'w [&'w [String]],
     diags: &'w Diagnostics,
     tree: CrateTree,
     seen: BTreeSet<PathBuf>,
@@ -185,7 +192,7 @@ impl Walk<'_> {
         let mut reader = Items { file, diags: self.diags, follow: Some((&mut pending, dir)), inline: false };
         reader.read(&mut self.tree, &module, &ast.items);
         for (child, candidates, child_dir) in pending {
-            if !self.skip.is_empty() && child.starts_with(self.skip) {
+            if self.skip.iter().any(|root| !root.is_empty() && child.starts_with(root)) {
                 continue;
             }
             let found = candidates.iter().find_map(|path| (self.loader)(path).map(|text| (path, text)));
@@ -355,7 +362,8 @@ pub(crate) fn from_files(files: &[(&str, &str)]) -> CrateTree {
     let files: BTreeMap<PathBuf, String> =
         files.iter().map(|(p, t)| (PathBuf::from(p), (*t).to_owned())).collect();
     let loader = |path: &Path| files.get(path).cloned();
-    CrateTree::walk(&loader, &[], &["tools".to_owned()], &Diagnostics::default())
+    let root = ["tools".to_owned()];
+    CrateTree::walk(&loader, &[(&root, &[])], &Diagnostics::default())
 }
 
 #[cfg(test)]

@@ -65,6 +65,40 @@ impl TypeMapper<'_> {
         self.resolve(ty).is_content()
     }
 
+    /// Whether a success type written in a prompt file is `toolcall_runtime::Message` or
+    /// a list of them.
+    pub fn returns_messages(&mut self, ty: &syn::Type) -> bool {
+        self.resolve(ty).is_message()
+    }
+
+    /// What a success type written in a resource file serializes as, for its contents:
+    /// text, bytes, content blocks or any other JSON, looking through `Option` (whose
+    /// `None` is "no such resource"), references and aliases.
+    pub fn value_kind(&mut self, ty: &syn::Type) -> toolcall_runtime::ResourceKind {
+        use toolcall_runtime::ResourceKind;
+        let ty = self.resolve(ty);
+        if ty.is_content() {
+            return ResourceKind::Content;
+        }
+        let mut at = &ty;
+        loop {
+            match at {
+                Ty::Option(inner) | Ty::Ref(inner) => at = inner,
+                Ty::Pointer { inner, .. } | Ty::Alias { target: inner, .. } => at = inner,
+                Ty::Str { .. } => return ResourceKind::Text,
+                Ty::Scalar { row, name } if (row.output)(name) == Type::string() => {
+                    return ResourceKind::Text;
+                }
+                Ty::List { item, unique: false, .. } | Ty::Array { item, .. } if matches!(item.as_ref(), Ty::Scalar { name, .. } if name == "u8") =>
+                {
+                    return ResourceKind::Bytes;
+                }
+                _ if at.is_content() => return ResourceKind::Content,
+                _ => return ResourceKind::Json,
+            }
+        }
+    }
+
     fn out(&mut self, ty: &Ty, walk: &mut Walk) -> Result<Type, String> {
         Ok(match ty {
             Ty::Scalar { row, name } => (row.output)(name),

@@ -128,6 +128,9 @@ pub enum Ty {
 /// The runtime's content block type, as the resolver writes its path.
 const CONTENT_PATH: &str = "toolcall_runtime::Content";
 
+/// A prompt's message, as a prompt function may return it.
+const MESSAGE_PATH: &str = "toolcall_runtime::Message";
+
 impl Ty {
     /// `toolcall_runtime::Content` or a list of them (`Vec<Content>`, boxed or aliased):
     /// a result of content blocks.
@@ -136,6 +139,18 @@ impl Ty {
             Ty::Foreign(path) => path == CONTENT_PATH,
             Ty::List { item, .. } => matches!(item.as_ref(), Ty::Foreign(path) if path == CONTENT_PATH),
             Ty::Pointer { inner, .. } | Ty::Alias { target: inner, .. } => inner.is_content(),
+            _ => false,
+        }
+    }
+
+    /// Whether this is `toolcall_runtime::Message` or a list of them (through `Option`,
+    /// pointers and aliases): what a prompt function may return beside text and content.
+    pub fn is_message(&self) -> bool {
+        match self {
+            Ty::Foreign(path) => path == MESSAGE_PATH,
+            Ty::List { item, .. } => item.is_message(),
+            Ty::Option(inner) | Ty::Ref(inner) => inner.is_message(),
+            Ty::Pointer { inner, .. } | Ty::Alias { target: inner, .. } => inner.is_message(),
             _ => false,
         }
     }
