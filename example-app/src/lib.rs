@@ -29,12 +29,15 @@ pub mod db;
 pub mod models;
 pub mod money;
 mod plain;
+pub mod prompts;
 pub mod resources;
+pub mod served;
 pub mod tools;
 
 pub use app::App;
 
-/// The generated toolsets: `toolset::<module>::TOOLS` per tool file and `toolset::ALL`.
+/// The generated toolsets: `toolset::<module>::TOOLS` per tool file and `toolset::ALL`;
+/// `toolset::PROMPTS` and `toolset::RESOURCES` from `src/prompts` and `src/resources`.
 pub mod toolset {
     include!(concat!(env!("OUT_DIR"), "/tools.rs"));
 }

@@ -24,7 +24,9 @@ fn user(id: u64, name: &str) -> User {
 }
 
 async fn connect<H: ClientHandler>(app: App, client: H) -> RunningService<RoleClient, H> {
-    let server = McpServer::new(&toolset::ALL, app).resources(example_app::resources::resources());
+    let server = McpServer::new(&toolset::ALL, app)
+        .resources(example_app::served::resources())
+        .prompts(example_app::served::prompts());
     let (server_side, client_side) = tokio::io::duplex(1 << 16);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_side).await {
@@ -65,10 +67,14 @@ async fn each_user_reads_their_own_notes_and_nobody_elses() {
     assert!(read_back.contains("call the plumber"));
     // Grace's note and Grace's export are not there for Ada: the same answer as a note
     // that does not exist.
-    for uri in ["notes://note/3", "notes://user/2/export.md", "notes://note/99", "notes://note/x"] {
+    for uri in ["notes://note/3", "notes://user/2/export.md", "notes://note/99"] {
         let error = read(&ada, uri).await.unwrap_err().to_string();
         assert!(error.contains("no resource"), "{uri}: {error}");
     }
+    // A variable its parameter's decoder refuses is the caller's mistake, named as a
+    // tool's argument would be.
+    let error = read(&ada, "notes://note/x").await.unwrap_err().to_string();
+    assert!(error.contains("-32602: resource notes://note/x: id: expected an integer"), "{error}");
     let grace = connect(App::for_user(&store, user(2, "Grace")), ()).await;
     assert!(text(&read(&grace, "notes://note/3").await.unwrap().contents).contains("launch codes"));
     assert!(read(&grace, "notes://note/1").await.is_err());
@@ -125,4 +131,40 @@ async fn remove_note_asks_first_when_the_client_can_answer() {
         client.ok();
     }
     plain.cancel().await.ok();
+}
+
+#[tokio::test]
+async fn prompts_decode_their_arguments_as_tools_do_and_complete_their_enums() {
+    use rmcp::model::{ArgumentInfo, CompleteRequestParams, GetPromptRequestParams, Reference};
+    let store = Arc::new(Store::seeded(Duration::ZERO));
+    let ada = connect(App::for_user(&store, user(1, "Ada")), ()).await;
+    let prompts = ada.list_all_prompts().await.unwrap();
+    let summarize = prompts.iter().find(|p| p.name == "summarize_notes").expect("listed");
+    assert_eq!(summarize.description.as_deref(), Some("Ask the model to summarize your notes."));
+    let arguments: Vec<(String, Option<bool>)> =
+        summarize.arguments.iter().flatten().map(|a| (a.name.clone(), a.required)).collect();
+    assert_eq!(arguments, [("length".to_owned(), Some(true)), ("newest".to_owned(), Some(false))]);
+    let get = |arguments: serde_json::Value| {
+        GetPromptRequestParams::new("summarize_notes").with_arguments(arguments.as_object().cloned().unwrap())
+    };
+    // "1" is decoded as the u32 it spells; only the newest note is in the text.
+    let got = ada.get_prompt(get(json!({"length": "brief", "newest": "1"}))).await.unwrap();
+    let text = serde_json::to_value(&got.messages[0]).unwrap();
+    let text = text["content"]["text"].as_str().unwrap().to_owned();
+    assert!(text.starts_with("Summarize Ada's notes in one sentence:"), "{text}");
+    assert_eq!(text.matches("\n- ").count(), 1, "{text}");
+    // A value the parameter's decoder refuses gets the tool's message, naming it.
+    for (arguments, named) in [
+        (json!({"length": "short"}), ["-32602", r#"length: "short" is not one of "brief", "detailed""#]),
+        (json!({"length": "brief", "newest": "many"}), ["-32602", "newest: expected an integer"]),
+    ] {
+        let error = ada.get_prompt(get(arguments)).await.unwrap_err().to_string();
+        assert!(named.iter().all(|n| error.contains(n)), "{error}");
+    }
+    // An enum argument completes from its variants, with no code.
+    let reference = Reference::for_prompt("summarize_notes");
+    let done =
+        ada.complete(CompleteRequestParams::new(reference, ArgumentInfo::new("length", "d"))).await.unwrap();
+    assert_eq!(done.completion.values, ["detailed"]);
+    ada.cancel().await.ok();
 }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod arguments;
 mod ask;
 mod call;
 mod error;

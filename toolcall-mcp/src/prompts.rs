@@ -2,6 +2,16 @@
 //! the client, with string arguments (MCP sends every prompt argument as a string), and
 //! completions of those arguments.
 //!
+//! Most prompts are written as tools are: plain functions in `src/prompts/*.rs`, which the
+//! build script turns into the crate's `PROMPTS` toolset ([`Prompts::from_toolset`]): the
+//! function's name, doc comment and parameters are the prompt's name, description and
+//! arguments; each argument's string is decoded by the parameter's own decoder (`"42"`
+//! for a `u32`), so a wrong one gets the message a tool's would; an enum parameter
+//! completes from its variants with no code. The function returns its text (one user
+//! message), a `toolcall_runtime::Message`, `Content`, or a `Vec` of them.
+//!
+//! Prompts that exist only at run time are added one by one:
+//!
 //! ```
 //! use toolcall_mcp::prompts::Prompts;
 //! use toolcall_mcp::rmcp::model::{Prompt, PromptArgument, PromptMessage, Role};
@@ -23,8 +33,11 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use rmcp::model::{ErrorData, Prompt, PromptMessage};
+use rmcp::model::{ErrorData, Prompt, PromptArgument, PromptMessage, Role};
+use serde_json::Value;
+use toolcall_runtime::Toolset;
 
+use crate::arguments::{Argument, arguments_of, call_error, to_json};
 use crate::resources::CompleteFn;
 
 /// What getting a prompt answers: its messages, or an error for the client.
@@ -50,11 +63,13 @@ pub struct PromptRequest {
 pub struct Prompts<C> {
     prompts: Vec<(Prompt, Arc<PromptFn<C>>)>,
     completions: Vec<(String, String, Arc<CompleteFn<C>>)>,
+    /// The values of each enum argument of a generated prompt: (prompt, argument, values).
+    choices: Vec<(String, String, Vec<String>)>,
 }
 
 impl<C> Default for Prompts<C> {
     fn default() -> Self {
-        Prompts { prompts: Vec::new(), completions: Vec::new() }
+        Prompts { prompts: Vec::new(), completions: Vec::new(), choices: Vec::new() }
     }
 }
 
@@ -70,6 +85,37 @@ impl<C: Send + Sync + 'static> Prompts<C> {
     /// No prompts yet.
     pub fn new() -> Self {
         Prompts::default()
+    }
+
+    /// The prompts of a generated toolset (the crate's `PROMPTS`, from `src/prompts`).
+    pub fn from_toolset(prompts: &'static Toolset<C>) -> Self {
+        Prompts::new().toolset(prompts)
+    }
+
+    /// Adds the prompts of a generated toolset: each function a prompt, its parameters
+    /// the arguments (required unless optional or defaulted), decoded by their own
+    /// decoders; enum arguments complete from their variants.
+    pub fn toolset(mut self, prompts: &'static Toolset<C>) -> Self {
+        for info in prompts.describe() {
+            let arguments = arguments_of(info);
+            for argument in arguments.iter().filter(|a| !a.choices.is_empty()) {
+                self.choices.push((info.name.to_owned(), argument.name.clone(), argument.choices.clone()));
+            }
+            let prompt = prompt_of(info, &arguments);
+            let arguments = Arc::new(arguments);
+            self = self.prompt(prompt, move |context, request| {
+                let arguments = Arc::clone(&arguments);
+                Box::pin(async move {
+                    let args = to_json(&arguments, &request.arguments);
+                    let name = info.name;
+                    match prompts.call(&*context, name, &args).await {
+                        Ok(value) => messages(name, value),
+                        Err(error) => Err(call_error(&format!("prompt {name:?}"), &error)),
+                    }
+                })
+            });
+        }
+        self
     }
 
     /// A prompt, got by `get`.
@@ -160,7 +206,51 @@ impl<C: Send + Sync + 'static> Prompts<C> {
         typed: &str,
         given: &BTreeMap<String, String>,
     ) -> Option<Vec<String>> {
-        let (_, _, complete) = self.completions.iter().find(|(p, a, _)| p == prompt && a == argument)?;
-        Some(complete(context, typed, given))
+        if let Some((_, _, complete)) = self.completions.iter().find(|(p, a, _)| p == prompt && a == argument)
+        {
+            return Some(complete(context, typed, given));
+        }
+        let (_, _, values) = self.choices.iter().find(|(p, a, _)| p == prompt && a == argument)?;
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        Some(crate::resources::starting_with(&values, typed))
+    }
+}
+
+/// The MCP prompt a generated function is listed as.
+fn prompt_of(info: &toolcall_runtime::ToolInfo, arguments: &[Argument]) -> Prompt {
+    let arguments: Vec<PromptArgument> = arguments
+        .iter()
+        .map(|a| {
+            let argument = PromptArgument::new(&a.name).with_required(a.required);
+            if a.description.is_empty() { argument } else { argument.with_description(&a.description) }
+        })
+        .collect();
+    let description = (!info.description.is_empty()).then_some(info.description);
+    let prompt = Prompt::new(info.name, description, (!arguments.is_empty()).then_some(arguments));
+    if info.title.is_empty() { prompt } else { prompt.with_title(info.title) }
+}
+
+/// The messages of a prompt function's value: text is one user message; a message
+/// (`{"role", "content"}`) is itself; a content block is a user message holding it; a
+/// list is each of its items so.
+fn messages(name: &str, value: Value) -> PromptResult {
+    let items = match value {
+        Value::Array(items) => items,
+        other => vec![other],
+    };
+    items.into_iter().map(|item| message(name, item)).collect()
+}
+
+/// One message of [`messages`].
+fn message(name: &str, item: Value) -> Result<PromptMessage, ErrorData> {
+    let refused = |why: String| ErrorData::internal_error(format!("prompt {name:?} gave {why}"), None);
+    match item {
+        Value::String(text) => Ok(PromptMessage::new_text(Role::User, text)),
+        Value::Object(ref object) if object.contains_key("role") => serde_json::from_value(item)
+            .map_err(|error| refused(format!("a message MCP cannot carry ({error})"))),
+        Value::Object(_) => serde_json::from_value(item)
+            .map(|content| PromptMessage::new(Role::User, content))
+            .map_err(|error| refused(format!("content MCP cannot carry ({error})"))),
+        other => Err(refused(format!("{other}, which is not text or a message"))),
     }
 }

@@ -4,6 +4,14 @@
 //! function, completions of template variables, and subscriptions with
 //! `notifications/resources/updated`.
 //!
+//! Most resources are written as tools are: plain functions in `src/resources/*.rs`,
+//! each served at the URI its file's `RESOURCES` const gives it, which the build script
+//! turns into the crate's `RESOURCES` ([`Resources::from_set`]). A function's parameters
+//! are its URI template's variables, decoded by their own decoders (`{id}` for a `u64`);
+//! an enum variable completes from its variants with no code. It returns text (a
+//! `String`), bytes (`Vec<u8>`), `Content`, or any serializable value (sent as JSON), and
+//! `None` from an `Option` is "no such resource" (for this caller).
+//!
 //! Every read runs with the caller's context, as a tool call does: over HTTP the one the
 //! request function built for that caller, so a user reads only what their context lets
 //! them (a template function that finds no such resource for this caller answers
@@ -39,6 +47,10 @@ use rmcp::model::{
     ErrorData, Resource, ResourceContents, ResourceTemplate, ResourceUpdatedNotificationParam,
 };
 use rmcp::service::{Peer, RoleServer};
+use serde_json::Value;
+use toolcall_runtime::{Content, ResourceBody, ResourceInfo, ResourceKind, ResourceSet, UriTemplate};
+
+use crate::arguments::{arguments_of, call_error, to_json};
 
 /// What a read answers: the resource's contents, or an error for the client (most often
 /// [`not_found`]).
@@ -106,11 +118,19 @@ pub struct Resources<C> {
     templates: Vec<(ResourceTemplate, UriTemplate, Arc<ReadFn<C>>)>,
     listers: Vec<Arc<ListFn<C>>>,
     completions: Vec<(String, String, Arc<CompleteFn<C>>)>,
+    /// The values of each enum variable of a generated template: (template, variable, values).
+    choices: Vec<(String, String, Vec<String>)>,
 }
 
 impl<C> Default for Resources<C> {
     fn default() -> Self {
-        Resources { fixed: Vec::new(), templates: Vec::new(), listers: Vec::new(), completions: Vec::new() }
+        Resources {
+            fixed: Vec::new(),
+            templates: Vec::new(),
+            listers: Vec::new(),
+            completions: Vec::new(),
+            choices: Vec::new(),
+        }
     }
 }
 
@@ -130,6 +150,46 @@ impl<C: Send + Sync + 'static> Resources<C> {
     /// No resources yet.
     pub fn new() -> Self {
         Resources::default()
+    }
+
+    /// The resources of a generated set (the crate's `RESOURCES`, from `src/resources`).
+    pub fn from_set(set: &'static ResourceSet<C>) -> Self {
+        Resources::new().set(set)
+    }
+
+    /// Adds the resources of a generated set: a function at a fixed URI is a resource, one
+    /// whose URI has variables a template; enum variables complete from their variants.
+    pub fn set(mut self, set: &'static ResourceSet<C>) -> Self {
+        let functions = set.functions();
+        for info in set.info() {
+            let Some(function) = functions.describe().iter().find(|f| f.name == info.function) else {
+                continue;
+            };
+            let arguments = arguments_of(function);
+            for argument in arguments.iter().filter(|a| !a.choices.is_empty()) {
+                self.choices.push((info.uri.to_owned(), argument.name.clone(), argument.choices.clone()));
+            }
+            let arguments = Arc::new(arguments);
+            let read = move |context: Arc<C>, request: ReadRequest| -> ReadFuture {
+                let arguments = Arc::clone(&arguments);
+                Box::pin(async move {
+                    let args = to_json(&arguments, &request.variables);
+                    match functions.call(&*context, info.function, &args).await {
+                        Ok(value) => contents(info, &request.uri, value),
+                        Err(error) => {
+                            let what = format!("resource {}", crate::error::cut(&request.uri, 200));
+                            Err(call_error(&what, &error))
+                        }
+                    }
+                })
+            };
+            self = if info.template {
+                self.template(template_of(info), read)
+            } else {
+                self.resource(resource_of(info), read)
+            };
+        }
+        self
     }
 
     /// A resource at a fixed URI, listed by `resources/list` and read by `read`.
@@ -189,7 +249,7 @@ impl<C: Send + Sync + 'static> Resources<C> {
     pub fn problems(&self) -> Vec<String> {
         self.templates
             .iter()
-            .filter_map(|(t, parsed, _)| parsed.error.as_ref().map(|e| format!("{}: {e}", t.uri_template)))
+            .filter_map(|(t, parsed, _)| parsed.error().map(|e| format!("{}: {e}", t.uri_template)))
             .collect()
     }
 
@@ -236,10 +296,89 @@ impl<C: Send + Sync + 'static> Resources<C> {
         typed: &str,
         given: &BTreeMap<String, String>,
     ) -> Option<Vec<String>> {
-        let (_, _, complete) =
-            self.completions.iter().find(|(t, v, _)| t == uri_template && v == variable)?;
-        Some(complete(context, typed, given))
+        if let Some((_, _, complete)) =
+            self.completions.iter().find(|(t, v, _)| t == uri_template && v == variable)
+        {
+            return Some(complete(context, typed, given));
+        }
+        let (_, _, values) = self.choices.iter().find(|(t, v, _)| t == uri_template && v == variable)?;
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        Some(starting_with(&values, typed))
     }
+}
+
+/// The MCP resource a generated function at a fixed URI is listed as.
+fn resource_of(info: &ResourceInfo) -> Resource {
+    let mut resource = Resource::new(info.uri, info.name).with_mime_type(info.mime_type);
+    if !info.description.is_empty() {
+        resource = resource.with_description(info.description);
+    }
+    if !info.title.is_empty() {
+        resource = resource.with_title(info.title);
+    }
+    resource
+}
+
+/// The MCP template a generated function whose URI has variables is listed as.
+fn template_of(info: &ResourceInfo) -> ResourceTemplate {
+    let mut template = ResourceTemplate::new(info.uri, info.name).with_mime_type(info.mime_type);
+    if !info.description.is_empty() {
+        template = template.with_description(info.description);
+    }
+    if !info.title.is_empty() {
+        template = template.with_title(info.title);
+    }
+    template
+}
+
+/// The contents a generated function's `value` gives at `uri`, by its kind: `null` (a
+/// `None`) is not found; text, bytes and JSON are one contents each; content blocks are
+/// each one (an embedded resource keeps its own URI).
+fn contents(info: &ResourceInfo, uri: &str, value: Value) -> ReadResult {
+    let wrong = |what: &str| {
+        ErrorData::internal_error(format!("resource {} gave {what}", crate::error::cut(uri, 200)), None)
+    };
+    match (info.kind, value) {
+        (_, Value::Null) => Err(not_found(uri)),
+        (ResourceKind::Text, Value::String(body)) => Ok(vec![text(uri, info.mime_type, body)]),
+        (ResourceKind::Bytes, Value::Array(items)) => {
+            let bytes: Option<Vec<u8>> =
+                items.iter().map(|item| item.as_u64().and_then(|b| u8::try_from(b).ok())).collect();
+            bytes
+                .map(|bytes| vec![blob(uri, info.mime_type, &bytes)])
+                .ok_or_else(|| wrong("bytes that are not bytes"))
+        }
+        (ResourceKind::Content, value) => {
+            let blocks =
+                Content::blocks(&value).ok_or_else(|| wrong("content that is not content blocks"))?;
+            Ok(blocks.into_iter().filter_map(|block| contents_of_block(uri, info.mime_type, block)).collect())
+        }
+        (ResourceKind::Json, value) => match serde_json::to_string(&value) {
+            Ok(json) => Ok(vec![text(uri, info.mime_type, json)]),
+            Err(_) => Err(wrong("a value that is not JSON")),
+        },
+        (_, other) => {
+            Err(wrong(&format!("{}, not what its type says", crate::error::cut(&other.to_string(), 80))))
+        }
+    }
+}
+
+/// One content block as the contents of `uri` (a link is not contents: skipped).
+fn contents_of_block(uri: &str, mime_type: &str, block: Content) -> Option<ResourceContents> {
+    Some(match block {
+        Content::Text(body) => text(uri, mime_type, body),
+        Content::Image { mime_type, data } | Content::Audio { mime_type, data } => {
+            blob(uri, &mime_type, &data)
+        }
+        Content::Resource { uri, mime_type: own, body } => {
+            let mime_type = own.as_deref().unwrap_or(mime_type);
+            match body {
+                ResourceBody::Text(body) => text(&uri, mime_type, body),
+                ResourceBody::Bytes(bytes) => blob(&uri, mime_type, &bytes),
+            }
+        }
+        Content::ResourceLink { .. } => return None,
+    })
 }
 
 /// The candidates among `values` that start with what was typed (case-insensitively), in
@@ -247,106 +386,6 @@ impl<C: Send + Sync + 'static> Resources<C> {
 pub fn starting_with(values: &[&str], typed: &str) -> Vec<String> {
     let typed = typed.to_lowercase();
     values.iter().filter(|v| v.to_lowercase().starts_with(&typed)).map(|v| (*v).to_owned()).collect()
-}
-
-/// An RFC 6570 template of simple (`{name}`) and reserved (`{+name}`) variables, as
-/// pieces: literal text and variables, in order.
-#[derive(Clone, Debug)]
-pub(crate) struct UriTemplate {
-    pieces: Vec<Piece>,
-    /// Why the template does not parse; it then matches nothing.
-    error: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Piece {
-    Literal(String),
-    /// A variable; `true` when its value may hold reserved characters (`/`).
-    Variable(String, bool),
-}
-
-impl UriTemplate {
-    /// Parses `text`; an unclosed `{`, an empty, repeated or adjacent variable is an error.
-    pub(crate) fn parse(text: &str) -> UriTemplate {
-        let mut pieces = Vec::new();
-        let mut rest = text;
-        let fail = |why: String| UriTemplate { pieces: Vec::new(), error: Some(why) };
-        while let Some(open) = rest.find('{') {
-            if open > 0 {
-                pieces.push(Piece::Literal(rest[..open].to_owned()));
-            } else if matches!(pieces.last(), Some(Piece::Variable(..))) {
-                return fail("two variables with no text between them cannot be told apart".to_owned());
-            }
-            let Some(close) = rest[open..].find('}') else {
-                return fail("a `{` is not closed".to_owned());
-            };
-            let inner = &rest[open + 1..open + close];
-            let (name, reserved) = match inner.strip_prefix('+') {
-                Some(name) => (name, true),
-                None => (inner, false),
-            };
-            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                return fail(format!(
-                    "`{{{inner}}}` is not a variable this server expands (letters, digits, `_`)"
-                ));
-            }
-            if pieces.iter().any(|p| matches!(p, Piece::Variable(n, _) if n == name)) {
-                return fail(format!("variable `{name}` appears twice"));
-            }
-            pieces.push(Piece::Variable(name.to_owned(), reserved));
-            rest = &rest[open + close + 1..];
-        }
-        if !rest.is_empty() {
-            pieces.push(Piece::Literal(rest.to_owned()));
-        }
-        UriTemplate { pieces, error: None }
-    }
-
-    /// The variables of `uri` when the template matches it: each variable takes the
-    /// text up to the next literal (a simple one no `/`), non-empty, percent-decoded.
-    pub(crate) fn matches(&self, uri: &str) -> Option<BTreeMap<String, String>> {
-        if self.error.is_some() {
-            return None;
-        }
-        let mut variables = BTreeMap::new();
-        let mut rest = uri;
-        for (i, piece) in self.pieces.iter().enumerate() {
-            match piece {
-                Piece::Literal(text) => rest = rest.strip_prefix(text.as_str())?,
-                Piece::Variable(name, reserved) => {
-                    let end = match self.pieces.get(i + 1) {
-                        Some(Piece::Literal(next)) => rest.find(next.as_str())?,
-                        _ => rest.len(),
-                    };
-                    let value = &rest[..end];
-                    if value.is_empty() || (!reserved && value.contains('/')) {
-                        return None;
-                    }
-                    variables.insert(name.clone(), percent_decode(value)?);
-                    rest = &rest[end..];
-                }
-            }
-        }
-        rest.is_empty().then_some(variables)
-    }
-}
-
-/// `%XX` escapes decoded; `None` when an escape is malformed or the result is not UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 /// Who subscribed to which URI: each session's peer, so an update reaches every session
@@ -421,40 +460,6 @@ impl ResourceNotifier {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn templates_match_their_uris_and_only_them() {
-        let t = UriTemplate::parse("notes://user/{user}/export.md");
-        let vars = t.matches("notes://user/42/export.md");
-        assert_eq!(vars, Some(BTreeMap::from([("user".to_owned(), "42".to_owned())])));
-        assert_eq!(t.matches("notes://user//export.md"), None, "empty value");
-        assert_eq!(t.matches("notes://user/4/2/export.md"), None, "a simple variable holds no /");
-        assert_eq!(t.matches("notes://user/42/export.mdx"), None);
-        let reserved = UriTemplate::parse("files://{+path}");
-        assert_eq!(
-            reserved.matches("files://a/b%20c.txt").and_then(|v| v.get("path").cloned()),
-            Some("a/b c.txt".into())
-        );
-        let two = UriTemplate::parse("test://template/{id}/data");
-        assert_eq!(
-            two.matches("test://template/123/data").and_then(|v| v.get("id").cloned()),
-            Some("123".into())
-        );
-    }
-
-    #[test]
-    fn templates_that_cannot_match_say_why() {
-        for (text, why) in [
-            ("x://{a", "not closed"),
-            ("x://{}", "not a variable"),
-            ("x://{a}{b}", "cannot be told apart"),
-            ("x://{a}/{a}", "twice"),
-        ] {
-            let t = UriTemplate::parse(text);
-            assert!(t.error.as_deref().is_some_and(|e| e.contains(why)), "{text}: {:?}", t.error);
-            assert_eq!(t.matches("x://anything"), None);
-        }
-    }
 
     #[test]
     fn completion_from_a_fixed_set_filters_by_prefix() {

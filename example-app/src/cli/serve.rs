@@ -247,7 +247,8 @@ impl ServeArgs {
             .instructions("Weather, arithmetic, orders, money and the signed-in user's notes.")
             // A viewer neither sees nor can call a destructive tool: to them it is unknown.
             .tool_filter(|app: &App, tool| app.user.role.may_use(tool))
-            .resources(crate::resources::resources());
+            .resources(crate::served::resources())
+            .prompts(crate::served::prompts());
         server = self.limits(server);
         if self.tokens.is_empty() {
             return server;
