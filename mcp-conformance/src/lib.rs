@@ -7,6 +7,7 @@
 pub mod media;
 pub mod prompts;
 pub mod resources;
+pub mod schema_tool;
 pub mod tools;
 
 /// The generated toolsets of `src/tools` (`ALL`), `src/prompts` (`PROMPTS`) and
@@ -21,6 +22,7 @@ use toolcall_mcp::{McpServer, Prompts, Resources};
 pub fn server() -> McpServer<()> {
     McpServer::new(&toolset::ALL, ())
         .name("toolcall-mcp-conformance")
+        .tool(schema_tool::definition(), schema_tool::run)
         .resources(Resources::from_set(&toolset::RESOURCES))
         .prompts(
             // A completion function named at run time, beside the generated prompts.

@@ -1,5 +1,6 @@
 //! `tools/call`: one call run in a slot of the call limit, within its time limit, off
-//! the async workers where it may block, and its outcome as an MCP result.
+//! the async workers where it may block, and its outcome as an MCP result shaped for the
+//! client's protocol revision.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -7,26 +8,42 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
+use rmcp::model::{CallToolResult, ContentBlock, ErrorData, JsonObject, ProtocolVersion};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
-use toolcall_runtime::{Content, Progress, ToolError, Toolset};
+// The poll with panics caught that generated dispatchers use, for the tools added at run
+// time: a panic in one is `Panicked`, as in a generated one.
+use toolcall_runtime::__private::Dispatched;
+use toolcall_runtime::{CallFuture, Content, Progress, ToolError, Toolset};
 
 use crate::error::{cut, error_result};
 use crate::request::Arrived;
+use crate::revision::{is_object_schema, takes_any_output};
 use crate::server::McpServer;
 use crate::{limit, talk};
 use axum::http;
+
+/// What the function of a tool added at run time ([`McpServer::tool`]) returns.
+pub(crate) type AddedFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
+
+/// The function of a tool added at run time: the caller's context, the call's arguments
+/// and its [`Progress`], to the tool's result.
+pub(crate) type AddedFn<C> = dyn Fn(Arc<C>, JsonObject, Progress) -> AddedFuture + Send + Sync;
+
+/// One call, boxed: what [`off_worker`] polls.
+type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
 
 impl<C: Send + Sync + 'static> McpServer<C> {
     /// Runs one call with `context`, in a slot of the call limit and within the time
     /// limit counted from `arrived` (the wait for a slot included); the call's future is
     /// dropped on timeout or when `cancelled` resolves. Decoding and a sync tool run on
     /// the blocking pool ([`off_worker`]). The tool reports to `progress`; `talk`, when
-    /// given, forwards those reports to the client while the call runs.
+    /// given, forwards those reports to the client while the call runs. The result is
+    /// shaped for a client on protocol `version` ([`McpServer::success`]).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) async fn run(
+    pub(crate) async fn run_for(
         &self,
+        version: Option<&ProtocolVersion>,
         context: Arc<C>,
         name: &str,
         args: Value,
@@ -36,11 +53,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         talk: Option<talk::Talk>,
     ) -> Result<CallToolResult, ErrorData> {
         let started = std::sync::atomic::AtomicBool::new(false);
-        let toolset = self.toolset;
         let call = async {
             let slot = self.limit.enter().await?;
             started.store(true, std::sync::atomic::Ordering::SeqCst);
-            let work = off_worker(toolset, context, name.to_owned(), args, progress, slot);
+            let work = off_worker(self.call_of(context, name, args, progress), slot);
             Ok::<_, limit::Busy>(match talk {
                 Some(talk) => talk.around(work).await,
                 None => work.await,
@@ -64,7 +80,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             () = cancelled => return Err(ErrorData::internal_error("the call was cancelled by the client", None)),
         };
         match outcome {
-            Ok(Ok(value)) => Ok(self.success(name, value)),
+            Ok(Ok(value)) => Ok(self.success(name, value, version)),
             Ok(Err(error @ ToolError::UnknownTool { .. })) => {
                 Err(ErrorData::invalid_params(error.to_string(), Some(error.to_value())))
             }
@@ -80,17 +96,55 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         }
     }
 
-    fn success(&self, name: &str, value: Value) -> CallToolResult {
+    /// The call of tool `name`, not yet polled: the function of a tool added at run time
+    /// (polled with panics caught, as a generated async tool is), else the toolset's.
+    fn call_of(&self, context: Arc<C>, name: &str, args: Value, progress: Progress) -> Call {
+        let name = name.to_owned();
+        let Some(function) = self.added.get(&name).cloned() else {
+            let toolset: &'static Toolset<C> = self.toolset;
+            return Box::pin(async move { toolset.call_reporting(&context, &name, &args, &progress).await });
+        };
+        Box::pin(async move {
+            let arguments = match args {
+                Value::Object(arguments) => arguments,
+                other => {
+                    return Err(ToolError::InvalidArguments(toolcall_runtime::__private::summarize(&other)));
+                }
+            };
+            // The function is called in the body's first poll, so a panic there is caught too.
+            let body = Box::pin(async move { function(context, arguments, progress).await });
+            CallFuture::new(&name, Dispatched::Async(body)).await
+        })
+    }
+
+    /// A successful call's result for a client on protocol `version`: a content tool's
+    /// blocks; else the value as JSON text and, when the tool has an output schema, as
+    /// `structuredContent` too: from 2026-07-28 whatever JSON it is (SEP-2106); before,
+    /// only an object of a tool whose schema is an object schema (the schemas those
+    /// revisions are sent; `tools/list` leaves the others out).
+    fn success(&self, name: &str, value: Value, version: Option<&ProtocolVersion>) -> CallToolResult {
         if self.content.contains(name)
             && let Some(blocks) = content_blocks(&value)
         {
             return CallToolResult::success(blocks);
         }
         let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
-        if self.structured.contains(name) && value.is_object() {
+        if self.structured.contains(name) && self.structures(name, &value, version) {
             result.structured_content = Some(value);
         }
         result
+    }
+
+    /// Whether `value`, a result of tool `name`, goes as `structuredContent` to a client on
+    /// `version` (see [`McpServer::success`]). A value an object schema refuses (not an
+    /// object) never does, in any revision.
+    fn structures(&self, name: &str, value: &Value, version: Option<&ProtocolVersion>) -> bool {
+        let schema = self.tools.iter().find(|t| t.name == name).and_then(|t| t.output_schema.as_deref());
+        match schema {
+            None => false,
+            Some(schema) if is_object_schema(schema) => value.is_object(),
+            Some(_) => takes_any_output(version),
+        }
     }
 
     /// The time limit of one call of `name`: its own, or the server's.
@@ -127,21 +181,15 @@ fn content_blocks(value: &Value) -> Option<Vec<ContentBlock>> {
         .collect()
 }
 
-/// Calls tool `name` with the owned `context`, `args` and `progress`, its first poll (argument
-/// decoding, and the whole of a sync tool) on tokio's blocking pool, holding `slot` until
-/// that part is over even if the caller stops waiting (a sync tool cannot be stopped);
-/// an async tool's later polls run on the caller's task, and dropping the future cancels
-/// it.
-pub(crate) async fn off_worker<C: Send + Sync + 'static>(
-    toolset: &'static Toolset<C>,
-    context: Arc<C>,
-    name: String,
-    args: Value,
-    progress: Progress,
+/// Runs `call` (one tool's call, owning its context, arguments and progress), its first
+/// poll (argument decoding, and the whole of a sync tool) on tokio's blocking pool,
+/// holding `slot` until that part is over even if the caller stops waiting (a sync tool
+/// cannot be stopped); an async tool's later polls run on the caller's task, and dropping
+/// the future cancels it.
+pub(crate) async fn off_worker(
+    call: Call,
     slot: tokio::sync::OwnedSemaphorePermit,
 ) -> Result<Value, ToolError> {
-    type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
-    let call: Call = Box::pin(async move { toolset.call_reporting(&context, &name, &args, &progress).await });
     let first = tokio::task::spawn_blocking(move || {
         let mut call = call;
         // The waker of this poll is never used: the caller's task polls again at once,
@@ -190,7 +238,70 @@ mod tests {
     /// A call of `anything` (no such tool) on `server`, arrived at `arrived`, never cancelled.
     async fn call_anything(server: &McpServer<()>, arrived: Instant) -> Result<CallToolResult, ErrorData> {
         let never = std::future::pending();
-        server.run(Arc::new(()), "anything", Value::Null, arrived, never, Progress::default(), None).await
+        server
+            .run_for(None, Arc::new(()), "anything", Value::Null, arrived, never, Progress::default(), None)
+            .await
+    }
+
+    const NO_PARAMS: &str = r#"{"type":"object","properties":{}}"#;
+    static SHAPES_EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
+    /// `names` (an array schema), `user` (an object schema), `maybe` (a union of an object
+    /// and null), each returning a value of its schema.
+    static SHAPES_INFO: [toolcall_runtime::ToolInfo; 3] = [
+        toolcall_runtime::ToolInfo {
+            name: "names",
+            parameters: NO_PARAMS,
+            output: Some(r#"{"type":"array","items":{"type":"string"}}"#),
+            ..toolcall_runtime::ToolInfo::EMPTY
+        },
+        toolcall_runtime::ToolInfo {
+            name: "user",
+            parameters: NO_PARAMS,
+            output: Some(r#"{"type":"object","properties":{"id":{"type":"integer"}}}"#),
+            ..toolcall_runtime::ToolInfo::EMPTY
+        },
+        toolcall_runtime::ToolInfo {
+            name: "maybe",
+            parameters: NO_PARAMS,
+            output: Some(r#"{"anyOf":[{"type":"object"},{"type":"null"}]}"#),
+            ..toolcall_runtime::ToolInfo::EMPTY
+        },
+    ];
+    static SHAPES: Toolset = Toolset::new(&SHAPES_INFO, &SHAPES_EMITTED, |_, name, _| {
+        let value = match name {
+            "names" => serde_json::json!(["a", "b"]),
+            "user" | "maybe" => serde_json::json!({"id": 1}),
+            _ => return None,
+        };
+        Some(Dispatched::Ready(Ok(value)))
+    });
+
+    #[tokio::test]
+    async fn structured_content_follows_the_clients_revision() {
+        let server = McpServer::new(&SHAPES, ());
+        let structured = async |version: Option<&ProtocolVersion>, name: &str| {
+            let never = std::future::pending();
+            let args = Value::Object(JsonObject::new());
+            let result = server
+                .run_for(version, Arc::new(()), name, args, Instant::now(), never, Progress::default(), None)
+                .await
+                .unwrap();
+            assert_eq!(result.is_error, Some(false), "{name}");
+            result.structured_content
+        };
+        let (names, user) = (serde_json::json!(["a", "b"]), serde_json::json!({"id": 1}));
+        for version in [None, Some(&ProtocolVersion::V_2026_07_28)] {
+            assert_eq!(structured(version, "names").await, Some(names.clone()), "{version:?}");
+            assert_eq!(structured(version, "user").await, Some(user.clone()), "{version:?}");
+            assert_eq!(structured(version, "maybe").await, Some(user.clone()), "{version:?}");
+        }
+        for version in
+            [&ProtocolVersion::V_2025_03_26, &ProtocolVersion::V_2025_06_18, &ProtocolVersion::V_2025_11_25]
+        {
+            assert_eq!(structured(Some(version), "names").await, None, "{version}");
+            assert_eq!(structured(Some(version), "user").await, Some(user.clone()), "{version}");
+            assert_eq!(structured(Some(version), "maybe").await, None, "{version}: its schema is not sent");
+        }
     }
 
     fn text(result: &CallToolResult) -> String {

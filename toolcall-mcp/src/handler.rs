@@ -95,7 +95,10 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             .filter(|_| stateless)
             .cloned();
         let cancelled = cancelled_or_gone(context.ct.clone().cancelled_owned(), disconnect);
-        self.run(caller, &request.name, args, arrived, cancelled, progress, Some(talk)).await.map(Into::into)
+        let version = context.protocol_version();
+        self.run_for(version.as_ref(), caller, &request.name, args, arrived, cancelled, progress, Some(talk))
+            .await
+            .map(Into::into)
     }
 
     #[allow(deprecated)]

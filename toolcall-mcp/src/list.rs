@@ -1,5 +1,6 @@
 //! `tools/list`: one page of the tools a caller sees, with the fields the client's
-//! protocol revision defines and, from 2026-07-28, caching hints.
+//! protocol revision defines (an `outputSchema` of any shape from 2026-07-28, only an
+//! object schema before: [`crate::revision`]) and, from 2026-07-28, caching hints.
 
 use rmcp::model::{ErrorData, ListToolsResult, ProtocolVersion};
 

@@ -7,11 +7,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::{ErrorData, Tool};
+use rmcp::model::{ErrorData, JsonObject, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::SessionStore;
-use toolcall_runtime::{Format, LogLevel, ToolError, ToolInfo, Toolset};
+use serde_json::Value;
+use toolcall_runtime::{Annotations, Format, LogLevel, Progress, ToolError, ToolInfo, Toolset};
 
+use crate::call::{AddedFn, AddedFuture};
 use crate::error::ServeError;
 use crate::limit::CallLimit;
 use crate::prompts::Prompts;
@@ -91,6 +93,9 @@ pub struct McpServer<C: Send + Sync + 'static> {
     pub(crate) subscriptions: Arc<Subscriptions>,
     /// This session's number among the server's sessions (fresh for each session).
     pub(crate) session: u64,
+    /// The functions of the tools added at run time ([`McpServer::tool`]), by name; their
+    /// definitions follow the toolset's in `tools`.
+    pub(crate) added: Arc<BTreeMap<String, Arc<AddedFn<C>>>>,
 }
 
 impl<C: Send + Sync + 'static> Clone for McpServer<C> {
@@ -121,6 +126,7 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             prompts: self.prompts.clone(),
             subscriptions: Arc::clone(&self.subscriptions),
             session: self.session,
+            added: Arc::clone(&self.added),
         }
     }
 }
@@ -176,6 +182,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             prompts: None,
             subscriptions: Arc::default(),
             session: 0,
+            added: Arc::default(),
         }
     }
 
@@ -345,13 +352,109 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
+    /// Serves a tool defined at run time beside the toolset's: `definition` is sent in
+    /// `tools/list` as written (after the toolset's tools, in the order added, less the
+    /// fields a client's revision does not define, as theirs are), so a hand-written
+    /// JSON Schema keeps every keyword (`$schema`, `$defs`, `additionalProperties`) and
+    /// its order; a call of it runs `function` with the caller's context, the arguments
+    /// and the call's [`Progress`], under the same call limit, time limit, cancellation
+    /// and panic handling as a generated tool, and its result is sent as theirs are (its
+    /// JSON text, and `structuredContent` when `definition` has an `outputSchema`).
+    ///
+    /// The arguments reach `function` as the client sent them: nothing checks them
+    /// against the hand-written schema, so `function` checks what it reads (a
+    /// [`ToolError::Failed`] goes back to the model as its text). For a run-time tool
+    /// whose arguments toolcall should check, describe it with a
+    /// [`DynTool`](toolcall_runtime::DynTool) and serve that (the second example).
+    ///
+    /// A [`McpServer::tool_filter`] sees the tool as a [`ToolInfo`] made from
+    /// `definition` (its name, title, description, input and output schemas, and
+    /// annotations as `hints`), kept for the life of the program as the generated ones
+    /// are. A name the server already serves, or an input schema whose root is not
+    /// `"type": "object"` (MCP requires one), is a mistake the server reports when it
+    /// starts serving ([`ServeError::Definitions`]).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolcall_mcp::McpServer;
+    /// use toolcall_mcp::rmcp::model::Tool;
+    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
+    /// let schema = json!({
+    ///     "$schema": "https://json-schema.org/draft/2020-12/schema",
+    ///     "type": "object",
+    ///     "properties": {"word": {"type": "string"}},
+    ///     "required": ["word"],
+    ///     "additionalProperties": false
+    /// });
+    /// let schema = schema.as_object().cloned().unwrap_or_default();
+    /// let server = McpServer::new(toolset, ()).tool(Tool::new("shout", "Say it loud.", schema), |_ctx, args, _progress| async move {
+    ///     let word = args.get("word").and_then(|w| w.as_str()).ok_or_else(|| {
+    ///         toolcall_runtime::ToolError::Failed("word: expected a string".to_owned())
+    ///     })?;
+    ///     Ok(json!(word.to_uppercase()))
+    /// });
+    /// assert_eq!(server.tools().last().map(|t| t.name.as_ref()), Some("shout"));
+    /// ```
+    ///
+    /// A [`DynTool`](toolcall_runtime::DynTool): its definition rendered by toolcall's
+    /// renderer, its arguments checked against its IR before its function runs.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use serde_json::{Value, json};
+    /// use toolcall_mcp::McpServer;
+    /// use toolcall_runtime::ir::{Param, Tool, Type};
+    /// use toolcall_runtime::{DynTool, Format};
+    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
+    /// let add = Arc::new(DynTool::new(
+    ///     Tool::new("add").param(Param::new("a", Type::integer())).param(Param::new("b", Type::integer())),
+    ///     |args| Ok(json!(args["a"].as_i64().unwrap_or(0) + args["b"].as_i64().unwrap_or(0))),
+    /// ));
+    /// let definition = serde_json::from_str(&add.render(Format::Mcp, false)).expect("toolcall renders MCP tools");
+    /// let server = McpServer::new(toolset, ()).tool(definition, move |_, args, _| {
+    ///     let add = Arc::clone(&add);
+    ///     async move { add.run(&Value::Object(args)) }
+    /// });
+    /// ```
+    pub fn tool<F, Fut>(mut self, definition: Tool, function: F) -> Self
+    where
+        F: Fn(Arc<C>, JsonObject, Progress) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, ToolError>> + Send + 'static,
+    {
+        let name = definition.name.to_string();
+        let mistake = if self.tools.iter().any(|t| t.name == definition.name) {
+            Some(format!("tool `{name}` is served twice (McpServer::tool)"))
+        } else if definition.input_schema.get("type").and_then(Value::as_str) != Some("object") {
+            Some(format!(
+                "tool `{name}`: its input schema's root must be `\"type\": \"object\"` (McpServer::tool)"
+            ))
+        } else {
+            None
+        };
+        if let Some(mistake) = mistake {
+            self.definitions_error.get_or_insert(mistake);
+            return self;
+        }
+        let function: Arc<AddedFn<C>> =
+            Arc::new(move |ctx, args, progress| -> AddedFuture { Box::pin(function(ctx, args, progress)) });
+        Arc::make_mut(&mut self.added).insert(name.clone(), function);
+        if definition.output_schema.is_some() {
+            Arc::make_mut(&mut self.structured).insert(name);
+        }
+        let info: &'static ToolInfo = Box::leak(Box::new(info_of(&definition)));
+        self.infos = self.infos.iter().copied().chain([Some(info)]).collect();
+        self.tools = self.tools.iter().cloned().chain([definition]).collect();
+        self
+    }
+
     /// A handle that tells subscribed clients a resource changed.
     pub fn resource_notifier(&self) -> ResourceNotifier {
         ResourceNotifier { subscriptions: Arc::clone(&self.subscriptions) }
     }
 
-    /// The tool definitions served, as parsed at start (every tool: a
-    /// [`McpServer::tool_filter`] applies per request).
+    /// The tool definitions served: the toolset's, as parsed at start, then the ones
+    /// [`McpServer::tool`] added (every tool: a [`McpServer::tool_filter`] applies per
+    /// request).
     pub fn tools(&self) -> &[Tool] {
         &self.tools
     }
@@ -518,6 +621,34 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 /// The toolset's MCP definitions as rmcp tools.
 fn parse_tools<C>(toolset: &Toolset<C>) -> Result<Vec<Tool>, String> {
     serde_json::from_str(toolset.emit(Format::Mcp, false)).map_err(|e| e.to_string())
+}
+
+/// The description a [`McpServer::tool_filter`] sees of a tool added at run time: its
+/// texts and schemas from `definition`, kept for the life of the program (a `ToolInfo`
+/// holds `'static` texts, as generated tables do). The formats' other schemas stay empty:
+/// the tool has only its MCP definition.
+fn info_of(definition: &Tool) -> ToolInfo {
+    fn keep(text: String) -> &'static str {
+        Box::leak(text.into_boxed_str())
+    }
+    fn json<T: toolcall_runtime::serde::Serialize>(value: &T) -> &'static str {
+        keep(serde_json::to_string(value).unwrap_or_default())
+    }
+    let hints = definition.annotations.as_ref().map_or(Annotations::NONE, |a| {
+        Annotations::new(a.read_only_hint, a.destructive_hint, a.idempotent_hint, a.open_world_hint)
+    });
+    ToolInfo {
+        name: keep(definition.name.to_string()),
+        title: keep(definition.title.clone().unwrap_or_default()),
+        description: keep(definition.description.as_deref().unwrap_or_default().to_owned()),
+        parameters: json(&*definition.input_schema),
+        output: definition.output_schema.as_deref().map(json),
+        annotations: definition.annotations.as_ref().map_or("", json),
+        hints,
+        icons: definition.icons.as_ref().map_or("", json),
+        meta: definition.meta.as_ref().map_or("", json),
+        ..ToolInfo::EMPTY
+    }
 }
 
 /// The per-tool time limits the toolset declares.
