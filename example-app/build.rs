@@ -26,6 +26,7 @@ fn main() {
     toolcall_build::Builder::new()
         .context("crate::App")
         .type_provider(MoneyProvider)
+        .form_type("crate::models::Confirm")
         .expect_warnings(EXPECTED_WARNINGS)
         .compile();
 }

@@ -102,6 +102,10 @@ impl ClientHandler for Confirming {
     ) -> Result<ElicitResult, ErrorData> {
         let asked = serde_json::to_value(&request).unwrap();
         assert_eq!(asked["message"], "Remove note 1 for good?");
+        // The form generated from `Confirm` (`Builder::form_type`), "no" filled in.
+        let confirm = json!({"type": "boolean", "description": "Remove it for good.", "default": false});
+        assert_eq!(asked["requestedSchema"]["properties"]["confirm"], confirm);
+        assert_eq!(asked["requestedSchema"]["required"], json!(["confirm"]));
         let mut answer = ElicitResult::new(ElicitationAction::Accept);
         answer.content = Some(json!({"confirm": self.0}));
         Ok(answer)

@@ -23,6 +23,7 @@ pub struct Builder {
     providers: Vec<Box<dyn TypeProvider + Send + Sync>>,
     context: Option<String>,
     output_types: Vec<String>,
+    form_types: Vec<String>,
     out_file: String,
     missing_docs: Level,
     expected_warnings: Option<PathBuf>,
@@ -52,6 +53,7 @@ impl Builder {
             providers: Vec::new(),
             context: None,
             output_types: Vec::new(),
+            form_types: Vec::new(),
             out_file: "tools.rs".to_owned(),
             missing_docs: Level::Warning,
             expected_warnings: None,
@@ -151,6 +153,19 @@ impl Builder {
     /// ```
     pub fn output_type(mut self, path: impl Into<String>) -> Self {
         self.output_types.push(path.into());
+        self
+    }
+
+    /// Names a crate type a tool asks the user to fill in mid-call
+    /// (`progress.ask::<Confirm>("Remove it?")`), written from the crate root
+    /// (`"crate::models::Confirm"`). Generates its `toolcall_runtime::Form` impl: MCP
+    /// elicitation's flat schema from its fields and docs (strings, numbers, integers,
+    /// booleans, enums of unit variants, and lists of such enums; an enum whose variants
+    /// have docs is a titled choice), and its generated decoder. A type that is no flat
+    /// form is an error at this string, naming the field.
+    #[must_use]
+    pub fn form_type(mut self, path: impl Into<String>) -> Self {
+        self.form_types.push(path.into());
         self
     }
 
@@ -392,6 +407,7 @@ impl Builder {
             providers: &self.providers,
             context: self.context.as_deref(),
             output_types: &self.output_types,
+            form_types: &self.form_types,
             missing_docs: self.missing_docs,
             runtime_features: self.runtime_features.as_ref(),
         }

@@ -9,6 +9,7 @@ mod declared;
 mod diagnostics;
 mod expected;
 pub mod export;
+mod form_type;
 mod lower;
 mod metadata;
 mod model;

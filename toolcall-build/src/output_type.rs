@@ -47,6 +47,8 @@ pub struct OutputDef {
     pub wrapped: bool,
     /// Decoded by its generated `FromArg` (else by serde).
     pub from_arg: bool,
+    /// The tool whose parameters are its properties (one `response` when wrapped).
+    pub tool: Tool,
 }
 
 impl OutputDef {
@@ -74,10 +76,39 @@ pub fn lower(
     impls: &mut BTreeMap<String, LocalImpl>,
     diags: &Diagnostics,
 ) -> Vec<OutputDef> {
+    lower_named(Named::OUTPUT, paths, krate, script, impls, diags)
+}
+
+/// What a list of named types is, for its messages: the `Builder` method that names
+/// them and what the message calls one.
+#[derive(Clone, Copy, Debug)]
+pub struct Named {
+    /// The `Builder` method (`output_type`).
+    pub method: &'static str,
+    /// What one is called in messages (`output type`).
+    pub what: &'static str,
+}
+
+impl Named {
+    /// `Builder::output_type`.
+    pub const OUTPUT: Named = Named { method: "output_type", what: "output type" };
+    /// `Builder::form_type`.
+    pub const FORM: Named = Named { method: "form_type", what: "form type" };
+}
+
+/// [`lower`] for the types `named` names.
+pub fn lower_named(
+    named: Named,
+    paths: &[String],
+    krate: &Crate<'_>,
+    script: Option<&str>,
+    impls: &mut BTreeMap<String, LocalImpl>,
+    diags: &Diagnostics,
+) -> Vec<OutputDef> {
     if paths.is_empty() {
         return Vec::new();
     }
-    let spans = literal_spans(script.unwrap_or_default());
+    let spans = literal_spans(script.unwrap_or_default(), named.method);
     let parsed = ParsedFile {
         file: PathBuf::from("build.rs"),
         module: Vec::new(),
@@ -91,7 +122,7 @@ pub fn lower(
     for path in paths {
         let span = spans.get(path.trim()).copied().unwrap_or_else(Span::call_site);
         let report = |message: String| diags.error(&parsed.file, span, message);
-        match lower_one(path, krate, &mut mapper, span) {
+        match lower_one(named, path, krate, &mut mapper, span) {
             Ok(def) if outputs.iter().any(|known| known.path == def.path) => {}
             Ok(def) => outputs.push(def),
             Err(message) => report(message),
@@ -103,62 +134,64 @@ pub fn lower(
 
 /// One output type, or why it cannot be one.
 fn lower_one(
+    named: Named,
     written: &str,
     krate: &Crate<'_>,
     mapper: &mut TypeMapper<'_>,
     span: Span,
 ) -> Result<OutputDef, String> {
     let shown = written.trim();
+    let what = named.what;
     let not_a_path = || {
         format!(
-            "output type `{shown}` given to `Builder::output_type` is not a Rust type path; write it \
-             from the crate root, e.g. `crate::Report`"
+            "{what} `{shown}` given to `Builder::{method}` is not a Rust type path; write it \
+             from the crate root, e.g. `crate::Report`",
+            method = named.method
         )
     };
     let mut ty: syn::Type = syn::parse_str(shown).map_err(|_| not_a_path())?;
     let syn::Type::Path(typed) = &ty else { return Err(not_a_path()) };
     if typed.path.segments.iter().any(|s| !s.arguments.is_none()) {
         return Err(format!(
-            "output type `{shown}`: generic instances are not supported; name a struct or enum \
+            "{what} `{shown}`: generic instances are not supported; name a struct or enum \
              without type arguments (wrap the instance in a struct of its own)"
         ));
     }
     Resolver::new(krate.tree, &[]).absolute(&mut ty, &[]);
     let syn::Type::Path(absolute) = &ty else { return Err(not_a_path()) };
     let Some((_, item)) = krate.tree.find_type(&absolute.path) else {
-        return Err(missing(shown, &absolute.path, krate));
+        return Err(missing(named, shown, &absolute.path, krate));
     };
     let name = item.ident.to_string();
     if item.alias().is_some() {
-        return Err(format!("output type `{shown}` is a type alias; name the struct or enum it stands for"));
+        return Err(format!("{what} `{shown}` is a type alias; name the struct or enum it stands for"));
     }
     if item.generics.type_params().next().is_some() {
         return Err(format!(
-            "output type `{shown}` is generic; name a struct or enum without type parameters (wrap \
+            "{what} `{shown}` is generic; name a struct or enum without type parameters (wrap \
              an instance in a struct of its own)"
         ));
     }
     if !crate::check::is_provider_safe(&name) {
         return Err(format!(
-            "output type `{shown}`: its name `{name}` does not match ^[a-zA-Z0-9_-]{{1,64}}$, which \
+            "{what} `{shown}`: its name `{name}` does not match ^[a-zA-Z0-9_-]{{1,64}}$, which \
              providers require of a schema name"
         ));
     }
     let path = nameable(krate, &item.module, &name).ok_or_else(|| {
         format!(
-            "output type `{shown}` is in a module private to its parent, so generated code cannot \
+            "{what} `{shown}` is in a module private to its parent, so generated code cannot \
              name it; make the module `pub(crate)` or re-export the type with `pub use`"
         )
     })?;
     let description = item.doc.clone();
     let resolved = mapper.resolve(&ty);
-    let mapped = mapper
-        .slot(&resolved, span)
-        .map_err(|why| format!("output type `{shown}` cannot be decoded: {why}"))?;
+    let mapped =
+        mapper.slot(&resolved, span).map_err(|why| format!("{what} `{shown}` cannot be decoded: {why}"))?;
     let from_arg = match mapped.decode {
         Decode::FromArg => true,
         Decode::Deserialize { .. } => false,
-        _ => return Err(format!("output type `{shown}` is decoded by a type provider")),
+        _ => return Err(format!("{what} `{shown}` is decoded by a type provider")),
     };
     let answer = Param::new(WRAPPER, mapped.ty).description(description.clone());
     let defs = mapper.definitions(std::slice::from_ref(&answer));
@@ -176,21 +209,23 @@ fn lower_one(
     tool.defs = defs;
     let schema = render_input(&tool, InputKind::Strict);
     let gemini_schema = render_input(&tool, InputKind::Gemini);
-    Ok(OutputDef { path, name, description, schema, gemini_schema, wrapped, from_arg })
+    Ok(OutputDef { path, name, description, schema, gemini_schema, wrapped, from_arg, tool })
 }
 
 /// Why `path` names no type of the crate, with the closest name of the module it points
 /// into when there is one.
-fn missing(shown: &str, path: &syn::Path, krate: &Crate<'_>) -> String {
+fn missing(named: Named, shown: &str, path: &syn::Path, krate: &Crate<'_>) -> String {
+    let what = named.what;
     let why = krate.tree.explain_missing(path).unwrap_or_else(|| {
-        "it is not a struct or enum of this crate (another crate's types, and types made by macros, \
-         cannot be output types)"
-            .to_owned()
+        format!(
+            "it is not a struct or enum of this crate (another crate's types, and types made by macros, \
+             cannot be {what}s)"
+        )
     });
     let names = crate::tree::resolve::segment_names(path);
     let (last, module) = match names.split_last() {
         Some((last, [_crate, module @ ..])) => (last.as_str(), module),
-        _ => return format!("output type `{shown}`: {why}"),
+        _ => return format!("{what} `{shown}`: {why}"),
     };
     let known = krate.tree.module(module).map(|m| {
         let imported = m.imports.iter().filter_map(|i| i.name.as_deref());
@@ -205,7 +240,7 @@ fn missing(shown: &str, path: &syn::Path, krate: &Crate<'_>) -> String {
             format!("; did you mean `{}`?", full.join("::"))
         })
         .unwrap_or_default();
-    format!("output type `{shown}`: {why}{hint}")
+    format!("{what} `{shown}`: {why}{hint}")
 }
 
 /// A path from the crate root generated code can name type `name` of `module` by.
@@ -220,12 +255,12 @@ fn nameable(krate: &Crate<'_>, module: &[String], name: &str) -> Option<syn::Pat
 
 /// The string literals given to `.output_type(..)` calls in `build.rs`, by value, with
 /// where each is written (the first one of each value).
-fn literal_spans(script: &str) -> BTreeMap<String, Span> {
-    struct Calls(BTreeMap<String, Span>);
-    impl VisitMut for Calls {
+pub(crate) fn literal_spans(script: &str, method: &str) -> BTreeMap<String, Span> {
+    struct Calls<'m>(BTreeMap<String, Span>, &'m str);
+    impl VisitMut for Calls<'_> {
         fn visit_expr_method_call_mut(&mut self, call: &mut syn::ExprMethodCall) {
             syn::visit_mut::visit_expr_method_call_mut(self, call);
-            if call.method != "output_type" {
+            if call.method != self.1 {
                 return;
             }
             if let Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. })) = call.args.first() {
@@ -234,7 +269,7 @@ fn literal_spans(script: &str) -> BTreeMap<String, Span> {
         }
     }
     let Ok(mut file) = syn::parse_file(script) else { return BTreeMap::new() };
-    let mut calls = Calls(BTreeMap::new());
+    let mut calls = Calls(BTreeMap::new(), method);
     calls.visit_file_mut(&mut file);
     calls.0
 }

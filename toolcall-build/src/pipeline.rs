@@ -11,7 +11,7 @@ use crate::diagnostics::{Diagnostics, Level};
 use crate::model::{self, Kind, ToolModule};
 use crate::provider::TypeProvider;
 use crate::records::{BuildError, GENERATOR_STACK, Generated, GeneratedModule, SourceFile};
-use crate::{ast, check, declared, lower, output_type, parse, served, tree};
+use crate::{ast, check, declared, form_type, lower, output_type, parse, served, tree};
 
 /// Reads one file of the crate by its path relative to the crate (`src/lib.rs`).
 pub(crate) type Loader<'l> = tree::Loader<'l>;
@@ -38,6 +38,8 @@ pub(crate) struct Options<'b> {
     pub(crate) context: Option<&'b str>,
     /// The types named with `Builder::output_type`.
     pub(crate) output_types: &'b [String],
+    /// The types named with `Builder::form_type`.
+    pub(crate) form_types: &'b [String],
     /// How a missing parameter description is reported.
     pub(crate) missing_docs: Level,
     /// The features of the crate's toolcall-runtime, when known.
@@ -133,6 +135,7 @@ fn generate_here(
     };
     let script = loader.and_then(|load| load(Path::new("build.rs")));
     let outputs = output_type::lower(options.output_types, &krate, script.as_deref(), &mut impls, &diags);
+    let forms = form_type::lower(options.form_types, &krate, script.as_deref(), &mut impls, &diags);
     let tools: Vec<ToolModule> = modules.iter().filter(|m| m.kind == Kind::Tool).cloned().collect();
     check::check(&tools, &diags);
     served::check_served(&modules, &diags);
@@ -143,7 +146,8 @@ fn generate_here(
     let impls: Vec<model::LocalImpl> = impls.into_values().collect();
     let roots =
         codegen::Roots { tools: &groups[0].root, prompts: &groups[1].root, resources: &groups[2].root };
-    let (code, memo) = codegen::generate_file(&modules, &impls, &outputs, &roots, &context_tokens, memo);
+    let (code, memo) =
+        codegen::generate_file(&modules, &impls, &outputs, &forms, &roots, &context_tokens, memo);
     let modules = tools.iter().map(GeneratedModule::from_model).collect();
     let crate_files = tree.files().to_vec();
     let outputs = outputs.iter().map(output_type::OutputDef::generated).collect();

@@ -9,6 +9,7 @@ mod encode;
 mod error;
 mod failure;
 mod fast;
+mod form;
 pub mod glue;
 mod info;
 pub mod ir;
@@ -32,6 +33,7 @@ pub use decode::{ArgError, FromArg, Segment, StringInteger};
 pub use dynamic::DynTool;
 pub use error::{Reason, ToolError, UnknownName};
 pub use failure::ToolFailure;
+pub use form::{Form, prefilled};
 pub use info::{Names, ToolInfo};
 pub use meta::{Annotations, ToolMeta};
 pub use output::{OutputSpec, OutputType};
@@ -62,8 +64,9 @@ pub mod __private {
     pub use serde::Deserializer;
     pub use serde_json::Value;
 
-    /// Decoding typed answers (`OutputType` impls).
+    /// Decoding typed answers (`OutputType` impls) and forms (`Form` impls).
     pub mod output {
+        pub use crate::form::decode_values;
         pub use crate::output::{WRAPPER, decode_answer};
     }
 

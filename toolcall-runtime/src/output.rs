@@ -103,7 +103,7 @@ pub fn decode_answer<T>(
 
 /// A decoding error of the whole answer, as the tool error of the same mistake in a
 /// tool's arguments: the answer's properties are what a tool's parameters are.
-fn root_error(error: ArgError) -> ToolError {
+pub(crate) fn root_error(error: ArgError) -> ToolError {
     if error.path().next().is_some() {
         let path = error.path_from("");
         let name = path.strip_prefix('.').unwrap_or(&path).to_owned();

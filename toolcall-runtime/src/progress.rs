@@ -28,6 +28,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::form::Form;
+
 /// A log message's severity: the syslog levels MCP's `notifications/message` uses
 /// (RFC 5424), least severe first, so `level >= LogLevel::Warning` reads as expected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -95,11 +97,13 @@ impl serde::Serialize for LogLevel {
     }
 }
 
-/// What the user answered a question ([`Progress::elicit`]).
+/// What the user answered a question: the values by field name ([`Progress::elicit`]),
+/// a typed form ([`Progress::ask`]), or nothing for a page they were sent to
+/// ([`Progress::elicit_url`]).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Answer {
-    /// They filled in the form: the values, by field name.
-    Accept(Map<String, Value>),
+pub enum Answer<T = Map<String, Value>> {
+    /// They filled in the form (or agreed to open the page).
+    Accept(T),
     /// They said no.
     Decline,
     /// They dismissed the question without choosing.
@@ -150,6 +154,14 @@ pub trait ProgressSink: Send + Sync {
         unsupported("whoever runs this tool cannot ask the user")
     }
 
+    /// Sends the user to `url` (an `https:` page the tool's service serves: a sign-in, a
+    /// payment) with `message` saying why; whether they agreed to open it. What they do
+    /// there reaches the service, not the tool.
+    fn elicit_url(&self, message: &str, url: &str) -> AskFuture<Answer<()>> {
+        let _ = (message, url);
+        unsupported("whoever runs this tool cannot send the user to a page")
+    }
+
     /// Asks the client's model to answer `prompt` in at most `max_tokens` tokens; its text.
     fn sample(&self, prompt: &str, max_tokens: u32) -> AskFuture<String> {
         let _ = (prompt, max_tokens);
@@ -175,6 +187,10 @@ impl<S: ProgressSink + ?Sized> ProgressSink for Arc<S> {
 
     fn elicit(&self, message: &str, schema: &Value) -> AskFuture<Answer> {
         S::elicit(self, message, schema)
+    }
+
+    fn elicit_url(&self, message: &str, url: &str) -> AskFuture<Answer<()>> {
+        S::elicit_url(self, message, url)
     }
 
     fn sample(&self, prompt: &str, max_tokens: u32) -> AskFuture<String> {
@@ -242,6 +258,37 @@ impl Progress {
         }
     }
 
+    /// Asks the user to fill in the form `T` (a type named with `Builder::form_type`) and
+    /// waits for the answer, decoded: [`Progress::elicit`] with `T`'s schema. Values that
+    /// do not fit `T` are [`AskError::Failed`], saying which field and why.
+    pub async fn ask<T: Form>(&self, message: &str) -> Result<Answer<T>, AskError> {
+        let schema = serde_json::from_str(T::schema()).unwrap_or(Value::Null);
+        typed(self.elicit(message, &schema).await?)
+    }
+
+    /// [`Progress::ask`] with the form filled in from `defaults`: each of its fields is
+    /// the property's `default` (SEP-1034), which the user confirms or changes.
+    pub async fn ask_with<T: Form + serde::Serialize>(
+        &self,
+        message: &str,
+        defaults: &T,
+    ) -> Result<Answer<T>, AskError> {
+        let values = serde_json::to_value(defaults).map_err(|e| AskError::Failed(e.to_string()))?;
+        let schema = crate::form::prefilled(T::schema(), &values);
+        typed(self.elicit(message, &schema).await?)
+    }
+
+    /// Sends the user to `url` (MCP's URL-mode elicitation: a sign-in, a payment, anything
+    /// that must not pass through the client) with `message` saying why, and waits for
+    /// whether they agreed to open it. Without a client that can, [`AskError::Unsupported`]
+    /// at once.
+    pub async fn elicit_url(&self, message: &str, url: &str) -> Result<Answer<()>, AskError> {
+        match &self.sink {
+            Some(sink) => sink.elicit_url(message, url).await,
+            None => Err(AskError::Unsupported("this call has no client to ask".to_owned())),
+        }
+    }
+
     /// Asks the client's model to answer `prompt` in at most `max_tokens` tokens and
     /// waits for its text: over MCP a `sampling/createMessage` request to a client that
     /// declared the capability; otherwise [`AskError::Unsupported`] at once.
@@ -251,6 +298,19 @@ impl Progress {
             None => Err(AskError::Unsupported("this call has no client to ask".to_owned())),
         }
     }
+}
+
+/// A form's answer decoded as `T`.
+fn typed<T: Form>(answer: Answer) -> Result<Answer<T>, AskError> {
+    Ok(match answer {
+        Answer::Accept(values) => {
+            let decoded = T::decode(&Value::Object(values))
+                .map_err(|why| AskError::Failed(format!("the answer does not fit the form: {why}")))?;
+            Answer::Accept(decoded)
+        }
+        Answer::Decline => Answer::Decline,
+        Answer::Cancel => Answer::Cancel,
+    })
 }
 
 impl fmt::Debug for Progress {
@@ -306,6 +366,65 @@ mod tests {
         assert!(why.contains("cannot ask the user"), "{why}");
         let mut none = std::pin::pin!(Progress::none().elicit("Name?", &schema));
         assert!(matches!(poll(none.as_mut()), std::task::Poll::Ready(Err(AskError::Unsupported(_)))));
+    }
+
+    /// A sink whose user answers every form with `values`.
+    struct Answering(Value);
+
+    impl ProgressSink for Answering {
+        fn progress(&self, _: u64, _: Option<u64>, _: &str) {}
+        fn log(&self, _: LogLevel, _: &str) {}
+        fn elicit(&self, _: &str, schema: &Value) -> AskFuture<Answer> {
+            // The form arrives with its defaults; the user keeps them and adds `values`.
+            let mut answer = Map::new();
+            for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+                if let Some(default) = property.get("default") {
+                    answer.insert(name.clone(), default.clone());
+                }
+            }
+            answer.extend(self.0.as_object().cloned().unwrap_or_default());
+            Box::pin(std::future::ready(Ok(Answer::Accept(answer))))
+        }
+    }
+
+    #[derive(Debug, PartialEq, serde::Serialize)]
+    struct Age {
+        name: String,
+        age: u8,
+    }
+
+    impl Form for Age {
+        fn schema() -> &'static str {
+            r#"{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},"required":["name","age"]}"#
+        }
+        fn decode(values: &Value) -> Result<Self, String> {
+            let name = values["name"].as_str().ok_or("name: expected a string")?.to_owned();
+            let age =
+                values["age"].as_u64().and_then(|a| u8::try_from(a).ok()).ok_or("age: expected 0 to 255")?;
+            Ok(Age { name, age })
+        }
+    }
+
+    fn ready<T>(future: impl Future<Output = T>) -> T {
+        let mut future = std::pin::pin!(future);
+        match future.as_mut().poll(&mut std::task::Context::from_waker(std::task::Waker::noop())) {
+            std::task::Poll::Ready(value) => value,
+            std::task::Poll::Pending => panic!("not ready"),
+        }
+    }
+
+    #[test]
+    fn a_typed_form_is_decoded_and_prefilled_from_its_defaults() {
+        let progress = Progress::new(Answering(serde_json::json!({"age": 36})));
+        let defaults = Age { name: "Ada".to_owned(), age: 0 };
+        let answer = ready(progress.ask_with("Who?", &defaults));
+        assert_eq!(answer, Ok(Answer::Accept(Age { name: "Ada".to_owned(), age: 36 })));
+        let wrong = Progress::new(Answering(serde_json::json!({"name": "Ada", "age": 300})));
+        let Err(AskError::Failed(why)) = ready(wrong.ask::<Age>("Who?")) else { panic!("accepted") };
+        assert!(why.contains("does not fit the form: age: expected 0 to 255"), "{why}");
+        let Err(AskError::Unsupported(_)) = ready(Progress::none().elicit_url("Sign in", "https://x")) else {
+            panic!("asked nobody")
+        };
     }
 
     #[test]

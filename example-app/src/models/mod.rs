@@ -11,5 +11,5 @@
 mod note;
 mod user;
 
-pub use note::{Note, export_uri, markdown, note_uri};
+pub use note::{Confirm, Note, export_uri, markdown, note_uri};
 pub use user::{Role, User};

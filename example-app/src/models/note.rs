@@ -1,6 +1,6 @@
 //! A note, as the store keeps it and the notes tools return it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A note in the store.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -11,6 +11,13 @@ pub struct Note {
     pub owner: u64,
     /// The text.
     pub text: String,
+}
+
+/// What `remove_note` asks the user before a note goes (a form, over MCP).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub struct Confirm {
+    /// Remove it for good.
+    pub confirm: bool,
 }
 
 /// Where user `owner`'s export of their notes is read (`resources/read`), and what an

@@ -7,7 +7,7 @@ use toolcall_runtime::{Answer, AskError, Content, LogLevel, Progress, ToolMeta};
 
 use crate::App;
 use crate::app::StoreError;
-use crate::models::{Note, User, export_uri, markdown};
+use crate::models::{Confirm, Note, User, export_uri, markdown};
 
 /// What these tools are, for clients and models: a confirmation-worthy destructive tool
 /// under its wire name, read-only hints, a tool-specific time limit and examples.
@@ -86,14 +86,10 @@ pub async fn add_note(app: &App, text: String) -> Result<Note, String> {
 /// When the signed-in user has no note with that id, the user did not confirm, or the
 /// notes database does not answer.
 pub async fn delete_note(app: &App, id: u64, progress: &Progress) -> Result<Note, String> {
-    let confirm = serde_json::json!({
-        "type": "object",
-        "properties": {"confirm": {"type": "boolean", "description": "Remove it for good", "default": false}},
-        "required": ["confirm"],
-    });
-    match progress.elicit(&format!("Remove note {id} for good?"), &confirm).await {
-        Ok(Answer::Accept(values)) if values.get("confirm") == Some(&serde_json::Value::Bool(true)) => {}
-        Ok(Answer::Accept(_) | Answer::Decline) => {
+    // A typed form (`Builder::form_type` in build.rs), shown with "no" filled in.
+    match progress.ask_with(&format!("Remove note {id} for good?"), &Confirm { confirm: false }).await {
+        Ok(Answer::Accept(Confirm { confirm: true })) => {}
+        Ok(Answer::Accept(Confirm { confirm: false }) | Answer::Decline) => {
             return Err(format!("note {id} was not removed: the user said no"));
         }
         Ok(Answer::Cancel) => return Err(format!("note {id} was not removed: the user did not answer")),

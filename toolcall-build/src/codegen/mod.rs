@@ -20,6 +20,7 @@
 
 mod data;
 mod dispatch;
+mod form_type;
 mod from_arg;
 mod memo;
 mod output_type;
@@ -65,13 +66,14 @@ impl Roots<'_> {
 }
 
 /// Generates the whole `tools.rs` text. `roots` are the module paths of the source
-/// directories; `context` the context type (`()` when none is declared); `outputs` the
-/// types named with `Builder::output_type`. Code already formatted in `memo` is taken from
+/// directories; `context` the context type (`()` when none is declared); `outputs` and
+/// `forms` the types named with `Builder::output_type` and `Builder::form_type`. Code already formatted in `memo` is taken from
 /// it; the memo given back holds what this file's code formatted to.
 pub fn generate_file(
     modules: &[ToolModule],
     impls: &[LocalImpl],
     outputs: &[crate::output_type::OutputDef],
+    forms: &[crate::form_type::FormDef],
     roots: &Roots<'_>,
     context: &TokenStream,
     memo: Memo,
@@ -97,6 +99,11 @@ pub fn generate_file(
         out.line("");
         out.line("// The typed answers named with `Builder::output_type`, one impl per type.");
         write_code(&mut out, output_type::impls(outputs));
+    }
+    if !forms.is_empty() {
+        out.line("");
+        out.line("// The forms named with `Builder::form_type`, one impl per type.");
+        write_code(&mut out, form_type::impls(forms));
     }
     out.finish_with_memo()
 }

@@ -1,0 +1,72 @@
+//! Typed forms: a crate type a tool asks the user to fill in mid-call
+//! ([`Progress::ask`](crate::Progress::ask)), instead of a schema written by hand.
+//!
+//! [`Form`] is what asking needs of such a type: the flat object schema MCP's elicitation
+//! takes (string, number, integer, boolean and enum fields, and lists of enum values) and
+//! a decoder from the values the user gave. toolcall-build generates the impl for every
+//! type named in `build.rs` with `Builder::form_type("crate::Confirm")`: the schema from
+//! the type's fields and docs (an enum whose variants have docs is a titled choice, as
+//! SEP-1330 defines), checked flat at build time, and the decoder the type's generated
+//! `FromArg`, so an answer that does not fit gets the message a tool's wrong argument
+//! gets. [`prefilled`] adds a value's fields as each property's `default` (SEP-1034).
+//!
+//! ```
+//! use serde_json::{Value, json};
+//! use toolcall_runtime::Form;
+//!
+//! /// A hand-written impl (the build writes these for you).
+//! struct Confirm { confirm: bool }
+//! impl Form for Confirm {
+//!     fn schema() -> &'static str {
+//!         r#"{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}"#
+//!     }
+//!     fn decode(values: &Value) -> Result<Self, String> {
+//!         values["confirm"].as_bool().map(|confirm| Confirm { confirm }).ok_or_else(|| "confirm: expected a boolean".to_owned())
+//!     }
+//! }
+//! let schema = toolcall_runtime::prefilled(Confirm::schema(), &json!({"confirm": true}));
+//! assert_eq!(schema["properties"]["confirm"]["default"], true);
+//! assert!(Confirm::decode(&json!({"confirm": false})).is_ok_and(|c| !c.confirm));
+//! ```
+
+use serde_json::Value;
+
+use crate::decode::ArgError;
+
+/// A type a tool can ask the user to fill in: toolcall-build generates the impl for each
+/// type named with `Builder::form_type`.
+pub trait Form: Sized {
+    /// The form's schema as JSON text: a flat object schema MCP elicitation takes.
+    fn schema() -> &'static str;
+    /// Decodes the values the user gave (a JSON object); the error says which field is
+    /// wrong and why.
+    fn decode(values: &Value) -> Result<Self, String>;
+}
+
+/// `schema` (a form's JSON text) with each property of `defaults` that the schema has set
+/// as that property's `default`: what the form shows filled in (SEP-1034). A `null` value
+/// sets none. A schema that is not JSON is `null`.
+pub fn prefilled(schema: &str, defaults: &Value) -> Value {
+    let mut schema: Value = serde_json::from_str(schema).unwrap_or(Value::Null);
+    if let (Some(properties), Some(values)) =
+        (schema.get_mut("properties").and_then(Value::as_object_mut), defaults.as_object())
+    {
+        for (name, value) in values.iter().filter(|(_, value)| !value.is_null()) {
+            if let Some(Value::Object(property)) = properties.get_mut(name) {
+                property.insert("default".to_owned(), value.clone());
+            }
+        }
+    }
+    schema
+}
+
+/// Decodes a form's values as generated [`Form::decode`] impls do: `read` (the type's
+/// decoder) on the whole object, its errors read as a tool's (`age: expected an integer,
+/// got "ten"`).
+#[doc(hidden)]
+pub fn decode_values<T>(
+    values: &Value,
+    read: impl for<'v> FnOnce(&'v Value) -> Result<T, ArgError>,
+) -> Result<T, String> {
+    read(values).map_err(|error| crate::output::root_error(error).to_string())
+}
