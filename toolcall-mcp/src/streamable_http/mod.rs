@@ -22,11 +22,13 @@
 //!    per core at a time, so parses of many at once do not add up in memory; one holding
 //!    more JSON values than the limit (100,000) is 413 before it is parsed.
 //! 5. [`sessions`]: a session belongs to the identity that created it, is capped
-//!    in number, and has at most one standalone GET stream at a time.
+//!    in number, and has at most one standalone GET stream at a time; its request
+//!    streams are kept for a client that comes back with `Last-Event-ID` ([`resume`]).
 
 mod body;
 pub(crate) mod conn;
 mod hosts;
+mod resume;
 mod sessions;
 
 use std::net::SocketAddr;
@@ -104,6 +106,7 @@ pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Ro
         per_identity,
         Arc::clone(&manager),
         settings.session_store.clone(),
+        Arc::new(resume::Streams::new(config.sse_keep_alive)),
     ));
     let service = StreamableHttpService::new(move || Ok(server.for_session()), manager, config);
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);

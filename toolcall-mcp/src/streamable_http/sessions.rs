@@ -1,6 +1,7 @@
 //! Sessions of legacy-protocol clients, guarded in front of rmcp: each belongs to the
-//! identity that created it, their number is capped, and each has at most one
-//! standalone GET stream (and one resumed stream) at a time.
+//! identity that created it, their number is capped, each has at most one standalone GET
+//! stream (and one resumed standalone stream) at a time, and its request streams are
+//! resumable ([`super::resume`]).
 //!
 //! A table maps each session id to its owner, what is running in it and when it was last
 //! used. It is filled when an `initialize` response hands out a new `Mcp-Session-Id`;
@@ -12,6 +13,9 @@
 //! - with a shared session store, a session this replica has not seen is looked up there,
 //!   where its owner was written next to its `initialize` parameters;
 //! - a second standalone GET while one is open is 409;
+//! - a GET with `Last-Event-ID` naming a request stream is answered here, from the
+//!   streams kept for the session (rmcp never sees it), and a POST's SSE answer is kept
+//!   for such a resume;
 //! - past the cap, the least recently used session with nothing running is closed to
 //!   make room (its client gets 404 and initializes again, as after expiry); when every
 //!   session is busy the new one is closed at once and the answer is 503 with
@@ -22,8 +26,9 @@
 //!   `Retry-After` when all of its sessions are busy), so one user's flood closes only
 //!   that user's sessions, never another's.
 //!
-//! rmcp ends a session after its idle time; its entry leaves the table when rmcp answers
-//! 404 for it, on `DELETE`, or when the table is full and is swept against rmcp's sessions.
+//! rmcp ends a session after its idle time; its entry (and its kept streams) leave the
+//! table when rmcp answers 404 for it, on `DELETE`, or when the table is full and is swept
+//! against rmcp's sessions.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -38,6 +43,7 @@ use rmcp::transport::streamable_http_server::session::{SessionManager, SessionSt
 use serde_json::Value;
 
 use super::body::{BodyGuard, Guarded, plain};
+use super::resume::{self, LastEvent, Streams};
 use crate::request::Identity;
 
 /// The session header.
@@ -55,6 +61,8 @@ pub(crate) struct Sessions {
     per_identity: Option<usize>,
     manager: Arc<LocalSessionManager>,
     store: Option<Arc<dyn SessionStore>>,
+    /// The sessions' request streams, kept for a resume.
+    streams: Arc<Streams>,
 }
 
 /// One session.
@@ -68,12 +76,13 @@ struct Entry {
     resuming: bool,
 }
 
-/// What kind of stream a GET opens.
+/// What kind of stream a GET opens, of those a session has one at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stream {
     /// No `Last-Event-ID`: the session's standalone stream.
     Standalone,
-    /// With `Last-Event-ID`: a resumed stream.
+    /// A `Last-Event-ID` of the standalone stream: rmcp's resume of it. (A resume of a
+    /// request stream supersedes its previous reader instead.)
     Resume,
 }
 
@@ -96,17 +105,19 @@ enum Claim {
 
 impl Sessions {
     /// A table of at most `max` sessions, and `per_identity` for each identity when
-    /// requests carry identities (`None` when every request is the same caller).
+    /// requests carry identities (`None` when every request is the same caller), whose
+    /// request streams are kept in `streams`.
     pub(crate) fn new(
         max: usize,
         per_identity: Option<usize>,
         manager: Arc<LocalSessionManager>,
         store: Option<Arc<dyn SessionStore>>,
+        streams: Arc<Streams>,
     ) -> Self {
         let max = max.max(1);
         // A cap at or above the server's changes nothing.
         let per_identity = per_identity.map(|cap| cap.max(1)).filter(|&cap| cap < max);
-        Sessions { table: Mutex::new(HashMap::new()), max, per_identity, manager, store }
+        Sessions { table: Mutex::new(HashMap::new()), max, per_identity, manager, store, streams }
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<Arc<str>, Entry>> {
@@ -150,6 +161,7 @@ impl Sessions {
 
     fn forget(&self, id: &str) {
         self.lock().remove(id);
+        self.streams.forget_session(id);
     }
 
     /// Records session `id` for `owner`, making room past the caps (the identity's, then
@@ -197,11 +209,22 @@ impl Sessions {
     async fn sweep(&self) {
         let live: std::collections::HashSet<Arc<str>> =
             self.manager.sessions.read().await.keys().cloned().collect();
-        self.lock().retain(|id, entry| entry.busy > 0 || live.contains(id));
+        let mut ended = Vec::new();
+        self.lock().retain(|id, entry| {
+            let keep = entry.busy > 0 || live.contains(id);
+            if !keep {
+                ended.push(Arc::clone(id));
+            }
+            keep
+        });
+        for id in ended {
+            self.streams.forget_session(&id);
+        }
     }
 
     /// Ends session `id` in rmcp and in the store.
     async fn close(&self, id: &Arc<str>) {
+        self.streams.forget_session(id);
         if let Err(error) = self.manager.close_session(id).await {
             log::warn!("closing a session: {error}");
         }
@@ -287,9 +310,20 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
     let Some(id) = id else {
         return new_session(&sessions, identity, next.run(request).await).await;
     };
-    let stream = (request.method() == Method::GET).then(|| {
-        if request.headers().contains_key("last-event-id") { Stream::Resume } else { Stream::Standalone }
-    });
+    let get = request.method() == Method::GET;
+    // A GET with `Last-Event-ID` that rmcp would serve as a resume (anything else it refuses).
+    let last_event = request
+        .headers()
+        .get(resume::LAST_EVENT_ID)
+        .filter(|_| get && resume::served_here(request.headers()))
+        .map(LastEvent::of);
+    let stream = match last_event {
+        _ if !get => None,
+        None if request.headers().contains_key(resume::LAST_EVENT_ID) => Some(Stream::Resume),
+        None => Some(Stream::Standalone),
+        Some(LastEvent::Standalone) => Some(Stream::Resume),
+        Some(LastEvent::Request { .. } | LastEvent::Malformed) => None,
+    };
     let mut claim = sessions.claim(&id, &identity, stream);
     if matches!(claim, Claim::NotFound)
         && sessions.store.is_some()
@@ -314,6 +348,27 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
         }
     }
     let claimed = Claimed { sessions: Arc::clone(&sessions), id: Arc::clone(&id), stream };
+    match last_event {
+        Some(LastEvent::Request { index, stream }) => {
+            // (With a store, rmcp restores a session it does not hold on demand, and this
+            // replica's streams say whether there is anything to resume.)
+            if sessions.store.is_none() && !sessions.manager.has_session(&id).await.unwrap_or(false) {
+                // Ended by rmcp (idle expiry) but still in the table.
+                sessions.forget(&id);
+                return not_found();
+            }
+            return Guarded::wrap(sessions.streams.resume(&id, index, stream), claimed);
+        }
+        Some(LastEvent::Malformed) => {
+            return plain(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: Last-Event-ID is not an event id this server gives (N or N/S)",
+            );
+        }
+        Some(LastEvent::Standalone) | None => {}
+    }
+    // A request's SSE answer is kept for a resume (protocol revisions that have one).
+    let keep = request.method() == Method::POST && resume::resumable_revision(request.headers());
     let delete = request.method() == Method::DELETE;
     if delete && sessions.store.is_none() && !sessions.manager.has_session(&id).await.unwrap_or(false) {
         // Ended by rmcp (idle expiry) but still in the table.
@@ -331,6 +386,10 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
         *response.body_mut() = axum::body::Body::empty();
         response.headers_mut().remove(axum::http::header::CONTENT_LENGTH);
         response.headers_mut().remove(axum::http::header::CONTENT_TYPE);
+    }
+    if keep && resume::is_stream(&response) {
+        // The claim is held while rmcp's stream runs, whoever reads it.
+        return sessions.streams.keep(id, response, claimed);
     }
     Guarded::wrap(response, claimed)
 }
