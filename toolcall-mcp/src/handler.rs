@@ -29,6 +29,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         if self.resources.is_some() {
             let mut resources = ResourcesCapability::default();
             resources.subscribe = Some(true);
+            resources.list_changed = Some(true);
             capabilities.resources = Some(resources);
         }
         if self.prompts.is_some() {
@@ -43,6 +44,14 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             config = config.with_instructions(text.clone());
         }
         config
+    }
+
+    /// A session that initialized is told when the list of resources changes
+    /// ([`ResourceNotifier::list_changed`](crate::ResourceNotifier::list_changed)).
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        if self.resources.is_some() {
+            self.subscriptions.listen(context.peer);
+        }
     }
 
     /// 2026-07-28's `server/discover`: what `initialize` says (capabilities, server info,

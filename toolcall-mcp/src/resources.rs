@@ -394,6 +394,9 @@ pub fn starting_with(values: &[&str], typed: &str) -> Vec<String> {
 pub(crate) struct Subscriptions {
     next_session: AtomicU64,
     entries: Mutex<Vec<(u64, String, Peer<RoleServer>)>>,
+    /// The sessions told when the list changes: each session that initialized, under a
+    /// number of its own (two in-process sessions of one server share a session number).
+    listeners: Mutex<Vec<(u64, Peer<RoleServer>)>>,
 }
 
 impl Subscriptions {
@@ -419,6 +422,32 @@ impl Subscriptions {
         self.lock().retain(|(s, u, _)| !(*s == session && u == uri));
     }
 
+    /// The session reached through `peer` is told when the list changes.
+    pub(crate) fn listen(&self, peer: Peer<RoleServer>) {
+        let listener = self.next_session.fetch_add(1, Ordering::Relaxed);
+        self.listeners.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((listener, peer));
+    }
+
+    /// Tells every listening session that the list of resources changed
+    /// (`notifications/resources/list_changed`); sessions whose transport closed are
+    /// forgotten. How many were told.
+    pub(crate) async fn list_changed(&self) -> usize {
+        let peers: Vec<(u64, Peer<RoleServer>)> =
+            self.listeners.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        let mut told = 0;
+        for (listener, peer) in peers {
+            match peer.notify_resource_list_changed().await {
+                Ok(()) => told += 1,
+                Err(_) => {
+                    let mut listeners =
+                        self.listeners.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    listeners.retain(|(l, _)| *l != listener);
+                }
+            }
+        }
+        told
+    }
+
     /// Tells every session subscribed to `uri` that it changed; sessions whose transport
     /// closed are forgotten. How many were told.
     pub(crate) async fn updated(&self, uri: &str) -> usize {
@@ -436,8 +465,9 @@ impl Subscriptions {
     }
 }
 
-/// Tells subscribed clients that a resource changed (`notifications/resources/updated`):
-/// from [`McpServer::resource_notifier`](crate::McpServer::resource_notifier), cheap to
+/// Tells clients that a resource changed (`notifications/resources/updated`, to the
+/// sessions subscribed to it) or that the list of resources did
+/// (`notifications/resources/list_changed`, to every session): from [`McpServer::resource_notifier`](crate::McpServer::resource_notifier), cheap to
 /// clone, usable from any task.
 #[derive(Clone)]
 pub struct ResourceNotifier {
@@ -454,6 +484,13 @@ impl ResourceNotifier {
     /// Tells every session subscribed to `uri` that it changed; how many were told.
     pub async fn updated(&self, uri: &str) -> usize {
         self.subscriptions.updated(uri).await
+    }
+
+    /// Tells every session that the list of resources changed (a row was added or
+    /// removed); how many were told. Sessions of protocol 2026-07-28, which keeps none,
+    /// are not reached.
+    pub async fn list_changed(&self) -> usize {
+        self.subscriptions.list_changed().await
     }
 }
 

@@ -61,6 +61,10 @@ fn prompts() -> Prompts<()> {
 struct Updates(Arc<Mutex<Vec<String>>>);
 
 impl ClientHandler for Updates {
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.0.lock().unwrap().push("list changed".to_owned());
+    }
+
     async fn on_resource_updated(
         &self,
         params: ResourceUpdatedNotificationParam,
@@ -131,6 +135,48 @@ async fn subscribers_hear_of_updates_until_they_unsubscribe() {
     client.unsubscribe(UnsubscribeRequestParams::new("test://static-text")).await.unwrap();
     assert_eq!(notifier.updated("test://static-text").await, 0);
     client.cancel().await.ok();
+}
+
+#[tokio::test]
+async fn every_session_hears_that_the_list_changed_until_it_goes() {
+    let server = McpServer::new(&ALL, ()).resources(resources());
+    let notifier = server.resource_notifier();
+    let (first, second) = (Updates::default(), Updates::default());
+    let one = common::connect_as(server.clone(), first.clone()).await;
+    let two = common::connect_as(server, second.clone()).await;
+    let info = one.peer_info().expect("initialized");
+    assert!(info.capabilities.resources.as_ref().is_some_and(|r| r.list_changed == Some(true)));
+    // `notifications/initialized` is a notification: wait until both sessions are known.
+    let mut told = 0;
+    for _ in 0..100 {
+        told = notifier.list_changed().await;
+        if told == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(told, 2);
+    for updates in [&first, &second] {
+        for _ in 0..50 {
+            if !updates.0.lock().unwrap().is_empty() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert!(updates.0.lock().unwrap().iter().all(|u| u == "list changed"));
+        assert!(!updates.0.lock().unwrap().is_empty());
+    }
+    two.cancel().await.ok();
+    let mut told = 2;
+    for _ in 0..100 {
+        told = notifier.list_changed().await;
+        if told == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(told, 1, "a session that closed is forgotten");
+    one.cancel().await.ok();
 }
 
 #[tokio::test]
