@@ -35,7 +35,7 @@ use net::{Client, Era, RoundRobin, initialize_body};
 
 /// A running `example-app serve --http`, killed when dropped.
 struct Served {
-    _child: tokio::process::Child,
+    child: tokio::process::Child,
     /// `http://127.0.0.1:PORT/mcp`.
     uri: String,
 }
@@ -59,7 +59,7 @@ async fn start(command: &mut tokio::process::Command) -> Served {
         .parse()
         .unwrap();
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    Served { _child: child, uri: format!("http://127.0.0.1:{}/mcp", addr.port()) }
+    Served { child, uri: format!("http://127.0.0.1:{}/mcp", addr.port()) }
 }
 
 /// rmcp's client: legacy `initialize`, or 2026-07-28 `server/discover`; a new connection
@@ -691,4 +691,66 @@ async fn official_clients_read_every_error_result() {
             .unwrap_or_else(|e| panic!("{client}: {e}: {}", String::from_utf8_lossy(&output.stdout)));
         check_client_saw(client, &seen);
     }
+}
+
+/// A GET of `path` beside `/mcp`: the status and the body.
+async fn get(served: &Served, path: &str) -> (u16, String) {
+    let url = served.uri.replace("/mcp", path);
+    let response = reqwest::Client::new().get(url).send().await.expect("HTTP round trip");
+    (response.status().as_u16(), response.text().await.unwrap_or_default())
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_lets_the_call_in_flight_finish_then_exits_zero() {
+    // Each query of the built-in database waits 1.5 s: a call is in flight long enough.
+    let args = ["--http", "127.0.0.1:0", "--db-latency", "1500", "--drain-grace", "20", "--token", "ada"];
+    let mut served = start(&mut serve_command(&args)).await;
+    // Probes need no token.
+    assert_eq!(get(&served, "/healthz").await, (200, "ok\n".to_owned()));
+    assert_eq!(get(&served, "/readyz").await, (200, "ready\n".to_owned()));
+    let client = connect(&served.uri, Some("ada"), false, false).await.expect("connects");
+    let call = tokio::spawn(async move {
+        let result = client.call_tool(CallToolRequestParams::new("list_notes")).await;
+        (result, client)
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let pid = served.child.id().expect("running").to_string();
+    let killed = tokio::process::Command::new("kill").args(["-TERM", &pid]).status().await.unwrap();
+    assert!(killed.success());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Draining: not ready, and new requests are sent elsewhere.
+    assert_eq!(get(&served, "/readyz").await, (503, "draining\n".to_owned()));
+    let (status, headers, _) =
+        net::post(&served.uri, initialize_body(), &[("authorization", "Bearer ada")]).await;
+    assert_eq!(status, 503);
+    assert_eq!(headers.get("retry-after").map(|v| v.to_str().unwrap()), Some("5"));
+    // The call in flight at the signal gets its result.
+    let (result, _client) = call.await.unwrap();
+    let result = result.expect("the call in flight completes");
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    assert!(result.content[0].as_text().unwrap().text.contains("oat milk"));
+    let status = tokio::time::timeout(Duration::from_secs(20), served.child.wait()).await.unwrap().unwrap();
+    assert_eq!(status.code(), Some(0), "drained, then exited 0");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn allowed_hosts_and_origins_are_named_on_the_command_line() {
+    let args = [
+        "--http",
+        "127.0.0.1:0",
+        "--allowed-host",
+        "mcp.example.com",
+        "--allowed-origin",
+        "https://app.example.com",
+    ];
+    let served = start(&mut serve_command(&args)).await;
+    let (status, _) = post_initialize(&served.uri, &[("host", "mcp.example.com")]).await;
+    assert_eq!(status, 200, "a named host");
+    let (status, _) = post_initialize(&served.uri, &[("host", "evil.example.com")]).await;
+    assert_eq!(status, 403, "any other");
+    let (status, _) = post_initialize(&served.uri, &[("origin", "https://app.example.com")]).await;
+    assert_eq!(status, 200, "a named origin");
+    let (status, _) = post_initialize(&served.uri, &[("origin", "https://evil.example.com")]).await;
+    assert_eq!(status, 403);
 }

@@ -38,3 +38,4 @@ pub use settings::{
     DEFAULT_MAX_SESSIONS_PER_IDENTITY, DEFAULT_SESSION_IDLE_TIMEOUT,
 };
 pub use settings::{HttpSettings, LOOPBACK_ORIGINS};
+pub use streamable_http::health::{ReadyFn, ReadyFuture};

@@ -103,6 +103,14 @@ pub struct HttpSettings {
     /// `initialize`). Only clients on protocol versions before 2026-07-28 have sessions.
     /// Default: none (each replica keeps its own).
     pub session_store: Option<Arc<dyn SessionStore>>,
+    /// Asked at each `GET /readyz`: `Ok(())` when the server can take calls (its database
+    /// answers), else why not; `/readyz` then answers 503 with the reason, and a balancer
+    /// sends calls elsewhere. Default: none (ready while serving and not draining).
+    pub readiness: Option<Arc<crate::ReadyFn>>,
+    /// How long [`McpServer::serve_http_until`](crate::McpServer::serve_http_until) lets
+    /// the requests in flight finish once it is told to stop; past it, it returns anyway
+    /// (their connections close). Default: 30 s.
+    pub drain_grace: Duration,
 }
 
 impl Default for HttpSettings {
@@ -121,6 +129,8 @@ impl Default for HttpSettings {
             max_sessions_per_identity: 100,
             session_idle_timeout: Duration::from_secs(300),
             session_store: None,
+            readiness: None,
+            drain_grace: Duration::from_secs(30),
         }
     }
 }
@@ -141,11 +151,28 @@ impl std::fmt::Debug for HttpSettings {
             .field("max_sessions_per_identity", &self.max_sessions_per_identity)
             .field("session_idle_timeout", &self.session_idle_timeout)
             .field("session_store", &self.session_store.as_ref().map(|_| "<store>"))
+            .field("readiness", &self.readiness.as_ref().map(|_| "<function>"))
+            .field("drain_grace", &self.drain_grace)
             .finish()
     }
 }
 
 impl HttpSettings {
+    /// Sets [`HttpSettings::readiness`] from an async function.
+    ///
+    /// ```
+    /// let mut http = toolcall_mcp::HttpSettings::default();
+    /// http.ready_when(|| async { Err::<(), String>("the database does not answer".into()) });
+    /// assert!(http.readiness.is_some());
+    /// ```
+    pub fn ready_when<F, Fut>(&mut self, ready: F)
+    where
+        F: Fn() -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = Result<(), String>> + Send + 'static,
+    {
+        self.readiness = Some(Arc::new(move || Box::pin(ready())));
+    }
+
     /// The settings with the counts that must be at least 1 raised to 1.
     pub(crate) fn at_least_one(mut self) -> Self {
         for count in [

@@ -122,7 +122,15 @@ pub(crate) fn open_store(
     runtime: &tokio::runtime::Runtime,
     db: Option<&Location>,
 ) -> Result<std::sync::Arc<Store>, ExitCode> {
-    let latency = std::time::Duration::from_millis(50);
+    open_store_with(runtime, db, std::time::Duration::from_millis(50))
+}
+
+/// [`open_store`] whose built-in database's queries each wait `latency` more.
+pub(crate) fn open_store_with(
+    runtime: &tokio::runtime::Runtime,
+    db: Option<&Location>,
+    latency: std::time::Duration,
+) -> Result<std::sync::Arc<Store>, ExitCode> {
     match runtime.block_on(Store::open_or_builtin(db, latency)) {
         Ok(store) => Ok(std::sync::Arc::new(store)),
         Err(error) => {

@@ -86,6 +86,44 @@ pub struct ServeArgs {
     /// Over HTTP, how long a session lives without a request, in seconds [default: 300].
     #[arg(long, value_name = "SECS", requires = "http", value_parser = seconds)]
     pub session_idle_timeout: Option<Duration>,
+    /// Over HTTP, a `Host` name clients reach the server by (behind a proxy:
+    /// `mcp.example.com`), beside the loopback names. Repeatable.
+    #[arg(long = "allowed-host", value_name = "HOST", requires = "http")]
+    pub allowed_hosts: Vec<String>,
+    /// Over HTTP, a browser origin whose pages may call the server
+    /// (`https://app.example.com`), beside loopback pages. Repeatable.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http")]
+    pub allowed_origins: Vec<String>,
+    /// Over HTTP, on SIGTERM or SIGINT: how long calls in flight may take to finish before
+    /// the process exits, in seconds [default: 30].
+    #[arg(long, value_name = "SECS", requires = "http", value_parser = seconds)]
+    pub drain_grace: Option<Duration>,
+    /// With the built-in database, each query waits this long first, in milliseconds (to
+    /// watch calls in flight) [default: 50].
+    #[arg(long, value_name = "MS")]
+    pub db_latency: Option<u64>,
+}
+
+/// Resolves on SIGTERM or SIGINT (on other platforms, Ctrl-C).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) {
+            (Ok(mut term), Ok(mut int)) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
+                }
+            }
+            // Without signal handlers the process ends as it did before: by being killed.
+            _ => std::future::pending::<()>().await,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 /// A bearer token and the user it signs in.
@@ -149,11 +187,12 @@ impl ServeArgs {
                 return ExitCode::FAILURE;
             }
         };
-        let store = match super::open_store(&runtime, db) {
+        let latency = Duration::from_millis(self.db_latency.unwrap_or(50));
+        let store = match super::open_store_with(&runtime, db, latency) {
             Ok(store) => store,
             Err(exit) => return exit,
         };
-        let server = self.server(store);
+        let server = self.server(Arc::clone(&store)).http(self.http_settings(store));
         let served = runtime.block_on(async move {
             match self.http {
                 None => server.serve_stdio().await,
@@ -164,7 +203,11 @@ impl ServeArgs {
                     if let Ok(bound) = listener.local_addr() {
                         eprintln!("listening on http://{bound}/mcp");
                     }
-                    server.serve_http_on(listener).await
+                    // SIGTERM (an orchestrator) or SIGINT (Ctrl-C): stop taking calls, let
+                    // the ones in flight finish, exit 0.
+                    server.serve_http_until(listener, stop_signal()).await?;
+                    eprintln!("stopped: the calls in flight finished");
+                    Ok(())
                 }
             }
         });
@@ -212,13 +255,16 @@ impl ServeArgs {
         Ok(())
     }
 
-    /// `server` with the limits given on the command line; toolcall-mcp's defaults for
-    /// the others.
-    fn limits(&self, server: McpServer<App>) -> McpServer<App> {
+    /// The HTTP settings: the limits and names given on the command line, toolcall-mcp's
+    /// defaults for the others, and `/readyz` asking `store` whether it answers.
+    fn http_settings(&self, store: Arc<Store>) -> HttpSettings {
         let mut http = HttpSettings::default();
         if self.allow_remote {
             http.allowed_hosts = Vec::new();
+        } else {
+            http.allowed_hosts.extend(self.allowed_hosts.iter().cloned());
         }
+        http.allowed_origins.extend(self.allowed_origins.iter().cloned());
         fn set<T>(field: &mut T, value: Option<T>) {
             if let Some(value) = value {
                 *field = value;
@@ -231,7 +277,16 @@ impl ServeArgs {
         set(&mut http.body_timeout, self.body_timeout);
         set(&mut http.idle_timeout, self.idle_timeout);
         set(&mut http.session_idle_timeout, self.session_idle_timeout);
-        let server = server.http(http);
+        set(&mut http.drain_grace, self.drain_grace);
+        http.ready_when(move || {
+            let store = Arc::clone(&store);
+            async move { store.notes_of(0, 1).await.map(drop).map_err(|e| e.to_string()) }
+        });
+        http
+    }
+
+    /// `server` with the time limit of a call given on the command line.
+    fn limits(&self, server: McpServer<App>) -> McpServer<App> {
         match self.timeout {
             Some(limit) => server.timeout(limit),
             None => server,

@@ -21,12 +21,16 @@
 //!    in `block_in_place`, so its parsing never holds an async worker, and at most one
 //!    per core at a time, so parses of many at once do not add up in memory; one holding
 //!    more JSON values than the limit (100,000) is 413 before it is parsed.
+//! Beside `/mcp`, [`health`]'s `/healthz` and `/readyz` answer probes (no authentication,
+//! no `Host` check), and while the server drains, `/mcp` answers 503 with `Retry-After`.
+//!
 //! 5. [`sessions`]: a session belongs to the identity that created it, is capped
 //!    in number, and has at most one standalone GET stream at a time; its request
 //!    streams are kept for a client that comes back with `Last-Event-ID` ([`resume`]).
 
 mod body;
 pub(crate) mod conn;
+pub(crate) mod health;
 mod hosts;
 mod resume;
 mod sessions;
@@ -80,6 +84,50 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         conn::serve(listener, router, limits, max_connections).await
     }
 
+    /// [`McpServer::serve_http_on`] until `shutdown` resolves (a signal), then drains:
+    /// `/readyz` answers 503, new MCP requests get 503 with `Retry-After` (a balancer
+    /// tries another replica), and the requests in flight finish, within
+    /// [`HttpSettings::drain_grace`](crate::HttpSettings::drain_grace); then it returns
+    /// `Ok` (a process exits 0). A call in flight when the signal comes gets its result.
+    ///
+    /// ```no_run
+    /// # async fn run(server: toolcall_mcp::McpServer<()>) -> Result<(), toolcall_mcp::ServeError> {
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await.map_err(toolcall_mcp::ServeError::Io)?;
+    /// server.serve_http_until(listener, async { tokio::signal::ctrl_c().await.ok(); }).await
+    /// # }
+    /// ```
+    pub async fn serve_http_until(
+        mut self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl std::future::Future<Output = ()>,
+    ) -> Result<(), ServeError> {
+        if let Ok(addr) = listener.local_addr() {
+            self.http.allow_bound_loopback(addr.ip());
+        }
+        self.check_definitions()?;
+        let limits = conn::Limits::of(&self.http);
+        let (max_connections, grace) = (self.http.max_connections, self.http.drain_grace);
+        let health = Arc::new(health::Health::new(self.http.readiness.clone()));
+        let router = router_with(self, Arc::clone(&health));
+        let serving = conn::serve(listener, router, limits, max_connections);
+        tokio::pin!(serving);
+        tokio::select! {
+            served = &mut serving => return served,
+            () = shutdown => {}
+        }
+        health.start_draining();
+        // Keep accepting while draining, so refused requests hear why (503, Retry-After).
+        tokio::select! {
+            served = &mut serving => served,
+            drained = health.drained(grace) => {
+                if !drained {
+                    log::warn!("{} requests still in flight after the drain grace; closing", health.in_flight());
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// The streamable-HTTP service at `/mcp` as an axum router, with every check of
     /// [`McpServer::serve_http`] that lives in a request (identity, sessions, body limit
     /// and time limit, caps on sessions and streams, bounded errors), to serve with other
@@ -92,8 +140,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 }
 
-/// The router: rmcp's service at `/mcp`, behind the checks above.
+/// The router: rmcp's service at `/mcp`, behind the checks above, and the health routes.
 pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Router {
+    let health = Arc::new(health::Health::new(server.http.readiness.clone()));
+    router_with(server, health)
+}
+
+/// [`router`] with `health` shared with whoever drains the server.
+fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<health::Health>) -> axum::Router {
     let settings = server.http.clone();
     let config = settings.config();
     let from_request = server.from_request.clone();
@@ -133,6 +187,8 @@ pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Ro
     let allowed = Arc::new(hosts::Allowed::new(&settings.allowed_hosts, &settings.allowed_origins));
     router
         .layer(axum::middleware::from_fn_with_state(allowed, hosts::check))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&health), health::drain))
+        .merge(health::routes(health))
         .layer(axum::middleware::from_fn(check_head))
 }
 
