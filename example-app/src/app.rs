@@ -14,7 +14,7 @@ use sqlx::sqlite::SqliteConnection;
 use tokio::sync::OnceCell;
 
 use crate::db::{self, Pool};
-pub use crate::db::{Location, OpenError, StoreError};
+pub use crate::db::{Location, OpenError, PoolSettings, StoreError};
 use crate::models::{Note, User};
 use crate::plain::PlainNotes;
 
@@ -28,6 +28,8 @@ pub struct Store {
     /// What the built-in database starts with; `None` for a database opened by location.
     builtin: Option<Builtin>,
     location: Option<Location>,
+    /// The pool of a database opened by location.
+    pool_settings: PoolSettings,
     /// A delay added before each query, standing for a database across a network (the
     /// demo shows concurrent tools with it); zero for a database opened by location.
     pub latency: Duration,
@@ -63,6 +65,7 @@ impl Store {
             db: OnceCell::new(),
             builtin: Some(Builtin::Empty),
             location: None,
+            pool_settings: PoolSettings::default(),
             latency,
             written: AtomicBool::new(false),
             plain: None,
@@ -98,15 +101,43 @@ impl Store {
     /// server that does not answer or refuses, a file that cannot be created, a file that
     /// is not a SQLite database.
     pub async fn open(location: &Location) -> Result<Self, OpenError> {
-        let pool = db::open(location).await?;
-        Ok(Store {
-            db: OnceCell::new_with(Some(Db { pool, _keep_alive: None })),
+        Store::open_with(location, PoolSettings::default()).await
+    }
+
+    /// [`Store::open`] with a pool of `settings`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::open`].
+    pub async fn open_with(location: &Location, settings: PoolSettings) -> Result<Self, OpenError> {
+        let pool = db::open(location, settings).await?;
+        let store = Store::open_later(location, settings);
+        Ok(Store { db: OnceCell::new_with(Some(Db { pool, _keep_alive: None })), ..store })
+    }
+
+    /// The database at `location`, opened (connected and migrated) by the first query
+    /// that finds it answering: a server starts while its database is down, and
+    /// [`Store::ping`] says when it is back.
+    pub fn open_later(location: &Location, settings: PoolSettings) -> Self {
+        Store {
+            db: OnceCell::new(),
             builtin: None,
             location: Some(location.clone()),
+            pool_settings: settings,
             latency: Duration::ZERO,
             written: AtomicBool::new(false),
             plain: None,
-        })
+        }
+    }
+
+    /// Whether the database answers (opening it first when [`Store::open_later`] left it
+    /// closed): what a server's readiness asks.
+    ///
+    /// # Errors
+    ///
+    /// When it does not answer, or cannot be opened.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.notes_of(0, 1).await.map(drop)
     }
 
     /// `--db`'s store: the database at `location`, or without one the seeded built-in
@@ -140,6 +171,10 @@ impl Store {
         let db = self
             .db
             .get_or_try_init(|| async {
+                if let (None, Some(location)) = (self.builtin, &self.location) {
+                    let pool = db::open(location, self.pool_settings).await.map_err(StoreError::opening)?;
+                    return Ok(Db { pool, _keep_alive: None });
+                }
                 let seed = matches!(self.builtin, Some(Builtin::Seeded));
                 let (pool, keep_alive) = db::open_memory(seed).await?;
                 Ok::<_, StoreError>(Db { pool, _keep_alive: Some(Mutex::new(keep_alive)) })

@@ -1,5 +1,11 @@
-//! The notes database: where it is ([`Location`], what `--db` names), opening and
-//! migrating it, and the queries, on sqlx with SQLite or Postgres.
+//! The notes database: where it is ([`Location`], what `--db` names), its pool
+//! ([`PoolSettings`]), opening and migrating it, and the queries, on sqlx with SQLite or
+//! Postgres.
+//!
+//! Migrations are versioned (sqlx's migrator, its `_sqlx_migrations` table), their SQL in
+//! `migrations/sqlite` and `migrations/postgres`, built into the binary. On Postgres the
+//! migrator holds an advisory lock while it runs, so replicas starting at once (or
+//! `example-app migrate` run by each) take turns and each finds the work done.
 //!
 //! The queries are plain `sqlx::query` text with binds (`$1` is a parameter in both SQLite
 //! and Postgres), so nothing needs a database to compile. Every query that touches notes
@@ -11,6 +17,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
+use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
@@ -25,6 +32,62 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a SQLite query waits for another process's write to finish.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The pool of a database opened by location: how many connections at most, and how long
+/// a query waits for a free one before it fails (a store error the model reads as "try
+/// again later"). Several replicas on one Postgres server share its `max_connections`:
+/// keep their sum below it, with room for the administrator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolSettings {
+    /// The most connections the pool opens. Default: 8 on Postgres, 4 on SQLite.
+    pub max_connections: Option<u32>,
+    /// How long a query waits for a connection (and opening may take). Default: 10 s.
+    pub acquire_timeout: Duration,
+}
+
+impl Default for PoolSettings {
+    fn default() -> Self {
+        PoolSettings { max_connections: None, acquire_timeout: CONNECT_TIMEOUT }
+    }
+}
+
+/// The migrations, newest last: version, description, SQL.
+const SQLITE_MIGRATIONS: &[(i64, &str, &str)] =
+    &[(1, "notes", include_str!("../migrations/sqlite/0001_notes.sql"))];
+
+/// The same on Postgres.
+const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] =
+    &[(1, "notes", include_str!("../migrations/postgres/0001_notes.sql"))];
+
+/// Migrations built into the binary, for sqlx's migrator.
+#[derive(Debug)]
+struct Embedded(&'static [(i64, &'static str, &'static str)]);
+
+impl MigrationSource<'static> for Embedded {
+    fn resolve(
+        self,
+    ) -> std::pin::Pin<Box<dyn Future<Output = Result<Vec<Migration>, sqlx::error::BoxDynError>> + Send>>
+    {
+        let migrations = self
+            .0
+            .iter()
+            .map(|(version, description, sql)| {
+                Migration::new(*version, (*description).into(), MigrationType::Simple, (*sql).into(), false)
+            })
+            .collect();
+        Box::pin(std::future::ready(Ok(migrations)))
+    }
+}
+
+/// The migrator of `migrations` (taking the database's lock while it runs).
+async fn migrator(migrations: &'static [(i64, &'static str, &'static str)]) -> Result<Migrator, sqlx::Error> {
+    Migrator::new(Embedded(migrations)).await.map_err(|e| sqlx::Error::Migrate(Box::new(e)))
+}
+
+/// The newest migration's version: what a migrated database is at.
+pub fn schema_version() -> i64 {
+    POSTGRES_MIGRATIONS.last().map_or(0, |(version, ..)| *version)
+}
 
 /// A database named on the command line: `--db PATH` or `--db postgres://...`.
 #[derive(Clone, PartialEq, Eq)]
@@ -168,6 +231,15 @@ impl StoreError {
         move |cause| StoreError { action, cause }
     }
 
+    /// The error of a database that could not be opened (connected and migrated).
+    pub(crate) fn opening(error: OpenError) -> Self {
+        let cause = match std::sync::Arc::try_unwrap(error.1) {
+            Ok(cause) => cause,
+            Err(shared) => sqlx::Error::Protocol(shared.to_string()),
+        };
+        StoreError { action: "open the notes database", cause }
+    }
+
     /// The driver's error, for logs only: it may name tables, files or hosts.
     pub fn cause(&self) -> &sqlx::Error {
         &self.cause
@@ -203,28 +275,6 @@ macro_rules! on_pool {
     };
 }
 
-/// The schema, statement by statement; each can run again on a migrated database.
-const SQLITE_SCHEMA: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS notes (
-        id    INTEGER PRIMARY KEY AUTOINCREMENT,
-        owner INTEGER NOT NULL,
-        text  TEXT    NOT NULL
-    )",
-    "CREATE INDEX IF NOT EXISTS notes_by_owner ON notes (owner, id)",
-];
-
-/// The schema on Postgres, run in one transaction under an advisory lock, so that two
-/// processes migrating at once take turns.
-const POSTGRES_SCHEMA: &[&str] = &[
-    "SELECT pg_advisory_xact_lock(7334003453)",
-    "CREATE TABLE IF NOT EXISTS notes (
-        id    BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-        owner BIGINT NOT NULL,
-        text  TEXT   NOT NULL
-    )",
-    "CREATE INDEX IF NOT EXISTS notes_by_owner ON notes (owner, id)",
-];
-
 /// The demo's notes, in the order they are written: Ada (1) has two, Grace (2) one.
 pub(crate) const SEED: &[(u64, &str)] = &[
     (1, "buy oat milk"),
@@ -234,8 +284,8 @@ pub(crate) const SEED: &[(u64, &str)] = &[
 
 /// Connects to `location`, creating the SQLite file when it is missing, and migrates it.
 /// One connection first, so that a server that refuses is reported at once, with its
-/// reason; then a pool that connects as queries need it.
-pub(crate) async fn open(location: &Location) -> Result<Pool, OpenError> {
+/// reason; then a pool of `settings` that connects as queries need it.
+pub(crate) async fn open(location: &Location, settings: PoolSettings) -> Result<Pool, OpenError> {
     let failed = |error: sqlx::Error| OpenError::new(location, error);
     match location {
         Location::Sqlite(path) => {
@@ -248,8 +298,8 @@ pub(crate) async fn open(location: &Location) -> Result<Pool, OpenError> {
             migrate_sqlite(&mut first).await.map_err(failed)?;
             let _ = first.close().await;
             let pool = SqlitePoolOptions::new()
-                .max_connections(4)
-                .acquire_timeout(CONNECT_TIMEOUT)
+                .max_connections(settings.max_connections.unwrap_or(4).max(1))
+                .acquire_timeout(settings.acquire_timeout)
                 .connect_lazy_with(options);
             Ok(Pool::Sqlite(pool))
         }
@@ -259,8 +309,8 @@ pub(crate) async fn open(location: &Location) -> Result<Pool, OpenError> {
             migrate_postgres(&mut first).await.map_err(failed)?;
             let _ = first.close().await;
             let pool = PgPoolOptions::new()
-                .max_connections(8)
-                .acquire_timeout(CONNECT_TIMEOUT)
+                .max_connections(settings.max_connections.unwrap_or(8).max(1))
+                .acquire_timeout(settings.acquire_timeout)
                 .connect_lazy_with(options);
             Ok(Pool::Postgres(pool))
         }
@@ -305,19 +355,16 @@ async fn within<T>(connect: impl Future<Output = Result<T, sqlx::Error>>) -> Res
     tokio::time::timeout(CONNECT_TIMEOUT, connect).await.unwrap_or(Err(sqlx::Error::PoolTimedOut))
 }
 
+/// Brings a SQLite database to the newest version.
 async fn migrate_sqlite(connection: &mut SqliteConnection) -> Result<(), sqlx::Error> {
-    for statement in SQLITE_SCHEMA {
-        sqlx::query(statement).execute(&mut *connection).await?;
-    }
-    Ok(())
+    let migrator = migrator(SQLITE_MIGRATIONS).await?;
+    migrator.run_direct(connection).await.map_err(|e| sqlx::Error::Migrate(Box::new(e)))
 }
 
+/// Brings a Postgres database to the newest version, under the migrator's advisory lock.
 async fn migrate_postgres(connection: &mut PgConnection) -> Result<(), sqlx::Error> {
-    let mut transaction = connection.begin().await?;
-    for statement in POSTGRES_SCHEMA {
-        sqlx::query(statement).execute(&mut *transaction).await?;
-    }
-    transaction.commit().await
+    let migrator = migrator(POSTGRES_MIGRATIONS).await?;
+    migrator.run_direct(connection).await.map_err(|e| sqlx::Error::Migrate(Box::new(e)))
 }
 
 /// A user id or note id as the database stores it. Ids past `i64::MAX` cannot be in the

@@ -1,7 +1,9 @@
 //! `--db` on the binary (#34 items 1, 3, 5): a note written by one process is read by the
 //! next, `serve` and `agent` use the same database as `call`, and a database that cannot
 //! be opened is one line on stderr and exit status 1 for every command that runs tools.
-//! On Postgres too when `initdb` and `postgres` are installed.
+//! On Postgres too when `initdb` and `postgres` are installed: versioned migrations that
+//! replicas run at once (#45 item 7), and a replica that starts while its database is
+//! down, not ready until it is back.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -188,5 +190,90 @@ async fn on_postgres_when_available() {
     let missing = cluster.url("no_such_database");
     refused_by_every_command(&missing, "database \"no_such_database\" does not exist").await;
     say(&format!("db_cli: Postgres tests ran on a throwaway cluster at 127.0.0.1:{}", cluster.port));
+    tokio::task::spawn_blocking(move || drop(cluster)).await.unwrap();
+}
+
+/// A GET of `path` on the server at `addr`: the status and the body.
+async fn get(addr: &str, path: &str) -> (u16, String) {
+    match reqwest::Client::new().get(format!("http://{addr}{path}")).send().await {
+        Ok(response) => (response.status().as_u16(), response.text().await.unwrap_or_default()),
+        Err(error) => (0, error.to_string()),
+    }
+}
+
+/// Starts `--db DB serve --http 127.0.0.1:0 ARGS`, returning the child and its address
+/// once it says where it listens (the lines before are returned too).
+async fn serve_http(db: &str, args: &[&str]) -> (tokio::process::Child, String, Vec<String>) {
+    let mut child = tokio::process::Command::new(BIN)
+        .args(["--db", db, "serve", "--http", "127.0.0.1:0"])
+        .args(args)
+        .env_remove("TOOLCALL_MCP_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut before = Vec::new();
+    loop {
+        let line = lines.next_line().await.unwrap().expect("a line on stderr");
+        if let Some(addr) = line.strip_prefix("listening on http://").and_then(|l| l.strip_suffix("/mcp")) {
+            let addr = addr.to_owned();
+            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+            return (child, addr, before);
+        }
+        before.push(line);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_migrate_at_once_and_start_before_their_database() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("postgres://notes@127.0.0.1:{port}/postgres");
+    // The database is down: a replica starts anyway, and says it is not ready.
+    let (_replica, addr, before) = serve_http(&url, &["--db-pool", "2"]).await;
+    assert!(before.iter().any(|l| l.contains("not ready until the database answers")), "{before:?}");
+    let (status, body) = get(&addr, "/readyz").await;
+    assert_eq!(status, 503, "{body}");
+    assert!(body.starts_with("not ready: could not open the notes database"), "{body}");
+    assert_eq!(get(&addr, "/healthz").await.0, 200, "alive all the same");
+    let cluster = match Cluster::start_on(port).await {
+        Ok(cluster) => cluster,
+        Err(why) => {
+            say(&format!("db_cli: Postgres replica tests skipped: {why}"));
+            assert!(std::env::var_os("CI").is_none(), "CI installs Postgres: {why}");
+            return;
+        }
+    };
+    // Back: the replica opens and migrates it, and says so.
+    let mut ready = (0, String::new());
+    for _ in 0..100 {
+        ready = get(&addr, "/readyz").await;
+        if ready.0 == 200 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(ready, (200, "ready\n".to_owned()));
+    // Three replicas migrate a new database at once: each exits 0, version 1 is applied once.
+    let fresh = cluster.database("replicas").await;
+    let migrate = ["--db", fresh.as_str(), "migrate"];
+    let runs = tokio::join!(run(&migrate), run(&migrate), run(&migrate));
+    for out in [&runs.0, &runs.1, &runs.2] {
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("is at schema version 1"), "{}", text(&out.stderr));
+    }
+    use sqlx::Connection as _;
+    let mut admin = sqlx::PgConnection::connect(&fresh).await.unwrap();
+    let versions: Vec<(i64, bool)> =
+        sqlx::query_as("SELECT version, success FROM _sqlx_migrations ORDER BY version")
+            .fetch_all(&mut admin)
+            .await
+            .unwrap();
+    assert_eq!(versions, [(1, true)]);
+    let _ = admin.close().await;
+    let missing = run(&["migrate"]).await;
+    assert_eq!(missing.status.code(), Some(2), "migrate needs --db");
     tokio::task::spawn_blocking(move || drop(cluster)).await.unwrap();
 }

@@ -47,6 +47,8 @@ pub struct Cli {
 }
 
 /// What the command line asks for.
+// One value per process, parsed once: the size of `serve`'s flags costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, PartialEq, Subcommand)]
 pub enum Command {
     /// Print the tool definitions and answer the seed's sample calls (the default).
@@ -63,6 +65,11 @@ pub enum Command {
     /// key is OPENAI_API_KEY when set. A destructive tool (remove_note) runs only when
     /// approved: asked on the terminal, always with --yes, never without a terminal.
     Agent(AgentArgs),
+    /// Bring the database named by --db to the newest schema version, then exit.
+    ///
+    /// Safe to run from many replicas at once: on Postgres the migrator holds a lock, and
+    /// each run finds the work of the one before done.
+    Migrate,
 }
 
 impl Command {
@@ -75,6 +82,30 @@ impl Command {
             Command::Call(args) => args.run(db),
             Command::Serve(args) => args.run(db),
             Command::Agent(args) => args.run(db),
+            Command::Migrate => migrate(db),
+        }
+    }
+}
+
+/// `migrate`: opens (and so migrates) the database at `db`; exit 2 without `--db`, 1 when
+/// it cannot be opened.
+fn migrate(db: Option<&Location>) -> ExitCode {
+    let Some(location) = db else {
+        eprintln!("error: migrate needs --db PATH|URL (the built-in database is made anew each time)");
+        return ExitCode::from(2);
+    };
+    let runtime = match runtime() {
+        Ok(runtime) => runtime,
+        Err(exit) => return exit,
+    };
+    match runtime.block_on(Store::open(location)) {
+        Ok(_) => {
+            eprintln!("{location} is at schema version {}", crate::db::schema_version());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -32,7 +32,7 @@ use std::time::Duration;
 use clap::Args;
 use toolcall_mcp::{Caller, HttpSettings, McpServer, Rejection, bearer_token};
 
-use crate::app::{Location, Store};
+use crate::app::{Location, PoolSettings, Store};
 use crate::models::{Role, User};
 use crate::{App, toolset};
 
@@ -102,6 +102,13 @@ pub struct ServeArgs {
     /// watch calls in flight) [default: 50].
     #[arg(long, value_name = "MS")]
     pub db_latency: Option<u64>,
+    /// With --db, the most connections this process opens; replicas on one Postgres server
+    /// share its max_connections [default: 8 on Postgres, 4 on SQLite].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub db_pool: Option<u32>,
+    /// With --db, how long a query waits for a free connection, in seconds [default: 10].
+    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    pub db_acquire_timeout: Option<Duration>,
 }
 
 /// Resolves on SIGTERM or SIGINT (on other platforms, Ctrl-C).
@@ -187,10 +194,15 @@ impl ServeArgs {
                 return ExitCode::FAILURE;
             }
         };
-        let latency = Duration::from_millis(self.db_latency.unwrap_or(50));
-        let store = match super::open_store_with(&runtime, db, latency) {
-            Ok(store) => store,
-            Err(exit) => return exit,
+        let store = match db {
+            Some(location) if self.http.is_some() => Arc::new(self.open_database(&runtime, location)),
+            Some(_) | None => {
+                let latency = Duration::from_millis(self.db_latency.unwrap_or(50));
+                match super::open_store_with(&runtime, db, latency) {
+                    Ok(store) => store,
+                    Err(exit) => return exit,
+                }
+            }
         };
         let server = self.server(Arc::clone(&store)).http(self.http_settings(store));
         let served = runtime.block_on(async move {
@@ -255,6 +267,25 @@ impl ServeArgs {
         Ok(())
     }
 
+    /// The database at `location` of an HTTP replica, with the pool given on the command
+    /// line. One that does not answer yet is not an error: the server starts, `/readyz`
+    /// says not ready (with why), and the first query that finds it answering opens and
+    /// migrates it. (Over stdio, a database that cannot be opened ends the command: its one
+    /// client wants to hear at once.)
+    fn open_database(&self, runtime: &tokio::runtime::Runtime, location: &Location) -> Store {
+        let mut pool = PoolSettings { max_connections: self.db_pool, ..PoolSettings::default() };
+        if let Some(timeout) = self.db_acquire_timeout {
+            pool.acquire_timeout = timeout;
+        }
+        match runtime.block_on(Store::open_with(location, pool)) {
+            Ok(store) => store,
+            Err(error) => {
+                eprintln!("warning: {error}; serving, not ready until the database answers");
+                Store::open_later(location, pool)
+            }
+        }
+    }
+
     /// The HTTP settings: the limits and names given on the command line, toolcall-mcp's
     /// defaults for the others, and `/readyz` asking `store` whether it answers.
     fn http_settings(&self, store: Arc<Store>) -> HttpSettings {
@@ -280,7 +311,7 @@ impl ServeArgs {
         set(&mut http.drain_grace, self.drain_grace);
         http.ready_when(move || {
             let store = Arc::clone(&store);
-            async move { store.notes_of(0, 1).await.map(drop).map_err(|e| e.to_string()) }
+            async move { store.ping().await.map_err(|e| e.to_string()) }
         });
         http
     }

@@ -96,6 +96,12 @@ impl Cluster {
     /// are not installed. A cluster that is installed but does not start panics with its
     /// log: that is a failure to look at, not a reason to skip.
     pub async fn start() -> Result<Cluster, String> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        Cluster::start_on(port).await
+    }
+
+    /// [`Cluster::start`] on `port` (a server told to use it before it was up).
+    pub async fn start_on(port: u16) -> Result<Cluster, String> {
         let Some(bin) = binaries() else {
             return Err("initdb and postgres are not on PATH nor in /usr/lib/postgresql/*/bin".to_owned());
         };
@@ -113,7 +119,6 @@ impl Cluster {
             .output()
             .unwrap();
         assert!(initdb.status.success(), "initdb failed: {}", String::from_utf8_lossy(&initdb.stderr));
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let log = std::fs::File::create(dir.path("postgres.log")).unwrap();
         let child = Self::command(&bin, "postgres", user)
             .arg("-D")
