@@ -1,9 +1,11 @@
 //! The MCP protocol side of [`McpServer`]: rmcp's `ServerHandler`, answering
 //! `initialize`/`server/discover`, `tools/list`, `tools/call`, `logging/setLevel`, and,
-//! when the server has them, resources, prompts and completions.
+//! when the server has them, resources, prompts and completions. A 2026-07-28 call whose
+//! tool asks the client ends with an input-required result ([`crate::ask::rounds`]).
 
 use rmcp::ServerHandler;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
@@ -16,6 +18,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
+use crate::ask::rounds;
 use crate::call::arrival;
 use crate::server::McpServer;
 use crate::talk;
@@ -79,7 +82,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = self.context_of(&context)?;
@@ -88,15 +91,32 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         if !shown.is_some_and(|i| self.shows(&caller, self.infos[i])) {
             return Err(self.unknown_tool(&caller, &request.name));
         }
-        let args = Value::Object(request.arguments.unwrap_or_default());
-        let (progress, talk) =
-            talk::Talk::new(&context, &self.log_level, self.default_log_level, &request.name);
         // 2026-07-28: a client's disconnect cancels its request. Earlier revisions say the
         // opposite (a disconnect is not a cancellation; the client may resume the stream
         // with Last-Event-ID), so their calls go on.
         let stateless = context
             .protocol_version()
             .is_some_and(|version| crate::revision::is_at_least(&version, &ProtocolVersion::V_2026_07_28));
+        let args = Value::Object(request.arguments.take().unwrap_or_default());
+        // 2026-07-28: the tool's questions end the call with an input-required result, and
+        // the retry answers them (`ask::rounds`). Its `requestState` is opened here, before
+        // the tool runs.
+        let rounds = if stateless {
+            let binding = rounds::binding(&identity(&context), &request.name, &args);
+            let capabilities = context.client_capabilities();
+            let rounds =
+                rounds::Rounds::begin(&self.request_states, capabilities.as_ref(), &request, &binding)?;
+            Some((Arc::new(rounds), binding))
+        } else {
+            None
+        };
+        let (progress, talk) = talk::Talk::new(
+            &context,
+            &self.log_level,
+            self.default_log_level,
+            &request.name,
+            rounds.as_ref().map(|(rounds, _)| Arc::clone(rounds)),
+        );
         let disconnect = context
             .extensions
             .get::<axum::http::request::Parts>()
@@ -105,9 +125,24 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             .cloned();
         let cancelled = cancelled_or_gone(context.ct.clone().cancelled_owned(), disconnect);
         let version = context.protocol_version();
-        self.run_for(version.as_ref(), caller, &request.name, args, arrived, cancelled, progress, Some(talk))
-            .await
-            .map(Into::into)
+        let run = self.run_for(
+            version.as_ref(),
+            caller,
+            &request.name,
+            args,
+            arrived,
+            cancelled,
+            progress,
+            Some(talk),
+        );
+        let Some((rounds, binding)) = rounds else { return run.await.map(Into::into) };
+        // A question with no answer ends the round: the call's future is dropped (the tool
+        // stops at the question) and the client gets the question to answer.
+        tokio::select! {
+            biased;
+            outcome = run => outcome.map(Into::into),
+            () = rounds.asked() => rounds.input_required(&self.request_states, &binding).map(Into::into),
+        }
     }
 
     #[allow(deprecated)]
@@ -251,6 +286,17 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         }
         self.tools.iter().find(|t| t.name == name).cloned()
     }
+}
+
+/// The identity of the caller of `context`: over HTTP the request function's (or the one
+/// anonymous identity), else empty (stdio, an in-process pipe: one client).
+fn identity(context: &RequestContext<RoleServer>) -> String {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<crate::request::Identity>())
+        .map(|identity| identity.0.to_string())
+        .unwrap_or_default()
 }
 
 /// Resolves when the client cancels the request (`notifications/cancelled`) or, over

@@ -29,7 +29,8 @@ pub use rmcp;
 pub use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
 pub use server::{
     DEFAULT_LIST_TTL, DEFAULT_LOG_LEVEL, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_LINE,
-    DEFAULT_MAX_QUEUED_CALLS, DEFAULT_PAGE_SIZE, DEFAULT_TIMEOUT, MAX_QUEUED_REPORTS, McpServer, ToolFilter,
+    DEFAULT_MAX_QUEUED_CALLS, DEFAULT_PAGE_SIZE, DEFAULT_REQUEST_STATE_TTL, DEFAULT_TIMEOUT,
+    MAX_QUEUED_REPORTS, McpServer, ToolFilter,
 };
 #[allow(deprecated)]
 pub use settings::{
@@ -39,3 +40,4 @@ pub use settings::{
 };
 pub use settings::{HttpSettings, LOOPBACK_ORIGINS};
 pub use streamable_http::health::{ReadyFn, ReadyFuture};
+pub use streamable_http::rate::RateLimit;

@@ -13,6 +13,7 @@ use rmcp::transport::streamable_http_server::session::SessionStore;
 use serde_json::Value;
 use toolcall_runtime::{Annotations, Format, LogLevel, Progress, ToolError, ToolInfo, Toolset};
 
+use crate::ask::rounds::Sealer;
 use crate::call::{AddedFn, AddedFuture};
 use crate::error::ServeError;
 use crate::limit::CallLimit;
@@ -46,6 +47,10 @@ pub const DEFAULT_MAX_LINE: usize = 16 * 1024 * 1024;
 /// `logging/setLevel`, or a request's `io.modelcontextprotocol/logLevel`): `info`, so
 /// `debug` messages stay on the server unless asked for.
 pub const DEFAULT_LOG_LEVEL: LogLevel = LogLevel::Info;
+
+/// How long a 2026-07-28 client may take to answer a tool's question: the lifetime of the
+/// `requestState` of an input-required result (15 minutes; [`McpServer::request_state_ttl`]).
+pub const DEFAULT_REQUEST_STATE_TTL: Duration = Duration::from_secs(15 * 60);
 
 /// The most progress and log reports of one call waiting to be sent; past it, a report
 /// is dropped rather than held (the tool never waits on the client).
@@ -96,6 +101,8 @@ pub struct McpServer<C: Send + Sync + 'static> {
     /// The functions of the tools added at run time ([`McpServer::tool`]), by name; their
     /// definitions follow the toolset's in `tools`.
     pub(crate) added: Arc<BTreeMap<String, Arc<AddedFn<C>>>>,
+    /// Seals and opens the `requestState` of 2026-07-28 calls whose tools ask.
+    pub(crate) request_states: Arc<Sealer>,
 }
 
 impl<C: Send + Sync + 'static> Clone for McpServer<C> {
@@ -127,6 +134,7 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             subscriptions: Arc::clone(&self.subscriptions),
             session: self.session,
             added: Arc::clone(&self.added),
+            request_states: Arc::clone(&self.request_states),
         }
     }
 }
@@ -183,6 +191,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             subscriptions: Arc::default(),
             session: 0,
             added: Arc::default(),
+            request_states: Arc::new(Sealer::random(DEFAULT_REQUEST_STATE_TTL)),
         }
     }
 
@@ -334,6 +343,47 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// request, which wins).
     pub fn default_log_level(mut self, level: LogLevel) -> Self {
         self.default_log_level = level;
+        self
+    }
+
+    /// The key that seals the `requestState` of a 2026-07-28 call whose tool asks the
+    /// client something ([`Progress::elicit`], `ask`, `elicit_url`, `sample`): 32 secret
+    /// bytes.
+    ///
+    /// Protocol 2026-07-28 has no requests from server to client: a question ends the call
+    /// with an input-required result (the question and a sealed state holding the answers
+    /// so far), and the client calls the tool again with its answer. The tool is then run
+    /// again from its start, its questions answered in order from the state, so a tool
+    /// must ask before it changes anything (example-app's `remove_note` does); earlier
+    /// revisions ask over a request and the tool runs once.
+    ///
+    /// By default each server makes a random key when built, which its clones (its
+    /// sessions) share; servers behind one address (replicas, or a restart while a client
+    /// answers) need the same key, or a client's answer reaching another one is refused
+    /// (`-32602`, the tool is not run) and it must call again from the start. Keep it out
+    /// of clients' reach: with it, a client could forge the answers a tool reads.
+    ///
+    /// The state is rmcp's HMAC-SHA256 seal (`RequestStateCodec`), bound to the caller's
+    /// identity ([`McpServer::context_from_request`]), the tool and its arguments. It is
+    /// signed, not encrypted: it holds the client's own answers, readable by it.
+    ///
+    /// ```
+    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
+    /// // From the deployment's secrets, the same on every replica.
+    /// let key: [u8; 32] = *b"an example key, 32 bytes long!!!";
+    /// let server = toolcall_mcp::McpServer::new(toolset, ()).request_state_key(key);
+    /// ```
+    pub fn request_state_key(mut self, key: [u8; 32]) -> Self {
+        self.request_states = Arc::new(Sealer::with_key(key, self.request_states.ttl));
+        self
+    }
+
+    /// How long a 2026-07-28 client may take to answer a tool's question (default
+    /// `DEFAULT_REQUEST_STATE_TTL`, 15 minutes): past it the answer is refused (`-32602`)
+    /// and the client must call again from the start. Count the time a user takes to fill
+    /// in a form or finish a sign-in on a page.
+    pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
+        self.request_states = Arc::new(self.request_states.lasting(ttl));
         self
     }
 

@@ -8,6 +8,12 @@
 //! while the call runs, in order, and sends what is left once it finishes, before the
 //! result: over streamable HTTP a progress notification rides the request's stream,
 //! which the result closes.
+//!
+//! Questions (elicitation, sampling) take one of two ways. Up to 2025-11-25 they are
+//! queued like reports and sent by the call's task as requests to the client
+//! ([`crate::ask`]). From 2026-07-28 there are no such requests: the sink asks the call's
+//! [`Rounds`], which answers from the call's `requestState` or ends the round
+//! ([`crate::ask::rounds`]).
 
 // rmcp marks MCP logging deprecated (SEP-2577, a future protocol); it is still what every
 // protocol version up to 2025-11-25 has, and what clients show.
@@ -23,6 +29,8 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use toolcall_runtime::{Answer, AskError, AskFuture, LogLevel, Progress, ProgressSink};
+
+use crate::ask::rounds::Rounds;
 
 /// The most reports of one call waiting to be sent; past it, reports are dropped.
 pub(crate) const QUEUE: usize = 256;
@@ -74,6 +82,12 @@ enum Report {
         schema: Value,
         reply: oneshot::Sender<Result<Answer, AskError>>,
     },
+    /// A page to send the user to; whether they agreed goes back on `reply`.
+    ElicitUrl {
+        message: String,
+        url: String,
+        reply: oneshot::Sender<Result<Answer<()>, AskError>>,
+    },
     /// A request for the client's model; its text goes back on `reply`.
     Sample {
         prompt: String,
@@ -95,6 +109,8 @@ struct Sink {
     /// log messages only when it asks for them with its own level.
     default_level: Option<LogLevel>,
     dropped: Arc<AtomicU64>,
+    /// A 2026-07-28 call's questions and answers: asked there, not queued.
+    rounds: Option<Arc<Rounds>>,
 }
 
 impl Sink {
@@ -124,12 +140,27 @@ impl ProgressSink for Sink {
     }
 
     fn elicit(&self, message: &str, schema: &Value) -> AskFuture<Answer> {
+        if let Some(rounds) = &self.rounds {
+            return rounds.elicit(message, schema);
+        }
         let (reply, answer) = oneshot::channel();
         self.queue(Report::Elicit { message: message.to_owned(), schema: schema.clone(), reply });
         Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
     }
 
+    fn elicit_url(&self, message: &str, url: &str) -> AskFuture<Answer<()>> {
+        if let Some(rounds) = &self.rounds {
+            return rounds.elicit_url(message, url);
+        }
+        let (reply, answer) = oneshot::channel();
+        self.queue(Report::ElicitUrl { message: message.to_owned(), url: url.to_owned(), reply });
+        Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
+    }
+
     fn sample(&self, prompt: &str, max_tokens: u32) -> AskFuture<String> {
+        if let Some(rounds) = &self.rounds {
+            return rounds.sample(prompt, max_tokens);
+        }
         let (reply, answer) = oneshot::channel();
         self.queue(Report::Sample { prompt: prompt.to_owned(), max_tokens, reply });
         Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
@@ -156,12 +187,13 @@ pub(crate) struct Talk {
 
 impl Talk {
     /// The [`Progress`] for a call of `tool` made by `request`, and what forwards its
-    /// reports to the client.
+    /// reports to the client. A 2026-07-28 call asks its questions through `rounds`.
     pub(crate) fn new(
         request: &RequestContext<RoleServer>,
         session: &SessionLevel,
         default_level: LogLevel,
         tool: &str,
+        rounds: Option<Arc<Rounds>>,
     ) -> (Progress, Talk) {
         let (queue, reports) = mpsc::channel(QUEUE);
         let token = request.meta.get_progress_token();
@@ -177,6 +209,7 @@ impl Talk {
             session: session.clone(),
             default_level: (!modern).then_some(default_level),
             dropped: Arc::clone(&dropped),
+            rounds,
         };
         let talk =
             Talk { reports, peer: request.peer.clone(), token, tool: tool.to_owned(), last: None, dropped };
@@ -235,6 +268,10 @@ impl Talk {
                 let _ = reply.send(crate::ask::elicit(&self.peer, message, schema).await);
                 return;
             }
+            Report::ElicitUrl { message, url, reply } => {
+                let _ = reply.send(crate::ask::elicit_url(&self.peer, message, url).await);
+                return;
+            }
             Report::Sample { prompt, max_tokens, reply } => {
                 let _ = reply.send(crate::ask::sample(&self.peer, prompt, max_tokens).await);
                 return;
@@ -278,6 +315,7 @@ mod tests {
             session: SessionLevel::default(),
             default_level: Some(LogLevel::Warning),
             dropped: Arc::new(AtomicU64::new(0)),
+            rounds: None,
         };
         let mut heard = |sink: &Sink| {
             for level in [LogLevel::Debug, LogLevel::Info, LogLevel::Warning, LogLevel::Error] {
@@ -316,6 +354,7 @@ mod tests {
             session: SessionLevel::default(),
             default_level: Some(LogLevel::Info),
             dropped: Arc::clone(&dropped),
+            rounds: None,
         };
         // Nobody reads while the tool reports: the first QUEUE wait, the rest are dropped.
         for done in 1..=300 {

@@ -21,17 +21,20 @@
 //!    in `block_in_place`, so its parsing never holds an async worker, and at most one
 //!    per core at a time, so parses of many at once do not add up in memory; one holding
 //!    more JSON values than the limit (100,000) is 413 before it is parsed.
-//! Beside `/mcp`, [`health`]'s `/healthz` and `/readyz` answer probes (no authentication,
-//! no `Host` check), and while the server drains, `/mcp` answers 503 with `Retry-After`.
-//!
-//! 5. [`sessions`]: a session belongs to the identity that created it, is capped
+//! 5. [`rate`], when calls are limited: a `tools/call` past its caller's rate, or its
+//!    tool's, is 429 with `Retry-After`.
+//! 6. [`sessions`]: a session belongs to the identity that created it, is capped
 //!    in number, and has at most one standalone GET stream at a time; its request
 //!    streams are kept for a client that comes back with `Last-Event-ID` ([`resume`]).
+//!
+//! Beside `/mcp`, [`health`]'s `/healthz` and `/readyz` answer probes (no authentication,
+//! no `Host` check), and while the server drains, `/mcp` answers 503 with `Retry-After`.
 
 mod body;
 pub(crate) mod conn;
 pub(crate) mod health;
 mod hosts;
+pub(crate) mod rate;
 mod resume;
 mod sessions;
 
@@ -179,17 +182,21 @@ fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<healt
     } else {
         router
     };
+    let router = match rate::Limiters::new(settings.rate_limit, &settings.tool_rate_limits) {
+        Some(limiters) => router.layer(axum::middleware::from_fn_with_state(Arc::new(limiters), rate::limit)),
+        None => router,
+    };
     let router = router.layer(axum::middleware::from_fn_with_state(limits, read_body));
     let router = match from_request {
         Some(function) => router.layer(axum::middleware::from_fn_with_state(function, authenticate::<C>)),
         None => router,
     };
     let allowed = Arc::new(hosts::Allowed::new(&settings.allowed_hosts, &settings.allowed_origins));
-    router
+    let router = router
         .layer(axum::middleware::from_fn_with_state(allowed, hosts::check))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&health), health::drain))
-        .merge(health::routes(health))
-        .layer(axum::middleware::from_fn(check_head))
+        .merge(health::routes(health));
+    router.layer(axum::middleware::from_fn(check_head))
 }
 
 /// Two `Host` or `Mcp-Session-Id` headers are a bad request (RFC 9112: one `Host`); the
