@@ -754,3 +754,38 @@ async fn allowed_hosts_and_origins_are_named_on_the_command_line() {
     let (status, _) = post_initialize(&served.uri, &[("origin", "https://evil.example.com")]).await;
     assert_eq!(status, 403);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_users_calls_past_the_rate_get_429_and_others_are_served() {
+    let args = ["--http", "127.0.0.1:0", "--token", "s3cret,2:t2", "--rate-limit", "2"];
+    let served = start(&mut serve_command(&args)).await;
+    let (ada, grace) = (session_of(&served.uri, "s3cret").await, session_of(&served.uri, "t2").await);
+    let statuses = |session: String, bearer: &'static str, calls: u64| {
+        let uri = served.uri.clone();
+        async move {
+            let mut out = Vec::new();
+            for id in 0..calls {
+                let headers = session_headers(bearer, &session);
+                let (status, response_headers, _) =
+                    net::post(&uri, tool_call(10 + id, "whoami", json!({})), &headers).await;
+                out.push((
+                    status,
+                    response_headers.get("retry-after").map(|v| v.to_str().unwrap().to_owned()),
+                ));
+            }
+            out
+        }
+    };
+    // A burst of two, then refused with a time to wait; listing is not a call.
+    let seen = statuses(ada.clone(), "Bearer s3cret", 3).await;
+    assert_eq!(seen[..2], [(200, None), (200, None)], "{seen:?}");
+    assert_eq!(seen[2], (429, Some("1".to_owned())), "{seen:?}");
+    let list = json!({"jsonrpc": "2.0", "id": 99, "method": "tools/list"}).to_string();
+    assert_eq!(post(&served.uri, list, &session_headers("Bearer s3cret", &ada)).await.0, 200);
+    // Grace's share is her own.
+    let seen = statuses(grace, "Bearer t2", 2).await;
+    assert_eq!(seen, [(200, None), (200, None)]);
+    // A second later Ada may call again.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(statuses(ada, "Bearer s3cret", 1).await, [(200, None)]);
+}

@@ -7,6 +7,8 @@ use std::time::Duration;
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_server::session::SessionStore;
 
+use crate::RateLimit;
+
 /// The `Origin`s a browser page may call from by default: pages served from the loopback
 /// interface, on any port. Any other browser origin is refused with 403.
 pub const LOOPBACK_ORIGINS: [&str; 6] = [
@@ -111,6 +113,13 @@ pub struct HttpSettings {
     /// the requests in flight finish once it is told to stop; past it, it returns anyway
     /// (their connections close). Default: 30 s.
     pub drain_grace: Duration,
+    /// The most tool calls one caller (its identity, else its address) may make: past
+    /// it, a `tools/call` is answered 429 with `Retry-After`. Counted in this process.
+    /// Default: none.
+    pub rate_limit: Option<RateLimit>,
+    /// Limits of single tools, by name, per caller, on top of `rate_limit` (an export that
+    /// costs a thousand reads). Default: none.
+    pub tool_rate_limits: std::collections::BTreeMap<String, RateLimit>,
 }
 
 impl Default for HttpSettings {
@@ -131,6 +140,8 @@ impl Default for HttpSettings {
             session_store: None,
             readiness: None,
             drain_grace: Duration::from_secs(30),
+            rate_limit: None,
+            tool_rate_limits: std::collections::BTreeMap::new(),
         }
     }
 }
@@ -153,6 +164,8 @@ impl std::fmt::Debug for HttpSettings {
             .field("session_store", &self.session_store.as_ref().map(|_| "<store>"))
             .field("readiness", &self.readiness.as_ref().map(|_| "<function>"))
             .field("drain_grace", &self.drain_grace)
+            .field("rate_limit", &self.rate_limit)
+            .field("tool_rate_limits", &self.tool_rate_limits)
             .finish()
     }
 }

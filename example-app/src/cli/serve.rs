@@ -109,6 +109,11 @@ pub struct ServeArgs {
     /// With --db, how long a query waits for a free connection, in seconds [default: 10].
     #[arg(long, value_name = "SECS", value_parser = seconds)]
     pub db_acquire_timeout: Option<Duration>,
+    /// Over HTTP, the most tool calls per second each user (or, without tokens, each
+    /// address) may make, in bursts of as many; past it, 429 with Retry-After. Counted per
+    /// process [default: no limit].
+    #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub rate_limit: Option<u32>,
 }
 
 /// Resolves on SIGTERM or SIGINT (on other platforms, Ctrl-C).
@@ -309,6 +314,7 @@ impl ServeArgs {
         set(&mut http.idle_timeout, self.idle_timeout);
         set(&mut http.session_idle_timeout, self.session_idle_timeout);
         set(&mut http.drain_grace, self.drain_grace);
+        http.rate_limit = self.rate_limit.map(toolcall_mcp::RateLimit::per_second);
         http.ready_when(move || {
             let store = Arc::clone(&store);
             async move { store.ping().await.map_err(|e| e.to_string()) }

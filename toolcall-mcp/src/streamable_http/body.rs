@@ -84,6 +84,8 @@ pub(crate) async fn read_body(State(limits): State<BodyLimits>, request: Request
         }
     };
     if bytes.len() <= LARGE_BODY {
+        let mut parts = parts;
+        parts.extensions.insert(super::rate::BodyBytes(bytes.clone()));
         return next.run(Request::from_parts(parts, Body::from(bytes))).await;
     }
     // rmcp's parse of a 4 MiB body of small members peaks near 100 MiB; at most one per

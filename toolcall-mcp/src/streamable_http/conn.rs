@@ -156,6 +156,7 @@ impl State {
 
 /// Serves one connection until it ends or its watchdog ends it.
 async fn connection(stream: TcpStream, router: axum::Router, limits: Limits, slot: OwnedSemaphorePermit) {
+    let remote = stream.peer_addr().ok().map(super::rate::RemoteAddr);
     let state = Arc::new(State::new());
     let io = TokioIo::new(Watched { inner: stream, state: Arc::clone(&state) });
     let tower = TowerToHyperService::new(router);
@@ -164,6 +165,9 @@ async fn connection(stream: TcpStream, router: axum::Router, limits: Limits, slo
         counted.request_started();
         let over = RequestOver(Arc::clone(&counted));
         request.extensions_mut().insert(Arrived(Instant::now()));
+        if let Some(remote) = remote {
+            request.extensions_mut().insert(remote);
+        }
         let call = hyper::service::Service::call(&tower, request);
         async move {
             let response = call.await?;
