@@ -12,6 +12,8 @@ mod request;
 pub mod resources;
 mod revision;
 mod server;
+#[cfg(feature = "redis")]
+mod session_store;
 mod settings;
 mod stdio;
 mod streamable_http;
@@ -39,5 +41,7 @@ pub use settings::{
     DEFAULT_MAX_SESSIONS_PER_IDENTITY, DEFAULT_SESSION_IDLE_TIMEOUT,
 };
 pub use settings::{HttpSettings, LOOPBACK_ORIGINS};
+#[cfg(feature = "redis")]
+pub use session_store::{RedisSessionStore, SESSION_KEY_PREFIX};
 pub use streamable_http::health::{ReadyFn, ReadyFuture};
 pub use streamable_http::rate::RateLimit;

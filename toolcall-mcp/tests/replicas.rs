@@ -159,3 +159,77 @@ async fn a_stored_session_is_restored_only_for_its_owner() {
     assert!(text.contains(r#"\"ada\""#), "{text}");
     assert_eq!(stats.calls.load(Ordering::SeqCst), 1);
 }
+
+/// A `redis-server` of the test's own, on a free port; killed when dropped. `None` when
+/// it is not installed (CI installs it: there its absence is a failure).
+#[cfg(feature = "redis")]
+async fn redis_server() -> Option<(tokio::process::Child, String)> {
+    let binary = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
+        .into_iter()
+        .find(|path| std::path::Path::new(path).is_file())
+        .map(str::to_owned)
+        .or_else(|| {
+            let path = std::env::var_os("PATH")?;
+            std::env::split_paths(&path)
+                .map(|dir| dir.join("redis-server"))
+                .find(|p| p.is_file())?
+                .to_str()
+                .map(str::to_owned)
+        });
+    let Some(binary) = binary else {
+        assert!(std::env::var_os("CI").is_none(), "redis-server is not installed (.ci/run installs it)");
+        eprintln!("SKIPPED: redis-server is not installed");
+        return None;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = tokio::process::Command::new(binary)
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .stdout(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("redis-server starts");
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            return Some((child, format!("redis://127.0.0.1:{port}")));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("redis-server did not listen on {port}");
+}
+
+/// The session store on Redis (feature `redis`): a session begun on one replica is served
+/// by the other, stored once under its key, and gone from Redis when the client ends it.
+#[cfg(feature = "redis")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_client_alternates_through_a_redis_session_store() {
+    let Some((_redis, url)) = redis_server().await else { return };
+    let store = toolcall_mcp::RedisSessionStore::connect(&url).await.expect("connects");
+    let shared: Arc<dyn SessionStore> = Arc::new(store.expiring_after(std::time::Duration::from_secs(60)));
+    let (balancer, stats) =
+        replicas(|server| server.with_http(|http| http.session_store = Some(Arc::clone(&shared)))).await;
+    let client = alternating(&balancer.uri, Era::Legacy).connect().await.expect("initialize");
+    let answers = twenty_calls(&client).await;
+    assert!(answers.contains(&"\"a\"".to_owned()) && answers.contains(&"\"b\"".to_owned()), "{answers:?}");
+    assert_eq!(stats[0].calls.load(Ordering::SeqCst) + stats[1].calls.load(Ordering::SeqCst), 20);
+    // One key, with the owner the HTTP layer wrote beside the client's `initialize`.
+    let redis = redis_keys(&url).await;
+    assert_eq!(redis.len(), 1, "{redis:?}");
+    assert!(redis[0].0.starts_with(toolcall_mcp::SESSION_KEY_PREFIX), "{redis:?}");
+    assert!(redis[0].1.contains("toolcall/owner") && redis[0].2 > 0 && redis[0].2 <= 60, "{redis:?}");
+    client.cancel().await.ok();
+}
+
+/// Every key in the Redis at `url`, with its value and its time to live.
+#[cfg(feature = "redis")]
+async fn redis_keys(url: &str) -> Vec<(String, String, i64)> {
+    let client = redis::Client::open(url).unwrap();
+    let mut connection = client.get_multiplexed_async_connection().await.unwrap();
+    let keys: Vec<String> = redis::cmd("KEYS").arg("*").query_async(&mut connection).await.unwrap();
+    let mut out = Vec::new();
+    for key in keys {
+        let value: String = redis::cmd("GET").arg(&key).query_async(&mut connection).await.unwrap();
+        let ttl: i64 = redis::cmd("TTL").arg(&key).query_async(&mut connection).await.unwrap();
+        out.push((key, value, ttl));
+    }
+    out
+}

@@ -1,0 +1,99 @@
+//! A session store on Redis (feature `redis`): sessions of clients before protocol
+//! 2026-07-28 shared by replicas, so a session begun on one is served by any other
+//! ([`HttpSettings::session_store`](crate::HttpSettings::session_store)).
+//!
+//! What is stored is what rmcp restores a session from (the client's `initialize`), as
+//! JSON under `toolcall:session:{id}`, with the owner the HTTP layer adds; each entry
+//! expires after the session's idle time (refreshed as the session is used), so a store
+//! never fills with sessions no one ends. The connection is redis-rs's connection
+//! manager, which reconnects after a restart of the server.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+//! use std::sync::Arc;
+//! use toolcall_mcp::{HttpSettings, RedisSessionStore};
+//!
+//! let store = RedisSessionStore::connect("redis://127.0.0.1:6379").await?;
+//! let mut http = HttpSettings::default();
+//! http.session_store = Some(Arc::new(store.expiring_after(http.session_idle_timeout)));
+//! # Ok(()) }
+//! ```
+
+use std::time::Duration;
+
+use redis::AsyncCommands as _;
+use redis::aio::ConnectionManager;
+use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
+
+/// The key prefix of every session in the store.
+pub const SESSION_KEY_PREFIX: &str = "toolcall:session:";
+
+/// How long a stored session lives without use, unless told otherwise: rmcp's idle time
+/// of a session.
+const DEFAULT_EXPIRY: Duration = Duration::from_secs(300);
+
+/// Sessions in Redis, shared by every replica connected to it.
+#[derive(Clone)]
+pub struct RedisSessionStore {
+    connection: ConnectionManager,
+    expiry: Duration,
+}
+
+impl std::fmt::Debug for RedisSessionStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisSessionStore").field("expiry", &self.expiry).finish_non_exhaustive()
+    }
+}
+
+impl RedisSessionStore {
+    /// Connects to the Redis server at `url` (`redis://host:port/db`, `rediss://` for
+    /// TLS where redis-rs has it); entries expire after 5 minutes without use.
+    ///
+    /// # Errors
+    ///
+    /// When the URL does not parse or the server does not answer.
+    pub async fn connect(url: &str) -> Result<RedisSessionStore, SessionStoreError> {
+        let client = redis::Client::open(url)?;
+        let connection = ConnectionManager::new(client).await?;
+        Ok(RedisSessionStore { connection, expiry: DEFAULT_EXPIRY })
+    }
+
+    /// The same store, its entries expiring after `expiry` without use (a session's idle
+    /// time, [`HttpSettings::session_idle_timeout`](crate::HttpSettings::session_idle_timeout)).
+    #[must_use]
+    pub fn expiring_after(mut self, expiry: Duration) -> RedisSessionStore {
+        self.expiry = expiry.max(Duration::from_secs(1));
+        self
+    }
+
+    fn key(session_id: &str) -> String {
+        format!("{SESSION_KEY_PREFIX}{session_id}")
+    }
+}
+
+#[async_trait::async_trait]
+impl SessionStore for RedisSessionStore {
+    async fn load(&self, session_id: &str) -> Result<Option<SessionState>, SessionStoreError> {
+        let mut connection = self.connection.clone();
+        let key = Self::key(session_id);
+        // Reading a session is using it: its expiry starts again.
+        let text: Option<String> = connection.get_ex(&key, redis::Expiry::EX(self.expiry.as_secs())).await?;
+        match text {
+            Some(text) => Ok(Some(serde_json::from_str(&text)?)),
+            None => Ok(None),
+        }
+    }
+
+    async fn store(&self, session_id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
+        let mut connection = self.connection.clone();
+        let text = serde_json::to_string(state)?;
+        let () = connection.set_ex(Self::key(session_id), text, self.expiry.as_secs()).await?;
+        Ok(())
+    }
+
+    async fn delete(&self, session_id: &str) -> Result<(), SessionStoreError> {
+        let mut connection = self.connection.clone();
+        let _: usize = connection.del(Self::key(session_id)).await?;
+        Ok(())
+    }
+}
