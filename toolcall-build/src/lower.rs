@@ -225,8 +225,12 @@ fn check_prompt_value(
     report.error(span, message);
 }
 
-/// The tool with its output schema, when its success type serializes to an object; a
-/// located warning when the type cannot be described at all.
+/// The tool with its output schema, whatever shape its success type serializes to (an
+/// object, an array, a number, a string, a union; `Tool::output` leaves out `{}` and
+/// `null`, which say nothing); a located warning when the type cannot be described at
+/// all. Only MCP 2026-07-28 takes a schema other than an object's: the emitted MCP
+/// definitions carry object schemas alone (`Tool::object_output`), and `ToolInfo::output`
+/// every one.
 fn with_output(
     tool: Tool,
     function: &ToolFn,

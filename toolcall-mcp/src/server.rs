@@ -11,7 +11,7 @@ use rmcp::model::{ErrorData, JsonObject, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::SessionStore;
 use serde_json::Value;
-use toolcall_runtime::{Annotations, Format, LogLevel, Progress, ToolError, ToolInfo, Toolset};
+use toolcall_runtime::{Annotations, LogLevel, Progress, ToolError, ToolInfo, Toolset};
 
 use crate::ask::rounds::Sealer;
 use crate::call::{AddedFn, AddedFuture};
@@ -502,9 +502,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         ResourceNotifier { subscriptions: Arc::clone(&self.subscriptions) }
     }
 
-    /// The tool definitions served: the toolset's, as parsed at start, then the ones
-    /// [`McpServer::tool`] added (every tool: a [`McpServer::tool_filter`] applies per
-    /// request).
+    /// The tool definitions served: the toolset's, as parsed at start (with every output
+    /// schema, of any shape, as a client on 2026-07-28 gets them; an earlier revision's
+    /// client gets only the object ones), then the ones [`McpServer::tool`] added (every
+    /// tool: a [`McpServer::tool_filter`] applies per request).
     pub fn tools(&self) -> &[Tool] {
         &self.tools
     }
@@ -668,9 +669,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 }
 
-/// The toolset's MCP definitions as rmcp tools.
+/// The toolset's MCP definitions as rmcp tools, with every output schema of theirs, of
+/// any shape ([`crate::list::definitions`]).
 fn parse_tools<C>(toolset: &Toolset<C>) -> Result<Vec<Tool>, String> {
-    serde_json::from_str(toolset.emit(Format::Mcp, false)).map_err(|e| e.to_string())
+    crate::list::definitions(toolset)
 }
 
 /// The description a [`McpServer::tool_filter`] sees of a tool added at run time: its

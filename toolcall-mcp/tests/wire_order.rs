@@ -2,8 +2,9 @@
 //! `tools/list` answer, over stdio in every protocol revision and over HTTP in both
 //! lifecycles, holds each tool's definition as `emit(Format::Mcp, false)` gives it
 //! (parameters and nested properties in declaration order), less the fields a revision
-//! does not define; a result's text and `structuredContent` keep its struct's field
-//! order.
+//! does not define and, from 2026-07-28, with the output schemas `emit` leaves out (of
+//! results that are not objects) as the build wrote them; a result's text and
+//! `structuredContent` keep its struct's field order.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -22,13 +23,24 @@ use toolcall_runtime::Format;
 
 /// Each tool's definition as `emit` gives it, compact, less the fields `version` does
 /// not define (`icons` before 2025-11-25; `title`, `outputSchema`, `_meta` before
-/// 2025-06-18; `annotations` before 2025-03-26).
+/// 2025-06-18; `annotations` before 2025-03-26). From 2026-07-28, which takes an
+/// `outputSchema` of any shape, a tool whose result is not an object (`emit` writes only
+/// object schemas, which every revision takes) has its `ToolInfo::output` besides, where
+/// MCP's `Tool` writes it: after `inputSchema`.
 fn emitted_for(version: &str) -> Vec<String> {
     let emitted: Vec<Value> = serde_json::from_str(toolset::ALL.emit(Format::Mcp, false)).unwrap();
     emitted
         .into_iter()
-        .map(|mut tool| {
+        .zip(toolset::ALL.describe())
+        .map(|(mut tool, info)| {
             let object = tool.as_object_mut().unwrap();
+            if version >= "2026-07-28"
+                && !object.contains_key("outputSchema")
+                && let Some(schema) = info.output_value()
+            {
+                let at = object.keys().position(|key| key == "inputSchema").unwrap() + 1;
+                object.shift_insert(at, "outputSchema".to_owned(), schema);
+            }
             if version < "2025-11-25" {
                 object.shift_remove("icons");
             }

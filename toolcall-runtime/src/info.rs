@@ -33,8 +33,14 @@ pub struct ToolInfo {
     /// The input schema Gemini takes (OpenAPI subset); "" when the tool has no parameters
     /// (its declaration then has none).
     pub gemini_parameters: &'static str,
-    /// The output schema as JSON text, for tools whose result is a JSON object (MCP's
-    /// `outputSchema`); `None` otherwise.
+    /// The output schema as JSON text (MCP's `outputSchema`), of any shape: an object
+    /// schema for a struct or map result, else an array, integer, string or union schema
+    /// (`Vec<T>`, `u64`, `String`, `Option<T>`, an enum). `None` for a result the build
+    /// cannot describe, one that says nothing (`serde_json::Value`, `()`) and `Content`.
+    /// MCP revisions before 2026-07-28 take only an object schema
+    /// ([`ToolInfo::object_output`]), and that is all
+    /// [`Toolset::emit`](crate::Toolset::emit)'s MCP definitions carry; a server adds a
+    /// schema of another shape for a client on 2026-07-28 or later from here.
     pub output: Option<&'static str>,
     /// MCP's `annotations` object as JSON text; "" when no hint is set.
     pub annotations: &'static str,
@@ -99,6 +105,25 @@ impl ToolInfo {
     pub fn output_value(&self) -> Option<Value> {
         self.output.and_then(|text| serde_json::from_str(text).ok())
     }
+
+    /// The output schema when it is an object schema (its root says `"type": "object"`:
+    /// the result is a struct or a map), the one every MCP revision takes and
+    /// [`Toolset::emit`](crate::Toolset::emit)'s MCP definitions carry; `None` when the
+    /// tool has none or one of another shape (only MCP 2026-07-28 takes those).
+    pub fn object_output(&self) -> Option<&'static str> {
+        self.output.filter(|text| is_object_schema(text))
+    }
+}
+
+/// Whether JSON text `schema` is an object whose `type` is `"object"` (not a list of
+/// types, not a union): what MCP revisions before 2026-07-28 require of an `outputSchema`.
+fn is_object_schema(schema: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Root {
+        #[serde(rename = "type", default)]
+        ty: Option<String>,
+    }
+    serde_json::from_str::<Root>(schema).is_ok_and(|root| root.ty.as_deref() == Some("object"))
 }
 
 /// The error for a call of `name`, which none of `tools` is.

@@ -109,8 +109,12 @@ pub struct Tool {
     pub description: String,
     /// Parameters in declaration order.
     pub params: Vec<Param>,
-    /// What a successful call returns, as it serializes (the MCP `outputSchema`), when it
-    /// is a JSON object. `None` for other results and results the build cannot describe.
+    /// What a successful call returns, as it serializes (the MCP `outputSchema`), of any
+    /// shape: an object, an array, a number, a string, a union. `None` for results the
+    /// build cannot describe and results that say nothing (`{}`, `null`: see
+    /// [`Tool::output`]). MCP revisions before 2026-07-28 (and
+    /// [`Toolset::emit`](crate::Toolset::emit)'s MCP definitions) take only an object
+    /// schema: [`Tool::object_output`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<Type>,
     /// The named types [`Type::Ref`]s in the parameters (and in these definitions) stand
@@ -218,11 +222,22 @@ impl Tool {
         find_definition(&self.defs, name)
     }
 
-    /// Sets the schema of the result (kept only when it describes a JSON object: MCP's
-    /// `outputSchema` must be one).
+    /// Sets the schema of the result, whatever its shape (MCP 2026-07-28 takes any JSON
+    /// Schema as an `outputSchema`). A type that says nothing about the result is not
+    /// kept: [`Type::Any`] (`{}`, which every value satisfies: a `serde_json::Value`, a
+    /// type the build cannot see) and [`Type::Null`] (a `()` result, which MCP clients read
+    /// as no structured result at all).
     pub fn output(mut self, ty: Type) -> Self {
-        self.output = ty.is_object().then_some(ty);
+        self.output = (!matches!(ty.undescribed(), Type::Any | Type::Null)).then_some(ty);
         self
+    }
+
+    /// The schema of the result when it describes JSON objects only ([`Type::is_object`]:
+    /// a struct or a map): the `outputSchema` every MCP revision takes (before 2026-07-28
+    /// it must be an object schema), and the one [`Toolset::emit`](crate::Toolset::emit)'s
+    /// MCP definitions carry. `None` for a result of another shape.
+    pub fn object_output(&self) -> Option<&Type> {
+        self.output.as_ref().filter(|ty| ty.is_object())
     }
 
     /// Sets the description.

@@ -299,6 +299,13 @@ impl<C> Toolset<C> {
     /// strictness puts the array together from the tools' stored texts (one allocation);
     /// every later call returns the same text.
     ///
+    /// [`Format::Mcp`]'s definitions are valid in every MCP revision: a tool's
+    /// `outputSchema` is there only when it is an object schema (a struct or map result),
+    /// as revisions before 2026-07-28 require. A result of another shape (`Vec<T>`, `u64`,
+    /// `String`, `Option<T>`, an enum) keeps its schema in [`Toolset::describe`]'s
+    /// [`ToolInfo::output`], from which a server adds it for a client on 2026-07-28
+    /// (toolcall-mcp does). OpenAI, Anthropic and Gemini definitions have no output schema.
+    ///
     /// ```text
     /// let body = toolset::ALL.emit(Format::OpenAi, true); // &'static str
     /// ```
@@ -328,7 +335,8 @@ impl<C> Toolset<C> {
         Names::of_infos(self.tools)
     }
 
-    /// Module, name, description and input schema of every tool.
+    /// Module, name, description, input schemas and output schema (of any shape:
+    /// [`ToolInfo::output`]) of every tool.
     pub fn describe(&self) -> &'static [ToolInfo] {
         self.tools
     }

@@ -1,5 +1,11 @@
 //! One tool definition around its input schema: the envelope each format wraps it in
 //! (the keys, the `strict` flag, the output schema, annotations and examples).
+//!
+//! An MCP definition carries a tool's output schema only when it is an object schema
+//! (a struct or a map result): what every MCP revision takes, so the definitions stay
+//! valid whatever revision a client speaks. A schema of another shape (an array, a
+//! number, a string, a union), which only 2026-07-28 takes, stays in the tool's IR and
+//! its [`ToolInfo::output`], where a server that knows its client's revision reads it.
 
 use serde_json::Value;
 
@@ -9,7 +15,8 @@ use crate::info::ToolInfo;
 use crate::ir::Tool;
 use crate::json::write::{Obj, write_array};
 
-/// Renders one tool definition in `format`.
+/// Renders one tool definition in `format` (in MCP's, with the output schema only when it
+/// is an object schema: [`Tool::object_output`]).
 pub fn render_tool(tool: &Tool, format: Format, strict: bool) -> String {
     let mut out = String::with_capacity(capacity_for(tool));
     write_tool(Settings::new(format, strict), tool, &mut out);
@@ -64,7 +71,8 @@ pub fn render_examples(examples: &[Value]) -> String {
 
 /// Renders a JSON array of the definitions of `tools` in `format` from their stored parts
 /// (what [`Toolset::emit`](crate::Toolset::emit) returns): the same text [`render_tools`]
-/// writes from the tools' IR.
+/// writes from the tools' IR. An MCP definition carries the output schema only when it is
+/// an object schema ([`ToolInfo::object_output`]).
 pub fn render_infos(tools: &[ToolInfo], format: Format, strict: bool) -> String {
     let settings = Settings::new(format, strict);
     let kind = InputKind::of(format, strict);
@@ -76,7 +84,7 @@ pub fn render_infos(tools: &[ToolInfo], format: Format, strict: bool) -> String 
             title: tool.title,
             description: tool.description,
             takes_parameters: !tool.gemini_parameters.is_empty(),
-            output: tool.output.unwrap_or(""),
+            output: if format == Format::Mcp { tool.object_output().unwrap_or("") } else { "" },
             annotations: tool.annotations,
             examples: tool.examples,
             icons: tool.icons,
@@ -182,7 +190,7 @@ pub(super) fn capacity_for(tool: &Tool) -> usize {
 /// rendered for the formats that take them, and the input schema walked in place.
 pub(super) fn write_tool(settings: Settings, tool: &Tool, out: &mut String) {
     let format = settings.format;
-    let output = match (format, &tool.output) {
+    let output = match (format, tool.object_output()) {
         (Format::Mcp, Some(output)) => render_output_schema(output),
         _ => String::new(),
     };
