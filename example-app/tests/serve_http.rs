@@ -789,3 +789,144 @@ async fn a_users_calls_past_the_rate_get_429_and_others_are_served() {
     tokio::time::sleep(Duration::from_millis(1100)).await;
     assert_eq!(statuses(ada, "Bearer s3cret", 1).await, [(200, None)]);
 }
+
+/// Two replicas with `--session-store redis://..`: a session made through one is served
+/// by the other (#45 item 5).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_made_on_one_replica_is_served_by_another_through_redis() {
+    let Some(redis) = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
+        .into_iter()
+        .find(|path| std::path::Path::new(path).is_file())
+    else {
+        assert!(std::env::var_os("CI").is_none(), "redis-server is not installed (.ci/run installs it)");
+        eprintln!("SKIPPED: redis-server is not installed");
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let _redis = tokio::process::Command::new(redis)
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .stdout(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let url = format!("redis://127.0.0.1:{port}");
+    let args = ["--http", "127.0.0.1:0", "--token", "s3cret", "--session-store", &url];
+    let (one, two) = (start(&mut serve_command(&args)).await, start(&mut serve_command(&args)).await);
+    let session = session_of(&one.uri, "s3cret").await;
+    let headers = session_headers("Bearer s3cret", &session);
+    let (status, _, body) = net::post(&two.uri, tool_call(7, "whoami", json!({})), &headers).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#"\"name\":\"Ada\""#), "{body}");
+    // Without the store, the other replica would not know the session.
+    let plain = start(&mut serve_command(&["--http", "127.0.0.1:0", "--token", "s3cret"])).await;
+    let (status, _, _) = net::post(&plain.uri, tool_call(8, "whoami", json!({})), &headers).await;
+    assert_eq!(status, 404);
+}
+
+/// A proxy of the workspace's `deploy/` folder, running until dropped.
+struct Proxy {
+    _child: tokio::process::Child,
+    _dir: std::path::PathBuf,
+    uri: String,
+}
+
+/// Starts `deploy/NAME` (nginx.conf or haproxy.cfg) in front of `a` and `b`
+/// (`http://127.0.0.1:PORT/mcp`); `None` when the proxy is not installed (CI installs
+/// it: there its absence is a failure).
+async fn proxy(name: &str, a: &str, b: &str) -> Option<Proxy> {
+    let program = if name.starts_with("nginx") { "nginx" } else { "haproxy" };
+    let Some(binary) = ["/usr/sbin", "/usr/bin", "/usr/local/sbin"]
+        .iter()
+        .map(|dir| std::path::Path::new(dir).join(program))
+        .find(|path| path.is_file())
+    else {
+        assert!(std::env::var_os("CI").is_none(), "{program} is not installed (.ci/run installs it)");
+        eprintln!("SKIPPED: {program} is not installed");
+        return None;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = std::env::temp_dir().join(format!("toolcall-{program}-{port}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let backend = |uri: &str| net::addr_of(uri);
+    let template =
+        std::fs::read_to_string(format!("{}/../deploy/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let config = template
+        .replace("{{LISTEN}}", &format!("127.0.0.1:{port}"))
+        .replace("{{REPLICA_A}}", &backend(a))
+        .replace("{{REPLICA_B}}", &backend(b))
+        .replace("{{PREFIX}}", dir.to_str().unwrap());
+    let file = dir.join(name);
+    std::fs::write(&file, config).unwrap();
+    let mut command = tokio::process::Command::new(binary);
+    match program {
+        "nginx" => command.arg("-p").arg(&dir).arg("-c").arg(&file).args(["-g", "daemon off;"]),
+        _ => command.arg("-f").arg(&file).arg("-db"),
+    };
+    let child = command.stdout(Stdio::null()).stderr(Stdio::null()).kill_on_drop(true).spawn().unwrap();
+    let uri = format!("http://127.0.0.1:{port}/mcp");
+    // Ready when the proxy answers and a replica behind it is ready (HAProxy checks first).
+    for _ in 0..100 {
+        let ready = reqwest::get(uri.replace("/mcp", "/readyz")).await.is_ok_and(|r| r.status() == 200);
+        if ready {
+            return Some(Proxy { _child: child, _dir: dir, uri });
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{program} did not come up in front of {a} and {b}");
+}
+
+/// Legacy-session clients through `deploy/haproxy.cfg` (stickiness learned from the
+/// response) and `deploy/nginx.conf` (replicas sharing sessions on Redis), and a
+/// 2026-07-28 client through both: every call answered (#45 item 4).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_deploy_configurations_serve_every_client() {
+    let args = ["--http", "127.0.0.1:0", "--token", "s3cret"];
+    let (a, b) = (start(&mut serve_command(&args)).await, start(&mut serve_command(&args)).await);
+    let Some(haproxy) = proxy("haproxy.cfg", &a.uri, &b.uri).await else { return };
+    for modern in [false, true] {
+        for _client in 0..3 {
+            // A fresh connection per request: the balancer, not the connection, decides.
+            let client = connect(&haproxy.uri, Some("s3cret"), modern, true).await.expect("connects");
+            for _ in 0..4 {
+                assert_eq!(text(&client, "whoami").await, r#"{"id":1,"name":"Ada"}"#);
+            }
+        }
+    }
+    // nginx cannot learn a session: the replicas share them on Redis.
+    let Some(redis) = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
+        .into_iter()
+        .find(|path| std::path::Path::new(path).is_file())
+    else {
+        assert!(std::env::var_os("CI").is_none(), "redis-server is not installed (.ci/run installs it)");
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let _redis = tokio::process::Command::new(redis)
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .stdout(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let url = format!("redis://127.0.0.1:{port}");
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let shared = ["--http", "127.0.0.1:0", "--token", "s3cret", "--session-store", &url];
+    let (c, d) = (start(&mut serve_command(&shared)).await, start(&mut serve_command(&shared)).await);
+    let Some(nginx) = proxy("nginx.conf", &c.uri, &d.uri).await else { return };
+    for modern in [false, true] {
+        let client = connect(&nginx.uri, Some("s3cret"), modern, true).await.expect("connects");
+        for _ in 0..6 {
+            assert_eq!(text(&client, "whoami").await, r#"{"id":1,"name":"Ada"}"#);
+        }
+    }
+}

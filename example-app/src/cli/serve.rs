@@ -114,6 +114,10 @@ pub struct ServeArgs {
     /// process [default: no limit].
     #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub rate_limit: Option<u32>,
+    /// Over HTTP, where sessions of clients before protocol 2026-07-28 are kept, so any
+    /// replica serves any session: a redis:// URL [default: in this process].
+    #[arg(long, value_name = "URL", requires = "http")]
+    pub session_store: Option<String>,
 }
 
 /// Resolves on SIGTERM or SIGINT (on other platforms, Ctrl-C).
@@ -209,7 +213,19 @@ impl ServeArgs {
                 }
             }
         };
-        let server = self.server(Arc::clone(&store)).http(self.http_settings(store));
+        let mut http = self.http_settings(store.clone());
+        if let Some(url) = &self.session_store {
+            match runtime.block_on(toolcall_mcp::RedisSessionStore::connect(url)) {
+                Ok(sessions) => {
+                    http.session_store = Some(Arc::new(sessions.expiring_after(http.session_idle_timeout)));
+                }
+                Err(error) => {
+                    eprintln!("error: the session store at {url}: {error}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+        let server = self.server(Arc::clone(&store)).http(http);
         let served = runtime.block_on(async move {
             match self.http {
                 None => server.serve_stdio().await,
