@@ -106,6 +106,35 @@ async fn the_turn_limit_is_an_error_after_printing_the_calls() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn max_requests_and_max_tool_calls_end_the_run_with_what_it_used() {
+    let calls = [("c1", "add", r#"{"a":1,"b":2}"#), ("c2", "add", r#"{"a":3,"b":4}"#)];
+    let server = Server::start(vec![tool_calls(&calls[..1]), tool_calls(&calls), answer("done")]).await;
+    let out = agent(&["add", "--base-url", &server.base_url, "--max-requests", "1"]).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "error: the run passed its limit of 1 request(s); it used 1 request(s), 1 tool call(s), 10 input and 5 output token(s)\n"
+    );
+    assert_eq!(server.requests().len(), 1, "a second request was never sent");
+
+    let server = Server::start(vec![tool_calls(&calls[..1]), tool_calls(&calls), answer("done")]).await;
+    let out = agent(&["add", "--base-url", &server.base_url, "--max-tool-calls", "2"]).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with(
+            "error: the run passed its limit of 2 tool call(s); it used 2 request(s), 1 tool call(s)"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        text(&out.stdout).lines().filter(|l| l.starts_with("->")).count(),
+        1,
+        "the second reply's calls did not run"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_command_lines_are_usage_errors() {
     for args in [
         vec!["hi"],
@@ -138,6 +167,9 @@ async fn help_lists_the_command_and_its_options() {
         "--strict",
         "--stream",
         "-y, --yes",
+        "--mcp <CMD_OR_URL>",
+        "--max-requests <N>",
+        "--max-tool-calls <N>",
     ] {
         assert!(help.contains(option), "lacks {option}:\n{help}");
     }
@@ -153,7 +185,7 @@ async fn anthropic_gets_its_key_its_tools_and_tool_result_blocks() {
     let requests = server.requests();
     assert_eq!(requests[0].path, "/v1/messages");
     assert_eq!(requests[0].header("x-api-key"), Some("ant-from-env"));
-    assert_eq!(requests[0].body["model"], "claude-sonnet-4-5");
+    assert_eq!(requests[0].body["model"], "claude-sonnet-5");
     assert_eq!(requests[0].body["tools"], toolset::ALL.emit_value(Format::Anthropic, false));
     assert_eq!(
         requests[1].body["messages"][2],

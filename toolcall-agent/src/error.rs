@@ -38,6 +38,17 @@ pub enum AgentError {
         /// The error message of the body, or the start of the body when it has none.
         message: String,
     },
+    /// The endpoint answered a status worth a retry (429, 503, ..) and asked to wait
+    /// longer than [`Agent::max_retry_wait`](crate::Agent::max_retry_wait) first
+    /// (`Retry-After`, or the reset of a rate limit it used up): the run did not wait.
+    RetryAfter {
+        /// The HTTP status code.
+        status: u16,
+        /// The error message of the body, or the start of the body when it has none.
+        message: String,
+        /// How long the server asked to wait.
+        wait: std::time::Duration,
+    },
     /// The endpoint answered 2xx with something that is not the provider's reply (or
     /// stream of events).
     Malformed {
@@ -68,6 +79,22 @@ pub enum AgentError {
         /// What the last refusal said.
         message: String,
     },
+    /// An MCP server could not be started or reached, did not initialize, or could not
+    /// list its tools (`mcp` feature). A call of one of its tools that fails is not an
+    /// `AgentError`: it goes back to the model.
+    Mcp {
+        /// The server: its command line or URL.
+        server: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The run passed one of its [`UsageLimits`](crate::UsageLimits) ([`Agent::limits`](crate::Agent::limits)).
+    UsageLimit {
+        /// Which limit, and its value.
+        limit: crate::limits::Limit,
+        /// What the run had used when it ended.
+        usage: crate::limits::RunUsage,
+    },
     /// The answer did not decode as the output type, after every retry.
     Output {
         /// How many answers the model gave.
@@ -88,6 +115,11 @@ impl fmt::Display for AgentError {
             AgentError::Http { status, message } => {
                 write!(f, "the endpoint answered HTTP {status}: {message}")
             }
+            AgentError::RetryAfter { status, message, wait } => write!(
+                f,
+                "the endpoint answered HTTP {status} and asks to retry after {:.1} s, longer than the agent waits: {message}",
+                wait.as_secs_f64()
+            ),
             AgentError::Malformed { reason, body } if body.is_empty() => {
                 write!(f, "the endpoint's reply is malformed: {reason}")
             }
@@ -104,6 +136,10 @@ impl fmt::Display for AgentError {
                 f,
                 "tool `{tool}` refused {refused} call(s) in a row, past the agent's retry limit; the last: {message}"
             ),
+            AgentError::UsageLimit { limit, usage } => {
+                write!(f, "the run passed its limit of {limit}; it used {usage}")
+            }
+            AgentError::Mcp { server, message } => write!(f, "MCP server `{server}`: {message}"),
             AgentError::Output { attempts, message } => {
                 write!(f, "no answer of the output type after {attempts} attempt(s): {message}")
             }

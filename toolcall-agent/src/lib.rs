@@ -1,7 +1,12 @@
 #![doc = include_str!("../README.md")]
 
+mod choice;
 mod error;
+mod external;
 mod http;
+mod limits;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod message;
 mod model;
 mod output;
@@ -18,13 +23,19 @@ use futures_util::future::Either;
 use tokio::sync::mpsc;
 use toolcall_runtime::{Content, LogLevel, Progress, ProgressSink, ToolError, ToolInfo, Toolset, glue};
 
+pub use crate::choice::ToolChoice;
 pub use crate::error::{AgentError, Cause};
-pub use crate::message::{Message, ModelResponse, ToolCall, ToolReturn, Usage};
+use crate::external::{Catalog, ExternalTool, Source};
+pub use crate::http::{DEFAULT_MAX_RETRY_WAIT, DEFAULT_RETRIES};
+pub use crate::limits::{Limit, RunUsage, UsageLimits};
+#[cfg(feature = "mcp")]
+pub use crate::mcp::{McpToolInfo, McpTools, McpToolset};
+pub use crate::message::{Message, ModelResponse, Reasoning, ToolCall, ToolReturn, Usage};
 pub use crate::model::{
     FunctionModel, Model, ModelRequest, ModelStream, ScriptedModel, SeenRequest, StreamPart, Tools, once,
 };
 pub use crate::output::{OutputSpec, OutputType};
-pub use crate::providers::{DEFAULT_MODEL, Provider};
+pub use crate::providers::{ANTHROPIC_MAX_TOKENS, DEFAULT_MODEL, Provider};
 use crate::providers::{Endpoint, HttpModel};
 
 /// The most requests one [`Agent::run`] sends when [`Agent::max_turns`] is not called.
@@ -89,6 +100,10 @@ pub enum Event<'a> {
     },
 }
 
+/// The tool choice of each request, from its number (1 for the first) and the
+/// conversation so far.
+type Choose = Arc<dyn Fn(usize, &[Message]) -> ToolChoice + Send + Sync>;
+
 /// The approval callback: sees a call of a destructive tool, answers whether it may run.
 type Approve = Arc<dyn Fn(&ToolCall) -> Pin<Box<dyn Future<Output = bool> + Send>> + Send + Sync>;
 
@@ -134,6 +149,9 @@ pub struct Outcome {
     pub turns: usize,
     /// The tokens of every request of the run, summed.
     pub usage: Usage,
+    /// What the run used: requests, tool calls (refused and failed ones counted apart),
+    /// tokens.
+    pub run_usage: RunUsage,
     /// The whole conversation: the history given, then the system message (for a new
     /// conversation), the prompt, each reply and each answer to its calls, the answer.
     pub messages: Vec<Message>,
@@ -165,6 +183,12 @@ pub struct Agent<C: 'static> {
     output_retries: usize,
     tool_retries: usize,
     approve: Option<Approve>,
+    sources: Vec<Arc<dyn Source>>,
+    limits: UsageLimits,
+    tool_choice: ToolChoice,
+    keep_tool_choice: bool,
+    choose: Option<Choose>,
+    parallel_tool_calls: Option<bool>,
 }
 
 impl<C> fmt::Debug for Agent<C> {
@@ -180,6 +204,7 @@ impl<C> fmt::Debug for Agent<C> {
             .field("strict", &self.strict)
             .field("stream", &self.stream)
             .field("approve", &self.approve.is_some())
+            .field("mcp", &self.sources.iter().map(|source| source.label()).collect::<Vec<_>>())
             .finish_non_exhaustive()
     }
 }
@@ -210,6 +235,9 @@ impl<C> Agent<C> {
             model: provider.default_model().to_owned(),
             timeout: DEFAULT_TIMEOUT,
             max_tokens: None,
+            retries: http::Retries::default(),
+            prompt_cache: false,
+            encrypted_reasoning: false,
         };
         Agent::with_backend(tools, ctx, Backend::Http(settings))
     }
@@ -233,6 +261,12 @@ impl<C> Agent<C> {
             output_retries: DEFAULT_OUTPUT_RETRIES,
             tool_retries: DEFAULT_TOOL_RETRIES,
             approve: None,
+            sources: Vec::new(),
+            limits: UsageLimits::default(),
+            tool_choice: ToolChoice::Auto,
+            keep_tool_choice: false,
+            choose: None,
+            parallel_tool_calls: None,
         }
     }
 
@@ -268,11 +302,58 @@ impl<C> Agent<C> {
         self
     }
 
-    /// The most tokens one reply may have (Anthropic's `max_tokens`, 4096 unless set;
-    /// the others' own limit unless set).
+    /// The most tokens one reply may have (Anthropic's `max_tokens`,
+    /// [`ANTHROPIC_MAX_TOKENS`] unless set; Chat's `max_completion_tokens`, Responses'
+    /// `max_output_tokens`, Gemini's `maxOutputTokens`, the model's own limit unless set).
     pub fn max_tokens(mut self, tokens: u32) -> Self {
         if let Some(settings) = self.settings() {
             settings.max_tokens = Some(tokens);
+        }
+        self
+    }
+
+    /// How many times a request is sent again after a refused connection or a status
+    /// worth a retry (408, 409, 429, 5xx, or one the server marks `x-should-retry:
+    /// true`); [`DEFAULT_RETRIES`] (3) unless called. Each retry waits as long as the
+    /// server asks (`Retry-After`, `retry-after-ms`, the reset of a rate limit it used
+    /// up), else 0.1 s doubled each time up to 8 s, with jitter.
+    pub fn max_retries(mut self, retries: u32) -> Self {
+        if let Some(settings) = self.settings() {
+            settings.retries.times = retries;
+        }
+        self
+    }
+
+    /// The longest wait the server may ask for before a retry; a longer one ends the run
+    /// at once with [`AgentError::RetryAfter`]. [`DEFAULT_MAX_RETRY_WAIT`] (60 s) unless
+    /// called.
+    pub fn max_retry_wait(mut self, wait: Duration) -> Self {
+        if let Some(settings) = self.settings() {
+            settings.retries.max_wait = wait;
+        }
+        self
+    }
+
+    /// Marks Anthropic prompt-cache breakpoints (`cache_control: {"type": "ephemeral"}`)
+    /// on the last tool definition, the system prompt and the conversation's last block,
+    /// so each request reads the prefix the previous one wrote: toolcall's definitions are
+    /// byte-stable, the ideal start of a cached prefix. The cache's reads and writes are
+    /// in [`Usage::cache_read_tokens`] and [`Usage::cache_write_tokens`]. Other providers
+    /// cache on their own (OpenAI's reads are reported too); this changes nothing there.
+    pub fn prompt_cache(mut self, cache: bool) -> Self {
+        if let Some(settings) = self.settings() {
+            settings.prompt_cache = cache;
+        }
+        self
+    }
+
+    /// On OpenAI Responses, asks for reasoning as encrypted content and does not store
+    /// responses (`store: false`, `include: ["reasoning.encrypted_content"]`), so the
+    /// reasoning sent back on the next request is carried whole, as zero-data-retention
+    /// organizations need. Reasoning items are sent back either way.
+    pub fn encrypted_reasoning(mut self, encrypted: bool) -> Self {
+        if let Some(settings) = self.settings() {
+            settings.encrypted_reasoning = encrypted;
         }
         self
     }
@@ -287,6 +368,55 @@ impl<C> Agent<C> {
     /// with [`AgentError::TurnLimit`] without running them.
     pub fn max_turns(mut self, turns: usize) -> Self {
         self.max_turns = turns;
+        self
+    }
+
+    /// The most one run may use: requests, tool calls, input, output and total tokens
+    /// (none by default). Passing one ends the run with [`AgentError::UsageLimit`],
+    /// which carries the [`RunUsage`] so far; see [`UsageLimits`] for when each is
+    /// checked.
+    pub fn limits(mut self, limits: UsageLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The tool choice of a run's requests until the model calls a tool; after that,
+    /// [`ToolChoice::Auto`] (so `Required` or a named tool does not loop until the turn
+    /// limit), unless [`Agent::keep_tool_choice`]. [`ToolChoice::Auto`] by default. A
+    /// named tool the run does not offer, or a choice other than `Auto`/`None` with no
+    /// tools, is [`AgentError::Config`] before the request.
+    pub fn tool_choice(mut self, choice: ToolChoice) -> Self {
+        self.tool_choice = choice;
+        self
+    }
+
+    /// Keep [`Agent::tool_choice`] on every request, after tool calls too.
+    pub fn keep_tool_choice(mut self, keep: bool) -> Self {
+        self.keep_tool_choice = keep;
+        self
+    }
+
+    /// Decides the tool choice of each request: `choose(n, messages)` for the `n`th
+    /// request of the run (from 1), with the conversation it sends. In place of
+    /// [`Agent::tool_choice`].
+    ///
+    /// ```text
+    /// // Look something up first, answer last.
+    /// agent.tool_choice_with(|n, _| if n == 1 { ToolChoice::Required } else { ToolChoice::Auto })
+    /// ```
+    pub fn tool_choice_with(
+        mut self,
+        choose: impl Fn(usize, &[Message]) -> ToolChoice + Send + Sync + 'static,
+    ) -> Self {
+        self.choose = Some(Arc::new(choose));
+        self
+    }
+
+    /// Whether the model may call several tools in one reply (`parallel_tool_calls` on
+    /// OpenAI's APIs, `disable_parallel_tool_use` on Anthropic's; Gemini has no switch).
+    /// Not sent unless called: the provider's default (allowed).
+    pub fn parallel_tool_calls(mut self, parallel: bool) -> Self {
+        self.parallel_tool_calls = Some(parallel);
         self
     }
 
@@ -340,9 +470,29 @@ impl<C> Agent<C> {
         self
     }
 
-    /// Whether tool `name` is annotated destructive (`destructiveHint: true`).
+    /// Offers the tools of a connected MCP server beside the compiled ones (`mcp`
+    /// feature; see [`McpToolset`]). Call it once per server; the servers' tools follow
+    /// the compiled ones in the definitions, in the order the servers were given.
+    #[cfg(feature = "mcp")]
+    pub fn mcp(mut self, tools: McpTools) -> Self {
+        self.sources.push(tools.source());
+        self
+    }
+
+    /// Whether a call of tool `name` is asked about ([`Agent::approve`]): a compiled tool
+    /// annotated destructive (`destructiveHint: true`), or an MCP tool so annotated (or
+    /// not read-only, with [`McpToolset::ask_unless_read_only`](crate::McpToolset)), as
+    /// last listed.
     pub fn is_destructive(&self, name: &str) -> bool {
-        self.tools.describe().iter().find(|t| t.name == name).is_some_and(ToolInfo::is_destructive)
+        if self.tools.contains(name) {
+            return self
+                .tools
+                .describe()
+                .iter()
+                .find(|t| t.name == name)
+                .is_some_and(ToolInfo::is_destructive);
+        }
+        self.sources.iter().any(|source| source.current().iter().any(|t| t.name == name && t.destructive))
     }
 
     /// The context the tools are called with.
@@ -421,7 +571,8 @@ impl<C> Agent<C> {
             }
             Backend::Model(model) => model.as_ref(),
         };
-        let tools = Tools::new(self.tools, self.strict);
+        let compiled: Vec<&str> = self.tools.names().collect();
+        let mut catalog = Catalog::gather(&self.sources, &compiled).await?;
         let mut messages = history.to_vec();
         if messages.is_empty()
             && let Some(system) = &self.system
@@ -430,18 +581,40 @@ impl<C> Agent<C> {
         }
         messages.push(Message::user(prompt));
         let spec = output.as_ref().map(|(spec, _)| *spec);
-        let mut usage = Usage::default();
+        let mut run = RunUsage::default();
         let mut attempts = 0;
         let mut refusals = Refusals::default();
+        let mut called = false;
         for turn in 1..=self.max_turns {
-            let request = ModelRequest { messages: &messages, tools, stream: self.stream, output: spec };
+            if turn > 1 {
+                catalog = catalog.refreshed(&compiled).await?;
+            }
+            let tools = Tools::new(self.tools, Some(&catalog), self.strict);
+            self.limits.check_request(&run)?;
+            let tool_choice = match &self.choose {
+                Some(choose) => choose(turn, &messages),
+                None if called && !self.keep_tool_choice => ToolChoice::Auto,
+                None => self.tool_choice.clone(),
+            };
+            check_choice(&tool_choice, &tools, spec)?;
+            let request = ModelRequest {
+                messages: &messages,
+                tools,
+                stream: self.stream,
+                output: spec,
+                tool_choice: &tool_choice,
+                parallel_tool_calls: self.parallel_tool_calls,
+            };
             let reply = ask(model, request, on_event).await?;
-            usage += reply.usage;
+            run.requests += 1;
+            run.tokens += reply.usage;
+            self.limits.check_tokens(&run)?;
             messages.push(reply.to_message());
             let finish = |answer: String, messages: Vec<Message>| Outcome {
                 answer,
                 turns: turn,
-                usage,
+                usage: run.tokens,
+                run_usage: run,
                 messages,
                 new_from: history.len(),
             };
@@ -478,12 +651,18 @@ impl<C> Agent<C> {
                 Some((None, error)) => messages.push(Message::user(output::retry_prompt(&error))),
                 // A final-answer call that does not decode: its answer says why.
                 Some((Some(id), error)) => {
-                    let answered = self.answer(&reply.tool_calls, Some((&id, &error)), on_event).await;
+                    self.limits.check_calls(&run, reply.tool_calls.len())?;
+                    let answered =
+                        self.answer(&reply.tool_calls, Some((&id, &error)), &catalog, on_event).await;
+                    run.count(&answered);
                     messages
                         .push(Message::Tool { results: answered.into_iter().map(|a| a.answer).collect() });
                 }
                 None => {
-                    let answered = self.answer(&reply.tool_calls, None, on_event).await;
+                    self.limits.check_calls(&run, reply.tool_calls.len())?;
+                    called = true;
+                    let answered = self.answer(&reply.tool_calls, None, &catalog, on_event).await;
+                    run.count(&answered);
                     refusals.count(&answered, self.tool_retries)?;
                     messages
                         .push(Message::Tool { results: answered.into_iter().map(|a| a.answer).collect() });
@@ -500,6 +679,7 @@ impl<C> Agent<C> {
         &self,
         calls: &[ToolCall],
         refused: Option<(&str, &str)>,
+        catalog: &Catalog,
         on_event: &mut impl FnMut(Event<'_>),
     ) -> Vec<Answered> {
         for call in calls {
@@ -508,7 +688,11 @@ impl<C> Agent<C> {
         // Approval first, one call at a time and in order (a person answers them).
         let mut approved = Vec::with_capacity(calls.len());
         for call in calls {
-            let ask = self.approve.as_ref().filter(|_| self.is_destructive(&call.name));
+            let destructive = match catalog.find(&call.name) {
+                Some((_, tool)) if !self.tools.contains(&call.name) => tool.destructive,
+                _ => self.is_destructive(&call.name),
+            };
+            let ask = self.approve.as_ref().filter(|_| destructive);
             approved.push(match ask {
                 Some(approve) => approve(call).await,
                 None => true,
@@ -527,11 +711,12 @@ impl<C> Agent<C> {
                         blocks: Vec::new(),
                     },
                     refusal: None,
+                    failed: false,
                 };
                 match refused {
                     Some((id, error)) if id == call.id => answer(output::retry_prompt(error)),
                     _ if !approved => answer(declined(call)),
-                    _ => self.answer_one(call, &progress).await,
+                    _ => self.answer_one(call, &progress, catalog).await,
                 }
             }
         });
@@ -558,7 +743,12 @@ impl<C> Agent<C> {
 
     /// The answer to one call; past the tool's own time limit, the call is dropped
     /// (cancelled at its `.await`) and the answer says which limit it hit.
-    async fn answer_one(&self, call: &ToolCall, progress: &Progress) -> Answered {
+    async fn answer_one(&self, call: &ToolCall, progress: &Progress, catalog: &Catalog) -> Answered {
+        if !self.tools.contains(&call.name)
+            && let Some((source, tool)) = catalog.find(&call.name)
+        {
+            return answer_external(call, source, tool, progress).await;
+        }
         let run = self.tools.call_json_reporting(&self.ctx, &call.name, &call.arguments, progress);
         let limit = self.tools.describe().iter().find(|t| t.name == call.name).and_then(|t| t.timeout_ms);
         let result = match limit {
@@ -570,6 +760,14 @@ impl<C> Agent<C> {
                     call.name
                 ))),
             },
+        };
+        let result = match result {
+            // The model may call any tool of the run: the error lists them all.
+            Err(ToolError::UnknownTool { name, mut known }) if !catalog.is_empty() => {
+                known.extend(catalog.names().iter().cloned());
+                Err(ToolError::UnknownTool { name, known })
+            }
+            other => other,
         };
         let blocks = match &result {
             Ok(value) if self.tools.returns_content(&call.name) => Content::blocks(value).unwrap_or_default(),
@@ -584,6 +782,7 @@ impl<C> Agent<C> {
             Err(error) if error.is_call_error() => Some(error.to_string()),
             _ => None,
         };
+        let failed = result.is_err() && refusal.is_none();
         let answer = ToolReturn {
             id: call.id.clone(),
             name: call.name.clone(),
@@ -591,15 +790,53 @@ impl<C> Agent<C> {
             is_error: result.is_err(),
             blocks,
         };
-        Answered { answer, refusal }
+        Answered { answer, refusal, failed }
     }
 }
 
-/// One call's answer, and what the tool refused when the model should retry it
-/// (invalid arguments, a `ToolFailure::retry`).
+/// The answer to a call of an external (MCP) tool: its arguments checked by the IR
+/// validator, then sent; the result or the error as a compiled tool's would be.
+async fn answer_external(
+    call: &ToolCall,
+    source: &dyn Source,
+    tool: &ExternalTool,
+    progress: &Progress,
+) -> Answered {
+    let result = match tool.arguments(&call.arguments) {
+        Ok(arguments) => source.call(tool, arguments, progress.clone()).await,
+        Err(error) => Err(error),
+    };
+    let (content, blocks, error) = match result {
+        Ok(returned) => (returned.content, returned.blocks, None),
+        Err(error) => (glue::content(&Err(error.clone())), Vec::new(), Some(error)),
+    };
+    let refusal = error.as_ref().filter(|error| error.is_call_error()).map(ToString::to_string);
+    let failed = error.is_some() && refusal.is_none();
+    let answer = ToolReturn {
+        id: call.id.clone(),
+        name: call.name.clone(),
+        content,
+        is_error: error.is_some(),
+        blocks,
+    };
+    Answered { answer, refusal, failed }
+}
+
+/// One call's answer, what the tool refused when the model should retry it (invalid
+/// arguments, a `ToolFailure::retry`), and whether it failed for the tool's own reasons.
 struct Answered {
     answer: ToolReturn,
     refusal: Option<String>,
+    failed: bool,
+}
+
+impl RunUsage {
+    /// Counts one reply's answered calls.
+    fn count(&mut self, answered: &[Answered]) {
+        self.tool_calls += answered.len();
+        self.refused_calls += answered.iter().filter(|a| a.refusal.is_some()).count();
+        self.failed_calls += answered.iter().filter(|a| a.failed).count();
+    }
 }
 
 /// How many calls of each tool in a row were refused, for [`Agent::tool_retries`].
@@ -610,7 +847,7 @@ impl Refusals {
     /// Counts one reply's answers: a refusal adds one to its tool, any other answer of a
     /// tool starts it again. Past `limit` for a tool, the run's error.
     fn count(&mut self, answered: &[Answered], limit: usize) -> Result<(), AgentError> {
-        for Answered { answer, refusal } in answered {
+        for Answered { answer, refusal, .. } in answered {
             match refusal {
                 Some(message) => {
                     let refused = self.0.entry(answer.name.clone()).or_default();
@@ -629,6 +866,25 @@ impl Refusals {
             }
         }
         Ok(())
+    }
+}
+
+/// A tool choice the request's tools can meet: a named tool among them (or typed output's
+/// final-answer tool), a call required of at least one.
+fn check_choice(
+    choice: &ToolChoice,
+    tools: &Tools<'_>,
+    output: Option<&OutputSpec>,
+) -> Result<(), AgentError> {
+    let final_answer = |name: &str| output.is_some_and(|spec| spec.name == name);
+    match choice {
+        ToolChoice::Tool(name) if !tools.names().contains(&name.as_str()) && !final_answer(name) => {
+            Err(AgentError::Config(format!("the tool choice names `{name}`, which the run does not offer")))
+        }
+        ToolChoice::Required if tools.is_empty() && output.is_none() => Err(AgentError::Config(
+            "the tool choice requires a tool call, and the run offers no tools".to_owned(),
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -30,6 +30,10 @@ pub enum Message {
         /// The tool calls, in the model's order.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         tool_calls: Vec<ToolCall>,
+        /// The reasoning items the model returned with the reply (OpenAI Responses),
+        /// sent back before its calls on the next request; other providers leave them out.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        reasoning: Vec<Reasoning>,
     },
     /// The answers to the calls of the assistant message before it, in call order.
     Tool {
@@ -51,8 +55,33 @@ impl Message {
 
     /// An assistant message with text and no calls.
     pub fn assistant(content: impl Into<String>) -> Self {
-        Message::Assistant { content: content.into(), tool_calls: Vec::new() }
+        Message::Assistant { content: content.into(), tool_calls: Vec::new(), reasoning: Vec::new() }
     }
+
+    /// An assistant message with text and calls.
+    pub fn assistant_calls(
+        content: impl Into<String>,
+        tool_calls: impl IntoIterator<Item = ToolCall>,
+    ) -> Self {
+        let tool_calls = tool_calls.into_iter().collect();
+        Message::Assistant { content: content.into(), tool_calls, reasoning: Vec::new() }
+    }
+}
+
+/// A reasoning item of an OpenAI Responses reply: what the model thought before it
+/// answered or called tools, kept so the next request carries it back (reasoning models
+/// continue from it; with `store: false`, only its encrypted content can).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reasoning {
+    /// The item's id (`rs_..`).
+    pub id: String,
+    /// The summary texts the API returned (often none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summary: Vec<String>,
+    /// The encrypted reasoning, when asked for
+    /// ([`Agent::encrypted_reasoning`](crate::Agent::encrypted_reasoning)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted_content: Option<String>,
 }
 
 /// A tool call as the model asked for it.
@@ -100,17 +129,41 @@ pub struct ToolReturn {
 /// Tokens a model counted, summed over the requests of a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
-    /// Prompt tokens (Chat's `prompt_tokens`, Gemini's `promptTokenCount`).
+    /// Prompt tokens, those read from or written to a prompt cache included (Chat's
+    /// `prompt_tokens`, Anthropic's `input_tokens` plus its cache reads and writes,
+    /// Gemini's `promptTokenCount`).
     pub input_tokens: u64,
     /// Generated tokens (Chat's `completion_tokens`, Gemini's `candidatesTokenCount` plus
     /// `thoughtsTokenCount`).
     pub output_tokens: u64,
+    /// Input tokens read from the provider's prompt cache (Anthropic's
+    /// `cache_read_input_tokens`, OpenAI's `cached_tokens`, Gemini's
+    /// `cachedContentTokenCount`): part of `input_tokens`, billed at a fraction.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_read_tokens: u64,
+    /// Input tokens written to the prompt cache (Anthropic's
+    /// `cache_creation_input_tokens`): part of `input_tokens`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_write_tokens: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Usage {
+    /// `input` tokens in and `output` out, no cache.
+    pub fn new(input: u64, output: u64) -> Self {
+        Usage { input_tokens: input, output_tokens: output, ..Usage::default() }
+    }
 }
 
 impl std::ops::AddAssign for Usage {
     fn add_assign(&mut self, other: Usage) {
         self.input_tokens += other.input_tokens;
         self.output_tokens += other.output_tokens;
+        self.cache_read_tokens += other.cache_read_tokens;
+        self.cache_write_tokens += other.cache_write_tokens;
     }
 }
 
@@ -123,6 +176,8 @@ pub struct ModelResponse {
     pub tool_calls: Vec<ToolCall>,
     /// The tokens of this request.
     pub usage: Usage,
+    /// The reasoning items returned with it (OpenAI Responses), to send back.
+    pub reasoning: Vec<Reasoning>,
 }
 
 impl ModelResponse {
@@ -138,13 +193,17 @@ impl ModelResponse {
 
     /// The same reply, counting `input` and `output` tokens.
     pub fn with_usage(mut self, input: u64, output: u64) -> Self {
-        self.usage = Usage { input_tokens: input, output_tokens: output };
+        self.usage = Usage::new(input, output);
         self
     }
 
     /// The reply as the assistant message of the conversation.
     pub fn to_message(&self) -> Message {
-        Message::Assistant { content: self.content.clone(), tool_calls: self.tool_calls.clone() }
+        Message::Assistant {
+            content: self.content.clone(),
+            tool_calls: self.tool_calls.clone(),
+            reasoning: self.reasoning.clone(),
+        }
     }
 }
 
@@ -158,7 +217,7 @@ mod tests {
         let messages = vec![
             Message::system("Be brief."),
             Message::user("add 1 and 2"),
-            Message::Assistant { content: String::new(), tool_calls: vec![ToolCall::new("c1", "add", "{}")] },
+            Message::assistant_calls("", [ToolCall::new("c1", "add", "{}")]),
             Message::Tool {
                 results: vec![ToolReturn {
                     id: "c1".into(),
@@ -188,8 +247,8 @@ mod tests {
     #[test]
     fn usage_adds_up() {
         let mut usage = Usage::default();
-        usage += Usage { input_tokens: 3, output_tokens: 4 };
-        usage += Usage { input_tokens: 10, output_tokens: 1 };
-        assert_eq!(usage, Usage { input_tokens: 13, output_tokens: 5 });
+        usage += Usage::new(3, 4);
+        usage += Usage::new(10, 1);
+        assert_eq!(usage, Usage::new(13, 5));
     }
 }

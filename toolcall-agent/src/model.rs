@@ -15,7 +15,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use futures_util::Stream;
 use toolcall_runtime::{Format, Toolset};
 
+use crate::choice::ToolChoice;
 use crate::error::AgentError;
+use crate::external::Catalog;
 use crate::message::{Message, ModelResponse};
 use crate::output::OutputSpec;
 
@@ -71,12 +73,20 @@ pub struct ModelRequest<'a> {
     pub stream: bool,
     /// The typed answer asked for ([`Agent::run_output`](crate::Agent::run_output)).
     pub output: Option<&'a OutputSpec>,
+    /// Whether the model may, must or must not call a tool on this request
+    /// ([`Agent::tool_choice`](crate::Agent::tool_choice)).
+    pub tool_choice: &'a ToolChoice,
+    /// Whether the model may call several tools in one reply; `None`: the provider's
+    /// default ([`Agent::parallel_tool_calls`](crate::Agent::parallel_tool_calls)).
+    pub parallel_tool_calls: Option<bool>,
 }
 
-/// The tool definitions of a run, in every provider's format.
+/// The tool definitions of a run, in every provider's format: the compiled toolset's
+/// and, after them, those of the MCP servers the agent was given.
 #[derive(Clone, Copy)]
 pub struct Tools<'a> {
     set: &'a (dyn Definitions + Sync),
+    external: Option<&'a Catalog>,
     strict: bool,
 }
 
@@ -97,13 +107,19 @@ impl<C> Definitions for Toolset<C> {
 }
 
 impl<'a> Tools<'a> {
-    pub(crate) fn new<C>(set: &'a Toolset<C>, strict: bool) -> Self {
-        Tools { set, strict }
+    pub(crate) fn new<C>(set: &'a Toolset<C>, external: Option<&'a Catalog>, strict: bool) -> Self {
+        Tools { set, external: external.filter(|catalog| !catalog.is_empty()), strict }
     }
 
-    /// The definitions in `format` (`Toolset::emit(format, strict)`), a JSON array.
-    pub fn definitions(&self, format: Format) -> &'static str {
-        self.set.emit(format, self.strict)
+    /// The definitions in `format`, a JSON array: `Toolset::emit(format, strict)` byte for
+    /// byte, then each MCP tool's definition (strict when `strict` and its schema can
+    /// be).
+    pub fn definitions(&self, format: Format) -> &'a str {
+        let compiled = self.set.emit(format, self.strict);
+        match self.external {
+            Some(catalog) => catalog.definitions(compiled, format, self.strict),
+            None => compiled,
+        }
     }
 
     /// Whether the strict definitions are sent.
@@ -112,8 +128,17 @@ impl<'a> Tools<'a> {
     }
 
     /// The tool names, in definition order.
-    pub fn names(&self) -> Vec<&'static str> {
-        self.set.names()
+    pub fn names(&self) -> Vec<&'a str> {
+        let mut names: Vec<&'a str> = self.set.names();
+        if let Some(catalog) = self.external {
+            names.extend(catalog.names().iter().map(String::as_str));
+        }
+        names
+    }
+
+    /// Whether no tool is offered.
+    pub fn is_empty(&self) -> bool {
+        self.set.names().is_empty() && self.external.is_none()
     }
 }
 
@@ -129,20 +154,26 @@ pub struct SeenRequest {
     /// The conversation sent.
     pub messages: Vec<Message>,
     /// The names of the tools offered.
-    pub tools: Vec<&'static str>,
+    pub tools: Vec<String>,
     /// Whether the reply was asked for as a stream.
     pub stream: bool,
     /// The name of the typed output asked for, if any.
     pub output: Option<String>,
+    /// The tool choice of the request.
+    pub tool_choice: ToolChoice,
+    /// Whether parallel tool calls were allowed (`None`: the provider's default).
+    pub parallel_tool_calls: Option<bool>,
 }
 
 impl SeenRequest {
     fn of(request: &ModelRequest<'_>) -> Self {
         SeenRequest {
             messages: request.messages.to_vec(),
-            tools: request.tools.names(),
+            tools: request.tools.names().into_iter().map(str::to_owned).collect(),
             stream: request.stream,
             output: request.output.map(|spec| spec.name.clone()),
+            tool_choice: request.tool_choice.clone(),
+            parallel_tool_calls: request.parallel_tool_calls,
         }
     }
 }

@@ -91,7 +91,7 @@ async fn two_parallel_calls_one_bad_then_an_answer() {
         ])
     );
     assert_eq!(outcome.messages.len(), 4, "the prompt, the calls, their answers and the answer");
-    assert_eq!(outcome.usage, toolcall_agent::Usage { input_tokens: 20, output_tokens: 10 });
+    assert_eq!(outcome.usage, toolcall_agent::Usage::new(20, 10));
 
     assert_eq!(
         seen,

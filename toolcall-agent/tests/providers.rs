@@ -159,7 +159,7 @@ fn second_body(provider: Provider, ids: &[String], weather: &str, bad_add: &str)
         }),
         Provider::Anthropic => json!({
             "model": "m",
-            "max_tokens": 4096,
+            "max_tokens": toolcall_agent::ANTHROPIC_MAX_TOKENS,
             "messages": [
                 {"role": "user", "content": [{"type": "text", "text": PROMPT}]},
                 {"role": "assistant", "content": [
@@ -203,7 +203,7 @@ async fn every_provider_runs_two_calls_one_bad_then_answers() {
         let outcome = outcome.unwrap_or_else(|e| panic!("{provider}: {e}"));
         assert_eq!(outcome.answer, "Oslo: 21.5 degrees.", "{provider}");
         assert_eq!(outcome.turns, 2, "{provider}");
-        assert_eq!(outcome.usage, Usage { input_tokens: 20, output_tokens: 10 }, "{provider}");
+        assert_eq!(outcome.usage, Usage::new(20, 10), "{provider}");
         assert_eq!(outcome.messages.len(), 4, "{provider}");
 
         // Gemini sends no call ids: the run made its own, the same in events and requests.
@@ -644,7 +644,7 @@ async fn streaming_reports_text_deltas_and_puts_calls_together_on_every_provider
         let (outcome, seen) = run(&agent(provider, &server).stream(true), "Weather in Oslo?").await;
         let outcome = outcome.unwrap_or_else(|e| panic!("{provider}: {e}"));
         assert_eq!(outcome.answer, "21.5 degrees.", "{provider}");
-        assert_eq!(outcome.usage, Usage { input_tokens: 20, output_tokens: 10 }, "{provider}");
+        assert_eq!(outcome.usage, Usage::new(20, 10), "{provider}");
         let id = match &seen[2] {
             Seen::Call(id, ..) => id.clone(),
             other => panic!("{provider}: {other:?}"),
@@ -662,7 +662,7 @@ async fn streaming_reports_text_deltas_and_puts_calls_together_on_every_provider
             "{provider}"
         );
         match &outcome.messages[1] {
-            toolcall_agent::Message::Assistant { content, tool_calls } => {
+            toolcall_agent::Message::Assistant { content, tool_calls, .. } => {
                 assert_eq!(content, "Let me check.", "{provider}");
                 assert_eq!(tool_calls.len(), 1, "{provider}");
             }

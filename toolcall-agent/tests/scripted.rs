@@ -23,7 +23,7 @@ async fn a_scripted_model_sees_the_conversation_and_the_tools() {
     ]);
     let outcome = agent(&model).system("Be brief.").run("add 1 and 2", |_| {}).await.unwrap();
     assert_eq!((outcome.answer.as_str(), outcome.turns), ("3", 2));
-    assert_eq!(outcome.usage, Usage { input_tokens: 19, output_tokens: 4 });
+    assert_eq!(outcome.usage, Usage::new(19, 4));
     let requests = model.requests();
     assert_eq!(requests.len(), 2);
     assert_eq!(requests[0].tools, toolset::ALL.names().collect::<Vec<_>>());
@@ -32,10 +32,7 @@ async fn a_scripted_model_sees_the_conversation_and_the_tools() {
     assert_eq!(
         requests[1].messages[2..],
         [
-            Message::Assistant {
-                content: String::new(),
-                tool_calls: vec![ToolCall::new("c1", "add", r#"{"a":1,"b":2}"#)]
-            },
+            Message::assistant_calls("", [ToolCall::new("c1", "add", r#"{"a":1,"b":2}"#)]),
             Message::Tool {
                 results: vec![ToolReturn {
                     id: "c1".into(),

@@ -1,6 +1,10 @@
 //! `example-app agent PROMPT --provider openai|responses|anthropic|gemini --base-url URL
-//! [--model M] [--max-turns N] [--strict] [--stream]`: every tool, as the demo's
-//! signed-in user, in a tool loop over the provider's API ([`toolcall_agent`]). The API
+//! [--model M] [--max-turns N] [--max-requests N] [--max-tool-calls N] [--strict]
+//! [--stream] [--mcp CMD_OR_URL]..`: every tool,
+//! as the demo's signed-in user, in a tool loop over the provider's API
+//! ([`toolcall_agent`]), with the tools of each MCP server given beside them (`--mcp`,
+//! repeatable: an `http://` or `https://` URL is a streamable HTTP endpoint, anything
+//! else a command line started as a child process over stdio). The API
 //! key is read from `OPENAI_API_KEY` (openai, responses), `ANTHROPIC_API_KEY` or
 //! `GEMINI_API_KEY`; unset or empty, no key header is sent.
 //!
@@ -8,7 +12,8 @@
 //! answer as sent back (`<- ID CONTENT`: the result, or the error's JSON object), then
 //! the model's answer (with `--stream`, its text as it arrives). A run that ends without
 //! an answer (the endpoint unreachable, an HTTP error, a reply that is not the
-//! provider's, the turn limit) is one `error: ...` line on stderr and exit status 1.
+//! provider's, the turn limit, `--max-requests` or `--max-tool-calls` passed) is one
+//! `error: ...` line on stderr and exit status 1.
 //!
 //! A call of a tool annotated destructive (`remove_note`) runs only when approved
 //! ([`Approval`]): asked on the terminal (`run remove_note {"id":2}? [y/N]` on stderr,
@@ -20,7 +25,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Args;
-use toolcall_agent::{Agent, DEFAULT_MAX_TURNS, Event, Provider, ToolCall};
+use toolcall_agent::{Agent, DEFAULT_MAX_TURNS, Event, McpToolset, Provider, ToolCall, UsageLimits};
 
 use super::println_stdout;
 use crate::app::Location;
@@ -42,12 +47,20 @@ pub struct AgentArgs {
     #[allow(rustdoc::bare_urls)]
     #[arg(long, value_name = "URL")]
     pub base_url: String,
-    /// The model to ask [default: gpt-4o-mini, claude-sonnet-4-5 or gemini-2.5-flash].
+    /// The model to ask [default: gpt-5.5, claude-sonnet-5 or gemini-3.5-flash].
     #[arg(long, value_name = "M")]
     pub model: Option<String>,
     /// The most requests to send before giving up.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TURNS, value_parser = turns)]
     pub max_turns: usize,
+    /// The most requests the run may send; one more ends it with an error that says
+    /// what it used.
+    #[arg(long, value_name = "N")]
+    pub max_requests: Option<usize>,
+    /// The most tool calls the run may make; a reply whose calls would pass it ends the
+    /// run, its calls not run.
+    #[arg(long, value_name = "N")]
+    pub max_tool_calls: Option<usize>,
     /// Send the strict tool definitions.
     #[arg(long)]
     pub strict: bool,
@@ -58,6 +71,10 @@ pub struct AgentArgs {
     /// about on the terminal, or declined when stdin is not a terminal.
     #[arg(long, short = 'y')]
     pub yes: bool,
+    /// Offer an MCP server's tools too: an http(s):// URL (streamable HTTP), or a command
+    /// line run over stdio (`"python server.py"`). Repeatable.
+    #[arg(long, value_name = "CMD_OR_URL", value_parser = mcp_server)]
+    pub mcp: Vec<String>,
 }
 
 /// How calls of destructive tools are decided.
@@ -124,6 +141,11 @@ fn provider(text: &str) -> Result<Provider, String> {
     text.parse()
 }
 
+/// An MCP server: a URL, or a command line that splits into words.
+fn mcp_server(text: &str) -> Result<String, String> {
+    McpToolset::parse(text).map(|_| text.to_owned()).map_err(|error| error.to_string())
+}
+
 /// A turn limit: a whole number of at least 1.
 fn turns(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -153,6 +175,33 @@ impl AgentArgs {
             .max_turns(self.max_turns)
             .strict(self.strict)
             .stream(self.stream);
+        let mut limits = UsageLimits::new();
+        if let Some(requests) = self.max_requests {
+            limits = limits.requests(requests);
+        }
+        if let Some(calls) = self.max_tool_calls {
+            limits = limits.tool_calls(calls);
+        }
+        agent = agent.limits(limits);
+        for server in &self.mcp {
+            let connected = McpToolset::parse(server).map(McpToolset::connect);
+            let tools = match connected {
+                Ok(connecting) => runtime.block_on(connecting),
+                Err(error) => Err(error),
+            };
+            match tools {
+                Ok(tools) => {
+                    for warning in tools.warnings() {
+                        eprintln!("warning: {warning}");
+                    }
+                    agent = agent.mcp(tools);
+                }
+                Err(error) => {
+                    eprintln!("error: {error}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
         if let Some(model) = self.model {
             agent = agent.model(model);
         }

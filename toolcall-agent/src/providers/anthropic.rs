@@ -1,8 +1,10 @@
 //! Anthropic Messages: system messages as `system`, the rest as alternating `user` and
 //! `assistant` messages of content blocks (`text`, `tool_use` with the decoded `input`,
-//! `tool_result` with `is_error` for a failed call), `max_tokens` (4096 unless set), the
-//! toolset's `emit(Format::Anthropic, strict)` definitions; typed output as a final-answer
-//! tool with `tool_choice: any`. The reply's `text` and `tool_use` blocks and `usage`
+//! `tool_result` with `is_error` for a failed call), `max_tokens` (`ANTHROPIC_MAX_TOKENS` unless set), `cache_control` breakpoints
+//! with `Agent::prompt_cache`, the
+//! toolset's `emit(Format::Anthropic, strict)` definitions, the tool choice (with
+//! `disable_parallel_tool_use`); typed output as a final-answer tool with
+//! `tool_choice: any`. The reply's `text` and `tool_use` blocks and `usage`
 //! (cache reads and writes count as input). Streamed: `content_block_start` /
 //! `content_block_delta` (`text_delta`, `input_json_delta` fragments by block index),
 //! usage from `message_start` and `message_delta`, an `error` event is
@@ -19,8 +21,13 @@ use crate::message::{Message, ModelResponse, ToolCall, ToolReturn, Usage};
 use crate::model::{ModelRequest, ModelStream};
 
 /// `max_tokens` when [`Agent::max_tokens`](crate::Agent::max_tokens) is not called
-/// (Anthropic requires one).
-const DEFAULT_MAX_TOKENS: u32 = 4096;
+/// (Anthropic requires one): [`ANTHROPIC_MAX_TOKENS`](crate::ANTHROPIC_MAX_TOKENS).
+const DEFAULT_MAX_TOKENS: u32 = crate::providers::ANTHROPIC_MAX_TOKENS;
+
+/// A cache breakpoint: `{"type": "ephemeral"}` (five minutes).
+fn ephemeral() -> Value {
+    serde_json::json!({"type": "ephemeral"})
+}
 
 pub(super) fn request<'a>(model: &'a HttpModel, request: ModelRequest<'a>) -> ModelStream<'a> {
     let body = body(model, &request);
@@ -32,20 +39,24 @@ struct Request<'a> {
     model: &'a str,
     max_tokens: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
-    system: Option<String>,
-    messages: Vec<Turn<'a>>,
+    system: Option<Value>,
+    messages: Value,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    tool_choice: Option<ToolChoice>,
+    tool_choice: Option<ToolChoice<'a>>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     stream: bool,
 }
 
 #[derive(Serialize)]
-struct ToolChoice {
+struct ToolChoice<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    disable_parallel_tool_use: bool,
 }
 
 /// One message: a role and its blocks.
@@ -115,15 +126,57 @@ fn body<'a>(model: &'a HttpModel, request: &ModelRequest<'a>) -> Result<Request<
             OutputTool { name: &spec.name, description: &spec.description, input_schema: &spec.schema };
         tools.push(serde_json::to_value(tool).map_err(|e| AgentError::Request(e.to_string()))?);
     }
+    let tool_choice = tool_choice(request, !tools.is_empty());
+    let cache = model.settings.prompt_cache;
+    let mut messages =
+        serde_json::to_value(turns(request.messages)).map_err(|e| AgentError::Request(e.to_string()))?;
+    let system = system_text(request.messages).map(|text| match cache {
+        true => serde_json::json!([{"type": "text", "text": text, "cache_control": ephemeral()}]),
+        false => Value::String(text),
+    });
+    if cache {
+        // Breakpoints: the tools, the system prompt, the conversation so far (its last block).
+        if let Some(Value::Object(last)) = tools.last_mut() {
+            last.insert("cache_control".to_owned(), ephemeral());
+        }
+        let last_block = messages
+            .as_array_mut()
+            .and_then(|turns| turns.last_mut())
+            .and_then(|turn| turn.get_mut("content"))
+            .and_then(Value::as_array_mut)
+            .and_then(|blocks| blocks.last_mut())
+            .and_then(Value::as_object_mut);
+        if let Some(block) = last_block {
+            block.insert("cache_control".to_owned(), ephemeral());
+        }
+    }
     Ok(Request {
         model: &model.settings.model,
         max_tokens: model.settings.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
-        system: system_text(request.messages),
-        messages: turns(request.messages),
+        system,
+        messages,
         tools,
-        tool_choice: request.output.map(|_| ToolChoice { kind: "any" }),
+        tool_choice,
         stream: request.stream,
     })
+}
+
+/// The `tool_choice`: the request's, `any` for typed output's final-answer tool (unless a
+/// tool is named), `disable_parallel_tool_use` when parallel calls are off; none when
+/// there are no tools, or for the default (auto, parallel allowed).
+fn tool_choice<'a>(request: &ModelRequest<'a>, has_tools: bool) -> Option<ToolChoice<'a>> {
+    let sequential = request.parallel_tool_calls == Some(false);
+    let (kind, name) = match request.tool_choice {
+        crate::ToolChoice::Tool(name) => ("tool", Some(name.as_str())),
+        _ if request.output.is_some() => ("any", None),
+        crate::ToolChoice::None => ("none", None),
+        crate::ToolChoice::Required => ("any", None),
+        _ if sequential => ("auto", None),
+        _ => return None,
+    };
+    // `none` takes no parallel setting: no call can be made.
+    let disable_parallel_tool_use = sequential && kind != "none";
+    has_tools.then_some(ToolChoice { kind, name, disable_parallel_tool_use })
 }
 
 /// The conversation as messages; tool results are user blocks, and consecutive blocks of
@@ -134,7 +187,7 @@ fn turns(messages: &[Message]) -> Vec<Turn<'_>> {
         let (role, blocks) = match message {
             Message::System { .. } => continue,
             Message::User { content } => ("user", vec![Block::Text { text: content }]),
-            Message::Assistant { content, tool_calls } => {
+            Message::Assistant { content, tool_calls, .. } => {
                 let text = (!content.is_empty()).then_some(Block::Text { text: content });
                 let calls = tool_calls.iter().map(|call| Block::ToolUse {
                     id: &call.id,
@@ -201,6 +254,25 @@ impl AnthropicUsage {
         let parts = [self.input_tokens, self.cache_creation_input_tokens, self.cache_read_input_tokens];
         parts.iter().any(Option::is_some).then(|| parts.iter().flatten().sum())
     }
+
+    /// The counts as [`Usage`]: input with the cache's reads and writes, which are also
+    /// given apart.
+    fn usage(&self) -> Usage {
+        Usage {
+            cache_read_tokens: self.cache_read_input_tokens.unwrap_or_default(),
+            cache_write_tokens: self.cache_creation_input_tokens.unwrap_or_default(),
+            ..Usage::new(self.input().unwrap_or_default(), self.output_tokens.unwrap_or_default())
+        }
+    }
+
+    /// Takes the counts `later` gives (a `message_delta`'s), keeping the others.
+    fn update(&mut self, later: AnthropicUsage) {
+        self.input_tokens = later.input_tokens.or(self.input_tokens);
+        self.output_tokens = later.output_tokens.or(self.output_tokens);
+        self.cache_creation_input_tokens =
+            later.cache_creation_input_tokens.or(self.cache_creation_input_tokens);
+        self.cache_read_input_tokens = later.cache_read_input_tokens.or(self.cache_read_input_tokens);
+    }
 }
 
 /// Text blocks joined, `tool_use` blocks as calls (their `input` re-encoded).
@@ -215,11 +287,7 @@ fn read(response: Response) -> Result<ModelResponse, AgentError> {
             ContentBlock::Other => {}
         }
     }
-    let usage = Usage {
-        input_tokens: response.usage.input().unwrap_or_default(),
-        output_tokens: response.usage.output_tokens.unwrap_or_default(),
-    };
-    Ok(ModelResponse { content, tool_calls, usage })
+    Ok(ModelResponse { content, tool_calls, usage: response.usage.usage(), reasoning: Vec::new() })
 }
 
 /// One streamed event.
@@ -284,7 +352,7 @@ enum Streamed {
 #[derive(Default)]
 struct AnthropicStream {
     blocks: Vec<(usize, Streamed)>,
-    usage: Usage,
+    usage: AnthropicUsage,
     started: bool,
 }
 
@@ -293,8 +361,7 @@ impl Assembler for AnthropicStream {
         match decode::<StreamEvent>(event.data.as_bytes())? {
             StreamEvent::MessageStart { message } => {
                 self.started = true;
-                self.usage.input_tokens = message.usage.input().unwrap_or_default();
-                self.usage.output_tokens = message.usage.output_tokens.unwrap_or_default();
+                self.usage = message.usage;
             }
             StreamEvent::ContentBlockStart { index, content_block } => match content_block {
                 ContentBlock::Text { text } => {
@@ -320,14 +387,7 @@ impl Assembler for AnthropicStream {
                     _ => {}
                 }
             }
-            StreamEvent::MessageDelta { usage } => {
-                if let Some(input) = usage.input() {
-                    self.usage.input_tokens = input;
-                }
-                if let Some(output) = usage.output_tokens {
-                    self.usage.output_tokens = output;
-                }
-            }
+            StreamEvent::MessageDelta { usage } => self.usage.update(usage),
             StreamEvent::Error { error } => {
                 let message = match error.kind {
                     Some(kind) => format!("{kind}: {}", error.message),
@@ -345,7 +405,7 @@ impl Assembler for AnthropicStream {
             let reason = "the stream ended without `message_start`".to_owned();
             return Err(AgentError::Malformed { reason, body: String::new() });
         }
-        let mut reply = ModelResponse { usage: self.usage, ..ModelResponse::default() };
+        let mut reply = ModelResponse { usage: self.usage.usage(), ..ModelResponse::default() };
         for (_, block) in self.blocks {
             match block {
                 Streamed::Text(text) => reply.content.push_str(&text),
@@ -372,10 +432,7 @@ mod tests {
         let messages = [
             Message::system("Be brief."),
             Message::user("add"),
-            Message::Assistant {
-                content: "Adding.".into(),
-                tool_calls: vec![ToolCall::new("toolu_1", "add", r#"{"a":1}"#)],
-            },
+            Message::assistant_calls("Adding.", [ToolCall::new("toolu_1", "add", r#"{"a":1}"#)]),
             Message::Tool {
                 results: vec![ToolReturn {
                     id: "toolu_1".into(),
@@ -451,6 +508,25 @@ mod tests {
         let reply = stream.finish().unwrap();
         assert_eq!(reply.content, "Let me add.");
         assert_eq!(reply.tool_calls, [ToolCall::new("toolu_1", "add", "{\"a\": 1}")]);
-        assert_eq!(reply.usage, Usage { input_tokens: 25, output_tokens: 15 });
+        assert_eq!(reply.usage, Usage::new(25, 15));
+    }
+
+    #[test]
+    fn cache_reads_and_writes_count_as_input_and_apart() {
+        let response: Response = serde_json::from_value(json!({
+            "content": [{"type": "text", "text": "hi"}],
+            "usage": {"input_tokens": 10, "cache_creation_input_tokens": 200, "cache_read_input_tokens": 3000, "output_tokens": 5},
+        }))
+        .unwrap();
+        let usage = read(response).unwrap().usage;
+        assert_eq!(usage, Usage { cache_read_tokens: 3000, cache_write_tokens: 200, ..Usage::new(3210, 5) });
+        let mut stream = AnthropicStream::default();
+        for event in [
+            json!({"type": "message_start", "message": {"usage": {"input_tokens": 10, "cache_read_input_tokens": 3000, "output_tokens": 1}}}),
+            json!({"type": "message_delta", "delta": {}, "usage": {"output_tokens": 7}}),
+        ] {
+            stream.event(SseEvent { event: String::new(), data: event.to_string() }).unwrap();
+        }
+        assert_eq!(stream.finish().unwrap().usage, Usage { cache_read_tokens: 3000, ..Usage::new(3010, 7) });
     }
 }

@@ -1,19 +1,23 @@
 //! OpenAI Chat Completions: the request in async-openai's typed messages (with the
-//! toolset's `emit(Format::OpenAi, strict)` definitions and, for typed output, a strict
-//! `response_format` json_schema), the reply and its streamed chunks (`delta.content`,
+//! toolset's `emit(Format::OpenAi, strict)` definitions, the tool choice and
+//! `parallel_tool_calls`, and, for typed output, a strict `response_format` json_schema),
+//! the reply and its streamed chunks (`delta.content`,
 //! `delta.tool_calls` fragments by `index`, the last chunk's `usage`) read into
 //! [`ModelResponse`].
 
 use async_openai::types::chat::{
-    ChatCompletionMessageToolCall, ChatCompletionMessageToolCalls, ChatCompletionRequestAssistantMessage,
-    ChatCompletionRequestMessage, ChatCompletionRequestSystemMessage, ChatCompletionRequestToolMessage,
-    ChatCompletionRequestUserMessage, ChatCompletionResponseMessage, ChatCompletionStreamOptions,
-    ChatCompletionTools, CreateChatCompletionRequest, FunctionCall, ResponseFormat, ResponseFormatJsonSchema,
+    ChatCompletionMessageToolCall, ChatCompletionMessageToolCalls, ChatCompletionNamedToolChoice,
+    ChatCompletionRequestAssistantMessage, ChatCompletionRequestMessage, ChatCompletionRequestSystemMessage,
+    ChatCompletionRequestToolMessage, ChatCompletionRequestUserMessage, ChatCompletionResponseMessage,
+    ChatCompletionStreamOptions, ChatCompletionToolChoiceOption, ChatCompletionTools,
+    CreateChatCompletionRequest, FunctionCall, FunctionName, ResponseFormat, ResponseFormatJsonSchema,
+    ToolChoiceOptions,
 };
 use serde::Deserialize;
 use toolcall_runtime::Format;
 
 use super::{HttpModel, send};
+use crate::choice::ToolChoice;
 use crate::error::AgentError;
 use crate::http::{Assembler, SseEvent};
 use crate::message::{Message, ModelResponse, ToolCall, Usage};
@@ -37,16 +41,33 @@ fn body(model: &HttpModel, request: &ModelRequest<'_>) -> Result<CreateChatCompl
         },
     });
     let stream_options = ChatCompletionStreamOptions { include_usage: Some(true), include_obfuscation: None };
+    let has_tools = !tools.is_empty();
     Ok(CreateChatCompletionRequest {
         model: model.settings.model.clone(),
         messages: messages(request.messages),
-        tools: (!tools.is_empty()).then_some(tools),
+        tools: has_tools.then_some(tools),
+        tool_choice: tool_choice(request.tool_choice).filter(|_| has_tools),
+        parallel_tool_calls: request.parallel_tool_calls.filter(|_| has_tools),
         response_format,
         max_completion_tokens: model.settings.max_tokens,
         stream: request.stream.then_some(true),
         stream_options: request.stream.then_some(stream_options),
         ..CreateChatCompletionRequest::default()
     })
+}
+
+/// The tool choice as Chat takes it; `None` for `Auto`, the default.
+fn tool_choice(choice: &ToolChoice) -> Option<ChatCompletionToolChoiceOption> {
+    match choice {
+        ToolChoice::None => Some(ChatCompletionToolChoiceOption::Mode(ToolChoiceOptions::None)),
+        ToolChoice::Required => Some(ChatCompletionToolChoiceOption::Mode(ToolChoiceOptions::Required)),
+        ToolChoice::Tool(name) => {
+            Some(ChatCompletionToolChoiceOption::Function(ChatCompletionNamedToolChoice {
+                function: FunctionName { name: name.clone() },
+            }))
+        }
+        _ => None,
+    }
 }
 
 /// The conversation as Chat messages: a `role: tool` message per answer.
@@ -60,7 +81,7 @@ pub(crate) fn messages(messages: &[Message]) -> Vec<ChatCompletionRequestMessage
             Message::User { content } => {
                 sent.push(ChatCompletionRequestUserMessage::from(content.as_str()).into())
             }
-            Message::Assistant { content, tool_calls } => {
+            Message::Assistant { content, tool_calls, .. } => {
                 let calls = tool_calls
                     .iter()
                     .map(|call| {
@@ -109,11 +130,22 @@ struct ChatUsage {
     prompt_tokens: u64,
     #[serde(default)]
     completion_tokens: u64,
+    #[serde(default)]
+    prompt_tokens_details: Option<PromptDetails>,
+}
+
+/// The cached part of the prompt (OpenAI's automatic prompt caching).
+#[derive(Deserialize, Default, Clone, Copy)]
+struct PromptDetails {
+    #[serde(default)]
+    cached_tokens: Option<u64>,
 }
 
 impl From<ChatUsage> for Usage {
     fn from(usage: ChatUsage) -> Self {
-        Usage { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens }
+        let cached =
+            usage.prompt_tokens_details.and_then(|details| details.cached_tokens).unwrap_or_default();
+        Usage { cache_read_tokens: cached, ..Usage::new(usage.prompt_tokens, usage.completion_tokens) }
     }
 }
 
@@ -126,7 +158,7 @@ fn read(completion: Completion) -> Result<ModelResponse, AgentError> {
     let message = choice.message;
     let tool_calls = message.tool_calls.unwrap_or_default().into_iter().map(call).collect();
     let content = message.content.or(message.refusal).unwrap_or_default();
-    Ok(ModelResponse { content, tool_calls, usage })
+    Ok(ModelResponse { content, tool_calls, usage, reasoning: Vec::new() })
 }
 
 fn call(call: ChatCompletionMessageToolCalls) -> ToolCall {
@@ -237,7 +269,7 @@ impl Assembler for ChatStream {
     fn finish(self) -> Result<ModelResponse, AgentError> {
         let content = if self.text.is_empty() { self.refusal } else { self.text };
         let tool_calls = self.calls.into_iter().map(|(_, call)| call).collect();
-        Ok(ModelResponse { content, tool_calls, usage: self.usage })
+        Ok(ModelResponse { content, tool_calls, usage: self.usage, reasoning: Vec::new() })
     }
 }
 
@@ -259,7 +291,7 @@ mod tests {
         let sent = messages(&[
             Message::system("Be brief."),
             Message::user("add"),
-            Message::Assistant { content: String::new(), tool_calls: vec![ToolCall::new("c1", "add", "{}")] },
+            Message::assistant_calls("", [ToolCall::new("c1", "add", "{}")]),
             Message::Tool {
                 results: vec![ToolReturn {
                     id: "c1".into(),
@@ -318,6 +350,6 @@ mod tests {
             reply.tool_calls,
             [ToolCall::new("c1", "add", "{\"a\":1}"), ToolCall::new("c2", "whoami", "{}")]
         );
-        assert_eq!(reply.usage, Usage { input_tokens: 7, output_tokens: 3 });
+        assert_eq!(reply.usage, Usage::new(7, 3));
     }
 }

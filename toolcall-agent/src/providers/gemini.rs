@@ -2,7 +2,8 @@
 //! `user` and `model` contents of parts (`text`, `functionCall` with the decoded `args`
 //! and its `thoughtSignature`, `functionResponse` with `{"output": result}` or
 //! `{"error": error}`), the toolset's `emit(Format::Gemini, ..)` declarations in one
-//! `functionDeclarations` tool, typed output as `responseMimeType: application/json` with
+//! `functionDeclarations` tool, the tool choice as `toolConfig.functionCallingConfig`
+//! (Gemini has no parallel-calls switch), typed output as `responseMimeType: application/json` with
 //! `responseSchema` (or `responseJsonSchema`). The reply's first candidate (thought
 //! parts left out) and `usageMetadata` (thoughts count as output); a blocked prompt is
 //! [`AgentError::Provider`]. Gemini may send calls without ids: each gets a fresh one.
@@ -16,6 +17,7 @@ use serde_json::Value;
 use toolcall_runtime::Format;
 
 use super::{HttpModel, arguments_object, definitions, send, system_text};
+use crate::choice::ToolChoice;
 use crate::error::AgentError;
 use crate::http::{Assembler, SseEvent, decode};
 use crate::message::{Message, ModelResponse, ToolCall, Usage};
@@ -37,6 +39,8 @@ struct Request<'a> {
     contents: Vec<Content<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<GeminiTool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_config: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     system_instruction: Option<SystemInstruction>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -121,9 +125,19 @@ fn body<'a>(model: &'a HttpModel, request: &ModelRequest<'a>) -> Result<Request<
         }
     }
     let configured = config.max_output_tokens.is_some() || config.response_mime_type.is_some();
+    let calling = match request.tool_choice {
+        ToolChoice::None => Some(serde_json::json!({"mode": "NONE"})),
+        ToolChoice::Required => Some(serde_json::json!({"mode": "ANY"})),
+        ToolChoice::Tool(name) => Some(serde_json::json!({"mode": "ANY", "allowedFunctionNames": [name]})),
+        _ => None,
+    };
+    let tool_config = calling
+        .filter(|_| !tools.is_empty())
+        .map(|calling| serde_json::json!({"functionCallingConfig": calling}));
     Ok(Request {
         contents: contents(request.messages),
         tools,
+        tool_config,
         system_instruction: system_text(request.messages)
             .map(|text| SystemInstruction { parts: [SystemText { text }] }),
         generation_config: configured.then_some(config),
@@ -137,7 +151,7 @@ fn contents(messages: &[Message]) -> Vec<Content<'_>> {
         let (role, parts) = match message {
             Message::System { .. } => continue,
             Message::User { content } => ("user", vec![Part { text: Some(content), ..Part::default() }]),
-            Message::Assistant { content, tool_calls } => {
+            Message::Assistant { content, tool_calls, .. } => {
                 let text = (!content.is_empty()).then(|| Part { text: Some(content), ..Part::default() });
                 let calls = tool_calls.iter().map(|call| Part {
                     function_call: Some(FunctionCall {
@@ -233,13 +247,15 @@ struct GeminiUsage {
     candidates_token_count: u64,
     #[serde(default)]
     thoughts_token_count: u64,
+    #[serde(default)]
+    cached_content_token_count: u64,
 }
 
 impl From<GeminiUsage> for Usage {
     fn from(usage: GeminiUsage) -> Self {
         Usage {
-            input_tokens: usage.prompt_token_count,
-            output_tokens: usage.candidates_token_count + usage.thoughts_token_count,
+            cache_read_tokens: usage.cached_content_token_count,
+            ..Usage::new(usage.prompt_token_count, usage.candidates_token_count + usage.thoughts_token_count)
         }
     }
 }
@@ -344,7 +360,7 @@ mod tests {
         call.signature = Some("sig".into());
         let messages = [
             Message::user("add"),
-            Message::Assistant { content: String::new(), tool_calls: vec![call] },
+            Message::assistant_calls("", [call]),
             Message::Tool {
                 results: vec![
                     ToolReturn {
@@ -392,6 +408,6 @@ mod tests {
         assert_eq!(reply.content, "Sure.");
         assert!(reply.tool_calls[0].id.starts_with("gemini_call_"));
         assert_eq!(reply.tool_calls[0].signature.as_deref(), Some("sig"));
-        assert_eq!(reply.usage, Usage { input_tokens: 10, output_tokens: 7 });
+        assert_eq!(reply.usage, Usage::new(10, 7));
     }
 }

@@ -25,9 +25,17 @@ mod chat;
 mod gemini;
 mod responses;
 
-/// The model asked for when [`Agent::model`](crate::Agent::model) is not called, on OpenAI's APIs (see
-/// [`Provider::default_model`] for the others).
-pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
+/// The model asked for when [`Agent::model`](crate::Agent::model) is not called, on
+/// OpenAI's APIs (see [`Provider::default_model`] for the others): the model the
+/// official `openai` Python SDK's README uses (2.x, August 2026).
+pub const DEFAULT_MODEL: &str = "gpt-5.5";
+
+/// Anthropic's `max_tokens` when [`Agent::max_tokens`](crate::Agent::max_tokens) is not
+/// called (the Messages API requires one; it bounds thinking and text together, and
+/// Claude Sonnet 5 thinks by default): within every current model's output limit (Sonnet
+/// 5 writes up to 128k) and below what the official SDK still sends without streaming
+/// (it refuses a request whose `max_tokens` may take over 10 minutes, 21,333 tokens).
+pub const ANTHROPIC_MAX_TOKENS: u32 = 16_384;
 
 /// An HTTP API the agent can talk to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,12 +74,25 @@ impl Provider {
         }
     }
 
-    /// The model asked for when none is named.
+    /// The model asked for when none is named: the one each provider's official Python
+    /// SDK uses in its README and examples (August 2026): `gpt-5.5`, `claude-sonnet-5`,
+    /// `gemini-3.5-flash`.
     pub fn default_model(self) -> &'static str {
         match self {
             Provider::OpenAi | Provider::OpenAiResponses => DEFAULT_MODEL,
-            Provider::Anthropic => "claude-sonnet-4-5",
-            Provider::Gemini => "gemini-2.5-flash",
+            Provider::Anthropic => "claude-sonnet-5",
+            Provider::Gemini => "gemini-3.5-flash",
+        }
+    }
+
+    /// The most output tokens a request asks for when
+    /// [`Agent::max_tokens`](crate::Agent::max_tokens) is not called: `None` where the
+    /// API takes the model's own limit (OpenAI's, Gemini's), [`ANTHROPIC_MAX_TOKENS`] on
+    /// Anthropic, which requires one.
+    pub fn default_max_tokens(self) -> Option<u32> {
+        match self {
+            Provider::Anthropic => Some(ANTHROPIC_MAX_TOKENS),
+            _ => None,
         }
     }
 
@@ -120,6 +141,9 @@ pub(crate) struct Endpoint {
     pub model: String,
     pub timeout: Duration,
     pub max_tokens: Option<u32>,
+    pub retries: http::Retries,
+    pub prompt_cache: bool,
+    pub encrypted_reasoning: bool,
 }
 
 impl fmt::Debug for Endpoint {
@@ -130,6 +154,7 @@ impl fmt::Debug for Endpoint {
             .field("api_key", &self.api_key.as_ref().map(|_| "<set>"))
             .field("model", &self.model)
             .field("max_tokens", &self.max_tokens)
+            .field("retries", &self.retries)
             .finish_non_exhaustive()
     }
 }
@@ -190,7 +215,7 @@ where
     let body =
         body.and_then(|body| serde_json::to_vec(&body).map_err(|e| AgentError::Request(e.to_string())));
     let reply = async move {
-        let response = http::post(&model.client, &url, &model.headers, body?).await?;
+        let response = http::post(&model.client, &url, &model.headers, body?, model.settings.retries).await?;
         if stream {
             Ok(http::assemble(response, start()))
         } else {

@@ -1,6 +1,7 @@
 //! OpenAI Responses: the conversation as `input` items (`message`, `function_call`,
 //! `function_call_output`), system messages as `instructions`, the toolset's
-//! `emit(Format::OpenAiResponses, strict)` definitions, typed output as a strict
+//! `emit(Format::OpenAiResponses, strict)` definitions, the tool choice and
+//! `parallel_tool_calls`, typed output as a strict
 //! `text.format` json_schema; the reply's `output` items (`message` text or refusal,
 //! `function_call`s by `call_id`) and `usage`; a `failed` response is
 //! [`AgentError::Provider`]. Streamed: `response.output_text.delta` text, calls put
@@ -12,9 +13,10 @@ use serde_json::Value;
 use toolcall_runtime::Format;
 
 use super::{HttpModel, definitions, send, system_text};
+use crate::choice::ToolChoice;
 use crate::error::AgentError;
 use crate::http::{Assembler, SseEvent, decode};
-use crate::message::{Message, ModelResponse, ToolCall, Usage};
+use crate::message::{Message, ModelResponse, Reasoning, ToolCall, Usage};
 use crate::model::{ModelRequest, ModelStream};
 
 pub(super) fn request<'a>(model: &'a HttpModel, request: ModelRequest<'a>) -> ModelStream<'a> {
@@ -31,9 +33,17 @@ struct Request<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tools: Vec<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parallel_tool_calls: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     text: Option<TextConfig<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     max_output_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store: Option<bool>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    include: Vec<&'static str>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     stream: bool,
 }
@@ -42,9 +52,33 @@ struct Request<'a> {
 #[derive(Serialize, Debug, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum Item<'a> {
-    Message { role: &'static str, content: &'a str },
-    FunctionCall { call_id: &'a str, name: &'a str, arguments: &'a str },
-    FunctionCallOutput { call_id: &'a str, output: &'a str },
+    Message {
+        role: &'static str,
+        content: &'a str,
+    },
+    Reasoning {
+        id: &'a str,
+        summary: Vec<Summary<'a>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        encrypted_content: Option<&'a str>,
+    },
+    FunctionCall {
+        call_id: &'a str,
+        name: &'a str,
+        arguments: &'a str,
+    },
+    FunctionCallOutput {
+        call_id: &'a str,
+        output: &'a str,
+    },
+}
+
+/// A reasoning item's summary part.
+#[derive(Serialize, Debug, PartialEq)]
+struct Summary<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    text: &'a str,
 }
 
 #[derive(Serialize)]
@@ -73,13 +107,29 @@ fn body<'a>(model: &'a HttpModel, request: &ModelRequest<'a>) -> Result<Request<
             strict: true,
         },
     });
+    let tools = definitions(request, Format::OpenAiResponses)?;
+    let has_tools = !tools.is_empty();
+    let tool_choice = match request.tool_choice {
+        ToolChoice::None => Some(Value::from("none")),
+        ToolChoice::Required => Some(Value::from("required")),
+        ToolChoice::Tool(name) => Some(serde_json::json!({"type": "function", "name": name})),
+        _ => None,
+    };
     Ok(Request {
         model: &model.settings.model,
         instructions: system_text(request.messages),
         input: items(request.messages),
-        tools: definitions(request, Format::OpenAiResponses)?,
+        tools,
+        tool_choice: tool_choice.filter(|_| has_tools),
+        parallel_tool_calls: request.parallel_tool_calls.filter(|_| has_tools),
         text,
         max_output_tokens: model.settings.max_tokens,
+        store: model.settings.encrypted_reasoning.then_some(false),
+        include: if model.settings.encrypted_reasoning {
+            vec!["reasoning.encrypted_content"]
+        } else {
+            Vec::new()
+        },
         stream: request.stream,
     })
 }
@@ -91,7 +141,12 @@ fn items(messages: &[Message]) -> Vec<Item<'_>> {
         match message {
             Message::System { .. } => {}
             Message::User { content } => items.push(Item::Message { role: "user", content }),
-            Message::Assistant { content, tool_calls } => {
+            Message::Assistant { content, tool_calls, reasoning } => {
+                items.extend(reasoning.iter().map(|item| Item::Reasoning {
+                    id: &item.id,
+                    summary: item.summary.iter().map(|text| Summary { kind: "summary_text", text }).collect(),
+                    encrypted_content: item.encrypted_content.as_deref(),
+                }));
                 if !content.is_empty() {
                     items.push(Item::Message { role: "assistant", content });
                 }
@@ -135,8 +190,36 @@ enum OutputItem {
         name: String,
         arguments: String,
     },
+    Reasoning(ReasoningItem),
     #[serde(other)]
     Other,
+}
+
+/// A `reasoning` output item.
+#[derive(Deserialize, Default)]
+struct ReasoningItem {
+    #[serde(default)]
+    id: String,
+    #[serde(default)]
+    summary: Vec<SummaryPart>,
+    #[serde(default)]
+    encrypted_content: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct SummaryPart {
+    #[serde(default)]
+    text: String,
+}
+
+impl From<ReasoningItem> for Reasoning {
+    fn from(item: ReasoningItem) -> Self {
+        Reasoning {
+            id: item.id,
+            summary: item.summary.into_iter().map(|part| part.text).collect(),
+            encrypted_content: item.encrypted_content,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -158,11 +241,21 @@ struct ResponsesUsage {
     input_tokens: u64,
     #[serde(default)]
     output_tokens: u64,
+    #[serde(default)]
+    input_tokens_details: Option<InputDetails>,
+}
+
+/// The cached part of the input (OpenAI's automatic prompt caching).
+#[derive(Deserialize, Default, Clone, Copy)]
+struct InputDetails {
+    #[serde(default)]
+    cached_tokens: Option<u64>,
 }
 
 impl From<ResponsesUsage> for Usage {
     fn from(usage: ResponsesUsage) -> Self {
-        Usage { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens }
+        let cached = usage.input_tokens_details.and_then(|details| details.cached_tokens).unwrap_or_default();
+        Usage { cache_read_tokens: cached, ..Usage::new(usage.input_tokens, usage.output_tokens) }
     }
 }
 
@@ -190,6 +283,7 @@ fn read(response: Response) -> Result<ModelResponse, AgentError> {
         return Err(error.into_error());
     }
     let (mut text, mut refusal, mut tool_calls) = (String::new(), String::new(), Vec::new());
+    let mut reasoning = Vec::new();
     for item in response.output {
         match item {
             OutputItem::Message { content } => {
@@ -204,11 +298,12 @@ fn read(response: Response) -> Result<ModelResponse, AgentError> {
             OutputItem::FunctionCall { call_id, name, arguments } => {
                 tool_calls.push(ToolCall::new(call_id, name, arguments));
             }
+            OutputItem::Reasoning(item) => reasoning.push(item.into()),
             OutputItem::Other => {}
         }
     }
     let content = if text.is_empty() { refusal } else { text };
-    Ok(ModelResponse { content, tool_calls, usage: response.usage.unwrap_or_default().into() })
+    Ok(ModelResponse { content, tool_calls, usage: response.usage.unwrap_or_default().into(), reasoning })
 }
 
 /// One streamed event: what the loop reads of each kind.
@@ -242,6 +337,12 @@ struct StreamItem {
     name: String,
     #[serde(default)]
     arguments: String,
+    #[serde(default)]
+    id: String,
+    #[serde(default)]
+    summary: Vec<SummaryPart>,
+    #[serde(default)]
+    encrypted_content: Option<String>,
 }
 
 /// A streamed response, put together.
@@ -250,6 +351,7 @@ struct ResponsesStream {
     text: String,
     refusal: String,
     calls: Vec<(usize, ToolCall)>,
+    reasoning: Vec<Reasoning>,
     usage: Option<Usage>,
 }
 
@@ -275,6 +377,16 @@ impl Assembler for ResponsesStream {
                     && item.kind == "function_call"
                 {
                     self.calls.push((index, ToolCall::new(item.call_id, item.name, item.arguments)));
+                }
+            }
+            "response.output_item.done" => {
+                if let Some(item) = event.item.filter(|item| item.kind == "reasoning") {
+                    let item = ReasoningItem {
+                        id: item.id,
+                        summary: item.summary,
+                        encrypted_content: item.encrypted_content,
+                    };
+                    self.reasoning.push(item.into());
                 }
             }
             "response.function_call_arguments.delta" => {
@@ -317,6 +429,7 @@ impl Assembler for ResponsesStream {
             content,
             tool_calls: self.calls.into_iter().map(|(_, call)| call).collect(),
             usage,
+            reasoning: self.reasoning,
         })
     }
 }
@@ -332,10 +445,7 @@ mod tests {
         let messages = [
             Message::system("Be brief."),
             Message::user("add"),
-            Message::Assistant {
-                content: "Adding.".into(),
-                tool_calls: vec![ToolCall::new("call_1", "add", "{}")],
-            },
+            Message::assistant_calls("Adding.", [ToolCall::new("call_1", "add", "{}")]),
             Message::Tool {
                 results: vec![ToolReturn {
                     id: "call_1".into(),
@@ -359,6 +469,35 @@ mod tests {
     }
 
     #[test]
+    fn reasoning_items_are_read_and_sent_back_before_their_calls() {
+        let response: Response = serde_json::from_value(json!({
+            "status": "completed",
+            "output": [
+                {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "Add them."}], "encrypted_content": "gAAA"},
+                {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "add", "arguments": "{}"},
+            ],
+            "usage": {"input_tokens": 20, "input_tokens_details": {"cached_tokens": 12}, "output_tokens": 4},
+        }))
+        .unwrap();
+        let reply = read(response).unwrap();
+        let reasoning = Reasoning {
+            id: "rs_1".into(),
+            summary: vec!["Add them.".into()],
+            encrypted_content: Some("gAAA".into()),
+        };
+        assert_eq!(reply.reasoning, [reasoning]);
+        assert_eq!(reply.usage, Usage { cache_read_tokens: 12, ..Usage::new(20, 4) });
+        let messages = [reply.to_message()];
+        assert_eq!(
+            serde_json::to_value(items(&messages)).unwrap(),
+            json!([
+                {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "Add them."}], "encrypted_content": "gAAA"},
+                {"type": "function_call", "call_id": "call_1", "name": "add", "arguments": "{}"},
+            ])
+        );
+    }
+
+    #[test]
     fn a_streamed_response_is_put_together() {
         let mut stream = ResponsesStream::default();
         let events = [
@@ -369,6 +508,7 @@ mod tests {
             json!({"type": "response.output_item.added", "output_index": 1, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "add", "arguments": ""}}),
             json!({"type": "response.function_call_arguments.delta", "output_index": 1, "item_id": "fc_1", "delta": "{\"a\":"}),
             json!({"type": "response.function_call_arguments.delta", "output_index": 1, "item_id": "fc_1", "delta": "1}"}),
+            json!({"type": "response.output_item.done", "output_index": 2, "item": {"type": "reasoning", "id": "rs_1", "summary": []}}),
             json!({"type": "response.completed", "response": {"id": "resp_1", "status": "completed", "output": [], "usage": {"input_tokens": 9, "output_tokens": 4, "total_tokens": 13}}}),
         ];
         let mut texts = Vec::new();
@@ -378,7 +518,8 @@ mod tests {
         assert_eq!(texts.concat(), "Hi there");
         let reply = stream.finish().unwrap();
         assert_eq!(reply.tool_calls, [ToolCall::new("call_1", "add", "{\"a\":1}")]);
-        assert_eq!(reply.usage, Usage { input_tokens: 9, output_tokens: 4 });
+        assert_eq!(reply.usage, Usage::new(9, 4));
+        assert_eq!(reply.reasoning, [Reasoning { id: "rs_1".into(), ..Reasoning::default() }]);
         assert!(matches!(ResponsesStream::default().finish(), Err(AgentError::Malformed { .. })));
     }
 }

@@ -27,6 +27,16 @@ pub struct Reply {
     pub body: String,
     /// `application/json`, or `text/event-stream` for a stream.
     pub content_type: &'static str,
+    /// More headers to send (`retry-after`, rate-limit headers).
+    pub headers: Vec<(&'static str, String)>,
+}
+
+impl Reply {
+    /// The same reply with header `name: value`.
+    pub fn with_header(mut self, name: &'static str, value: impl Into<String>) -> Reply {
+        self.headers.push((name, value.into()));
+        self
+    }
 }
 
 /// A request as the server got it.
@@ -114,7 +124,13 @@ async fn scripted(State(script): State<Arc<Script>>, uri: Uri, headers: HeaderMa
     let index = record(&script, &uri, &headers, &body);
     let reply = &script.replies[index.min(script.replies.len() - 1)];
     let status = StatusCode::from_u16(reply.status).expect("a valid status");
-    (status, [(header::CONTENT_TYPE, reply.content_type)], reply.body.clone()).into_response()
+    let mut response =
+        (status, [(header::CONTENT_TYPE, reply.content_type)], reply.body.clone()).into_response();
+    for (name, value) in &reply.headers {
+        let value = axum::http::HeaderValue::from_str(value).expect("a header value");
+        response.headers_mut().insert(*name, value);
+    }
+    response
 }
 
 async fn not_found(State(script): State<Arc<Script>>, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
@@ -138,7 +154,7 @@ pub fn completion(message: Value) -> Reply {
 
 /// A 200 JSON reply.
 pub fn json_reply(body: Value) -> Reply {
-    Reply { status: 200, body: body.to_string(), content_type: "application/json" }
+    Reply { status: 200, body: body.to_string(), content_type: "application/json", headers: Vec::new() }
 }
 
 /// The assistant message asking for `calls`: (id, tool name, arguments JSON text).
@@ -164,7 +180,7 @@ pub fn answer(text: &str) -> Reply {
 
 /// Any status with any body.
 pub fn status(status: u16, body: &str) -> Reply {
-    Reply { status, body: body.to_owned(), content_type: "application/json" }
+    Reply { status, body: body.to_owned(), content_type: "application/json", headers: Vec::new() }
 }
 
 /// A 200 `text/event-stream` of `events`: (event name or none, data).
@@ -176,7 +192,7 @@ pub fn sse(events: &[(Option<&str>, Value)]) -> Reply {
         }
         body.push_str(&format!("data: {data}\n\n"));
     }
-    Reply { status: 200, body, content_type: "text/event-stream" }
+    Reply { status: 200, body, content_type: "text/event-stream", headers: Vec::new() }
 }
 
 /// OpenAI Responses: a completed response with `output` items and usage.
@@ -254,4 +270,46 @@ pub fn candidate(parts: Vec<Value>, prompt_tokens: u64, candidates_tokens: u64) 
 /// A Gemini `functionCall` part (no id, as the Developer API sends them).
 pub fn function_call_part(name: &str, args: Value) -> Value {
     json!({"functionCall": {"name": name, "args": args}})
+}
+
+/// A reply of `provider` asking for `calls` (id, tool name, arguments JSON text), counting
+/// 10 tokens in and 5 out (Gemini's calls have no ids: the agent makes them).
+pub fn provider_calls(provider: toolcall_agent::Provider, calls: &[(&str, &str, &str)]) -> Reply {
+    use toolcall_agent::Provider;
+    let object = |args: &str| serde_json::from_str::<Value>(args).unwrap();
+    match provider {
+        Provider::OpenAi => tool_calls(calls),
+        Provider::OpenAiResponses => {
+            response(calls.iter().map(|(id, name, args)| function_call(id, name, args)).collect(), 10, 5)
+        }
+        Provider::Anthropic => {
+            message(calls.iter().map(|(id, name, args)| tool_use(id, name, object(args))).collect(), 10, 5)
+        }
+        Provider::Gemini => candidate(
+            calls.iter().map(|(_, name, args)| function_call_part(name, object(args))).collect(),
+            10,
+            5,
+        ),
+    }
+}
+
+/// A reply of `provider` answering `text`, counting 10 tokens in and 5 out.
+pub fn provider_text(provider: toolcall_agent::Provider, text: &str) -> Reply {
+    use toolcall_agent::Provider;
+    match provider {
+        Provider::OpenAi => answer(text),
+        Provider::OpenAiResponses => response(vec![output_message(text)], 10, 5),
+        Provider::Anthropic => message(vec![text_block(text)], 10, 5),
+        Provider::Gemini => candidate(vec![json!({"text": text})], 10, 5),
+    }
+}
+
+impl Server {
+    /// The base URL `provider` is given: Gemini's `/v1beta`, the others' `/v1`.
+    pub fn url_for(&self, provider: toolcall_agent::Provider) -> String {
+        match provider {
+            toolcall_agent::Provider::Gemini => self.gemini_url.clone(),
+            _ => self.base_url.clone(),
+        }
+    }
 }
