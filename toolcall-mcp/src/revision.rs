@@ -2,10 +2,14 @@
 //! `icons` from 2025-11-25, `title`, `outputSchema` and `_meta` from 2025-06-18,
 //! `annotations` from 2025-03-26), the output schemas and structured results it may get
 //! (any JSON from 2026-07-28, objects before), and how the server behaves (2026-07-28's
-//! caching hints and logging rules).
+//! caching hints and logging rules). [`definitions`] are a toolset's MCP definitions as the
+//! newest revision takes them, what the others are cut from.
+
+use std::sync::Arc;
 
 use rmcp::model::{JsonObject, ProtocolVersion, Tool};
 use serde_json::Value;
+use toolcall_runtime::{Format, ToolInfo, Toolset};
 
 /// Whether `version` is revision `since` or a later one (revisions are dates, so their
 /// text orders them).
@@ -55,4 +59,30 @@ pub(crate) fn without_newer_fields(tool: &Tool, version: &ProtocolVersion) -> Op
         tool.annotations = None;
     }
     Some(tool)
+}
+
+/// The MCP definitions of `toolset`'s tools as a client on the newest revision gets them:
+/// each as `emit(Format::Mcp, false)` writes it, plus, for a tool the emitted definition
+/// gives no `outputSchema`, the schema its [`ToolInfo::output`] holds (one that is not an
+/// object schema, which `emit` leaves out so that its text is valid in every revision).
+/// `Err` says why the texts are no MCP definitions.
+pub(crate) fn definitions<C>(toolset: &Toolset<C>) -> Result<Vec<Tool>, String> {
+    let mut tools: Vec<Tool> =
+        serde_json::from_str(toolset.emit(Format::Mcp, false)).map_err(|e| e.to_string())?;
+    let infos = toolset.describe();
+    for (at, tool) in tools.iter_mut().enumerate() {
+        if tool.output_schema.is_some() {
+            continue;
+        }
+        // `emit` writes the rows in order: the row at the same place is the tool's.
+        let info: Option<&ToolInfo> = infos
+            .get(at)
+            .filter(|info| info.name == tool.name)
+            .or_else(|| infos.iter().find(|info| info.name == tool.name));
+        let Some(text) = info.and_then(|info| info.output) else { continue };
+        let schema: JsonObject = serde_json::from_str(text)
+            .map_err(|e| format!("tool `{}`: its output schema is no JSON Schema object: {e}", tool.name))?;
+        tool.output_schema = Some(Arc::new(schema));
+    }
+    Ok(tools)
 }

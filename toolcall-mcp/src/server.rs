@@ -670,9 +670,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 }
 
 /// The toolset's MCP definitions as rmcp tools, with every output schema of theirs, of
-/// any shape ([`crate::list::definitions`]).
+/// any shape ([`crate::revision::definitions`]).
 fn parse_tools<C>(toolset: &Toolset<C>) -> Result<Vec<Tool>, String> {
-    crate::list::definitions(toolset)
+    crate::revision::definitions(toolset)
 }
 
 /// The description a [`McpServer::tool_filter`] sees of a tool added at run time: its
