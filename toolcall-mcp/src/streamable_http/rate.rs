@@ -99,10 +99,8 @@ impl Limiters {
     fn wait(&self, caller: &Arc<str>, tool: Option<&str>) -> Option<Duration> {
         let now = DefaultClock::default().now();
         let limiter = tool.and_then(|tool| self.tools.get(tool));
-        if let Some(limiter) = limiter {
-            if let Err(refused) = limiter.check_key(caller) {
-                return Some(refused.wait_time_from(now));
-            }
+        if let Some(Err(refused)) = limiter.map(|limiter| limiter.check_key(caller)) {
+            return Some(refused.wait_time_from(now));
         }
         match &self.server {
             Some(server) => server.check_key(caller).err().map(|refused| refused.wait_time_from(now)),
@@ -193,7 +191,7 @@ pub(crate) async fn limit(State(limiters): State<Arc<Limiters>>, request: Reques
 fn rand_sweep() -> bool {
     use std::sync::atomic::{AtomicU32, Ordering};
     static REFUSED: AtomicU32 = AtomicU32::new(0);
-    REFUSED.fetch_add(1, Ordering::Relaxed) % 1024 == 0
+    REFUSED.fetch_add(1, Ordering::Relaxed).is_multiple_of(1024)
 }
 
 #[cfg(test)]
