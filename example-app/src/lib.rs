@@ -5,7 +5,8 @@
 //! roles, notes), [`db`] (the notes database), [`app`] (the context every tool gets),
 //! [`tools`] (the tool functions), [`toolset`] (generated from them; the only code that
 //! names a tool module), [`resources`] (the notes as MCP resources) and [`cli`] (the
-//! commands). [`money`] is a value type the tools use.
+//! commands). [`money`] is a value type the tools use; [`telemetry`] sets up the request
+//! log, and OpenTelemetry export when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
 //!
 //! ```
 //! use example_app::{App, toolset};
@@ -32,6 +33,7 @@ mod plain;
 pub mod prompts;
 pub mod resources;
 pub mod served;
+pub mod telemetry;
 pub mod tools;
 
 pub use app::App;

@@ -10,5 +10,8 @@ use std::process::ExitCode;
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn main() -> ExitCode {
+    // The request log, and traces and metrics when OTEL_EXPORTER_OTLP_ENDPOINT is set;
+    // flushed when dropped, after the command.
+    let _telemetry = example_app::telemetry::Telemetry::init();
     example_app::cli::main(std::env::args_os().skip(1))
 }

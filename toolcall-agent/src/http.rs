@@ -103,6 +103,9 @@ pub(crate) async fn post(
     body: Vec<u8>,
     retries: Retries,
 ) -> Result<reqwest::Response, AgentError> {
+    // Feature `otel`: the current span's (the request's `chat` span's) trace context.
+    #[cfg(feature = "otel")]
+    let headers = &crate::telemetry::otel::with_context(headers);
     let mut attempt = 0;
     loop {
         let backoff = backoff(attempt);

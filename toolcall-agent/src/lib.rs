@@ -11,6 +11,7 @@ mod message;
 mod model;
 mod output;
 mod providers;
+pub mod telemetry;
 
 use std::fmt;
 use std::future::Future;
@@ -550,14 +551,39 @@ impl<C> Agent<C> {
         }
     }
 
-    /// The loop. Without an output type it ends at the first reply without calls; with
-    /// one, at the first answer that decodes.
+    /// The loop, in a span `invoke_agent` ([`telemetry`]).
     async fn drive<T, D, O>(
         &self,
         history: &[Message],
         prompt: &str,
         output: Option<(&OutputSpec, D)>,
         on_event: &mut impl FnMut(Event<'_>),
+    ) -> Result<(Outcome, O), AgentError>
+    where
+        D: Fn(&str) -> Result<T, String>,
+        O: Typed<T>,
+    {
+        let backend = match &self.backend {
+            Backend::Http(settings) => telemetry::Backend::http(settings),
+            Backend::Model(_) => telemetry::Backend::default(),
+        };
+        let span = telemetry::invoke_agent(&backend);
+        let outcome =
+            telemetry::within(&span, self.drive_untraced(history, prompt, output, on_event, &backend)).await;
+        telemetry::agent_outcome(&span, outcome.as_ref().map(|(outcome, _)| outcome.usage));
+        outcome
+    }
+
+    /// The loop. Without an output type it ends at the first reply without calls; with
+    /// one, at the first answer that decodes. Each request is a span `chat {model}` of
+    /// `backend`.
+    async fn drive_untraced<T, D, O>(
+        &self,
+        history: &[Message],
+        prompt: &str,
+        output: Option<(&OutputSpec, D)>,
+        on_event: &mut impl FnMut(Event<'_>),
+        backend: &telemetry::Backend,
     ) -> Result<(Outcome, O), AgentError>
     where
         D: Fn(&str) -> Result<T, String>,
@@ -605,7 +631,7 @@ impl<C> Agent<C> {
                 tool_choice: &tool_choice,
                 parallel_tool_calls: self.parallel_tool_calls,
             };
-            let reply = ask(model, request, on_event).await?;
+            let reply = telemetry::Chat::start(backend).run(ask(model, request, on_event)).await?;
             run.requests += 1;
             run.tokens += reply.usage;
             self.limits.check_tokens(&run)?;
@@ -712,6 +738,7 @@ impl<C> Agent<C> {
                     },
                     refusal: None,
                     failed: false,
+                    kind: None,
                 };
                 match refused {
                     Some((id, error)) if id == call.id => answer(output::retry_prompt(error)),
@@ -741,9 +768,18 @@ impl<C> Agent<C> {
         answers
     }
 
+    /// The answer to one call, in a span `execute_tool {name}` ([`telemetry`]).
+    async fn answer_one(&self, call: &ToolCall, progress: &Progress, catalog: &Catalog) -> Answered {
+        let external = !self.tools.contains(&call.name) && catalog.find(&call.name).is_some();
+        let span = telemetry::execute_tool(call, external);
+        let answered = telemetry::within(&span, self.answer_one_untraced(call, progress, catalog)).await;
+        telemetry::tool_outcome(&span, answered.kind, &answered.answer.content);
+        answered
+    }
+
     /// The answer to one call; past the tool's own time limit, the call is dropped
     /// (cancelled at its `.await`) and the answer says which limit it hit.
-    async fn answer_one(&self, call: &ToolCall, progress: &Progress, catalog: &Catalog) -> Answered {
+    async fn answer_one_untraced(&self, call: &ToolCall, progress: &Progress, catalog: &Catalog) -> Answered {
         if !self.tools.contains(&call.name)
             && let Some((source, tool)) = catalog.find(&call.name)
         {
@@ -783,6 +819,7 @@ impl<C> Agent<C> {
             _ => None,
         };
         let failed = result.is_err() && refusal.is_none();
+        let kind = result.as_ref().err().map(ToolError::kind);
         let answer = ToolReturn {
             id: call.id.clone(),
             name: call.name.clone(),
@@ -790,7 +827,7 @@ impl<C> Agent<C> {
             is_error: result.is_err(),
             blocks,
         };
-        Answered { answer, refusal, failed }
+        Answered { answer, refusal, failed, kind }
     }
 }
 
@@ -812,6 +849,7 @@ async fn answer_external(
     };
     let refusal = error.as_ref().filter(|error| error.is_call_error()).map(ToString::to_string);
     let failed = error.is_some() && refusal.is_none();
+    let kind = error.as_ref().map(ToolError::kind);
     let answer = ToolReturn {
         id: call.id.clone(),
         name: call.name.clone(),
@@ -819,7 +857,7 @@ async fn answer_external(
         is_error: error.is_some(),
         blocks,
     };
-    Answered { answer, refusal, failed }
+    Answered { answer, refusal, failed, kind }
 }
 
 /// One call's answer, what the tool refused when the model should retry it (invalid
@@ -828,6 +866,8 @@ struct Answered {
     answer: ToolReturn,
     refusal: Option<String>,
     failed: bool,
+    /// The kind of the tool's error, when it failed (the `execute_tool` span's `error.type`).
+    kind: Option<&'static str>,
 }
 
 impl RunUsage {

@@ -307,7 +307,7 @@ struct Server {
     kind: Kind,
     child: Child,
     uri: String,
-    /// What it wrote to stderr besides its address.
+    /// What it wrote to stderr besides its address and its request log.
     stderr: Arc<Mutex<Vec<String>>>,
     idle_rss_kb: Option<u64>,
     tools: Option<usize>,
@@ -345,6 +345,10 @@ impl Server {
                     && let Some(address) = address.take()
                 {
                     let _ = address.send(uri.to_owned());
+                    continue;
+                }
+                // example-app's request log (one line per request, #46) is not a problem.
+                if line.starts_with("request ") {
                     continue;
                 }
                 if let Ok(mut kept) = kept.lock()

@@ -20,8 +20,9 @@ use crate::error::{cut, error_result};
 use crate::request::Arrived;
 use crate::revision::{is_object_schema, takes_any_output};
 use crate::server::McpServer;
-use crate::{limit, talk};
+use crate::{limit, talk, telemetry};
 use axum::http;
+use tracing::Instrument as _;
 
 /// What the function of a tool added at run time ([`McpServer::tool`]) returns.
 pub(crate) type AddedFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
@@ -33,6 +34,19 @@ pub(crate) type AddedFn<C> = dyn Fn(Arc<C>, JsonObject, Progress) -> AddedFuture
 /// One call, boxed: what [`off_worker`] polls.
 type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
 
+/// The message of the error a call cancelled by its client ends with.
+pub(crate) const CANCELLED: &str = "the call was cancelled by the client";
+
+/// `call`, polled in `span` when there is one: a sync tool's first poll runs on the
+/// blocking pool, where the span would not be entered otherwise, and the tool's own
+/// events belong under its `execute_tool` span.
+fn in_span(call: Call, span: Option<&tracing::Span>) -> Call {
+    match span {
+        Some(span) => Box::pin(call.instrument(span.clone())),
+        None => call,
+    }
+}
+
 impl<C: Send + Sync + 'static> McpServer<C> {
     /// Runs one call with `context`, in a slot of the call limit and within the time
     /// limit counted from `arrived` (the wait for a slot included); the call's future is
@@ -40,6 +54,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// the blocking pool ([`off_worker`]). The tool reports to `progress`; `talk`, when
     /// given, forwards those reports to the client while the call runs. The result is
     /// shaped for a client on protocol `version` ([`McpServer::success`]).
+    ///
+    /// The call runs in a span `execute_tool {name}` ([`telemetry::execute_tool`]), when
+    /// a subscriber wants it.
     #[allow(clippy::too_many_arguments)]
     pub(crate) async fn run_for(
         &self,
@@ -52,11 +69,41 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         progress: Progress,
         talk: Option<talk::Talk>,
     ) -> Result<CallToolResult, ErrorData> {
+        let span = telemetry::execute_tool(name, &args, || {
+            self.tools.iter().find(|t| t.name == name).and_then(|t| t.description.as_deref())
+        });
+        if span.is_disabled() {
+            return self
+                .run_untraced(version, context, name, args, arrived, cancelled, progress, talk, None)
+                .await;
+        }
+        let run =
+            self.run_untraced(version, context, name, args, arrived, cancelled, progress, talk, Some(&span));
+        let outcome = run.instrument(span.clone()).await;
+        telemetry::tool_outcome(&span, &outcome);
+        outcome
+    }
+
+    /// [`McpServer::run_for`] without its span; the tool's future is polled in `span`, when
+    /// given.
+    #[allow(clippy::too_many_arguments)]
+    async fn run_untraced(
+        &self,
+        version: Option<&ProtocolVersion>,
+        context: Arc<C>,
+        name: &str,
+        args: Value,
+        arrived: Instant,
+        cancelled: impl std::future::Future<Output = ()>,
+        progress: Progress,
+        talk: Option<talk::Talk>,
+        span: Option<&tracing::Span>,
+    ) -> Result<CallToolResult, ErrorData> {
         let started = std::sync::atomic::AtomicBool::new(false);
         let call = async {
             let slot = self.limit.enter().await?;
             started.store(true, std::sync::atomic::Ordering::SeqCst);
-            let work = off_worker(self.call_of(context, name, args, progress), slot);
+            let work = off_worker(in_span(self.call_of(context, name, args, progress), span), slot);
             Ok::<_, limit::Busy>(match talk {
                 Some(talk) => talk.around(work).await,
                 None => work.await,
@@ -77,7 +124,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 });
                 return Ok(error_result(&message, Some(json)));
             }
-            () = cancelled => return Err(ErrorData::internal_error("the call was cancelled by the client", None)),
+            () = cancelled => return Err(ErrorData::internal_error(CANCELLED, None)),
         };
         match outcome {
             Ok(Ok(value)) => Ok(self.success(name, value, version)),

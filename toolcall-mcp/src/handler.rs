@@ -2,6 +2,9 @@
 //! `initialize`/`server/discover`, `tools/list`, `tools/call`, `logging/setLevel`, and,
 //! when the server has them, resources, prompts and completions. A 2026-07-28 call whose
 //! tool asks the client ends with an input-required result ([`crate::ask::rounds`]).
+//!
+//! Each request it answers runs in a server span ([`crate::telemetry::Served`]): its
+//! method, its target (tool, prompt, resource) and how it ended.
 
 use rmcp::ServerHandler;
 use std::collections::BTreeMap;
@@ -10,10 +13,11 @@ use std::sync::Arc;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
     CompletionInfo, DiscoverResult, ErrorData, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, PromptsCapability, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Reference, ResourcesCapability, ServerCapabilities,
-    ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    Implementation, InitializeRequestParams, InitializeResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    PromptsCapability, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    Reference, ResourcesCapability, ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -22,6 +26,7 @@ use crate::ask::rounds;
 use crate::call::arrival;
 use crate::server::McpServer;
 use crate::talk;
+use crate::telemetry::Served;
 
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn get_info(&self) -> ServerConfig {
@@ -57,17 +62,41 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         }
     }
 
+    /// rmcp's `initialize` (the peer's info kept, the version negotiated), in a span.
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        let served = Served::begin("initialize", &context).protocol(request.protocol_version.as_str());
+        served
+            .run(async move {
+                context.peer.set_peer_info(request.clone());
+                self.negotiate_initialize(&request)
+            })
+            .await
+    }
+
+    /// rmcp's `ping`, in a span.
+    async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        Served::begin("ping", &context).run(async { Ok(()) }).await
+    }
+
     /// 2026-07-28's `server/discover`: what `initialize` says (capabilities, server info,
     /// instructions), cacheable as `tools/list` is (the server's answer is fixed at
     /// start: [`McpServer::list_ttl`], public).
-    async fn discover(&self, _context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
-        let mut result = DiscoverResult::from_server_info(
-            self.supported_protocol_versions().into_owned(),
-            self.get_info(),
-        );
-        result.ttl_ms = u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX);
-        result.cache_scope = CacheScope::Public;
-        Ok(result)
+    async fn discover(&self, context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
+        Served::begin("server/discover", &context)
+            .run(async {
+                let mut result = DiscoverResult::from_server_info(
+                    self.supported_protocol_versions().into_owned(),
+                    self.get_info(),
+                );
+                result.ttl_ms = u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX);
+                result.cache_scope = CacheScope::Public;
+                Ok(result)
+            })
+            .await
     }
 
     async fn list_tools(
@@ -75,12 +104,175 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let caller = self.context_of(&context)?;
-        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
-        self.page(&caller, cursor, context.protocol_version().as_ref())
+        Served::begin("tools/list", &context)
+            .run(async {
+                let caller = self.context_of(&context)?;
+                let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
+                self.page(&caller, cursor, context.protocol_version().as_ref())
+            })
+            .await
     }
 
     async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let known = || self.tools.iter().any(|t| t.name == request.name);
+        let served = Served::begin("tools/call", &context).tool(&request.name, known);
+        served.run_judged(self.call_tool_untraced(request, context), tool_error).await
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Served::begin("logging/setLevel", &context)
+            .run(async {
+                let level = talk::level_of(request.level)
+                    .ok_or_else(|| ErrorData::invalid_params("unknown log level", None))?;
+                self.log_level.set(level);
+                Ok(())
+            })
+            .await
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Served::begin("resources/list", &context)
+            .run(async {
+                let caller = self.context_of(&context)?;
+                let resources = match &self.resources {
+                    Some(resources) => resources.list(caller).await,
+                    None => Vec::new(),
+                };
+                Ok(ListResourcesResult::with_all_items(resources))
+            })
+            .await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Served::begin("resources/templates/list", &context)
+            .run(async {
+                let templates = self.resources.as_ref().map(|r| r.templates()).unwrap_or_default();
+                Ok(ListResourceTemplatesResult::with_all_items(templates))
+            })
+            .await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        Served::begin("resources/read", &context)
+            .resource(&request.uri)
+            .run(async {
+                let caller = self.context_of(&context)?;
+                let Some(resources) = &self.resources else {
+                    return Err(crate::resources::not_found(&request.uri));
+                };
+                let contents = resources.read(caller, &request.uri).await?;
+                Ok(ReadResourceResult::new(contents).into())
+            })
+            .await
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let served = Served::begin("resources/subscribe", &context).resource(&request.uri);
+        served
+            .run(async {
+                match &self.resources {
+                    Some(resources) if resources.knows(&request.uri) => {
+                        self.subscriptions.subscribe(self.session, &request.uri, context.peer.clone());
+                        Ok(())
+                    }
+                    _ => Err(crate::resources::not_found(&request.uri)),
+                }
+            })
+            .await
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Served::begin("resources/unsubscribe", &context)
+            .resource(&request.uri)
+            .run(async {
+                self.subscriptions.unsubscribe(self.session, &request.uri);
+                Ok(())
+            })
+            .await
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Served::begin("prompts/list", &context)
+            .run(async {
+                Ok(ListPromptsResult::with_all_items(
+                    self.prompts.as_ref().map(|p| p.list()).unwrap_or_default(),
+                ))
+            })
+            .await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let served = Served::begin("prompts/get", &context);
+        // Whether the prompt exists, asked only when the span is recorded (the list is
+        // cloned to answer).
+        let known = (served.is_recording() || cfg!(feature = "otel"))
+            && self
+                .prompts
+                .as_ref()
+                .is_some_and(|p| p.list().iter().any(|prompt| prompt.name == request.name));
+        let served = served.prompt(&request.name, known);
+        served.run(self.get_prompt_untraced(request, context)).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        Served::begin("completion/complete", &context).run(self.complete_untraced(request, context)).await
+    }
+
+    /// A tool's definition, for rmcp's checks of a request's `Mcp-Param-*` headers. With a
+    /// [`McpServer::tool_filter`] this knows no caller, so it names no tool (the checks
+    /// then read the headers alone): a hidden tool answers as an unknown one here too.
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        if self.filter.is_some() {
+            return None;
+        }
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+}
+
+impl<C: Send + Sync + 'static> McpServer<C> {
+    /// `tools/call`, in the span [`ServerHandler::call_tool`] opens.
+    async fn call_tool_untraced(
         &self,
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
@@ -145,85 +337,8 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         }
     }
 
-    #[allow(deprecated)]
-    async fn set_level(
-        &self,
-        request: rmcp::model::SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        let level = talk::level_of(request.level)
-            .ok_or_else(|| ErrorData::invalid_params("unknown log level", None))?;
-        self.log_level.set(level);
-        Ok(())
-    }
-
-    async fn list_resources(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        let caller = self.context_of(&context)?;
-        let resources = match &self.resources {
-            Some(resources) => resources.list(caller).await,
-            None => Vec::new(),
-        };
-        Ok(ListResourcesResult::with_all_items(resources))
-    }
-
-    async fn list_resource_templates(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let templates = self.resources.as_ref().map(|r| r.templates()).unwrap_or_default();
-        Ok(ListResourceTemplatesResult::with_all_items(templates))
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        let caller = self.context_of(&context)?;
-        let Some(resources) = &self.resources else {
-            return Err(crate::resources::not_found(&request.uri));
-        };
-        let contents = resources.read(caller, &request.uri).await?;
-        Ok(ReadResourceResult::new(contents).into())
-    }
-
-    async fn subscribe(
-        &self,
-        request: SubscribeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        match &self.resources {
-            Some(resources) if resources.knows(&request.uri) => {
-                self.subscriptions.subscribe(self.session, &request.uri, context.peer.clone());
-                Ok(())
-            }
-            _ => Err(crate::resources::not_found(&request.uri)),
-        }
-    }
-
-    async fn unsubscribe(
-        &self,
-        request: UnsubscribeRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.subscriptions.unsubscribe(self.session, &request.uri);
-        Ok(())
-    }
-
-    async fn list_prompts(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(self.prompts.as_ref().map(|p| p.list()).unwrap_or_default()))
-    }
-
-    async fn get_prompt(
+    /// `prompts/get`, in the span [`ServerHandler::get_prompt`] opens.
+    async fn get_prompt_untraced(
         &self,
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
@@ -247,7 +362,8 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         Ok(GetPromptResult::new(messages).into())
     }
 
-    async fn complete(
+    /// `completion/complete`, in the span [`ServerHandler::complete`] opens.
+    async fn complete_untraced(
         &self,
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
@@ -276,15 +392,13 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         completion.values = values;
         Ok(CompleteResult::new(completion))
     }
+}
 
-    /// A tool's definition, for rmcp's checks of a request's `Mcp-Param-*` headers. With a
-    /// [`McpServer::tool_filter`] this knows no caller, so it names no tool (the checks
-    /// then read the headers alone): a hidden tool answers as an unknown one here too.
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        if self.filter.is_some() {
-            return None;
-        }
-        self.tools.iter().find(|t| t.name == name).cloned()
+/// The error result of a call's `response`, if it is one (`isError`).
+fn tool_error(response: &CallToolResponse) -> Option<&rmcp::model::CallToolResult> {
+    match response {
+        CallToolResponse::Complete(result) if result.is_error == Some(true) => Some(result),
+        _ => None,
     }
 }
 

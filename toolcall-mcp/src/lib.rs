@@ -18,6 +18,7 @@ mod settings;
 mod stdio;
 mod streamable_http;
 mod talk;
+pub mod telemetry;
 
 /// The `http` crate, whose request head ([`http::request::Parts`]) the request function
 /// reads.
@@ -34,6 +35,8 @@ pub use server::{
     DEFAULT_MAX_QUEUED_CALLS, DEFAULT_PAGE_SIZE, DEFAULT_REQUEST_STATE_TTL, DEFAULT_TIMEOUT,
     MAX_QUEUED_REPORTS, McpServer, ToolFilter,
 };
+#[cfg(feature = "redis")]
+pub use session_store::{RedisSessionStore, SESSION_KEY_PREFIX};
 #[allow(deprecated)]
 pub use settings::{
     DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT,
@@ -41,7 +44,5 @@ pub use settings::{
     DEFAULT_MAX_SESSIONS_PER_IDENTITY, DEFAULT_SESSION_IDLE_TIMEOUT,
 };
 pub use settings::{HttpSettings, LOOPBACK_ORIGINS};
-#[cfg(feature = "redis")]
-pub use session_store::{RedisSessionStore, SESSION_KEY_PREFIX};
 pub use streamable_http::health::{ReadyFn, ReadyFuture};
 pub use streamable_http::rate::RateLimit;

@@ -528,6 +528,11 @@ impl Source for Connection {
             if let Value::Object(arguments) = arguments {
                 params = params.with_arguments(arguments);
             }
+            // Feature `otel`: the call's `execute_tool` span's trace context (SEP-414).
+            #[cfg(feature = "otel")]
+            for (key, value) in crate::telemetry::otel::current_context() {
+                params.meta.get_or_insert_with(Default::default).insert(key, Value::String(value));
+            }
             let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
             let mut options = PeerRequestOptions::no_options();
             options.timeout = self.settings.timeout;

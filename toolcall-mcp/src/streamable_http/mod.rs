@@ -174,7 +174,15 @@ fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<healt
         max_values: settings.max_json_values,
         large,
     };
-    let router = axum::Router::new().nest_service("/mcp", service);
+    // rmcp's service behind an `Arc` (a perf edit with #45's OAuth layers): each layer
+    // below clones the service beneath it for every request, and a clone of rmcp's copies
+    // its configuration (the allowed hosts and origins, each a `String`), once per layer.
+    let service = Arc::new(service);
+    let mcp = axum::routing::any(move |request: Request| {
+        let service = Arc::clone(&service);
+        async move { service.handle(request).await.map(Body::new) }
+    });
+    let router = axum::Router::new().nest_service("/mcp", mcp);
     // Without legacy sessions rmcp serves every request on its own and ignores
     // `Mcp-Session-Id`: there is nothing to guard.
     let router = if settings.legacy_sessions {
@@ -196,7 +204,9 @@ fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<healt
         .layer(axum::middleware::from_fn_with_state(allowed, hosts::check))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&health), health::drain))
         .merge(health::routes(health));
-    router.layer(axum::middleware::from_fn(check_head))
+    let router = router.layer(axum::middleware::from_fn(check_head));
+    // telemetry hook: the request log, outermost (one event per request, when it ends).
+    router.layer(axum::middleware::from_fn(crate::telemetry::request_log))
 }
 
 /// Two `Host` or `Mcp-Session-Id` headers are a bad request (RFC 9112: one `Host`); the
