@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolResult, ContentBlock, ErrorData, JsonObject, ProtocolVersion};
+use rmcp::model::{CallToolResult, ContentBlock, ErrorData, ProtocolVersion};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 // The poll with panics caught that generated dispatchers use, for the tools added at run
@@ -23,13 +23,6 @@ use crate::server::McpServer;
 use crate::{limit, talk, telemetry};
 use axum::http;
 use tracing::Instrument as _;
-
-/// What the function of a tool added at run time ([`McpServer::tool`]) returns.
-pub(crate) type AddedFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
-
-/// The function of a tool added at run time: the caller's context, the call's arguments
-/// and its [`Progress`], to the tool's result.
-pub(crate) type AddedFn<C> = dyn Fn(Arc<C>, JsonObject, Progress) -> AddedFuture + Send + Sync;
 
 /// One call, boxed: what [`off_worker`] polls.
 type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
@@ -328,7 +321,7 @@ mod tests {
         let server = McpServer::new(&SHAPES, ());
         let structured = async |version: Option<&ProtocolVersion>, name: &str| {
             let never = std::future::pending();
-            let args = Value::Object(JsonObject::new());
+            let args = Value::Object(rmcp::model::JsonObject::new());
             let result = server
                 .run_for(version, Arc::new(()), name, args, Instant::now(), never, Progress::default(), None)
                 .await

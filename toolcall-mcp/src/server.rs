@@ -14,7 +14,6 @@ use serde_json::Value;
 use toolcall_runtime::{Annotations, LogLevel, Progress, ToolError, ToolInfo, Toolset};
 
 use crate::ask::rounds::Sealer;
-use crate::call::{AddedFn, AddedFuture};
 use crate::error::ServeError;
 use crate::limit::CallLimit;
 use crate::prompts::Prompts;
@@ -23,6 +22,14 @@ use crate::resources::{ResourceNotifier, Resources, Subscriptions};
 use crate::settings::HttpSettings;
 use crate::talk;
 use axum::http;
+
+/// What the function of a tool added at run time ([`McpServer::tool`]) returns.
+pub(crate) type AddedFuture =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, ToolError>> + Send>>;
+
+/// The function of a tool added at run time: the caller's context, the call's arguments
+/// and its [`Progress`], to the tool's result.
+pub(crate) type AddedFn<C> = dyn Fn(Arc<C>, JsonObject, Progress) -> AddedFuture + Send + Sync;
 
 /// The default number of tools per `tools/list` page.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
