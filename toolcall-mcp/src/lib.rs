@@ -7,6 +7,8 @@ mod error;
 mod handler;
 mod limit;
 mod list;
+#[cfg(feature = "oauth")]
+pub mod oauth;
 pub mod prompts;
 mod request;
 pub mod resources;

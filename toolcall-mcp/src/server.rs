@@ -110,6 +110,9 @@ pub struct McpServer<C: Send + Sync + 'static> {
     pub(crate) added: Arc<BTreeMap<String, Arc<AddedFn<C>>>>,
     /// Seals and opens the `requestState` of 2026-07-28 calls whose tools ask.
     pub(crate) request_states: Arc<Sealer>,
+    /// oauth hook: the OAuth resource server guarding `/mcp` ([`McpServer::oauth`]).
+    #[cfg(feature = "oauth")]
+    pub(crate) oauth: Option<Arc<crate::oauth::ResourceServer>>,
 }
 
 impl<C: Send + Sync + 'static> Clone for McpServer<C> {
@@ -142,6 +145,8 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             session: self.session,
             added: Arc::clone(&self.added),
             request_states: Arc::clone(&self.request_states),
+            #[cfg(feature = "oauth")] // oauth hook
+            oauth: self.oauth.clone(),
         }
     }
 }
@@ -199,6 +204,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             session: 0,
             added: Arc::default(),
             request_states: Arc::new(Sealer::random(DEFAULT_REQUEST_STATE_TTL)),
+            #[cfg(feature = "oauth")] // oauth hook
+            oauth: None,
         }
     }
 

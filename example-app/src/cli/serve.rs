@@ -14,6 +14,19 @@
 //! and another user naming it gets 404. A token is for `--http` only (refused over stdio),
 //! and each token must differ from the others.
 //!
+//! With `--auth-issuer URL --resource URL` instead of tokens, the server is an OAuth 2.1
+//! resource server (toolcall-mcp's `oauth`): a request needs an access token of that
+//! issuer whose audience is the resource URL (also the `resource` of the metadata at
+//! `/.well-known/oauth-protected-resource`), and the scope `notes:read`; `add_note` and
+//! `remove_note` need `notes:write` too, and a call of either without it gets 403 with
+//! `WWW-Authenticate: Bearer error="insufficient_scope", scope="... notes:write"`, so the
+//! client can get a token with more scope. A token's subject (or, without one, its
+//! client) is a user, made on first sight and stored nowhere: the id is the first 52 bits
+//! of SHA-256 over the issuer and the subject, plus 2^52 (never a demo user's id, still an
+//! exact JSON number), so every replica and every restart gives the subject the same notes;
+//! the name is the token's `name` or `preferred_username` claim, else the subject. The
+//! resource URL's host is allowed as a `Host` (a proxy forwards it).
+//!
 //! Safe by default: only a loopback address is served, unless `--allow-remote` is given
 //! together with a token; then any `Host` name is accepted (the token is the guard). The
 //! server's other defaults stay: browser pages from other origins than loopback are
@@ -30,6 +43,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
+use serde_json::Value;
+use toolcall_mcp::oauth::{AccessToken, ResourceServer};
 use toolcall_mcp::{Caller, HttpSettings, McpServer, Rejection, bearer_token};
 
 use crate::app::{Location, PoolSettings, Store};
@@ -38,6 +53,15 @@ use crate::{App, toolset};
 
 /// The environment variable holding the tokens when `--token` is not given.
 pub const TOKEN_ENV: &str = "TOOLCALL_MCP_TOKEN";
+
+/// With `--auth-issuer`: the scope every request needs (list and read).
+pub const NOTES_READ: &str = "notes:read";
+/// With `--auth-issuer`: the scope `add_note` and `remove_note` need beside it.
+pub const NOTES_WRITE: &str = "notes:write";
+/// The tools that write notes, by the names clients call them.
+const WRITING_TOOLS: [&str; 2] = ["add_note", "remove_note"];
+/// The first id of users made from OAuth subjects (2^52): above every demo user's.
+pub const OAUTH_USER_IDS: u64 = 1 << 52;
 
 /// `serve [--http ADDR [--allow-remote] [--token [ID:]TOKEN]... [LIMITS]] [--timeout SECS]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Args)]
@@ -118,6 +142,16 @@ pub struct ServeArgs {
     /// replica serves any session: a redis:// URL [default: in this process].
     #[arg(long, value_name = "URL", requires = "http")]
     pub session_store: Option<String>,
+    /// Over HTTP, instead of --token: the issuer URL of the OAuth 2.1 authorization server
+    /// whose access tokens (for --resource) requests need. Every request needs scope
+    /// notes:read; add_note and remove_note need notes:write.
+    #[arg(long, value_name = "URL", requires_all = ["http", "resource"], conflicts_with = "tokens")]
+    pub auth_issuer: Option<String>,
+    /// With --auth-issuer, this server's URL as clients reach it
+    /// (https://mcp.example.com/mcp): the audience tokens must name, and the resource of
+    /// the metadata at /.well-known/oauth-protected-resource.
+    #[arg(long, value_name = "URL", requires = "auth_issuer")]
+    pub resource: Option<String>,
 }
 
 /// Resolves on SIGTERM or SIGINT (on other platforms, Ctrl-C).
@@ -213,6 +247,14 @@ impl ServeArgs {
                 }
             }
         };
+        // oauth: --auth-issuer and --resource make an OAuth 2.1 resource server.
+        let oauth = match self.resource_server() {
+            Ok(oauth) => oauth,
+            Err(why) => {
+                eprintln!("error: {why}");
+                return ExitCode::from(2);
+            }
+        };
         let mut http = self.http_settings(store.clone());
         if let Some(url) = &self.session_store {
             match runtime.block_on(toolcall_mcp::RedisSessionStore::connect(url)) {
@@ -225,7 +267,7 @@ impl ServeArgs {
                 }
             }
         }
-        let server = self.server(Arc::clone(&store)).http(http);
+        let server = self.server(Arc::clone(&store), oauth.clone()).http(http);
         let served = runtime.block_on(async move {
             match self.http {
                 None => server.serve_stdio().await,
@@ -235,6 +277,9 @@ impl ServeArgs {
                         .map_err(|source| toolcall_mcp::ServeError::Bind { addr, source })?;
                     if let Ok(bound) = listener.local_addr() {
                         eprintln!("listening on http://{bound}/mcp");
+                    }
+                    if let Some(oauth) = oauth {
+                        tokio::spawn(read_issuer(oauth));
                     }
                     // SIGTERM (an orchestrator) or SIGINT (Ctrl-C): stop taking calls, let
                     // the ones in flight finish, exit 0.
@@ -255,7 +300,7 @@ impl ServeArgs {
 
     /// Refuses tokens without `--http` (stdio has no requests to authenticate), a token
     /// given twice (only its first user could ever sign in), and a non-loopback address
-    /// without `--allow-remote` and a token.
+    /// without `--allow-remote` and a token (or `--auth-issuer`).
     fn check(&self) -> Result<(), String> {
         if self.http.is_none() && !self.tokens.is_empty() {
             return Err(format!(
@@ -279,10 +324,10 @@ impl ServeArgs {
                  serve on 127.0.0.1, or pass --allow-remote with --token (or {TOKEN_ENV})"
             ));
         }
-        if self.tokens.is_empty() {
+        if self.tokens.is_empty() && self.auth_issuer.is_none() {
             return Err(format!(
-                "--allow-remote needs --token (or {TOKEN_ENV}): without one, anyone who can reach \
-                 {addr} could call the tools"
+                "--allow-remote needs --token (or {TOKEN_ENV}) or --auth-issuer: without one, anyone \
+                 who can reach {addr} could call the tools"
             ));
         }
         Ok(())
@@ -315,6 +360,8 @@ impl ServeArgs {
             http.allowed_hosts = Vec::new();
         } else {
             http.allowed_hosts.extend(self.allowed_hosts.iter().cloned());
+            // oauth: clients reach the server by the resource URL's host.
+            http.allowed_hosts.extend(self.resource.as_deref().and_then(authority).map(str::to_owned));
         }
         http.allowed_origins.extend(self.allowed_origins.iter().cloned());
         fn set<T>(field: &mut T, value: Option<T>) {
@@ -347,8 +394,9 @@ impl ServeArgs {
     }
 
     /// The server: user 1 on `store`; over HTTP with tokens, each request's token's user
-    /// on the same store. Each caller sees and may call the tools their role allows.
-    fn server(&self, store: Arc<Store>) -> McpServer<App> {
+    /// on the same store; with `oauth`, each verified access token's user. Each caller sees
+    /// and may call the tools their role allows.
+    fn server(&self, store: Arc<Store>, oauth: Option<Arc<ResourceServer>>) -> McpServer<App> {
         let mut server = McpServer::new(&toolset::ALL, App::for_user(&store, user(1)))
             .name("example-app")
             .version(env!("CARGO_PKG_VERSION"))
@@ -358,6 +406,15 @@ impl ServeArgs {
             .resources(crate::served::resources())
             .prompts(crate::served::prompts());
         server = self.limits(server);
+        if let Some(oauth) = oauth {
+            return server.oauth(oauth).context_from_request(move |request| {
+                // Only requests with a verified token get here.
+                let token = AccessToken::of(request)
+                    .ok_or_else(|| Rejection::unauthorized("no verified access token"))?;
+                let user = oauth_user(token);
+                Ok(Caller::new(format!("user:{}", user.id), App::for_user(&store, user)))
+            });
+        }
         if self.tokens.is_empty() {
             return server;
         }
@@ -373,6 +430,58 @@ impl ServeArgs {
             Ok(Caller::new(format!("user:{}", token.user), App::for_user(&store, user(token.user))))
         })
     }
+}
+
+impl ServeArgs {
+    /// The OAuth 2.1 resource server of `--auth-issuer` and `--resource`, if given: every
+    /// request needs `notes:read`, the writing tools `notes:write` too.
+    fn resource_server(&self) -> Result<Option<Arc<ResourceServer>>, String> {
+        let (Some(issuer), Some(resource)) = (&self.auth_issuer, &self.resource) else { return Ok(None) };
+        let mut server = ResourceServer::new(issuer, resource)
+            .map_err(|error| format!("--auth-issuer/--resource: {error}"))?
+            .required_scopes([NOTES_READ])
+            .resource_name("example-app notes");
+        for tool in WRITING_TOOLS {
+            server = server.tool_scopes(tool, [NOTES_WRITE]);
+        }
+        Ok(Some(Arc::new(server)))
+    }
+}
+
+/// Reads the issuer's metadata and keys at start, to report an unreachable issuer early;
+/// serving goes on either way (requests with new tokens get 503 until it answers).
+async fn read_issuer(oauth: Arc<ResourceServer>) {
+    match oauth.discover().await {
+        Ok(()) => eprintln!("OAuth: tokens of {} for {}", oauth.issuer(), oauth.resource()),
+        Err(error) => eprintln!("warning: OAuth issuer {}: {error}; retried at each request", oauth.issuer()),
+    }
+}
+
+/// The user a verified access token acts for, made on first sight and stored nowhere: the
+/// id from SHA-256 over the issuer and the subject (see the module's documentation), the
+/// name from the token. An editor: the token's scopes decide what it may do.
+fn oauth_user(token: &AccessToken) -> User {
+    use sha2::Digest as _;
+    let mut input = token.issuer().as_bytes().to_vec();
+    input.push(0);
+    input.extend_from_slice(token.principal().as_bytes());
+    let digest = sha2::Sha256::digest(&input);
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    let id = OAUTH_USER_IDS | (u64::from_be_bytes(first) & (OAUTH_USER_IDS - 1));
+    let name = ["name", "preferred_username"]
+        .iter()
+        .find_map(|claim| token.claim(claim).and_then(Value::as_str))
+        .unwrap_or(token.principal());
+    User { id, name: name.to_owned(), role: Role::Editor }
+}
+
+/// The `host[:port]` of an http(s) URL.
+fn authority(url: &str) -> Option<&str> {
+    let rest = url.split_once("://")?.1;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    (!authority.is_empty()).then_some(authority)
 }
 
 /// The longest time limit `serve` takes: a day.
@@ -524,6 +633,74 @@ mod tests {
         }
         assert_eq!(seconds("86400"), Ok(Duration::from_secs(86_400)));
         assert!(serve("--max-sessions 4").is_err(), "an HTTP limit needs --http");
+    }
+
+    #[test]
+    fn auth_issuer_and_resource_go_together_instead_of_tokens() {
+        let args =
+            serve("--http 127.0.0.1:0 --auth-issuer https://as.example --resource https://mcp.example/mcp")
+                .unwrap();
+        assert!(args.check().is_ok());
+        let oauth = args.resource_server().unwrap().unwrap();
+        assert_eq!((oauth.issuer(), oauth.resource()), ("https://as.example", "https://mcp.example/mcp"));
+        assert_eq!(oauth.scopes_supported(), [NOTES_READ, NOTES_WRITE]);
+        assert_eq!(oauth.tool_scopes_of("add_note"), [NOTES_WRITE]);
+        assert_eq!(oauth.tool_scopes_of("remove_note"), [NOTES_WRITE]);
+        assert!(oauth.tool_scopes_of("list_notes").is_empty());
+        let every: Vec<&str> = toolset::ALL.describe().iter().map(|tool| tool.name).collect();
+        assert!(WRITING_TOOLS.iter().all(|tool| every.contains(tool)), "the wire names of the writing tools");
+        assert!(
+            args.http_settings(Arc::new(Store::new(Duration::ZERO)))
+                .allowed_hosts
+                .contains(&"mcp.example".to_owned())
+        );
+        assert!(serve("--http 127.0.0.1:0 --auth-issuer https://as.example").is_err(), "needs --resource");
+        assert!(
+            serve("--http 127.0.0.1:0 --resource https://mcp.example/mcp").is_err(),
+            "needs --auth-issuer"
+        );
+        assert!(
+            serve("--auth-issuer https://as.example --resource https://mcp.example/mcp").is_err(),
+            "needs --http"
+        );
+        assert!(
+            serve("--http 127.0.0.1:0 --token t --auth-issuer https://as.example --resource https://mcp.example/mcp").is_err(),
+            "one or the other"
+        );
+        let remote = serve(
+            "--http 0.0.0.0:8080 --allow-remote --auth-issuer https://as.example --resource https://mcp.example/mcp",
+        );
+        assert!(remote.unwrap().check().is_ok(), "OAuth guards a remote address");
+        let plain =
+            serve("--http 127.0.0.1:0 --auth-issuer http://as.example --resource https://mcp.example/mcp")
+                .unwrap();
+        assert!(plain.resource_server().unwrap_err().contains("https"), "plain http only to loopback");
+        assert_eq!(authority("https://user@mcp.example:8443/mcp?x#y"), Some("mcp.example:8443"));
+        assert_eq!(authority("not a url"), None);
+    }
+
+    #[test]
+    fn a_token_subject_is_a_stable_user_of_its_own() {
+        let token = |iss: &str, claims: serde_json::Value| {
+            let mut claims = claims.as_object().cloned().unwrap();
+            claims.insert("iss".into(), iss.into());
+            AccessToken::from_claims(claims)
+        };
+        let ada =
+            oauth_user(&token("https://as.example", serde_json::json!({"sub": "ada-1", "name": "Ada"})));
+        assert_eq!(
+            ada,
+            oauth_user(&token("https://as.example", serde_json::json!({"sub": "ada-1", "name": "Ada"})))
+        );
+        assert_eq!((ada.name.as_str(), ada.role), ("Ada", Role::Editor));
+        assert!((OAUTH_USER_IDS..2 * OAUTH_USER_IDS).contains(&ada.id), "above the demo users, below 2^53");
+        let other = oauth_user(&token("https://as.example", serde_json::json!({"sub": "ada-2"})));
+        assert_ne!(other.id, ada.id);
+        assert_eq!(other.name, "ada-2", "no name claim: the subject");
+        let elsewhere = oauth_user(&token("https://other.example", serde_json::json!({"sub": "ada-1"})));
+        assert_ne!(elsewhere.id, ada.id, "the same subject of another issuer is another user");
+        let machine = oauth_user(&token("https://as.example", serde_json::json!({"client_id": "bot"})));
+        assert_eq!(machine.name, "client:bot");
     }
 
     #[test]

@@ -27,6 +27,11 @@
 //!    in number, and has at most one standalone GET stream at a time; its request
 //!    streams are kept for a client that comes back with `Last-Event-ID` ([`resume`]).
 //!
+//! With `McpServer::oauth` (feature `oauth`, module `oauth`): between 2 and 3 the bearer
+//! token is verified (401, 403 or 503, the body unread); between 4 and 5 a `tools/call`'s
+//! tool scopes are checked (403 `insufficient_scope`); the protected-resource metadata is
+//! served beside `/mcp`, like the health routes.
+//!
 //! Beside `/mcp`, [`health`]'s `/healthz` and `/readyz` answer probes (no authentication,
 //! no `Host` check), and while the server drains, `/mcp` answers 503 with `Retry-After`.
 
@@ -154,6 +159,8 @@ fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<healt
     let settings = server.http.clone();
     let config = settings.config();
     let from_request = server.from_request.clone();
+    #[cfg(feature = "oauth")] // oauth: the resource server, if any
+    let oauth = server.oauth.clone();
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(settings.session_idle_timeout);
     let manager = Arc::new(manager);
@@ -174,9 +181,10 @@ fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<healt
         max_values: settings.max_json_values,
         large,
     };
-    // rmcp's service behind an `Arc` (a perf edit with #45's OAuth layers): each layer
-    // below clones the service beneath it for every request, and a clone of rmcp's copies
-    // its configuration (the allowed hosts and origins, each a `String`), once per layer.
+    // rmcp's service behind an `Arc` (a perf edit with #45's OAuth layers): every layer
+    // added below clones the service beneath it for each request, and a clone of rmcp's
+    // copies its configuration (the allowed hosts and origins, each a `String`); served
+    // through `handle(&self)` from an `Arc`, that copy is an increment.
     let service = Arc::new(service);
     let mcp = axum::routing::any(move |request: Request| {
         let service = Arc::clone(&service);
@@ -194,16 +202,22 @@ fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<healt
         Some(limiters) => router.layer(axum::middleware::from_fn_with_state(Arc::new(limiters), rate::limit)),
         None => router,
     };
+    #[cfg(feature = "oauth")] // oauth: a `tools/call`'s tool scopes, once the body is read
+    let router = crate::oauth::tool_scope_layer(router, oauth.as_ref());
     let router = router.layer(axum::middleware::from_fn_with_state(limits, read_body));
     let router = match from_request {
         Some(function) => router.layer(axum::middleware::from_fn_with_state(function, authenticate::<C>)),
         None => router,
     };
+    #[cfg(feature = "oauth")] // oauth: the bearer token, before the request function
+    let router = crate::oauth::token_layer(router, oauth.as_ref());
     let allowed = Arc::new(hosts::Allowed::new(&settings.allowed_hosts, &settings.allowed_origins));
     let router = router
         .layer(axum::middleware::from_fn_with_state(allowed, hosts::check))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&health), health::drain))
         .merge(health::routes(health));
+    #[cfg(feature = "oauth")] // oauth: the protected-resource metadata beside `/mcp`
+    let router = crate::oauth::metadata_routes(router, oauth.as_ref());
     let router = router.layer(axum::middleware::from_fn(check_head));
     // telemetry hook: the request log, outermost (one event per request, when it ends).
     router.layer(axum::middleware::from_fn(crate::telemetry::request_log))

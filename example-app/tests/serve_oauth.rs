@@ -1,0 +1,113 @@
+//! `example-app serve --http ADDR --auth-issuer URL --resource URL` as a child process,
+//! against a real OpenID provider (npm `oidc-provider`, installed by
+//! `scripts/install-clients`; the provider of toolcall-mcp's OAuth tests): client
+//! credentials with the server's URL as resource give JWTs for it. Every request needs
+//! `notes:read`; `add_note` needs `notes:write`, and a reader's call of it gets 403 with
+//! `error="insufficient_scope"` naming `notes:write`; each token subject is a user of its
+//! own, with its own notes. Outside CI a missing provider skips with a note; in CI (`CI`
+//! set) it fails.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::Stdio;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+#[path = "../../toolcall-mcp/tests/common/net.rs"]
+#[allow(dead_code)]
+mod net;
+#[path = "../../toolcall-mcp/tests/oidc/provider.rs"]
+mod provider;
+
+use net::{Client, Era, call, initialize_body, post};
+use provider::Provider;
+
+const WRITER: (&str, &str) = ("mcp-writer", "mcp-writer-secret");
+const READER: (&str, &str) = ("mcp-reader", "mcp-reader-secret");
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scopes_decide_what_a_token_may_do() {
+    // A free port, so the resource URL can name it before the server starts.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let uri = format!("http://127.0.0.1:{port}/mcp");
+    let resources = json!({uri.clone(): {"format": "jwt", "scope": "notes:read notes:write"}});
+    let Some(provider) = Provider::start(&resources).await else { return };
+
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_example-app"))
+        .args([
+            "serve",
+            "--http",
+            &format!("127.0.0.1:{port}"),
+            "--auth-issuer",
+            &provider.issuer,
+            "--resource",
+            &uri,
+        ])
+        .env_remove("TOOLCALL_MCP_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn example-app");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let line = lines.next_line().await.unwrap().expect("a line on stderr");
+    assert_eq!(line, format!("listening on http://127.0.0.1:{port}/mcp"));
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+
+    // Without a token: 401 pointing at the metadata, which names the provider and scopes.
+    let metadata_url = format!("http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp");
+    let (status, headers, _) = post(&uri, initialize_body(), &[]).await;
+    assert_eq!(status, 401);
+    assert_eq!(
+        headers["www-authenticate"],
+        format!(r#"Bearer scope="notes:read", resource_metadata="{metadata_url}""#).as_str()
+    );
+    let document: Value = reqwest::get(&metadata_url).await.unwrap().json().await.unwrap();
+    assert_eq!(
+        (&document["resource"], &document["authorization_servers"], &document["scopes_supported"]),
+        (&json!(uri), &json!([provider.issuer]), &json!(["notes:read", "notes:write"]))
+    );
+
+    // A reader lists and reads; writing is 403, naming notes:write.
+    let reader =
+        provider.token(READER, &uri, "notes:read").await["access_token"].as_str().unwrap().to_owned();
+    let client =
+        Client::new(&uri, Era::Stateless).token(&reader).connect().await.expect("the reader connects");
+    assert_eq!(call(&client, "list_notes", json!({})).await, Ok("[]".into()), "a new user has no notes");
+    let whoami: Value = serde_json::from_str(&call(&client, "whoami", json!({})).await.unwrap()).unwrap();
+    assert_eq!(whoami["name"], "mcp-reader", "the token's subject (here the client)");
+    let reader_id = whoami["id"].as_u64().unwrap();
+    assert!(reader_id >= 1 << 52, "{whoami}");
+    let add = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                     "params": {"name": "add_note", "arguments": {"text": "mine"}}})
+    .to_string();
+    let (status, headers, text) =
+        post(&uri, add.clone(), &[("authorization", &format!("Bearer {reader}"))]).await;
+    assert_eq!(status, 403, "{text}");
+    let challenge = headers["www-authenticate"].to_str().unwrap();
+    assert!(challenge.starts_with(r#"Bearer error="insufficient_scope""#), "{challenge}");
+    assert!(challenge.contains(r#"scope="notes:read notes:write""#), "{challenge}");
+    assert!(challenge.contains(&format!(r#"resource_metadata="{metadata_url}""#)), "{challenge}");
+    let remove = add.replace("add_note", "remove_note").replace(r#"{"text":"mine"}"#, r#"{"id":1}"#);
+    assert_eq!(post(&uri, remove, &[("authorization", &format!("Bearer {reader}"))]).await.0, 403);
+
+    // A writer (another subject: another user) adds a note and reads it; the reader, the
+    // same server and another user, does not see it.
+    let writer = provider.token(WRITER, &uri, "notes:read notes:write").await["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let client = Client::new(&uri, Era::Legacy).token(&writer).connect().await.expect("the writer connects");
+    assert!(call(&client, "add_note", json!({"text": "written with notes:write"})).await.is_ok());
+    let notes = call(&client, "list_notes", json!({})).await.unwrap();
+    assert!(notes.contains("written with notes:write"), "{notes}");
+    let whoami: Value = serde_json::from_str(&call(&client, "whoami", json!({})).await.unwrap()).unwrap();
+    assert_ne!(whoami["id"].as_u64(), Some(reader_id));
+    let client = Client::new(&uri, Era::Stateless).token(&reader).connect().await.unwrap();
+    assert_eq!(call(&client, "list_notes", json!({})).await, Ok("[]".into()));
+
+    let _ = child.start_kill();
+    drop(provider);
+}

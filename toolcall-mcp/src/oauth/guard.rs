@@ -1,0 +1,132 @@
+//! The layer in front of `/mcp` (inside the `Host` check, outside the request function):
+//! each request's bearer token is verified; a request without one, or with one refused,
+//! gets 401 and its body is never read; a token without the scopes every request needs,
+//! 403; a token that could not be checked because the authorization server did not
+//! answer, 503 with `Retry-After`. A request let through carries its [`AccessToken`] in its
+//! extensions, for the request function and the tool-scope check, and the token's
+//! principal as its identity (the owner of its sessions) unless a request function names
+//! another. A 401 that the request function returns is given this server's full challenge.
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::Response;
+
+use super::ResourceServer;
+use super::metadata::plain;
+use super::token::AccessToken;
+use crate::request::{Identity, bearer_token};
+
+/// How long a client refused because the authorization server did not answer is told to
+/// wait, in seconds.
+const UNAVAILABLE_RETRY_AFTER: &str = "5";
+
+/// The middleware.
+pub(crate) async fn verify_token(
+    State(server): State<Arc<ResourceServer>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (mut parts, body) = request.into_parts();
+    if parts.headers.get_all(header::AUTHORIZATION).iter().nth(1).is_some() {
+        return closing(server.bad_request("more than one Authorization header"));
+    }
+    if parts.uri.query().is_some_and(|query| query.split('&').any(|pair| pair.starts_with("access_token="))) {
+        return closing(server.bad_request("send the access token in the Authorization header, not the URL"));
+    }
+    let Some(token) = bearer_token(&parts) else {
+        log::info!("{} {}: no bearer token (401)", parts.method, parts.uri);
+        return closing(server.unauthorized(None, "Unauthorized: send Authorization: Bearer TOKEN"));
+    };
+    let access = match server.verify(token).await {
+        Ok(access) => access,
+        Err(error) if error.is_unavailable() => {
+            log::warn!("{} {}: the token could not be checked: {error} (503)", parts.method, parts.uri);
+            let mut response =
+                plain(StatusCode::SERVICE_UNAVAILABLE, format!("Service Unavailable: {error}"));
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static(UNAVAILABLE_RETRY_AFTER));
+            return closing(response);
+        }
+        Err(error) => {
+            log::info!("{} {}: token refused: {error} (401)", parts.method, parts.uri);
+            let text = format!("Unauthorized: {error}");
+            return closing(server.unauthorized(Some(("invalid_token", &error.to_string())), &text));
+        }
+    };
+    let lacking = super::scopes::missing(&server.required, &access);
+    if !lacking.is_empty() {
+        let why = format!("every request needs scope {}", lacking.join(" "));
+        log::info!("{} {}: {why} (403)", parts.method, parts.uri);
+        return closing(server.insufficient_scope(Some(&access), &server.required, &why));
+    }
+    parts.extensions.insert(Identity(access.principal_shared()));
+    parts.extensions.insert::<Arc<AccessToken>>(access);
+    let mut response = next.run(Request::from_parts(parts, body)).await;
+    // A 401 from the request function points at the metadata too.
+    if response.status() == StatusCode::UNAUTHORIZED {
+        let bare = response
+            .headers()
+            .get(header::WWW_AUTHENTICATE)
+            .and_then(|value| value.to_str().ok())
+            .is_none_or(|value| !value.contains("resource_metadata="));
+        if bare {
+            let challenge =
+                server.challenge(Some(("invalid_token", "refused by the server")), &server.scope_to_ask());
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, challenge);
+        }
+    }
+    response
+}
+
+/// `response`, after which the connection is closed: the request's body was not read.
+fn closing(mut response: Response) -> Response {
+    response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// A layer that puts the service beneath it behind an `Arc`. Each axum middleware clones
+/// the service beneath it for every request, and beneath a `Route` that clone copies the
+/// whole stack below, layer by layer; under this, a clone stops at a pointer, so adding the
+/// OAuth layers does not make every layer above them clone more. The one clone of the
+/// stack below is made when a request passes (as the middleware above would have).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SharedLayer;
+
+impl<S> tower_layer::Layer<S> for SharedLayer {
+    type Service = Shared<S>;
+
+    fn layer(&self, inner: S) -> Shared<S> {
+        Shared(Arc::new(inner))
+    }
+}
+
+/// A service behind an `Arc` ([`SharedLayer`]).
+pub(crate) struct Shared<S>(Arc<S>);
+
+impl<S> Clone for Shared<S> {
+    fn clone(&self) -> Self {
+        Shared(Arc::clone(&self.0))
+    }
+}
+
+impl<S, R> tower_service::Service<R> for Shared<S>
+where
+    S: tower_service::Service<R> + Clone,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    /// Ready: the services beneath are axum routes and middlewares, which always are.
+    fn poll_ready(&mut self, _: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), S::Error>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: R) -> S::Future {
+        S::clone(&self.0).call(request)
+    }
+}
