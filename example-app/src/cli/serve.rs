@@ -148,7 +148,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "URL", requires_all = ["http", "resource"], conflicts_with = "tokens")]
     pub auth_issuer: Option<String>,
     /// With --auth-issuer, this server's URL as clients reach it
-    /// (https://mcp.example.com/mcp): the audience tokens must name, and the resource of
+    /// (`https://mcp.example.com/mcp`): the audience tokens must name, and the resource of
     /// the metadata at /.well-known/oauth-protected-resource.
     #[arg(long, value_name = "URL", requires = "auth_issuer")]
     pub resource: Option<String>,
