@@ -32,6 +32,9 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 #[allow(dead_code)]
 mod net;
 use net::{Client, Era, RoundRobin, initialize_body};
+#[path = "../../toolcall-mcp/tests/common/redis.rs"]
+mod local_redis;
+use local_redis::redis_server;
 
 /// A running `example-app serve --http`, killed when dropped.
 struct Served {
@@ -794,28 +797,7 @@ async fn a_users_calls_past_the_rate_get_429_and_others_are_served() {
 /// by the other (#45 item 5).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_made_on_one_replica_is_served_by_another_through_redis() {
-    let Some(redis) = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
-        .into_iter()
-        .find(|path| std::path::Path::new(path).is_file())
-    else {
-        assert!(std::env::var_os("CI").is_none(), "redis-server is not installed (.ci/run installs it)");
-        eprintln!("SKIPPED: redis-server is not installed");
-        return;
-    };
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let _redis = tokio::process::Command::new(redis)
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-        .stdout(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    for _ in 0..100 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let url = format!("redis://127.0.0.1:{port}");
+    let Some((_redis, url)) = redis_server().await else { return };
     let args = ["--http", "127.0.0.1:0", "--token", "s3cret", "--session-store", &url];
     let (one, two) = (start(&mut serve_command(&args)).await, start(&mut serve_command(&args)).await);
     let session = session_of(&one.uri, "s3cret").await;
@@ -899,27 +881,7 @@ async fn the_deploy_configurations_serve_every_client() {
         }
     }
     // nginx cannot learn a session: the replicas share them on Redis.
-    let Some(redis) = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
-        .into_iter()
-        .find(|path| std::path::Path::new(path).is_file())
-    else {
-        assert!(std::env::var_os("CI").is_none(), "redis-server is not installed (.ci/run installs it)");
-        return;
-    };
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let _redis = tokio::process::Command::new(redis)
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-        .stdout(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let url = format!("redis://127.0.0.1:{port}");
-    for _ in 0..100 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let Some((_redis, url)) = redis_server().await else { return };
     let shared = ["--http", "127.0.0.1:0", "--token", "s3cret", "--session-store", &url];
     let (c, d) = (start(&mut serve_command(&shared)).await, start(&mut serve_command(&shared)).await);
     let Some(nginx) = proxy("nginx.conf", &c.uri, &d.uri).await else { return };

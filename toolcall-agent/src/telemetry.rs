@@ -24,12 +24,13 @@
 //! `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`; prompts and answers never.
 
 use std::future::Future;
-use std::sync::atomic::{AtomicU8, Ordering};
 #[cfg(feature = "otel")]
 use std::time::Instant;
 
 use tracing::Instrument as _;
 use tracing::field::Empty;
+
+use toolcall_runtime::capture::cut;
 
 use crate::error::AgentError;
 use crate::message::{ModelResponse, ToolCall, Usage};
@@ -47,50 +48,7 @@ pub const TOOL_SPAN_TARGET: &str = "toolcall_agent::tool";
 /// The name of the instrumentation scope of this crate's metrics (feature `otel`).
 pub const METER_NAME: &str = "toolcall-agent";
 
-/// The environment variable that turns on recording tool arguments and results when it
-/// is `true`.
-pub const CAPTURE_CONTENT_ENV: &str = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT";
-
-/// The longest argument or result text recorded on a span, in characters.
-pub const MAX_CAPTURED: usize = 16 * 1024;
-
-const UNSET: u8 = 0;
-const OFF: u8 = 1;
-const ON: u8 = 2;
-
-static CAPTURE: AtomicU8 = AtomicU8::new(UNSET);
-
-/// Records tool arguments and results on the spans (`on`), or not, for the whole process,
-/// whatever [`CAPTURE_CONTENT_ENV`] says.
-pub fn capture_content(on: bool) {
-    CAPTURE.store(if on { ON } else { OFF }, Ordering::Relaxed);
-}
-
-/// Whether tool arguments and results are recorded: [`capture_content`]'s choice, else
-/// whether [`CAPTURE_CONTENT_ENV`] is `true` (read once).
-pub fn captures_content() -> bool {
-    match CAPTURE.load(Ordering::Relaxed) {
-        UNSET => {
-            let on = std::env::var(CAPTURE_CONTENT_ENV).is_ok_and(|v| v.trim().eq_ignore_ascii_case("true"));
-            let _ = CAPTURE.compare_exchange(
-                UNSET,
-                if on { ON } else { OFF },
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
-            CAPTURE.load(Ordering::Relaxed) == ON
-        }
-        state => state == ON,
-    }
-}
-
-/// `text` cut to `max` characters, with `…` when cut.
-fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(max) {
-        None => std::borrow::Cow::Borrowed(text),
-        Some((end, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..end])),
-    }
-}
+pub use toolcall_runtime::capture::{CAPTURE_CONTENT_ENV, MAX_CAPTURED, capture_content, captures_content};
 
 /// A count of tokens as an attribute: an integer (tracing-opentelemetry writes a `u64` as
 /// text).

@@ -97,13 +97,7 @@ pub fn error_json(result: &CallToolResult) -> Option<&Value> {
     result.meta.as_ref()?.get(ERROR_META_KEY)
 }
 
-/// `text`, or its first `max` characters and `…`.
-pub(crate) fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(max) {
-        None => std::borrow::Cow::Borrowed(text),
-        Some((end, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..end])),
-    }
-}
+pub(crate) use toolcall_runtime::capture::cut;
 
 #[cfg(test)]
 mod tests {

@@ -16,10 +16,15 @@ use tokio::sync::RwLock;
 use toolcall_mcp::{McpServer, SessionState, SessionStore, SessionStoreError};
 
 mod common;
+#[cfg(feature = "redis")]
+#[path = "common/redis.rs"]
+mod local_redis;
 
 use common::WithHttp;
 use common::gauge::{GAUGE, Gauge, Stats};
 use common::net::{Client, Era, RoundRobin, call, serve};
+#[cfg(feature = "redis")]
+use local_redis::redis_server;
 
 /// rmcp's session store, in memory, shared by the servers of one test.
 #[derive(Default)]
@@ -158,43 +163,6 @@ async fn a_stored_session_is_restored_only_for_its_owner() {
     assert_eq!(status, 200, "{text}");
     assert!(text.contains(r#"\"ada\""#), "{text}");
     assert_eq!(stats.calls.load(Ordering::SeqCst), 1);
-}
-
-/// A `redis-server` of the test's own, on a free port; killed when dropped. `None` when
-/// it is not installed (CI installs it: there its absence is a failure).
-#[cfg(feature = "redis")]
-async fn redis_server() -> Option<(tokio::process::Child, String)> {
-    let binary = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
-        .into_iter()
-        .find(|path| std::path::Path::new(path).is_file())
-        .map(str::to_owned)
-        .or_else(|| {
-            let path = std::env::var_os("PATH")?;
-            std::env::split_paths(&path)
-                .map(|dir| dir.join("redis-server"))
-                .find(|p| p.is_file())?
-                .to_str()
-                .map(str::to_owned)
-        });
-    let Some(binary) = binary else {
-        assert!(std::env::var_os("CI").is_none(), "redis-server is not installed (.ci/run installs it)");
-        eprintln!("SKIPPED: redis-server is not installed");
-        return None;
-    };
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = tokio::process::Command::new(binary)
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-        .stdout(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("redis-server starts");
-    for _ in 0..100 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            return Some((child, format!("redis://127.0.0.1:{port}")));
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("redis-server did not listen on {port}");
 }
 
 /// The session store on Redis (feature `redis`): a session begun on one replica is served

@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 use serde_json::Value;
 
+use crate::capture::cut;
 use crate::failure::ToolFailure;
 
 /// Why a call did not produce a result.
@@ -521,14 +522,6 @@ const MAX_NAME: usize = 120;
 const MAX_REASON: usize = 300;
 /// A tool's or parser's message is cut to this many characters.
 const MAX_MESSAGE: usize = 1000;
-
-/// `text`, or its first `max` characters and `…` when it is longer.
-fn cut(text: &str, max: usize) -> Cow<'_, str> {
-    match text.char_indices().nth(max) {
-        None => Cow::Borrowed(text),
-        Some((end, _)) => Cow::Owned(format!("{}…", &text[..end])),
-    }
-}
 
 /// A JSON string literal for `text`.
 fn quote(text: &str) -> String {

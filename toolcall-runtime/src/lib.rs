@@ -2,6 +2,7 @@
 
 mod arguments;
 mod call;
+pub mod capture;
 mod content;
 mod decode;
 mod dynamic;

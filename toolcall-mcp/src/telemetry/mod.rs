@@ -34,7 +34,6 @@ mod http;
 mod otel;
 
 use std::future::Future;
-use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::model::{CallToolResult, ErrorData};
 use rmcp::service::{RequestContext, RoleServer};
@@ -59,46 +58,7 @@ pub const REQUEST_LOG_TARGET: &str = "toolcall_mcp::request";
 /// The name of the instrumentation scope of this crate's metrics (feature `otel`).
 pub const METER_NAME: &str = "toolcall-mcp";
 
-/// The environment variable that turns on recording tool arguments, results and error
-/// texts when it is `true` (the name OpenTelemetry's GenAI instrumentations read).
-pub const CAPTURE_CONTENT_ENV: &str = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT";
-
-/// The longest argument or result text recorded on a span, in characters; past it the
-/// text is cut and ends with `…`.
-pub const MAX_CAPTURED: usize = 16 * 1024;
-
-const UNSET: u8 = 0;
-const OFF: u8 = 1;
-const ON: u8 = 2;
-
-/// Whether content is captured: [`UNSET`] until asked (then read from the environment).
-static CAPTURE: AtomicU8 = AtomicU8::new(UNSET);
-
-/// Records tool arguments, results and error texts on the spans (`on`), or not, for the
-/// whole process, whatever [`CAPTURE_CONTENT_ENV`] says. They may hold personal or secret
-/// data: turn this on only where the trace backend may hold them.
-pub fn capture_content(on: bool) {
-    CAPTURE.store(if on { ON } else { OFF }, Ordering::Relaxed);
-}
-
-/// Whether tool arguments, results and error texts are recorded: [`capture_content`]'s
-/// choice, else whether [`CAPTURE_CONTENT_ENV`] is `true` (read once).
-pub fn captures_content() -> bool {
-    match CAPTURE.load(Ordering::Relaxed) {
-        UNSET => {
-            let on = std::env::var(CAPTURE_CONTENT_ENV).is_ok_and(|v| v.trim().eq_ignore_ascii_case("true"));
-            // A racing `capture_content` wins over the environment.
-            let _ = CAPTURE.compare_exchange(
-                UNSET,
-                if on { ON } else { OFF },
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
-            CAPTURE.load(Ordering::Relaxed) == ON
-        }
-        state => state == ON,
-    }
-}
+pub use toolcall_runtime::capture::{CAPTURE_CONTENT_ENV, MAX_CAPTURED, capture_content, captures_content};
 
 /// The span of one MCP request being served, and what its end records.
 pub(crate) struct Served {

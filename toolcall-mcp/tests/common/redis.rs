@@ -1,0 +1,37 @@
+//! A real `redis-server` on a free loopback port for one test, killed when dropped; shared
+//! by toolcall-mcp's replica tests and example-app's (through `#[path]`).
+
+/// Starts `redis-server` (no persistence) on 127.0.0.1 and waits until it listens; returns
+/// the child (killed when dropped) and its `redis://` URL. `None` when the binary is not
+/// installed, which fails the test instead under `CI` (`.ci/run` installs it).
+pub async fn redis_server() -> Option<(tokio::process::Child, String)> {
+    let Some(binary) = redis_binary() else {
+        assert!(std::env::var_os("CI").is_none(), "redis-server is not installed (.ci/run installs it)");
+        eprintln!("SKIPPED: redis-server is not installed");
+        return None;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = tokio::process::Command::new(binary)
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .stdout(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("redis-server starts");
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            return Some((child, format!("redis://127.0.0.1:{port}")));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("redis-server did not listen on {port}");
+}
+
+/// Debian's `redis-server`, a local install's, or the first on `PATH`.
+fn redis_binary() -> Option<std::path::PathBuf> {
+    let known = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].map(std::path::PathBuf::from);
+    if let Some(found) = known.into_iter().find(|path| path.is_file()) {
+        return Some(found);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|dir| dir.join("redis-server")).find(|p| p.is_file())
+}
