@@ -156,6 +156,12 @@ impl std::error::Error for AgentError {
     }
 }
 
+impl From<crate::limits::Passed> for AgentError {
+    fn from(passed: crate::limits::Passed) -> Self {
+        AgentError::UsageLimit { limit: passed.limit, usage: passed.usage }
+    }
+}
+
 /// The cause of an [`AgentError`], kept for [`std::error::Error::source`]: cheap to clone,
 /// and equal to another when their messages are (so errors still compare in tests).
 #[derive(Clone, Debug)]
@@ -227,5 +233,17 @@ mod tests {
         let malformed = AgentError::Malformed { reason: "no choices".into(), body: String::new() };
         assert_eq!(malformed.to_string(), "the endpoint's reply is malformed: no choices");
         assert!(AgentError::TurnLimit(3).to_string().contains("within 3 turn(s)"));
+    }
+
+    #[test]
+    fn a_passed_limit_says_the_limit_and_the_usage() {
+        use crate::limits::{Limit, Passed, RunUsage};
+        let tokens = crate::message::Usage::new(120, 30);
+        let usage = RunUsage { requests: 3, tool_calls: 4, tokens, ..RunUsage::default() };
+        let error = AgentError::from(Passed { limit: Limit::ToolCalls(4), usage });
+        assert_eq!(
+            error.to_string(),
+            "the run passed its limit of 4 tool call(s); it used 3 request(s), 4 tool call(s), 120 input and 30 output token(s)"
+        );
     }
 }

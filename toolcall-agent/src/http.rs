@@ -105,7 +105,7 @@ pub(crate) async fn post(
 ) -> Result<reqwest::Response, AgentError> {
     // Feature `otel`: the current span's (the request's `chat` span's) trace context.
     #[cfg(feature = "otel")]
-    let headers = &crate::telemetry::otel::with_context(headers);
+    let headers = &crate::trace_context::with_context(headers);
     let mut attempt = 0;
     loop {
         let backoff = backoff(attempt);

@@ -12,6 +12,8 @@ mod model;
 mod output;
 mod providers;
 pub mod telemetry;
+#[cfg(feature = "otel")]
+mod trace_context;
 
 use std::fmt;
 use std::future::Future;

@@ -17,7 +17,6 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::AgentError;
 use crate::message::Usage;
 
 /// The most a run may use; `None` (the default) is no limit.
@@ -80,7 +79,7 @@ impl UsageLimits {
     }
 
     /// Before a request: whether one more fits.
-    pub(crate) fn check_request(&self, usage: &RunUsage) -> Result<(), AgentError> {
+    pub(crate) fn check_request(&self, usage: &RunUsage) -> Result<(), Passed> {
         match self.requests {
             Some(limit) if usage.requests >= limit => Err(passed(Limit::Requests(limit), usage)),
             _ => Ok(()),
@@ -88,7 +87,7 @@ impl UsageLimits {
     }
 
     /// Before a reply's `calls` run: whether they fit.
-    pub(crate) fn check_calls(&self, usage: &RunUsage, calls: usize) -> Result<(), AgentError> {
+    pub(crate) fn check_calls(&self, usage: &RunUsage, calls: usize) -> Result<(), Passed> {
         match self.tool_calls {
             Some(limit) if usage.tool_calls.saturating_add(calls) > limit => {
                 Err(passed(Limit::ToolCalls(limit), usage))
@@ -98,7 +97,7 @@ impl UsageLimits {
     }
 
     /// After a reply: whether the tokens so far are within every token limit.
-    pub(crate) fn check_tokens(&self, usage: &RunUsage) -> Result<(), AgentError> {
+    pub(crate) fn check_tokens(&self, usage: &RunUsage) -> Result<(), Passed> {
         let tokens = usage.tokens;
         let total = tokens.input_tokens.saturating_add(tokens.output_tokens);
         let checks = [
@@ -115,8 +114,18 @@ impl UsageLimits {
     }
 }
 
-fn passed(limit: Limit, usage: &RunUsage) -> AgentError {
-    AgentError::UsageLimit { limit, usage: *usage }
+fn passed(limit: Limit, usage: &RunUsage) -> Passed {
+    Passed { limit, usage: *usage }
+}
+
+/// A limit the run passed and its usage then: the run's error
+/// ([`AgentError::UsageLimit`](crate::AgentError::UsageLimit)) is made from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Passed {
+    /// Which limit, and its value.
+    pub(crate) limit: Limit,
+    /// What the run had used.
+    pub(crate) usage: RunUsage,
 }
 
 /// Which limit a run passed, and its value.
@@ -197,26 +206,17 @@ mod tests {
             .total_tokens(105);
         assert!(limits.check_request(&used(1, 0, 0, 0)).is_ok());
         let error = limits.check_request(&used(2, 0, 0, 0)).unwrap_err();
-        assert_eq!(error, AgentError::UsageLimit { limit: Limit::Requests(2), usage: used(2, 0, 0, 0) });
+        assert_eq!(error, Passed { limit: Limit::Requests(2), usage: used(2, 0, 0, 0) });
         assert!(limits.check_calls(&used(1, 1, 0, 0), 2).is_ok());
         assert!(limits.check_calls(&used(1, 2, 0, 0), 2).is_err());
         assert!(limits.check_tokens(&used(1, 0, 100, 5)).is_ok());
         let limit = |usage| match limits.check_tokens(&usage) {
-            Err(AgentError::UsageLimit { limit, .. }) => Some(limit),
+            Err(Passed { limit, .. }) => Some(limit),
             _ => None,
         };
         assert_eq!(limit(used(1, 0, 101, 0)), Some(Limit::InputTokens(100)));
         assert_eq!(limit(used(1, 0, 0, 11)), Some(Limit::OutputTokens(10)));
         assert_eq!(limit(used(1, 0, 96, 10)), Some(Limit::TotalTokens(105)));
         assert!(UsageLimits::new().check_tokens(&used(9, 9, u64::MAX, u64::MAX)).is_ok());
-    }
-
-    #[test]
-    fn the_error_says_the_limit_and_the_usage() {
-        let error = AgentError::UsageLimit { limit: Limit::ToolCalls(4), usage: used(3, 4, 120, 30) };
-        assert_eq!(
-            error.to_string(),
-            "the run passed its limit of 4 tool call(s); it used 3 request(s), 4 tool call(s), 120 input and 30 output token(s)"
-        );
     }
 }

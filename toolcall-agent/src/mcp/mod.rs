@@ -530,7 +530,7 @@ impl Source for Connection {
             }
             // Feature `otel`: the call's `execute_tool` span's trace context (SEP-414).
             #[cfg(feature = "otel")]
-            for (key, value) in crate::telemetry::otel::current_context() {
+            for (key, value) in crate::trace_context::current() {
                 params.meta.get_or_insert_with(Default::default).insert(key, Value::String(value));
             }
             let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
