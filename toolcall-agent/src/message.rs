@@ -178,6 +178,13 @@ pub struct ModelResponse {
     pub usage: Usage,
     /// The reasoning items returned with it (OpenAI Responses), to send back.
     pub reasoning: Vec<Reasoning>,
+    /// Why the model stopped, in its provider's own words, when it said: OpenAI Chat's
+    /// `finish_reason` (`stop`, `tool_calls`, `length`, `content_filter`), Anthropic's
+    /// `stop_reason` (`end_turn`, `tool_use`, `max_tokens`, ...), Gemini's `finishReason`
+    /// (`STOP`, `MAX_TOKENS`, `SAFETY`, ...), a Responses reply's status (`completed`) or,
+    /// when incomplete, why (`max_output_tokens`, `content_filter`). The `chat` span records
+    /// it as `gen_ai.response.finish_reasons`.
+    pub finish_reason: Option<String>,
 }
 
 impl ModelResponse {

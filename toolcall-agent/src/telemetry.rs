@@ -232,9 +232,10 @@ impl<'a> Chat<'a> {
             Ok(reply) => {
                 self.span.record("gen_ai.usage.input_tokens", tokens(reply.usage.input_tokens));
                 self.span.record("gen_ai.usage.output_tokens", tokens(reply.usage.output_tokens));
-                // The reply's reason, in OpenAI's words: it asked for tools, or it stopped.
-                let reason = if reply.tool_calls.is_empty() { r#"["stop"]"# } else { r#"["tool_calls"]"# };
-                self.span.record("gen_ai.response.finish_reasons", reason);
+                if let Some(reason) = &reply.finish_reason {
+                    let reasons = serde_json::json!([reason]).to_string();
+                    self.span.record("gen_ai.response.finish_reasons", reasons.as_str());
+                }
             }
             Err(error) => {
                 self.span.record("error.type", error_type(error).as_str());

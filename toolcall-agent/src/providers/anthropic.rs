@@ -219,6 +219,8 @@ struct Response {
     content: Vec<ContentBlock>,
     #[serde(default)]
     usage: AnthropicUsage,
+    #[serde(default)]
+    stop_reason: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -287,7 +289,13 @@ fn read(response: Response) -> Result<ModelResponse, AgentError> {
             ContentBlock::Other => {}
         }
     }
-    Ok(ModelResponse { content, tool_calls, usage: response.usage.usage(), reasoning: Vec::new() })
+    Ok(ModelResponse {
+        content,
+        tool_calls,
+        usage: response.usage.usage(),
+        reasoning: Vec::new(),
+        finish_reason: response.stop_reason,
+    })
 }
 
 /// One streamed event.
@@ -308,12 +316,21 @@ enum StreamEvent {
     MessageDelta {
         #[serde(default)]
         usage: AnthropicUsage,
+        #[serde(default)]
+        delta: MessageDeltaBody,
     },
     Error {
         error: StreamError,
     },
     #[serde(other)]
     Other,
+}
+
+/// A `message_delta`'s `delta`: the message's end.
+#[derive(Deserialize, Default)]
+struct MessageDeltaBody {
+    #[serde(default)]
+    stop_reason: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -354,6 +371,7 @@ struct AnthropicStream {
     blocks: Vec<(usize, Streamed)>,
     usage: AnthropicUsage,
     started: bool,
+    stop_reason: Option<String>,
 }
 
 impl Assembler for AnthropicStream {
@@ -387,7 +405,12 @@ impl Assembler for AnthropicStream {
                     _ => {}
                 }
             }
-            StreamEvent::MessageDelta { usage } => self.usage.update(usage),
+            StreamEvent::MessageDelta { usage, delta } => {
+                self.usage.update(usage);
+                if delta.stop_reason.is_some() {
+                    self.stop_reason = delta.stop_reason;
+                }
+            }
             StreamEvent::Error { error } => {
                 let message = match error.kind {
                     Some(kind) => format!("{kind}: {}", error.message),
@@ -405,7 +428,11 @@ impl Assembler for AnthropicStream {
             let reason = "the stream ended without `message_start`".to_owned();
             return Err(AgentError::Malformed { reason, body: String::new() });
         }
-        let mut reply = ModelResponse { usage: self.usage.usage(), ..ModelResponse::default() };
+        let mut reply = ModelResponse {
+            usage: self.usage.usage(),
+            finish_reason: self.stop_reason,
+            ..ModelResponse::default()
+        };
         for (_, block) in self.blocks {
             match block {
                 Streamed::Text(text) => reply.content.push_str(&text),
@@ -509,6 +536,7 @@ mod tests {
         assert_eq!(reply.content, "Let me add.");
         assert_eq!(reply.tool_calls, [ToolCall::new("toolu_1", "add", "{\"a\": 1}")]);
         assert_eq!(reply.usage, Usage::new(25, 15));
+        assert_eq!(reply.finish_reason.as_deref(), Some("tool_use"), "from message_delta");
     }
 
     #[test]
@@ -528,5 +556,17 @@ mod tests {
             stream.event(SseEvent { event: String::new(), data: event.to_string() }).unwrap();
         }
         assert_eq!(stream.finish().unwrap().usage, Usage { cache_read_tokens: 3000, ..Usage::new(3010, 7) });
+    }
+
+    #[test]
+    fn a_message_says_why_it_stopped() {
+        let response: Response = serde_json::from_value(json!({
+            "content": [{"type": "text", "text": "cut sho"}],
+            "stop_reason": "max_tokens",
+            "usage": {"input_tokens": 3, "output_tokens": 5},
+        }))
+        .unwrap();
+        let reply = read(response).unwrap();
+        assert_eq!((reply.content.as_str(), reply.finish_reason.as_deref()), ("cut sho", Some("max_tokens")));
     }
 }

@@ -122,6 +122,8 @@ struct Completion {
 #[derive(Deserialize)]
 struct Choice {
     message: ChatCompletionResponseMessage,
+    #[serde(default)]
+    finish_reason: Option<String>,
 }
 
 #[derive(Deserialize, Default, Clone, Copy)]
@@ -158,7 +160,8 @@ fn read(completion: Completion) -> Result<ModelResponse, AgentError> {
     let message = choice.message;
     let tool_calls = message.tool_calls.unwrap_or_default().into_iter().map(call).collect();
     let content = message.content.or(message.refusal).unwrap_or_default();
-    Ok(ModelResponse { content, tool_calls, usage, reasoning: Vec::new() })
+    let finish_reason = choice.finish_reason;
+    Ok(ModelResponse { content, tool_calls, usage, reasoning: Vec::new(), finish_reason })
 }
 
 fn call(call: ChatCompletionMessageToolCalls) -> ToolCall {
@@ -193,6 +196,8 @@ struct StreamError {
 struct ChunkChoice {
     #[serde(default)]
     delta: Delta,
+    #[serde(default)]
+    finish_reason: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -224,6 +229,7 @@ struct ChatStream {
     refusal: String,
     calls: Vec<(usize, ToolCall)>,
     usage: Usage,
+    finish_reason: Option<String>,
 }
 
 impl Assembler for ChatStream {
@@ -238,9 +244,13 @@ impl Assembler for ChatStream {
         if let Some(usage) = chunk.usage {
             self.usage = usage.into();
         }
-        let Some(delta) = chunk.choices.into_iter().next().map(|choice| choice.delta) else {
+        let Some(choice) = chunk.choices.into_iter().next() else {
             return Ok(None);
         };
+        if choice.finish_reason.is_some() {
+            self.finish_reason = choice.finish_reason;
+        }
+        let delta = choice.delta;
         if let Some(refusal) = delta.refusal {
             self.refusal.push_str(&refusal);
         }
@@ -269,7 +279,13 @@ impl Assembler for ChatStream {
     fn finish(self) -> Result<ModelResponse, AgentError> {
         let content = if self.text.is_empty() { self.refusal } else { self.text };
         let tool_calls = self.calls.into_iter().map(|(_, call)| call).collect();
-        Ok(ModelResponse { content, tool_calls, usage: self.usage, reasoning: Vec::new() })
+        Ok(ModelResponse {
+            content,
+            tool_calls,
+            usage: self.usage,
+            reasoning: Vec::new(),
+            finish_reason: self.finish_reason,
+        })
     }
 }
 
@@ -337,6 +353,7 @@ mod tests {
             json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 1, "id": "c2", "type": "function", "function": {"name": "whoami", "arguments": "{}"}}]}}]}),
             json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{\"a\":"}}]}}]}),
             json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "1}"}}]}}]}),
+            json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
             json!({"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}}),
         ];
         let mut texts = Vec::new();
@@ -351,5 +368,15 @@ mod tests {
             [ToolCall::new("c1", "add", "{\"a\":1}"), ToolCall::new("c2", "whoami", "{}")]
         );
         assert_eq!(reply.usage, Usage::new(7, 3));
+        assert_eq!(reply.finish_reason.as_deref(), Some("tool_calls"), "the chunk that said it");
+    }
+
+    #[test]
+    fn the_finish_reason_is_the_choices() {
+        let completion: Completion = serde_json::from_value(
+            json!({"choices": [{"message": {"role": "assistant", "content": "cut"}, "finish_reason": "length"}]}),
+        )
+        .unwrap();
+        assert_eq!(read(completion).unwrap().finish_reason.as_deref(), Some("length"));
     }
 }

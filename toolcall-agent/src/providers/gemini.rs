@@ -205,9 +205,12 @@ struct Response {
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct Candidate {
     #[serde(default)]
     content: Option<CandidateContent>,
+    #[serde(default)]
+    finish_reason: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -295,6 +298,9 @@ fn take_parts(response: Response, reply: &mut ModelResponse) -> Result<String, A
             None => Ok(String::new()),
         };
     };
+    if candidate.finish_reason.is_some() {
+        reply.finish_reason = candidate.finish_reason;
+    }
     let mut text = String::new();
     for part in candidate.content.map(|content| content.parts).unwrap_or_default() {
         if let Some(call) = part.function_call {
@@ -409,5 +415,6 @@ mod tests {
         assert!(reply.tool_calls[0].id.starts_with("gemini_call_"));
         assert_eq!(reply.tool_calls[0].signature.as_deref(), Some("sig"));
         assert_eq!(reply.usage, Usage::new(10, 7));
+        assert_eq!(reply.finish_reason.as_deref(), Some("STOP"));
     }
 }

@@ -171,6 +171,8 @@ fn items(messages: &[Message]) -> Vec<Item<'_>> {
 struct Response {
     #[serde(default)]
     status: Option<String>,
+    #[serde(default)]
+    incomplete_details: Option<IncompleteDetails>,
     output: Vec<OutputItem>,
     #[serde(default)]
     usage: Option<ResponsesUsage>,
@@ -275,6 +277,21 @@ impl ResponseError {
     }
 }
 
+/// Why a response is incomplete (`max_output_tokens`, `content_filter`).
+#[derive(Deserialize)]
+struct IncompleteDetails {
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+impl Response {
+    /// Why it ended: why it is incomplete, else its status (`completed`).
+    fn finish_reason(&self) -> Option<String> {
+        let incomplete = self.incomplete_details.as_ref().and_then(|details| details.reason.clone());
+        incomplete.or_else(|| self.status.clone())
+    }
+}
+
 /// A failed response is an error; any other is its text (else refusal) and its calls.
 fn read(response: Response) -> Result<ModelResponse, AgentError> {
     if response.status.as_deref() == Some("failed") {
@@ -284,6 +301,7 @@ fn read(response: Response) -> Result<ModelResponse, AgentError> {
     }
     let (mut text, mut refusal, mut tool_calls) = (String::new(), String::new(), Vec::new());
     let mut reasoning = Vec::new();
+    let finish_reason = response.finish_reason();
     for item in response.output {
         match item {
             OutputItem::Message { content } => {
@@ -303,7 +321,8 @@ fn read(response: Response) -> Result<ModelResponse, AgentError> {
         }
     }
     let content = if text.is_empty() { refusal } else { text };
-    Ok(ModelResponse { content, tool_calls, usage: response.usage.unwrap_or_default().into(), reasoning })
+    let usage = response.usage.unwrap_or_default().into();
+    Ok(ModelResponse { content, tool_calls, usage, reasoning, finish_reason })
 }
 
 /// One streamed event: what the loop reads of each kind.
@@ -353,6 +372,7 @@ struct ResponsesStream {
     calls: Vec<(usize, ToolCall)>,
     reasoning: Vec<Reasoning>,
     usage: Option<Usage>,
+    finish_reason: Option<String>,
 }
 
 impl ResponsesStream {
@@ -401,6 +421,7 @@ impl Assembler for ResponsesStream {
                 }
             }
             "response.completed" | "response.incomplete" => {
+                self.finish_reason = event.response.as_ref().and_then(Response::finish_reason);
                 let usage = event.response.and_then(|response| response.usage).unwrap_or_default();
                 self.usage = Some(usage.into());
             }
@@ -430,6 +451,7 @@ impl Assembler for ResponsesStream {
             tool_calls: self.calls.into_iter().map(|(_, call)| call).collect(),
             usage,
             reasoning: self.reasoning,
+            finish_reason: self.finish_reason,
         })
     }
 }
@@ -487,6 +509,7 @@ mod tests {
         };
         assert_eq!(reply.reasoning, [reasoning]);
         assert_eq!(reply.usage, Usage { cache_read_tokens: 12, ..Usage::new(20, 4) });
+        assert_eq!(reply.finish_reason.as_deref(), Some("completed"));
         let messages = [reply.to_message()];
         assert_eq!(
             serde_json::to_value(items(&messages)).unwrap(),
@@ -495,6 +518,17 @@ mod tests {
                 {"type": "function_call", "call_id": "call_1", "name": "add", "arguments": "{}"},
             ])
         );
+    }
+
+    #[test]
+    fn an_incomplete_response_says_why() {
+        let response: Response = serde_json::from_value(json!({
+            "status": "incomplete",
+            "incomplete_details": {"reason": "max_output_tokens"},
+            "output": [],
+        }))
+        .unwrap();
+        assert_eq!(read(response).unwrap().finish_reason.as_deref(), Some("max_output_tokens"));
     }
 
     #[test]
@@ -519,6 +553,7 @@ mod tests {
         let reply = stream.finish().unwrap();
         assert_eq!(reply.tool_calls, [ToolCall::new("call_1", "add", "{\"a\":1}")]);
         assert_eq!(reply.usage, Usage::new(9, 4));
+        assert_eq!(reply.finish_reason.as_deref(), Some("completed"));
         assert_eq!(reply.reasoning, [Reasoning { id: "rs_1".into(), ..Reasoning::default() }]);
         assert!(matches!(ResponsesStream::default().finish(), Err(AgentError::Malformed { .. })));
     }
