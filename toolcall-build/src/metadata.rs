@@ -2,8 +2,10 @@
 //! against its lowered tools and written into them. A renamed tool takes its wire name
 //! everywhere the IR name goes (definitions, dispatch, `names()`, export, the duplicate
 //! check); title, annotations and examples go where each format has a place for them; the
-//! time limit goes to `ToolInfo`. Examples are checked by the tool's own decoder.
+//! time limit and the OAuth scopes go to `ToolInfo` only (never into a definition).
+//! Examples are checked by the tool's own decoder, scopes against RFC 6749's grammar.
 
+use proc_macro2::Span;
 use serde_json::Value;
 use toolcall_runtime::ToolError;
 
@@ -76,6 +78,7 @@ fn apply_entry(tool: &mut ToolDef, entry: ToolMetaEntry, report: &FileDiagnostic
     tool.ir.title = entry.title.unwrap_or_default();
     tool.ir.annotations = entry.annotations;
     tool.timeout_ms = entry.timeout_ms;
+    tool.scopes = checked_scopes(&tool.ir.name, entry.scopes.unwrap_or_default(), report);
     for (json, span) in entry.examples {
         match checked_example(&tool.ir, &json) {
             Ok(example) => tool.ir.examples.push(example),
@@ -108,6 +111,42 @@ fn apply_entry(tool: &mut ToolDef, entry: ToolMetaEntry, report: &FileDiagnostic
             ),
         }
     }
+}
+
+/// The scopes of tool `name` that are scope tokens (RFC 6749 §3.3: `1*( %x21 / %x23-5B /
+/// %x5D-7E )`, printable ASCII but space, `"` and `\`), each once; an error at each that
+/// is not (empty, with another character, or listed before).
+fn checked_scopes(name: &str, scopes: Vec<(String, Span)>, report: &FileDiagnostics<'_>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(scopes.len());
+    for (scope, span) in scopes {
+        let why = if scope.is_empty() {
+            Some("is empty".to_owned())
+        } else if let Some(c) = scope.chars().find(|&c| !is_scope_char(c)) {
+            let what = if c == ' ' { "a space".to_owned() } else { format!("{c:?}") };
+            Some(format!(
+                "has {what}, which RFC 6749 §3.3 does not allow in a scope (printable ASCII but space, \
+                 `\"` and `\\`; one scope per string)"
+            ))
+        } else if out.contains(&scope) {
+            Some("is listed twice".to_owned())
+        } else {
+            None
+        };
+        match why {
+            Some(why) if scope.is_empty() => {
+                report.error(span, format!("`{TOOLS_CONST}`: a scope of `{name}` {why}"))
+            }
+            Some(why) => report
+                .error(span, format!("`{TOOLS_CONST}`: scope `{}` of `{name}` {why}", scope.escape_debug())),
+            None => out.push(scope),
+        }
+    }
+    out
+}
+
+/// Whether `c` may stand in a scope token: `%x21 / %x23-5B / %x5D-7E`.
+fn is_scope_char(c: char) -> bool {
+    matches!(c, '\x21' | '\x23'..='\x5B' | '\x5D'..='\x7E')
 }
 
 /// `json` parsed, when the tool's decoder accepts it as arguments.

@@ -85,6 +85,9 @@ pub struct ToolDef {
     pub returns_content: bool,
     /// The time limit of one call (`ToolMeta::timeout_ms`), for servers and agents.
     pub timeout_ms: Option<u64>,
+    /// The OAuth scopes a caller's token must carry to call it (`ToolMeta::scopes`): for
+    /// `ToolInfo` only, never in a definition.
+    pub scopes: Vec<String>,
     /// What the success type is, for a resource's contents.
     pub value_kind: toolcall_runtime::ResourceKind,
     /// Its schema texts, rendered once when it is lowered: what the checks measure and

@@ -56,6 +56,10 @@ pub struct ToolInfo {
     /// The time limit of one call in milliseconds, from the tool's `ToolMeta::timeout_ms`;
     /// servers and agent loops use it instead of their default.
     pub timeout_ms: Option<u64>,
+    /// The OAuth scopes a caller's token must carry to call the tool, from its
+    /// `ToolMeta::scopes` (empty when none; [`ToolInfo::scopes`] reads it). Not part of
+    /// any definition: no format and no MCP message carries them.
+    pub scopes: &'static [&'static str],
     /// Whether the tool returns [`Content`](crate::Content) blocks (`Content`,
     /// `Vec<Content>` or a `Result` of them): its result is the blocks as MCP writes them,
     /// and it has no output schema.
@@ -81,6 +85,7 @@ impl ToolInfo {
         icons: "",
         meta: "",
         timeout_ms: None,
+        scopes: &[],
         returns_content: false,
     };
 
@@ -89,6 +94,23 @@ impl ToolInfo {
     /// tool list leaves out.
     pub const fn is_destructive(&self) -> bool {
         matches!(self.hints.destructive, Some(true))
+    }
+
+    /// The OAuth scopes a caller's token must carry to call the tool (its
+    /// `ToolMeta::scopes`, checked by the build); empty when it needs none beyond what
+    /// every request needs. toolcall-mcp's resource server requires them for a
+    /// `tools/call` of the tool, and a `tool_filter` can hide the tool from a caller
+    /// without them.
+    ///
+    /// ```
+    /// use toolcall_runtime::ToolInfo;
+    ///
+    /// let add = ToolInfo { name: "add_note", scopes: &["notes:write"], ..ToolInfo::EMPTY };
+    /// assert_eq!(add.scopes(), ["notes:write"]);
+    /// assert!(ToolInfo::EMPTY.scopes().is_empty());
+    /// ```
+    pub const fn scopes(&self) -> &'static [&'static str] {
+        self.scopes
     }
 
     /// Whether the tool says it only reads (`readOnlyHint: true`).

@@ -11,16 +11,20 @@
 //!         .destructive()                // MCP annotations: ask a person first
 //!         .idempotent()
 //!         .timeout_ms(5_000)            // the MCP server's and the agent's limit for it
+//!         .scopes(&["notes:write"])     // OAuth: what a caller's token must carry
 //!         .example(r#"{"id": 3}"#),     // Anthropic's input_examples
 //!     ToolMeta::new("list_notes").read_only().closed_world(),
 //! ];
 //! assert_eq!(TOOLS[0].wire_name(), Some("remove_note"));
+//! assert_eq!(TOOLS[0].required_scopes(), ["notes:write"]);
 //! ```
 //!
 //! The compiler checks the declaration; the build script reads the same syntax, checks
 //! it (unknown functions, duplicate or invalid names, examples that are not JSON or that
-//! the tool's decoder refuses are located errors) and emits each field where a format has
-//! a place for it. At run time the value is inert.
+//! the tool's decoder refuses, scopes that are not RFC 6749 scope tokens are located
+//! errors) and emits each field where a format has a place for it. Scopes go nowhere on
+//! the wire: only into the tool's `ToolInfo`, for the servers that check them. At run
+//! time the value is inert.
 
 /// Metadata for one tool function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +37,7 @@ pub struct ToolMeta {
     idempotent: Option<bool>,
     open_world: Option<bool>,
     timeout_ms: Option<u64>,
+    scopes: &'static [&'static str],
     example: Option<&'static str>,
     icon: Option<(&'static str, &'static str)>,
     meta: Option<(&'static str, &'static str)>,
@@ -50,6 +55,7 @@ impl ToolMeta {
             idempotent: None,
             open_world: None,
             timeout_ms: None,
+            scopes: &[],
             example: None,
             icon: None,
             meta: None,
@@ -110,6 +116,18 @@ impl ToolMeta {
         self
     }
 
+    /// OAuth scopes a caller's token must carry to call this tool (`&["notes:write"]`),
+    /// beside the ones every request needs: toolcall-mcp's OAuth resource server answers a
+    /// `tools/call` of it without them with 403 `insufficient_scope`. String literals,
+    /// each a scope token of RFC 6749 §3.3 (printable ASCII without spaces, `"` or `\`),
+    /// each once: the build reads them into the tool's `ToolInfo::scopes` and refuses
+    /// anything else, as it does a second `scopes` call on one entry. Never sent to a
+    /// model or client.
+    pub const fn scopes(mut self, scopes: &'static [&'static str]) -> Self {
+        self.scopes = scopes;
+        self
+    }
+
     /// An example of arguments, as JSON text. Repeatable: the build script reads every
     /// call (the inert run-time value keeps the last).
     pub const fn example(mut self, json: &'static str) -> Self {
@@ -144,6 +162,11 @@ impl ToolMeta {
     /// The time limit, in milliseconds.
     pub const fn timeout(&self) -> Option<u64> {
         self.timeout_ms
+    }
+
+    /// The OAuth scopes set by [`ToolMeta::scopes`]; empty when none.
+    pub const fn required_scopes(&self) -> &'static [&'static str] {
+        self.scopes
     }
 }
 

@@ -18,9 +18,15 @@
 //! resource server (toolcall-mcp's `oauth`): a request needs an access token of that
 //! issuer whose audience is the resource URL (also the `resource` of the metadata at
 //! `/.well-known/oauth-protected-resource`), and the scope `notes:read`; `add_note` and
-//! `remove_note` need `notes:write` too, and a call of either without it gets 403 with
+//! `remove_note` need `notes:write` too (declared with them, `.scopes(&["notes:write"])` in
+//! the `TOOLS` of `src/tools/notes.rs`), and a call of either without it gets 403 with
 //! `WWW-Authenticate: Bearer error="insufficient_scope", scope="... notes:write"`, so the
-//! client can get a token with more scope. A token's subject (or, without one, its
+//! client can get a token with more scope; both stay listed to such a token, so it knows
+//! what to ask for. JWT access tokens are checked against the issuer's keys; with
+//! `--introspection-client-id ID --introspection-client-secret-env VAR`, opaque tokens are
+//! checked at the issuer's introspection endpoint (RFC 7662) as client ID, with the secret
+//! read from the environment variable VAR (never from the command line, where other users
+//! of the machine could read it). A token's subject (or, without one, its
 //! client) is a user, made on first sight and stored nowhere: the id is the first 52 bits
 //! of SHA-256 over the issuer and the subject, plus 2^52 (never a demo user's id, still an
 //! exact JSON number), so every replica and every restart gives the subject the same notes;
@@ -56,10 +62,6 @@ pub const TOKEN_ENV: &str = "TOOLCALL_MCP_TOKEN";
 
 /// With `--auth-issuer`: the scope every request needs (list and read).
 pub const NOTES_READ: &str = "notes:read";
-/// With `--auth-issuer`: the scope `add_note` and `remove_note` need beside it.
-pub const NOTES_WRITE: &str = "notes:write";
-/// The tools that write notes, by the names clients call them.
-const WRITING_TOOLS: [&str; 2] = ["add_note", "remove_note"];
 /// The first id of users made from OAuth subjects (2^52): above every demo user's.
 pub const OAUTH_USER_IDS: u64 = 1 << 52;
 
@@ -144,7 +146,8 @@ pub struct ServeArgs {
     pub session_store: Option<String>,
     /// Over HTTP, instead of --token: the issuer URL of the OAuth 2.1 authorization server
     /// whose access tokens (for --resource) requests need. Every request needs scope
-    /// notes:read; add_note and remove_note need notes:write.
+    /// notes:read; add_note and remove_note need notes:write, as their TOOLS entries say
+    /// (`.scopes(&["notes:write"])` in src/tools/notes.rs).
     #[arg(long, value_name = "URL", requires_all = ["http", "resource"], conflicts_with = "tokens")]
     pub auth_issuer: Option<String>,
     /// With --auth-issuer, this server's URL as clients reach it
@@ -152,6 +155,16 @@ pub struct ServeArgs {
     /// the metadata at /.well-known/oauth-protected-resource.
     #[arg(long, value_name = "URL", requires = "auth_issuer")]
     pub resource: Option<String>,
+    /// With --auth-issuer, this server's client id at the issuer's introspection endpoint
+    /// (RFC 7662): opaque (non-JWT) access tokens are checked there. Needs
+    /// --introspection-client-secret-env.
+    #[arg(long, value_name = "ID", requires_all = ["auth_issuer", "introspection_client_secret_env"])]
+    pub introspection_client_id: Option<String>,
+    /// The name of the environment variable holding the client secret of
+    /// --introspection-client-id. The secret itself is never taken on the command line,
+    /// where other users of the machine can read a process's arguments.
+    #[arg(long, value_name = "VAR", requires = "introspection_client_id")]
+    pub introspection_client_secret_env: Option<String>,
 }
 
 /// Resolves on SIGTERM or SIGINT (on other platforms, Ctrl-C).
@@ -248,7 +261,7 @@ impl ServeArgs {
             }
         };
         // oauth: --auth-issuer and --resource make an OAuth 2.1 resource server.
-        let oauth = match self.resource_server() {
+        let oauth = match self.resource_server(|var| std::env::var(var).ok()) {
             Ok(oauth) => oauth,
             Err(why) => {
                 eprintln!("error: {why}");
@@ -434,15 +447,29 @@ impl ServeArgs {
 
 impl ServeArgs {
     /// The OAuth 2.1 resource server of `--auth-issuer` and `--resource`, if given: every
-    /// request needs `notes:read`, the writing tools `notes:write` too.
-    fn resource_server(&self) -> Result<Option<Arc<ResourceServer>>, String> {
+    /// request needs `notes:read` (the writing tools' `notes:write` is in their `TOOLS`
+    /// entries, which `McpServer::oauth` reads); with `--introspection-client-id`, opaque
+    /// tokens are introspected with the secret `env` gives for
+    /// `--introspection-client-secret-env`.
+    fn resource_server(
+        &self,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<Option<Arc<ResourceServer>>, String> {
         let (Some(issuer), Some(resource)) = (&self.auth_issuer, &self.resource) else { return Ok(None) };
         let mut server = ResourceServer::new(issuer, resource)
             .map_err(|error| format!("--auth-issuer/--resource: {error}"))?
             .required_scopes([NOTES_READ])
             .resource_name("example-app notes");
-        for tool in WRITING_TOOLS {
-            server = server.tool_scopes(tool, [NOTES_WRITE]);
+        if let (Some(client_id), Some(var)) =
+            (&self.introspection_client_id, &self.introspection_client_secret_env)
+        {
+            let secret = env(var).filter(|secret| !secret.is_empty()).ok_or_else(|| {
+                format!(
+                    "--introspection-client-secret-env {var}: the environment variable {var} is not set \
+                     (or is empty): set it to the client secret of {client_id}"
+                )
+            })?;
+            server = server.introspection(client_id, secret);
         }
         Ok(Some(Arc::new(server)))
     }
@@ -641,14 +668,20 @@ mod tests {
             serve("--http 127.0.0.1:0 --auth-issuer https://as.example --resource https://mcp.example/mcp")
                 .unwrap();
         assert!(args.check().is_ok());
-        let oauth = args.resource_server().unwrap().unwrap();
+        let oauth = args.resource_server(|_| None).unwrap().unwrap();
         assert_eq!((oauth.issuer(), oauth.resource()), ("https://as.example", "https://mcp.example/mcp"));
-        assert_eq!(oauth.scopes_supported(), [NOTES_READ, NOTES_WRITE]);
-        assert_eq!(oauth.tool_scopes_of("add_note"), [NOTES_WRITE]);
-        assert_eq!(oauth.tool_scopes_of("remove_note"), [NOTES_WRITE]);
-        assert!(oauth.tool_scopes_of("list_notes").is_empty());
-        let every: Vec<&str> = toolset::ALL.describe().iter().map(|tool| tool.name).collect();
-        assert!(WRITING_TOOLS.iter().all(|tool| every.contains(tool)), "the wire names of the writing tools");
+        // The writing tools' scope is theirs, in their TOOLS entries (which `McpServer::oauth`
+        // reads): the resource server names no tool.
+        assert_eq!(oauth.scopes_supported(), [NOTES_READ]);
+        assert!(oauth.tool_scopes_of("add_note").is_empty());
+        let mut scoped: Vec<(&str, &[&str])> = toolset::ALL
+            .describe()
+            .iter()
+            .filter(|tool| !tool.scopes().is_empty())
+            .map(|tool| (tool.name, tool.scopes()))
+            .collect();
+        scoped.sort();
+        assert_eq!(scoped, [("add_note", &["notes:write"][..]), ("remove_note", &["notes:write"][..])]);
         assert!(
             args.http_settings(Arc::new(Store::new(Duration::ZERO)))
                 .allowed_hosts
@@ -674,9 +707,54 @@ mod tests {
         let plain =
             serve("--http 127.0.0.1:0 --auth-issuer http://as.example --resource https://mcp.example/mcp")
                 .unwrap();
-        assert!(plain.resource_server().unwrap_err().contains("https"), "plain http only to loopback");
+        assert!(
+            plain.resource_server(|_| None).unwrap_err().contains("https"),
+            "plain http only to loopback"
+        );
         assert_eq!(authority("https://user@mcp.example:8443/mcp?x#y"), Some("mcp.example:8443"));
         assert_eq!(authority("not a url"), None);
+    }
+
+    #[test]
+    fn introspection_takes_its_secret_from_the_environment_only() {
+        let oauth = "--http 127.0.0.1:0 --auth-issuer https://as.example --resource https://mcp.example/mcp";
+        let args = serve(&format!(
+            "{oauth} --introspection-client-id rs --introspection-client-secret-env RS_SECRET"
+        ))
+        .unwrap();
+        assert_eq!(
+            (args.introspection_client_id.as_deref(), args.introspection_client_secret_env.as_deref()),
+            (Some("rs"), Some("RS_SECRET"))
+        );
+        let env = |var: &str| (var == "RS_SECRET").then(|| "s3cret".to_owned());
+        let server = format!("{:?}", args.resource_server(env).unwrap().unwrap());
+        assert!(server.contains(r#"introspection: Some(Credentials { client_id: "rs""#), "{server}");
+        assert!(!server.contains("s3cret"), "{server}");
+        let unset = args.resource_server(|_| None).unwrap_err();
+        assert!(
+            unset.starts_with(
+                "--introspection-client-secret-env RS_SECRET: the environment variable RS_SECRET is not set"
+            ),
+            "{unset}"
+        );
+        assert!(args.resource_server(|_| Some(String::new())).is_err(), "an empty secret");
+        let without = serve(oauth).unwrap().resource_server(env).unwrap().unwrap();
+        assert!(format!("{without:?}").contains("introspection: None"), "JWTs only");
+        assert!(serve(&format!("{oauth} --introspection-client-id rs")).is_err(), "needs the variable");
+        assert!(
+            serve(&format!("{oauth} --introspection-client-secret-env RS_SECRET")).is_err(),
+            "needs the id"
+        );
+        assert!(
+            serve("--http 127.0.0.1:0 --introspection-client-id rs --introspection-client-secret-env V")
+                .is_err(),
+            "needs --auth-issuer"
+        );
+        assert!(
+            serve(&format!("{oauth} --introspection-client-id rs --introspection-client-secret s3cret"))
+                .is_err(),
+            "no secret on the command line"
+        );
     }
 
     #[test]

@@ -10,7 +10,9 @@ use crate::app::StoreError;
 use crate::models::{Confirm, Note, User, export_uri, markdown};
 
 /// What these tools are, for clients and models: a confirmation-worthy destructive tool
-/// under its wire name, read-only hints, a tool-specific time limit and examples.
+/// under its wire name, read-only hints, a tool-specific time limit and examples; and, for
+/// the OAuth resource server of `serve --auth-issuer` only (never sent to a client), the
+/// scope the tools that write need beside `notes:read`.
 pub(crate) const TOOLS: &[ToolMeta] = &[
     ToolMeta::new("delete_note")
         .name("remove_note")
@@ -19,7 +21,9 @@ pub(crate) const TOOLS: &[ToolMeta] = &[
         .idempotent()
         .closed_world()
         .timeout_ms(2_000)
+        .scopes(&["notes:write"])
         .example(r#"{"id": 2}"#),
+    ToolMeta::new("add_note").scopes(&["notes:write"]),
     ToolMeta::new("list_notes")
         .title("List my notes")
         .read_only()

@@ -3,7 +3,7 @@
 //! ```text
 //! pub(crate) const TOOLS: &[ToolMeta] = &[
 //!     ToolMeta::new("delete_note").name("remove_note").title("Remove a note").destructive()
-//!         .idempotent().timeout_ms(5_000).example(r#"{"id": 3}"#),
+//!         .idempotent().timeout_ms(5_000).scopes(&["notes:write"]).example(r#"{"id": 3}"#),
 //! ];
 //! ```
 //! The compiler type-checks the const (generated code references it); this module reads
@@ -36,6 +36,9 @@ pub struct ToolMetaEntry {
     pub annotations: Annotations,
     /// `.timeout_ms(..)`.
     pub timeout_ms: Option<u64>,
+    /// `.scopes(&[..])`: each scope as written, with its place (checked when applied);
+    /// `None` without a `scopes` call.
+    pub scopes: Option<Vec<(String, Span)>>,
     /// Each `.example(..)`'s JSON text, with its place.
     pub examples: Vec<(String, Span)>,
     /// Each `.icon(src, mime_type)`, with its place.
@@ -81,6 +84,7 @@ fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<Tool
         title: None,
         annotations: Annotations::default(),
         timeout_ms: None,
+        scopes: None,
         examples: Vec::new(),
         icons: Vec::new(),
         meta: Vec::new(),
@@ -133,12 +137,45 @@ fn apply_method(entry: &mut ToolMetaEntry, call: &syn::ExprMethodCall, file: &Pa
                 _ => diags.warn(file, call.span(), format!("`{method}` needs two string literals; ignored")),
             }
         }
+        ("scopes", 1) => read_scopes(entry, call, file, diags),
         ("timeout_ms", 1) => match call.args.first().and_then(integer_literal).map(u64::try_from) {
             Some(Ok(ms)) if ms > 0 => entry.timeout_ms = Some(ms),
             _ => diags.warn(file, call.span(), "`timeout_ms` needs a positive integer literal; ignored"),
         },
         (other, _) => {
             diags.warn(file, call.method.span(), format!("unknown ToolMeta method `{other}`; ignored"))
+        }
+    }
+}
+
+/// Reads `.scopes(&["a", "b"])`. Unlike the other methods, what cannot be read is an
+/// error, not a warning: a scope dropped unseen would let a token without it call the tool.
+fn read_scopes(entry: &mut ToolMetaEntry, call: &syn::ExprMethodCall, file: &Path, diags: &Diagnostics) {
+    let function = &entry.function;
+    if entry.scopes.is_some() {
+        let message =
+            format!("`{TOOLS_CONST}`: `scopes` of `{function}` is given twice; list every scope in one call");
+        diags.error(file, call.method.span(), message);
+        return;
+    }
+    let Some(elements) = call.args.first().and_then(array_elements) else {
+        let message = format!(
+            "`{TOOLS_CONST}`: `scopes` of `{function}` needs a list of string literals \
+             (`.scopes(&[\"notes:write\"])`) for the build to read"
+        );
+        diags.error(file, call.span(), message);
+        return;
+    };
+    let scopes = entry.scopes.insert(Vec::new());
+    for element in elements {
+        match string_literal(element) {
+            Some(scope) => scopes.push((scope, element.span())),
+            None => {
+                let message = format!(
+                    "`{TOOLS_CONST}`: a scope of `{function}` must be a string literal for the build to read it"
+                );
+                diags.error(file, element.span(), message);
+            }
         }
     }
 }
@@ -152,7 +189,8 @@ mod tests {
         let item: syn::ItemConst = syn::parse_quote! {
             pub(crate) const TOOLS: &[ToolMeta] = &[
                 ToolMeta::new("delete_note").name("remove_note").title("Remove").destructive()
-                    .idempotent().closed_world().timeout_ms(5_000).example("{}").example(r#"{"id":1}"#),
+                    .idempotent().closed_world().timeout_ms(5_000).example("{}").example(r#"{"id":1}"#)
+                    .scopes(&["notes:write", "notes:delete"]),
                 ToolMeta::new("list_notes").read_only().open_world().non_destructive(),
                 ToolMeta::new("delete_note").read_only(),
                 ToolMeta::new("x").shout().timeout_ms(0).name(NAME),
@@ -176,6 +214,9 @@ mod tests {
         );
         assert_eq!(delete.timeout_ms, Some(5_000));
         assert_eq!(delete.examples.len(), 2);
+        let scopes: Vec<&str> = delete.scopes.iter().flatten().map(|(scope, _)| scope.as_str()).collect();
+        assert_eq!(scopes, ["notes:write", "notes:delete"]);
+        assert!(got[1].scopes.is_none());
         assert_eq!(got[1].annotations.destructive, Some(false));
         let messages: Vec<String> = diags.into_sorted().into_iter().map(|d| d.message).collect();
         for expected in [
@@ -186,6 +227,40 @@ mod tests {
             "expected `ToolMeta::new(\"function\")`",
         ] {
             assert!(messages.iter().any(|m| m.contains(expected)), "{expected}: {messages:?}");
+        }
+    }
+
+    #[test]
+    fn scopes_the_build_cannot_read_are_errors() {
+        let item: syn::ItemConst = syn::parse_quote! {
+            pub(crate) const TOOLS: &[ToolMeta] = &[
+                ToolMeta::new("a").scopes(WRITE),
+                ToolMeta::new("b").scopes(&["notes:read", SCOPE]),
+                ToolMeta::new("c").scopes(&["x"]).scopes(&["y"]),
+            ];
+        };
+        let diags = Diagnostics::default();
+        let got = read_tool_meta(&item, Path::new("t.rs"), &diags);
+        assert_eq!(got.len(), 3);
+        assert!(got[0].scopes.is_none());
+        let kept = |entry: &ToolMetaEntry| -> Vec<String> {
+            entry.scopes.iter().flatten().map(|(scope, _)| scope.clone()).collect()
+        };
+        assert_eq!(kept(&got[1]), ["notes:read"]);
+        assert_eq!(kept(&got[2]), ["x"], "the first call is kept");
+        let found = diags.into_sorted();
+        assert!(found.iter().all(|d| d.level == crate::diagnostics::Level::Error), "{found:?}");
+        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        for expected in [
+            "`scopes` of `a` needs a list of string literals",
+            "a scope of `b` must be a string literal",
+            "`scopes` of `c` is given twice",
+        ] {
+            assert_eq!(
+                messages.iter().filter(|m| m.contains(expected)).count(),
+                1,
+                "{expected}: {messages:?}"
+            );
         }
     }
 }

@@ -148,7 +148,7 @@ pub fn info_table(out: &mut Out, ident: &str, tools: &[(String, &ToolDef)]) {
 
 /// One `ToolInfo { .. },` entry: the tool's texts, each schema a raw literal on its line;
 /// fields at their empty value (no title, output schema, annotations, examples, time
-/// limit or content) come from `ToolInfo::EMPTY`.
+/// limit, scopes or content) come from `ToolInfo::EMPTY`.
 fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
     let texts = &tool.texts;
     out.open("::toolcall_runtime::ToolInfo {");
@@ -167,6 +167,7 @@ fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
         ("icons", (!texts.icons.is_empty()).then(|| literal(&texts.icons))),
         ("meta", (!texts.meta.is_empty()).then(|| literal(&texts.meta))),
         ("timeout_ms", tool.timeout_ms.map(|ms| format!("Some({ms})"))),
+        ("scopes", (!tool.scopes.is_empty()).then(|| scopes(&tool.scopes))),
         ("returns_content", tool.returns_content.then(|| "true".to_owned())),
     ];
     let mut omitted = false;
@@ -180,6 +181,12 @@ fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
         out.line("..::toolcall_runtime::ToolInfo::EMPTY");
     }
     out.close("},");
+}
+
+/// The OAuth scopes as a constant expression: `&["notes:write", ..]`.
+fn scopes(scopes: &[String]) -> String {
+    let quoted: Vec<String> = scopes.iter().map(|scope| quoted(scope)).collect();
+    format!("&[{}]", quoted.join(", "))
 }
 
 /// The typed hints as a constant expression: `::toolcall_runtime::Annotations::new(..)`.

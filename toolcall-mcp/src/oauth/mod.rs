@@ -19,15 +19,22 @@
 //! be asked), then the request function, then the body's limits, then, for a `tools/call`,
 //! the tool's scopes (403 `insufficient_scope`), then rmcp.
 //!
+//! A tool's own scopes are declared with it, in its file's `TOOLS` const
+//! (`ToolMeta::new("add_note").scopes(&["notes:write"])`): the build checks them and puts
+//! them in the tool's `ToolInfo`, and [`McpServer::oauth`] requires them for a call of it.
+//! [`ResourceServer::tool_scopes`] gives scopes to a tool at run time (one added with
+//! [`McpServer::tool`]); a tool given both needs both.
+//!
 //! ```no_run
 //! use toolcall_mcp::oauth::{AccessToken, ResourceServer};
 //! use toolcall_mcp::{Caller, McpServer, Rejection};
 //! # mod toolset { pub static ALL: toolcall_runtime::Toolset<super::App> = toolcall_runtime::Toolset::new(&[], &E, |_, _, _| None); static E: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new(); }
 //! # #[derive(Default)] struct App { user: String, may_write: bool }
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! // In src/tools/notes.rs, `add_note` needs notes:write:
+//! //     pub(crate) const TOOLS: &[ToolMeta] = &[ToolMeta::new("add_note").scopes(&["notes:write"])];
 //! let oauth = ResourceServer::new("https://auth.example.com", "https://mcp.example.com/mcp")?
-//!     .required_scopes(["notes:read"])
-//!     .tool_scopes("add_note", ["notes:write"]);
+//!     .required_scopes(["notes:read"]);
 //! McpServer::new(&toolset::ALL, App::default())
 //!     .oauth(oauth)
 //!     .context_from_request(|request| {
@@ -111,6 +118,11 @@ impl std::error::Error for ConfigError {}
 /// discovery document; opaque tokens are introspected (RFC 7662) when
 /// [`ResourceServer::introspection`] gave this server client credentials. One issuer per
 /// server.
+///
+/// A clone shares the caches (the issuer's endpoints and keys, the verified tokens):
+/// [`McpServer::oauth`] keeps a clone that also knows the toolset's tool scopes when the
+/// one it is given is shared.
+#[derive(Clone)]
 pub struct ResourceServer {
     issuer: String,
     resource: String,
@@ -130,13 +142,13 @@ pub struct ResourceServer {
     token_cache_ttl: Duration,
     introspection_cache_ttl: Duration,
     credentials: Option<Credentials>,
-    fetcher: OnceLock<Result<Fetcher, String>>,
-    discovery: Discovery,
-    jwks: Jwks,
-    tokens: TokenCache,
+    fetcher: Arc<OnceLock<Result<Fetcher, String>>>,
+    discovery: Arc<Discovery>,
+    jwks: Arc<Jwks>,
+    tokens: Arc<TokenCache>,
     /// Introspection's refusals, apart: a flood of made-up tokens fills this one, never
     /// pushing verified tokens out.
-    refused: TokenCache,
+    refused: Arc<TokenCache>,
 }
 
 impl std::fmt::Debug for ResourceServer {
@@ -192,7 +204,7 @@ impl ResourceServer {
             metadata_paths.push(format!("/.well-known/oauth-protected-resource{path}"));
         }
         Ok(ResourceServer {
-            discovery: Discovery::new(issuer.to_owned(), issuer_url),
+            discovery: Arc::new(Discovery::new(issuer.to_owned(), issuer_url)),
             issuer: issuer.to_owned(),
             audiences: vec![canonical.clone(), alternate],
             resource: canonical,
@@ -211,10 +223,10 @@ impl ResourceServer {
             token_cache_ttl: DEFAULT_TOKEN_CACHE_TTL,
             introspection_cache_ttl: DEFAULT_INTROSPECTION_CACHE_TTL,
             credentials: None,
-            fetcher: OnceLock::new(),
-            jwks: Jwks::new(),
-            tokens: TokenCache::new(DEFAULT_TOKEN_CACHE_CAPACITY),
-            refused: TokenCache::new(REFUSED_CACHE_CAPACITY),
+            fetcher: Arc::new(OnceLock::new()),
+            jwks: Arc::new(Jwks::new()),
+            tokens: Arc::new(TokenCache::new(DEFAULT_TOKEN_CACHE_CAPACITY)),
+            refused: Arc::new(TokenCache::new(REFUSED_CACHE_CAPACITY)),
         })
     }
 
@@ -231,6 +243,11 @@ impl ResourceServer {
     /// so the client can get a token with more and call again. The tool is listed to every
     /// caller either way (a caller who cannot see it could not ask for more); hide it with
     /// a [`McpServer::tool_filter`] if it should be.
+    ///
+    /// A tool of the toolset declares its scopes in its `TOOLS` entry
+    /// (`ToolMeta::scopes`), which [`McpServer::oauth`] adds to these: this is for tools
+    /// added at run time ([`McpServer::tool`]), which have no `TOOLS` entry, and for scopes
+    /// a deployment adds. A tool named both here and in `TOOLS` needs the scopes of both.
     pub fn tool_scopes(
         mut self,
         tool: impl Into<String>,
@@ -241,7 +258,8 @@ impl ResourceServer {
     }
 
     /// More scopes the metadata lists in `scopes_supported`, beside the required ones and
-    /// the tools' ones (which it always lists).
+    /// the tools' ones (which it always lists, from [`ResourceServer::tool_scopes`] and,
+    /// once served, from the toolset's `ToolMeta::scopes`).
     pub fn supported_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.supported = normalized(scopes);
         self
@@ -320,7 +338,7 @@ impl ResourceServer {
 
     /// The most tokens kept verified ([`DEFAULT_TOKEN_CACHE_CAPACITY`]).
     pub fn token_cache_capacity(mut self, tokens: usize) -> Self {
-        self.tokens = TokenCache::new(tokens);
+        self.tokens = Arc::new(TokenCache::new(tokens));
         self
     }
 
@@ -345,7 +363,9 @@ impl ResourceServer {
         self.metadata_paths.clone()
     }
 
-    /// Every scope the server knows: the supported, required and tools' ones, sorted.
+    /// Every scope the server knows: the supported, required and tools' ones, sorted. The
+    /// resource server [`McpServer::oauth`] keeps knows the toolset's `ToolMeta::scopes`
+    /// too; one not handed to it yet knows those of [`ResourceServer::tool_scopes`] only.
     pub fn scopes_supported(&self) -> Vec<String> {
         let mut all: Vec<String> = self
             .supported
@@ -359,7 +379,8 @@ impl ResourceServer {
         all
     }
 
-    /// The scopes calling `tool` needs beside the required ones.
+    /// The scopes calling `tool` needs beside the required ones (see
+    /// [`ResourceServer::scopes_supported`] for which tools' scopes it knows).
     pub fn tool_scopes_of(&self, tool: &str) -> &[String] {
         self.tools.get(tool).map_or(&[], Vec::as_slice)
     }
@@ -484,6 +505,20 @@ fn principal_of(token: AccessToken) -> Result<AccessToken, TokenError> {
     if token.principal().is_empty() { Err(TokenError::MissingClaim("sub".to_owned())) } else { Ok(token) }
 }
 
+/// `tool`'s scopes in `tools`, with `scopes` added: each once, in order, the ones there
+/// first.
+fn unite(tools: &mut ToolScopes, tool: &str, scopes: &[&str]) {
+    if scopes.is_empty() {
+        return;
+    }
+    let known = tools.entry(tool.to_owned()).or_default();
+    for scope in normalized(scopes.iter().copied()) {
+        if !known.contains(&scope) {
+            known.push(scope);
+        }
+    }
+}
+
 /// Scopes as given, each once, empty ones dropped, in order.
 fn normalized(scopes: impl IntoIterator<Item = impl Into<String>>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -505,12 +540,22 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// those too (403 `insufficient_scope`); and the protected-resource metadata is served
     /// at `/.well-known/oauth-protected-resource` (and its path-suffixed form).
     ///
+    /// Each tool's scopes are those of its `TOOLS` entry (`ToolMeta::scopes`, in its
+    /// [`ToolInfo::scopes`](toolcall_runtime::ToolInfo::scopes)) and those
+    /// [`ResourceServer::tool_scopes`] gave it, together; the metadata's
+    /// `scopes_supported` lists them all. The server keeps its own resource server knowing
+    /// them: a clone of `server` sharing its caches when `server` is shared.
+    ///
     /// The verified token reaches [`McpServer::context_from_request`] in the request's
     /// extensions ([`AccessToken::of`]); the token's principal is the request's identity
     /// (the owner of its sessions) unless the request function names another. Transports
     /// without HTTP (stdio) are not affected.
     pub fn oauth(mut self, server: impl Into<Arc<ResourceServer>>) -> Self {
-        self.oauth = Some(server.into());
+        let mut server = Arc::unwrap_or_clone(server.into());
+        for tool in self.toolset.describe() {
+            unite(&mut server.tools, tool.name, tool.scopes());
+        }
+        self.oauth = Some(Arc::new(server));
         self
     }
 }
@@ -593,5 +638,48 @@ mod tests {
         assert_eq!(server.scopes_supported(), ["notes:delete", "notes:read", "notes:write", "profile"]);
         assert_eq!(server.tool_scopes_of("remove_note"), ["notes:write", "notes:delete"]);
         assert!(server.tool_scopes_of("list_notes").is_empty());
+    }
+
+    static EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
+    static INFO: [toolcall_runtime::ToolInfo; 2] = [
+        toolcall_runtime::ToolInfo {
+            name: "add_note",
+            scopes: &["notes:write", "notes:admin"],
+            ..toolcall_runtime::ToolInfo::EMPTY
+        },
+        toolcall_runtime::ToolInfo { name: "list_notes", ..toolcall_runtime::ToolInfo::EMPTY },
+    ];
+    static NOTES: toolcall_runtime::Toolset<()> =
+        toolcall_runtime::Toolset::new(&INFO, &EMITTED, |_, _, _| None);
+
+    fn kept(server: &McpServer<()>) -> &ResourceServer {
+        server.oauth.as_deref().unwrap()
+    }
+
+    #[test]
+    fn the_toolsets_scopes_join_the_ones_given_at_run_time() {
+        let given = ResourceServer::new("https://as.example", "https://mcp.example/mcp")
+            .unwrap()
+            .required_scopes(["notes:read"])
+            .tool_scopes("add_note", ["notes:write", "notes:audit"])
+            .tool_scopes("added_at_run_time", ["x:y"]);
+        let given = Arc::new(given);
+        let server = McpServer::new(&NOTES, ()).oauth(Arc::clone(&given));
+        let oauth = kept(&server);
+        assert_eq!(oauth.tool_scopes_of("add_note"), ["notes:write", "notes:audit", "notes:admin"]);
+        assert_eq!(oauth.tool_scopes_of("added_at_run_time"), ["x:y"]);
+        assert!(oauth.tool_scopes_of("list_notes").is_empty());
+        assert_eq!(
+            oauth.metadata()["scopes_supported"],
+            serde_json::json!(["notes:admin", "notes:audit", "notes:read", "notes:write", "x:y"])
+        );
+        // The one given, still shared, is as it was; the caches are the same.
+        assert_eq!(given.tool_scopes_of("add_note"), ["notes:write", "notes:audit"]);
+        assert!(Arc::ptr_eq(&given.tokens, &oauth.tokens) && Arc::ptr_eq(&given.jwks, &oauth.jwks));
+
+        let alone = McpServer::new(&NOTES, ())
+            .oauth(ResourceServer::new("https://as.example", "https://mcp.example/mcp").unwrap());
+        assert_eq!(kept(&alone).tool_scopes_of("add_note"), ["notes:write", "notes:admin"]);
+        assert_eq!(kept(&alone).scopes_supported(), ["notes:admin", "notes:write"]);
     }
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::http::request::Parts;
 use serde_json::{Map, Value};
+use toolcall_runtime::ToolInfo;
 
 /// Where an [`AccessToken`]'s claims come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,6 +156,47 @@ impl AccessToken {
     /// Whether `scope` was granted.
     pub fn has_scope(&self, scope: &str) -> bool {
         self.scopes.binary_search_by(|granted| granted.as_str().cmp(scope)).is_ok()
+    }
+
+    /// Whether the token carries every scope `tool`'s `TOOLS` entry declares
+    /// ([`ToolInfo::scopes`], from `ToolMeta::scopes`): what a
+    /// [`McpServer::tool_filter`](crate::McpServer::tool_filter) asks to hide the tools a
+    /// caller could not call. A tool without scopes of its own may be called by any token
+    /// (that passed the scopes every request needs). Scopes given at run time
+    /// ([`ResourceServer::tool_scopes`](super::ResourceServer::tool_scopes)) are not in a
+    /// `ToolInfo`: a call of such a tool is still refused without them.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use serde_json::json;
+    /// use toolcall_mcp::oauth::AccessToken;
+    /// use toolcall_mcp::{Caller, McpServer, Rejection};
+    /// use toolcall_runtime::{Emitted, ToolInfo, Toolset};
+    ///
+    /// // Rows as the build writes them for `ToolMeta::new("add_note").scopes(&["notes:write"])`.
+    /// static INFO: [ToolInfo; 2] = [
+    ///     ToolInfo { name: "list_notes", ..ToolInfo::EMPTY },
+    ///     ToolInfo { name: "add_note", scopes: &["notes:write"], ..ToolInfo::EMPTY },
+    /// ];
+    /// static EMITTED: Emitted = Emitted::new();
+    /// static NOTES: Toolset<Option<Arc<AccessToken>>> = Toolset::new(&INFO, &EMITTED, |_, _, _| None);
+    ///
+    /// // The context holds the caller's token; a tool it may not call is not listed to it.
+    /// let server = McpServer::new(&NOTES, None)
+    ///     .context_from_request(|request| {
+    ///         let token = AccessToken::of(request).ok_or_else(|| Rejection::unauthorized("no token"))?;
+    ///         Ok(Caller::new(token.principal(), Some(Arc::clone(token))))
+    ///     })
+    ///     .tool_filter(|token, tool| token.as_ref().is_some_and(|token| token.may_call(tool)));
+    /// # drop(server);
+    ///
+    /// let reader = AccessToken::from_claims(json!({"sub": "ada", "scope": "notes:read"}).as_object().cloned().unwrap_or_default());
+    /// assert!(reader.may_call(&INFO[0]) && !reader.may_call(&INFO[1]));
+    /// let writer = AccessToken::from_claims(json!({"sub": "ada", "scope": "notes:read notes:write"}).as_object().cloned().unwrap_or_default());
+    /// assert!(writer.may_call(&INFO[1]));
+    /// ```
+    pub fn may_call(&self, tool: &ToolInfo) -> bool {
+        tool.scopes().iter().all(|scope| self.has_scope(scope))
     }
 
     /// The audiences (`aud`): for a token this server accepted, its resource URI is one.

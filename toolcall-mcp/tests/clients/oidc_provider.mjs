@@ -7,7 +7,8 @@
 // resources are given as JSON in OIDC_RESOURCES: {"URI": {"format": "jwt" | "opaque",
 // "scope": "notes:read notes:write"}}; a JWT access token is signed RS256 with the
 // provider's keys, published at its jwks_uri; an opaque one is checked through its
-// introspection endpoint.
+// introspection endpoint, and may be revoked (RFC 7009, `/token/revocation`) by the client
+// it was issued to.
 //
 // Clients (secret = id + "-secret"): `mcp-writer` (notes:read notes:write), `mcp-reader`
 // (notes:read), `mcp-resource-server` (may introspect; asks for no tokens).
@@ -49,6 +50,10 @@ const provider = new Provider(issuer, {
     devInteractions: { enabled: false },
     clientCredentials: { enabled: true },
     introspection: { enabled: true, allowedPolicy: async () => true },
+    revocation: {
+      enabled: true,
+      allowedPolicy: async (ctx, client, token) => token.clientId === client.clientId,
+    },
     resourceIndicators: {
       enabled: true,
       defaultResource: () => undefined,

@@ -262,6 +262,7 @@ impl ToolInfo {
             icons: leak(render_icons(&tool.icons)),
             meta: leak(render_meta(&tool.meta)),
             timeout_ms: None,
+            scopes: &[],
             returns_content: false,
         }
     }
