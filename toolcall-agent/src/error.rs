@@ -190,11 +190,7 @@ impl fmt::Display for Cause {
 
 /// The first [`EXCERPT_CHARS`] characters of `text`, marked when cut.
 pub(crate) fn excerpt(text: &str) -> String {
-    let text = text.trim();
-    match text.char_indices().nth(EXCERPT_CHARS) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
+    toolcall_runtime::capture::cut(text.trim(), EXCERPT_CHARS).into_owned()
 }
 
 /// An error and its sources on one line: reqwest's own message says little

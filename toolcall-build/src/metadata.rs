@@ -119,25 +119,22 @@ fn apply_entry(tool: &mut ToolDef, entry: ToolMetaEntry, report: &FileDiagnostic
 fn checked_scopes(name: &str, scopes: Vec<(String, Span)>, report: &FileDiagnostics<'_>) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(scopes.len());
     for (scope, span) in scopes {
-        let why = if scope.is_empty() {
-            Some("is empty".to_owned())
+        let problem = if scope.is_empty() {
+            Some(format!("a scope of `{name}` is empty"))
         } else if let Some(c) = scope.chars().find(|&c| !is_scope_char(c)) {
             let what = if c == ' ' { "a space".to_owned() } else { format!("{c:?}") };
             Some(format!(
-                "has {what}, which RFC 6749 §3.3 does not allow in a scope (printable ASCII but space, \
-                 `\"` and `\\`; one scope per string)"
+                "scope `{}` of `{name}` has {what}, which RFC 6749 §3.3 does not allow in a scope \
+                 (printable ASCII but space, `\"` and `\\`; one scope per string)",
+                scope.escape_debug()
             ))
         } else if out.contains(&scope) {
-            Some("is listed twice".to_owned())
+            Some(format!("scope `{}` of `{name}` is listed twice", scope.escape_debug()))
         } else {
             None
         };
-        match why {
-            Some(why) if scope.is_empty() => {
-                report.error(span, format!("`{TOOLS_CONST}`: a scope of `{name}` {why}"))
-            }
-            Some(why) => report
-                .error(span, format!("`{TOOLS_CONST}`: scope `{}` of `{name}` {why}", scope.escape_debug())),
+        match problem {
+            Some(problem) => report.error(span, format!("`{TOOLS_CONST}`: {problem}")),
             None => out.push(scope),
         }
     }
