@@ -107,7 +107,8 @@ fn async_tools_are_tools_and_generate_boxed_bodies() {
     assert!(generated.diagnostics.is_empty(), "{}", diagnostic_lines(&generated));
     let tool = &generated.modules[0].tools[0];
     assert!(tool.is_async && !tool.takes_context);
-    assert!(generated.code.contains("__rt::pending(async move"), "{}", generated.code);
+    assert!(generated.code.contains("__rt::then_pending("), "{}", generated.code);
+    assert!(generated.code.contains("move |(arg0,)| async move {"), "{}", generated.code);
     assert!(generated.code.contains("crate::tools::io::fetch(arg0).await"), "{}", generated.code);
 }
 

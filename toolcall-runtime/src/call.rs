@@ -131,6 +131,37 @@ pub fn pending<'a>(
     Some(Dispatched::Async(Box::pin(body)))
 }
 
+/// A sync tool's call function after decoding: [`ready`] with the decoded parameters
+/// handed to `body`, or how the call stopped. One expression per call function, so the
+/// generated text holds only what differs between tools.
+#[inline(always)]
+pub fn then_ready<'a, P>(
+    decoded: Result<P, Stop<'a>>,
+    name: &str,
+    body: impl FnOnce(P) -> Result<Value, ToolError>,
+) -> Option<Dispatched<'a>> {
+    match decoded {
+        Ok(params) => ready(name, move || body(params)),
+        Err(stop) => stop,
+    }
+}
+
+/// An async tool's call function after decoding: [`pending`] with the future `body` makes
+/// of the decoded parameters, or how the call stopped.
+#[inline(always)]
+pub fn then_pending<'a, P, F>(
+    decoded: Result<P, Stop<'a>>,
+    body: impl FnOnce(P) -> F,
+) -> Option<Dispatched<'a>>
+where
+    F: Future<Output = Result<Value, ToolError>> + Send + 'a,
+{
+    match decoded {
+        Ok(params) => pending(body(params)),
+        Err(stop) => stop,
+    }
+}
+
 // The exact decoder's error bookkeeping, shared by every tool's instance of it (out of
 // line: the instances hold their parameters' decoding and calls to these).
 

@@ -55,7 +55,7 @@ pub mod __private {
     pub use crate::call::{
         Decoded, Dispatched, MAX_DECODED, Params, Stop, ToolFuture, arguments, boxed, decode_exact,
         decode_exact_plain, decode_fast, decode_fast_plain, exact, invoke, name_hash, parse_arguments,
-        pending, ready,
+        pending, ready, then_pending, then_ready,
     };
     pub use crate::decode::ArgError;
     pub use crate::encode::{Fallback, Returned, encode, encode_result, returned};

@@ -275,6 +275,20 @@ pub fn external<'a>(
     }
 }
 
+/// The exact decoder of an externally tagged enum whose variants are all units (`units`,
+/// with their aliases): the name is checked as [`external`] checks it, with the same
+/// errors, then picked by the type's own one-pass decoder, so the generated `FromArg`
+/// impl holds no second `match` on the names.
+pub fn unit_enum<'a, T: crate::fast::FastArg<'a>>(
+    value: &'a Value,
+    units: &[&str],
+    depth: usize,
+) -> Result<T, ArgError> {
+    let (name, _) = external(value, units, &[], depth)?;
+    let de = serde::de::value::BorrowedStrDeserializer::<serde::de::value::Error>::new(name);
+    T::fast(de, depth).map_err(|_| ArgError::invalid("unknown variant"))
+}
+
 /// serde's internal tagging: `{"<tag>": "Variant", ..fields}`. Returns the variant name
 /// and the object (fields are checked by the variant's own decoder).
 pub fn internal<'a>(

@@ -6,6 +6,8 @@
 //! and encodes its result; for an `async fn` it boxes that body as a future instead. The
 //! context (`&App`) is passed where the function takes it and is never decoded.
 
+use std::collections::BTreeMap;
+
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
 use syn::{Expr, Pat, Stmt};
@@ -13,8 +15,7 @@ use toolcall_runtime::ir;
 
 use super::syntax::{
     arm, array, async_move, await_, bind, block, call, call_path, closure, int_lit, int_pat, let_, match_,
-    method, path, path_expr, reference, return_, semi, str_lit, str_pat, str_ref, tail, tuple, tuple_pat,
-    tuple_struct_pat, typed, var, wild,
+    method, path, path_expr, reference, semi, str_lit, str_pat, tail, tuple, tuple_pat, var, wild,
 };
 use crate::model::{self, Decode, Returns, ToolDef};
 
@@ -22,8 +23,6 @@ use crate::model::{self, Decode, Returns, ToolDef};
 // generated module declares (`use ::toolcall_runtime::__private as __rt;`).
 const SOME: &str = "Some";
 const NONE: &str = "None";
-const OK: &str = "Ok";
-const ERR: &str = "Err";
 const PRIVATE: &str = "__rt";
 
 /// `__rt::<item>` (`::toolcall_runtime::__private::<item>`) as an expression.
@@ -227,9 +226,17 @@ pub fn slot_expr(decode: &Decode, value: Expr, depth: Expr) -> Expr {
     }
 }
 
-/// How a decoded call ends: a sync tool runs with panics caught (`__rt::ready`); an async
-/// tool's body is boxed, to be polled later (`__rt::pending`).
-fn finish_call(tool: &ToolDef, module_path: &syn::Path, bindings: &[syn::Ident]) -> Expr {
+/// How a decoded call ends, given `decoded` (the decoding, `Result<params, Stop>`): a sync
+/// tool runs with panics caught (`__rt::then_ready`); an async tool's body is boxed, to be
+/// polled later (`__rt::then_pending`). Either way a closure takes the decoded parameters
+/// (`params`, a tuple pattern) and calls the tool.
+fn finish_call(
+    tool: &ToolDef,
+    module_path: &syn::Path,
+    params: Pat,
+    decoded: Expr,
+    bindings: &[syn::Ident],
+) -> Expr {
     let function = super::syntax::join(module_path, [tool.ident.clone()]);
     let mut call_tool = call(path_expr(function), call_inputs(tool, bindings));
     if tool.is_async {
@@ -242,9 +249,10 @@ fn finish_call(tool: &ToolDef, module_path: &syn::Path, bindings: &[syn::Ident])
         Returns::Result => method(call(private("returned"), [call_tool]), "encode", []),
     };
     if tool.is_async {
-        call(private("pending"), [async_move(vec![tail(encode)])])
+        let body = closure(true, [params], async_move(vec![tail(encode)]));
+        call(private("then_pending"), [decoded, body])
     } else {
-        call(private("ready"), [str_lit(&tool.ir.name), closure(true, [], encode)])
+        call(private("then_ready"), [decoded, str_lit(&tool.ir.name), closure(true, [params], encode)])
     }
 }
 
@@ -260,28 +268,34 @@ fn allow_leading_underscore(tool: &ToolDef) -> Option<syn::Attribute> {
 
 /// The call function of one tool, `fn(ctx, Args) -> Option<Dispatched>`: where the tool has
 /// the fast decoder, one pass over the arguments (text or value), each key matched to its
-/// parameter's slot; else, or when that gives up, the exact decoder on the value, which
-/// reports every error. Then a sync tool runs with panics caught, or an async tool's body
-/// is boxed (polled later, panics caught per poll). `None` only for text the fast path
-/// gave up on: the caller parses it and calls again with the value.
-pub fn call_fn(tool: &ToolDef, module_path: &syn::Path, skeletons: &Skeletons) -> syn::ItemFn {
+/// parameter's slot by the file's shared key function for its parameters' names (`keys`,
+/// the path of the file's root, which holds [`KeyFns`]); else, or when that gives up, the
+/// exact decoder on the value, which reports every error. Then a sync tool runs with
+/// panics caught, or an async tool's body is boxed (polled later, panics caught per poll).
+/// `None` only for text the fast path gave up on: the caller parses it and calls again
+/// with the value.
+pub fn call_fn(
+    tool: &ToolDef,
+    module_path: &syn::Path,
+    skeletons: &Skeletons,
+    keys: &KeyFns,
+    root: &syn::Path,
+) -> syn::ItemFn {
     let names: Vec<String> = (0..tool.params.len()).map(|i| format!("arg{i}")).collect();
     let bindings: Vec<syn::Ident> = names.iter().map(|n| super::syntax::ident(n)).collect();
-    let decoded = match_(
-        decode(tool),
-        vec![
-            arm(tuple_struct_pat(OK, [bind("decoded", false)]), var("decoded")),
-            arm(tuple_struct_pat(ERR, [bind("stop", false)]), return_(var("stop"))),
-        ],
-    );
-    let decode = let_(grouped(names.iter().map(|n| bind(n, false)).collect(), &tuple_pat), decoded);
-    let finish = finish_call(tool, module_path, &bindings);
+    let params = grouped(names.iter().map(|n| bind(n, false)).collect(), &tuple_pat);
+    let finish = finish_call(tool, module_path, params, decode(tool, keys, root), &bindings);
     let skeleton = &skeletons.call_fn[usize::from(!tool.context_at.is_empty())]
         [usize::from(!tool.progress_at.is_empty())];
-    let mut function = function(skeleton, call_ident(tool), vec![decode, tail(finish)]);
+    let mut function = function(skeleton, call_ident(tool), vec![tail(finish)]);
     let how = if is_fast(tool) { "in one pass, else by the exact decoder" } else { "by the exact decoder" };
     function.attrs.push(doc(&format!("`{}`: decodes its arguments ({how}), then calls it.", tool.ir.name)));
     function.attrs.extend(allow_leading_underscore(tool));
+    if is_fast(tool) {
+        // The key lookup goes through a closure on purpose (see `decode`), which clippy
+        // would have the user's crate replace by the function itself.
+        function.attrs.push(syn::parse_quote!(#[allow(clippy::redundant_closure)]));
+    }
     function
 }
 
@@ -308,18 +322,23 @@ fn grouped<T>(items: Vec<T>, tuple: &impl Fn(Vec<T>) -> T) -> T {
 /// A tool whose parameters are all read plainly (each by its `FromArg`, under its name)
 /// names only them: `decode_fast_plain(args, <key index>, &[names])` or
 /// `decode_exact_plain(args, &[names])`, the runtime reading each (`Params`).
-fn decode(tool: &ToolDef) -> Expr {
+fn decode(tool: &ToolDef, keys: &KeyFns, root: &syn::Path) -> Expr {
     let known = reference(array(tool.params.iter().map(|p| str_lit(&p.name))), false);
     let plain =
         tool.params.len() <= toolcall_runtime::__private::MAX_DECODED && tool.params.iter().all(is_plain);
+    // Through a closure of its own: each tool keeps its own instance of the one-pass
+    // reader, which is inlined into its call function where optimized (an instance shared
+    // by tools of one signature stays out of line, a call on every call).
+    let index = || {
+        let function = path_expr(super::syntax::join(root, [keys.ident(&tool_keys(tool))]));
+        closure(false, [bind("key", false)], call(function, [var("key")]))
+    };
     if plain && is_fast(tool) {
-        let index = key_index(tool.params.iter().map(|p| p.name.as_str()));
-        call(private("decode_fast_plain"), [var("args"), index, known])
+        call(private("decode_fast_plain"), [var("args"), index(), known])
     } else if plain {
         call(private("decode_exact_plain"), [var("args"), known])
     } else if is_fast(tool) {
-        let index = key_index(tool.params.iter().map(|p| p.name.as_str()));
-        call(private("decode_fast"), [var("args"), index, known, exact_decode(tool)])
+        call(private("decode_fast"), [var("args"), index(), known, exact_decode(tool)])
     } else {
         call(private("decode_exact"), [var("args"), known, exact_decode(tool)])
     }
@@ -349,20 +368,90 @@ fn exact_decode(tool: &ToolDef) -> Expr {
     closure(false, [input], grouped(results, &|items| tuple(items)))
 }
 
-/// `|key: &str| match key { "a" => Some(0), .. _ => None }`: a generated key `match`.
-pub fn key_index<'n>(names: impl ExactSizeIterator<Item = &'n str>) -> Expr {
-    key_index_of(names.enumerate().map(|(i, name)| (name, i)))
+/// A list of keys, each with the slot it fills (a field and its aliases fill one).
+pub type KeyList = Vec<(String, usize)>;
+
+/// A stable hash of a key list's text (each key and its slot).
+fn list_hash(list: &KeyList) -> u64 {
+    let text: String = list.iter().map(|(name, slot)| format!("{name}\u{0}{slot}\u{0}")).collect();
+    toolcall_runtime::__private::name_hash(&text)
 }
 
-/// [`key_index`] where several names may fill one slot (a field and its aliases).
-pub fn key_index_of<'n>(names: impl Iterator<Item = (&'n str, usize)>) -> Expr {
-    let mut arms: Vec<syn::Arm> =
-        names.map(|(name, i)| arm(str_pat(name), call_path(SOME, [int_lit(&format!("{i}usize"))]))).collect();
-    if arms.is_empty() {
-        return closure(false, [typed(wild(), str_ref())], var(NONE));
+/// The keys a fast tool's one-pass decoder reads: its parameters' names, in order.
+pub fn tool_keys(tool: &ToolDef) -> KeyList {
+    tool.params.iter().enumerate().map(|(slot, p)| (p.name.clone(), slot)).collect()
+}
+
+/// The key functions of one generated file: `fn __keys_<hash>(key: &str) -> Option<usize>`,
+/// a `match` from each key to its slot, one per distinct list of keys, shared by every call
+/// function and `FastArg` impl that reads those keys. Sharing the function also shares the
+/// one-pass reader's instances between types with the same slots and keys. Each is named
+/// by a hash of its list, so a list keeps its name whatever other lists come and go (the
+/// generated text of the code that uses it does not change); written in the lists' sorted
+/// order.
+pub struct KeyFns {
+    names: BTreeMap<KeyList, String>,
+}
+
+impl KeyFns {
+    /// The functions for `lists` (repeats count once).
+    pub fn new(lists: impl IntoIterator<Item = KeyList>) -> KeyFns {
+        let lists: std::collections::BTreeSet<KeyList> = lists.into_iter().collect();
+        let mut taken = std::collections::BTreeSet::new();
+        let names = lists
+            .into_iter()
+            .map(|list| {
+                let mut name = format!("__keys_{:016x}", list_hash(&list));
+                // Two lists with one hash (never seen): the later one in sorted order gets a
+                // suffix, the same in every run.
+                while !taken.insert(name.clone()) {
+                    name.push('_');
+                }
+                (list, name)
+            })
+            .collect();
+        KeyFns { names }
     }
-    arms.push(arm(wild(), var(NONE)));
-    closure(false, [typed(bind("key", false), str_ref())], match_(var("key"), arms))
+
+    /// The name of the function for `list` (one of the lists it was made with).
+    pub fn ident(&self, list: &KeyList) -> syn::Ident {
+        super::syntax::ident(self.names.get(list).map_or("__keys_missing", String::as_str))
+    }
+
+    /// Whether there are no functions to write.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// The functions, in their lists' sorted order.
+    pub fn items(&self) -> Vec<syn::Item> {
+        self.names.keys().map(|list| syn::Item::Fn(self.function(list))).collect()
+    }
+
+    /// `fn __keys_<n>(key: &str) -> Option<usize> { match key { "a" => Some(0), .. _ => None } }`.
+    fn function(&self, list: &KeyList) -> syn::ItemFn {
+        let ident = self.ident(list);
+        let mut arms: Vec<syn::Arm> = list
+            .iter()
+            .map(|(name, i)| arm(str_pat(name), call_path(SOME, [int_lit(&format!("{i}usize"))])))
+            .collect();
+        let mut function: syn::ItemFn = if arms.is_empty() {
+            syn::parse_quote!(fn #ident(_: &str) -> Option<usize> {})
+        } else {
+            syn::parse_quote!(fn #ident(key: &str) -> Option<usize> {})
+        };
+        let body = if arms.is_empty() {
+            var(NONE)
+        } else {
+            arms.push(arm(wild(), var(NONE)));
+            match_(var("key"), arms)
+        };
+        function.block.stmts = vec![tail(body)];
+        let names: Vec<String> = list.iter().map(|(name, _)| format!("`{name}`")).collect();
+        let what = if names.is_empty() { "no key".to_owned() } else { names.join(", ") };
+        function.attrs.push(doc(&format!("The slot each key fills: {what}.")));
+        function
+    }
 }
 
 /// The function's arguments in declaration order: the context and the progress handle
@@ -439,4 +528,32 @@ fn bounds_expr(ty: &ir::Type) -> Option<TokenStream> {
         }
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::ToTokens;
+
+    use super::{KeyFns, KeyList};
+
+    fn list(keys: &[(&str, usize)]) -> KeyList {
+        keys.iter().map(|(name, slot)| ((*name).to_owned(), *slot)).collect()
+    }
+
+    #[test]
+    fn a_key_list_has_one_function_named_by_its_keys_whatever_else_is_there() {
+        let (a, b) = (list(&[("name", 0), ("count", 1)]), list(&[("label", 0), ("alias", 0)]));
+        let alone = KeyFns::new([a.clone()]);
+        let both = KeyFns::new([b.clone(), a.clone(), b.clone()]);
+        assert_eq!(alone.ident(&a), both.ident(&a));
+        assert_ne!(both.ident(&a), both.ident(&b));
+        assert_eq!(both.items().len(), 2);
+        // The same keys in another order fill other slots: another function.
+        assert_ne!(
+            both.ident(&a),
+            KeyFns::new([list(&[("count", 0), ("name", 1)])]).ident(&list(&[("count", 0), ("name", 1)]))
+        );
+        let text = alone.items()[0].to_token_stream().to_string();
+        assert!(text.contains("\"name\" => Some (0usize)") && text.contains("_ => None"), "{text}");
+    }
 }

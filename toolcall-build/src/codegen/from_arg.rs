@@ -7,6 +7,7 @@
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
 
+use super::dispatch::{KeyFns, KeyList};
 use crate::model::{Decode, Field, LocalImpl, Payload, Shape, Tagging, Variant};
 
 /// Tokens decoding one slot from `value` (an `Option<&Value>`) at `depth`: the call
@@ -33,7 +34,11 @@ pub fn local_impl(local: &LocalImpl) -> TokenStream {
     let generics = bounded_generics(local, syn::parse_quote!(::toolcall_runtime::FromArg<'__t>));
     let (_, type_generics, where_clause) = local.generics.split_for_impl();
     let impl_params = generics.params.iter();
-    let body = shape_body(&local.shape, &ident.to_string());
+    let body = match unit_enum_names(local) {
+        // The names checked, then picked by the type's `FastArg` impl (no second `match`).
+        Some(names) => quote!(__rt::slot::unit_enum(value, &[#(#names),*], depth)),
+        None => shape_body(&local.shape, &ident.to_string()),
+    };
     let accepts_null = matches!(local.shape, Shape::Unit).then(|| {
         quote!(
             const ACCEPTS_NULL: bool = true;
@@ -62,6 +67,16 @@ pub fn local_impl(local: &LocalImpl) -> TokenStream {
             #from_tagged
         }
     }
+}
+
+/// Every name of an externally tagged enum whose variants are all units, where the
+/// type has a `FastArg` impl and no type parameters: its exact decoder checks the name and
+/// leaves the pick to that impl (`__rt::slot::unit_enum`).
+fn unit_enum_names(local: &LocalImpl) -> Option<Vec<String>> {
+    let Shape::Enum { tagging: Tagging::External, variants } = &local.shape else { return None };
+    let all_units = variants.iter().all(|v| matches!(v.payload, Payload::Unit));
+    let fits = local.fast && all_units && local.generics.type_params().next().is_none();
+    fits.then(|| variant_names(&variants.iter().collect::<Vec<_>>()))
 }
 
 /// The extra key an object may hold beside a struct's fields: an internally tagged enum's
@@ -390,10 +405,10 @@ fn untagged_body(variants: &[Variant], type_name: &str) -> TokenStream {
 /// object in one pass, each key matched to its field's slot; a unit enum's name by a
 /// `match`. Anything unexpected gives up, and the `FromArg` impl above explains it.
 /// `None` for the other shapes, which `types::fast` never marks.
-pub fn fast_impl(local: &LocalImpl) -> Option<TokenStream> {
+pub fn fast_impl(local: &LocalImpl, keys: &KeyFns) -> Option<TokenStream> {
     let fast = quote!(__rt::fast);
     let body = match &local.shape {
-        Shape::Struct(fields) => fast_struct_body(fields),
+        Shape::Struct(fields) => fast_struct_body(fields, keys),
         Shape::Enum { variants, .. } => fast_unit_enum_body(variants),
         _ => return None,
     };
@@ -410,14 +425,33 @@ pub fn fast_impl(local: &LocalImpl) -> Option<TokenStream> {
     })
 }
 
-/// Fills one slot per decoded field, then builds `Self` (skipped fields default).
-fn fast_struct_body(fields: &[Field]) -> TokenStream {
+/// The keys a struct's one-pass decoder reads: each decoded field's name and aliases, with
+/// the field's slot.
+fn struct_keys(fields: &[Field]) -> KeyList {
+    let decoded = fields.iter().filter(|f| f.decode.is_some());
+    decoded
+        .enumerate()
+        .flat_map(|(slot, f)| {
+            std::iter::once(&f.wire).chain(&f.aliases).map(move |name| (name.clone(), slot))
+        })
+        .collect()
+}
+
+/// The key lists of the `FastArg` impls [`fast_impl`] writes for `local`: its struct's, if
+/// it is a struct the one-pass reader fills.
+pub fn fast_keys(local: &LocalImpl) -> Option<KeyList> {
+    match &local.shape {
+        Shape::Struct(fields) if local.fast => Some(struct_keys(fields)),
+        _ => None,
+    }
+}
+
+/// Fills one slot per decoded field (each key matched to its slot by the file's shared
+/// key function for the struct's keys), then builds `Self` (skipped fields default).
+fn fast_struct_body(fields: &[Field], keys: &KeyFns) -> TokenStream {
     let fast = quote!(__rt::fast);
     let decoded: Vec<&Field> = fields.iter().filter(|f| f.decode.is_some()).collect();
-    let names = decoded.iter().enumerate().flat_map(|(slot, f)| {
-        std::iter::once(&f.wire).chain(&f.aliases).map(move |name| (name.as_str(), slot))
-    });
-    let index = super::dispatch::key_index_of(names);
+    let index = keys.ident(&struct_keys(fields));
     let (fill, slots) = super::dispatch::fill_slots(decoded.len(), |slots| {
         syn::Stmt::Expr(
             syn::Expr::Verbatim(quote!(#fast::fields(de, #slots, depth, #index)?)),

@@ -33,7 +33,7 @@ use quote::quote;
 
 use crate::model::{Kind, LocalImpl, ToolDef, ToolModule};
 use data::Out;
-use dispatch::Skeletons;
+use dispatch::{KeyFns, Skeletons};
 pub use memo::Memo;
 
 /// The first line of every generated file.
@@ -86,14 +86,20 @@ pub fn generate_file(
     let mut out = Out::with_memo(HEADER, memo);
     out.line(RUNTIME_ALIAS);
     let skeletons = Skeletons::new(context);
-    tree.write(&mut out, &Scope { roots, context, skeletons: &skeletons, sets: &sets }, &[]);
+    let keys = key_fns(modules, impls);
+    tree.write(&mut out, &Scope { roots, context, skeletons: &skeletons, sets: &sets, keys: &keys }, &[]);
     for set in &sets {
         set.write(&mut out, context, &skeletons);
+    }
+    if !keys.is_empty() {
+        out.line("");
+        out.line("// The key lookups of the one-pass decoders, one per distinct list of keys.");
+        write_items(&mut out, keys.items());
     }
     if !impls.is_empty() {
         out.line("");
         out.line("// The decoders of the crate's types that tools take, one per type.");
-        write_type_impls(&mut out, impls);
+        write_type_impls(&mut out, impls, &keys);
     }
     if !outputs.is_empty() {
         out.line("");
@@ -108,14 +114,22 @@ pub fn generate_file(
     out.finish_with_memo()
 }
 
+/// The file's key functions: one per distinct list of keys that a fast tool's call
+/// function or a struct's `FastArg` impl reads.
+fn key_fns(modules: &[ToolModule], impls: &[LocalImpl]) -> KeyFns {
+    let tools =
+        modules.iter().flat_map(|m| &m.tools).filter(|t| dispatch::is_fast(t)).map(dispatch::tool_keys);
+    KeyFns::new(tools.chain(impls.iter().filter_map(from_arg::fast_keys)))
+}
+
 /// The decoders of the crate's types that tools take, once each, wherever the types are
 /// declared: `FromArg` for every one, `FastArg` for those the one-pass reader can fill.
 /// Each impl is formatted on its own, so an edit to one type formats only its impls again.
-fn write_type_impls(out: &mut Out, impls: &[LocalImpl]) {
+fn write_type_impls(out: &mut Out, impls: &[LocalImpl], keys: &KeyFns) {
     for exact in impls.iter().map(from_arg::local_impl) {
         write_code(out, exact);
     }
-    for fast in impls.iter().filter(|i| i.fast).filter_map(from_arg::fast_impl) {
+    for fast in impls.iter().filter(|i| i.fast).filter_map(|i| from_arg::fast_impl(i, keys)) {
         write_code(out, fast);
     }
 }
@@ -345,6 +359,8 @@ struct Scope<'a, 'm> {
     context: &'a TokenStream,
     skeletons: &'a Skeletons,
     sets: &'a [Set<'m>; 3],
+    /// The file's key functions, at its root.
+    keys: &'a KeyFns,
 }
 
 impl Scope<'_, '_> {
@@ -453,14 +469,24 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
         scope.skeletons,
     );
     let mut items: Vec<syn::Item> = dispatcher.into_iter().map(syn::Item::Fn).collect();
-    items.extend(module_functions(module, &fn_path, scope.skeletons));
+    // The file's root, where the key functions are, seen from this module.
+    let depth = generated_path(module).len();
+    let root = syntax::path(&if depth == 0 { "self".to_owned() } else { vec!["super"; depth].join("::") });
+    items.extend(module_functions(module, &fn_path, scope, &root));
     write_items(out, items);
     write_code(out, module_checks(module, &fn_path));
 }
 
-/// A module's call functions; its tools are declared under `fn_path`.
-fn module_functions(module: &ToolModule, fn_path: &syn::Path, skeletons: &Skeletons) -> Vec<syn::Item> {
-    module.tools.iter().map(|t| syn::Item::Fn(dispatch::call_fn(t, fn_path, skeletons))).collect()
+/// A module's call functions; its tools are declared under `fn_path`, the file's root is
+/// `root` from the module.
+fn module_functions(
+    module: &ToolModule,
+    fn_path: &syn::Path,
+    scope: &Scope<'_, '_>,
+    root: &syn::Path,
+) -> Vec<syn::Item> {
+    let call_fn = |t| syn::Item::Fn(dispatch::call_fn(t, fn_path, scope.skeletons, scope.keys, root));
+    module.tools.iter().map(call_fn).collect()
 }
 
 /// A module's compile-time checks of its constants, declared under `fn_path`.

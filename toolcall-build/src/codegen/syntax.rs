@@ -96,15 +96,6 @@ pub fn int_lit(text: &str) -> Expr {
     Expr::Lit(integer(text))
 }
 
-/// `return expr`.
-pub fn return_(expr: Expr) -> Expr {
-    Expr::Return(syn::ExprReturn {
-        attrs: Vec::new(),
-        return_token: Default::default(),
-        expr: Some(Box::new(expr)),
-    })
-}
-
 /// `(items..)` (a one-item tuple keeps its comma).
 pub fn tuple(items: impl IntoIterator<Item = Expr>) -> Expr {
     Expr::Tuple(syn::ExprTuple {
@@ -249,17 +240,6 @@ pub fn tuple_pat(pats: impl IntoIterator<Item = Pat>) -> Pat {
     Pat::Tuple(syn::PatTuple { attrs: Vec::new(), paren_token: Default::default(), elems })
 }
 
-/// `Path(pats..)`, the path given as text.
-pub fn tuple_struct_pat(path_text: &str, pats: impl IntoIterator<Item = Pat>) -> Pat {
-    Pat::TupleStruct(syn::PatTupleStruct {
-        attrs: Vec::new(),
-        qself: None,
-        path: path(path_text),
-        paren_token: Default::default(),
-        elems: pats.into_iter().collect(),
-    })
-}
-
 /// A string literal pattern.
 pub fn str_pat(value: &str) -> Pat {
     Pat::Lit(string(value))
@@ -268,26 +248,6 @@ pub fn str_pat(value: &str) -> Pat {
 /// An integer literal pattern as written (`7u64`).
 pub fn int_pat(text: &str) -> Pat {
     Pat::Lit(integer(text))
-}
-
-/// The type `&str`.
-pub fn str_ref() -> syn::Type {
-    syn::Type::Reference(syn::TypeReference {
-        and_token: Default::default(),
-        lifetime: None,
-        mutability: None,
-        elem: Box::new(syn::Type::Path(syn::TypePath { qself: None, path: path("str") })),
-    })
-}
-
-/// `pat: ty`.
-pub fn typed(pat: Pat, ty: syn::Type) -> Pat {
-    Pat::Type(syn::PatType {
-        attrs: Vec::new(),
-        pat: Box::new(pat),
-        colon_token: Default::default(),
-        ty: Box::new(ty),
-    })
 }
 
 #[cfg(test)]
@@ -338,7 +298,7 @@ mod tests {
     fn a_one_item_tuple_pattern_keeps_its_comma() {
         let stmt = let_(tuple_pat([bind("a", false)]), var("b"));
         assert_eq!(stmt.to_token_stream().to_string(), "let (a ,) = b ;");
-        let typed = typed(wild(), str_ref());
-        assert_eq!(typed.to_token_stream().to_string(), "_ : & str");
+        let closure = closure(true, [tuple_pat([bind("a", false)])], var("a"));
+        assert_eq!(closure.to_token_stream().to_string(), "move | (a ,) | a");
     }
 }
