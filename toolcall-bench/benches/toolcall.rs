@@ -23,13 +23,16 @@
 )]
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::Value;
 use toolcall_bench::{baseline, big_toolset, small_toolset, synth, toolset};
-use toolcall_build::{Builder, SourceFile};
+use toolcall_build::Builder;
+
+#[path = "common/sources.rs"]
+mod sources;
+use sources::synthetic_sources;
 use toolcall_runtime::Format;
 use toolcall_runtime::ir::{Param, Tool, Type};
 use toolcall_runtime::render::render_tool;
@@ -168,18 +171,6 @@ fn render(c: &mut Criterion) {
         group.bench_function(id, |b| b.iter(|| render_tool(black_box(&tool), format, strict)));
     }
     group.finish();
-}
-
-/// `n` synthetic tools over `modules` files, as the generator receives them.
-fn synthetic_sources(n: usize, modules: usize) -> Vec<SourceFile> {
-    synth::sources(n, modules)
-        .into_iter()
-        .map(|(file, text)| SourceFile {
-            path: PathBuf::from("src/tools").join(&file),
-            relative: PathBuf::from(file),
-            text,
-        })
-        .collect()
 }
 
 fn generate(c: &mut Criterion) {

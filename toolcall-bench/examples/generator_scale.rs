@@ -27,8 +27,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use toolcall_bench::synth;
 use toolcall_build::{Builder, SourceFile};
+
+#[path = "../benches/common/sources.rs"]
+mod sources;
+use sources::synthetic_sources;
 
 /// The tool counts measured when `--tools` is not given.
 const DEFAULT_TOOLS: [usize; 7] = [10, 50, 100, 500, 1000, 2000, 5000];
@@ -188,19 +191,6 @@ fn process_cpu_time() -> Option<Duration> {
     let user: u64 = fields.next()?.parse().ok()?;
     let system: u64 = fields.next()?.parse().ok()?;
     Some(Duration::from_secs_f64((user + system) as f64 / TICKS_PER_SECOND))
-}
-
-/// `n` synthetic tools over `files` module files, as the generator receives them (the
-/// same as the `generate` benchmark's).
-fn synthetic_sources(n: usize, files: usize) -> Vec<SourceFile> {
-    synth::sources(n, files)
-        .into_iter()
-        .map(|(file, text)| SourceFile {
-            path: PathBuf::from("src/tools").join(&file),
-            relative: PathBuf::from(file),
-            text,
-        })
-        .collect()
 }
 
 /// The middle of sorted times (the mean of the two middle ones for an even count).

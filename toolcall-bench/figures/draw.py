@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import math
 import sys
 from dataclasses import dataclass, field
@@ -358,6 +359,20 @@ def read_csv(path: Path, columns: list[str]) -> list[dict[str, str]]:
     if not rows:
         raise DataError(f"{path}: no rows")
     return rows
+
+
+def write_csv(path: str, columns: list[str], rows: list[list[str]]) -> None:
+    """Writes a data file (`columns` as the header row) for the producers beside this
+    script; `path` "-" prints it instead."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    if path == "-":
+        print(out.getvalue(), end="")
+        return
+    Path(path).write_text(out.getvalue())
+    print(f"wrote {path}", file=sys.stderr, flush=True)
 
 
 def number(row: dict[str, str], column: str, path: Path) -> float:

@@ -27,15 +27,15 @@ busy machine stretches every build. The target directories are deleted at the en
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime
 import inspect
-import io
 import shutil
 import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+import draw  # the figures' own module: the CSV schemas it reads
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -136,18 +136,6 @@ def rows_for(tools: int, walls: dict[str, list[float]], date: str, commit: str, 
     return rows
 
 
-def write_csv(path: str, rows: list[list[str]]) -> None:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    writer.writerows(rows)
-    if path == "-":
-        print(out.getvalue(), end="")
-        return
-    Path(path).write_text(out.getvalue())
-    log(f"wrote {path}")
-
-
 def delete_targets(bc) -> None:
     for side in bc.SIDES:
         target = bc.target_dir(side)
@@ -189,7 +177,7 @@ def main() -> int:
     finally:
         if not args.keep_targets:
             delete_targets(bc)
-    write_csv(args.csv, rows)
+    draw.write_csv(args.csv, COLUMNS, rows)
     return 0
 
 

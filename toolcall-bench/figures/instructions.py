@@ -23,15 +23,15 @@ such entry point). A `call_<tool>` case profile.rs does not know is left out of 
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime
-import io
 import os
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+import draw  # the figures' own module: the CSV schemas it reads
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -112,18 +112,6 @@ def measure(binary: Path, iterations: int) -> list[list[str]]:
     return rows
 
 
-def write_csv(path: str, rows: list[list[str]]) -> None:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    writer.writerows(rows)
-    if path == "-":
-        print(out.getvalue(), end="")
-        return
-    Path(path).write_text(out.getvalue())
-    log(f"wrote {path}")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--csv", default=str(DEFAULT_CSV), help="where to write the CSV ('-': stdout)")
@@ -138,7 +126,7 @@ def main() -> int:
         build()
     if not args.binary.exists():
         sys.exit(f"error: {args.binary} does not exist; build it (cargo build --release -p toolcall-bench --example profile)")
-    write_csv(args.csv, measure(args.binary, args.iterations))
+    draw.write_csv(args.csv, COLUMNS, measure(args.binary, args.iterations))
     return 0
 
 
