@@ -5,6 +5,7 @@
     python3 toolcall-bench/report.py --no-bench # reuse target/criterion from the last run
     python3 toolcall-bench/report.py --no-size --no-callgrind  # reuse those parts' last results
     python3 toolcall-bench/report.py --no-load  # keep sections/mcp_load.md from its last run
+    python3 toolcall-bench/report.py --splice   # only put sections/*.md into BENCHMARKS.md
 
 `cargo bench -p toolcall-bench` runs both benches: toolcall.rs and mcp.rs (MCP round
 trips, in the summary table). Then the HTTP load test (examples/mcp_load.rs) runs and
@@ -771,6 +772,20 @@ def cached(path: Path, compute):
     return result
 
 
+def splice_sections() -> None:
+    """Replaces BENCHMARKS.md's hand-written part (between the summary table and the first
+    generated section) with sections/*.md, measuring nothing: for a section measured by
+    hand, on a machine without the last run's results."""
+    path = ROOT / "BENCHMARKS.md"
+    text = path.read_text()
+    start = text.find("\n\n## ")
+    end = text.find("\n## Instructions per call\n")
+    if start < 0 or end < 0:
+        raise SystemExit("BENCHMARKS.md has no section after its table, or no `## Instructions per call`")
+    parts = [section.read_text().strip() for section in sorted(SECTIONS.glob("*.md"))]
+    path.write_text(text[: start + 2] + "\n\n".join(parts) + "\n" + text[end:])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-bench", action="store_true", help="reuse the last criterion results")
@@ -778,7 +793,12 @@ def main() -> int:
     parser.add_argument("--no-size", action="store_true", help="reuse the last size probe's results")
     parser.add_argument("--no-callgrind", action="store_true", help="reuse the last instruction counts")
     parser.add_argument("--no-load", action="store_true", help="keep the last HTTP load test section")
+    parser.add_argument("--splice", action="store_true", help="only put sections/*.md into BENCHMARKS.md")
     args = parser.parse_args()
+    if args.splice:
+        splice_sections()
+        print(f"wrote {ROOT / 'BENCHMARKS.md'}", file=sys.stderr)
+        return 0
     info = machine()
     meta = CRITERION / "toolcall-bench-run.json"
     if args.no_bench:
