@@ -290,6 +290,25 @@ impl Streams {
         response
     }
 
+    /// Files a stream already sent whole (the hot path's answer, `events` from event 0 on)
+    /// whose reader went away before its end, as stream `stream` of `session`, for a
+    /// resume.
+    pub(crate) fn keep_sent(&self, session: Arc<str>, stream: u64, events: Vec<Bytes>) {
+        let kept = Kept::new();
+        {
+            let mut state = kept.lock();
+            for (index, bytes) in (0u64..).zip(events) {
+                state.bytes += bytes.len();
+                state.events.push_back(Event { index, bytes });
+            }
+            state.stream = Some(stream);
+            state.ended = Some(Instant::now());
+        }
+        let mut table = self.lock();
+        table.entry(session).or_default().insert(stream, kept);
+        self.sweep(&mut table);
+    }
+
     /// Forgets the streams of a session that ended.
     pub(crate) fn forget_session(&self, session: &str) {
         self.lock().remove(session);
