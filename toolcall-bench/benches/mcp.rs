@@ -55,7 +55,9 @@ fn call(
 
 /// A `tools/call` body of `name` with `args` (JSON text).
 fn call_body(name: &str, args: &str) -> String {
-    format!(r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"{name}","arguments":{args}}}}}"#)
+    format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"{name}","arguments":{args}}}}}"#
+    )
 }
 
 /// rmcp's reading of `body`: the whole message, the arguments a map; then the tool on it.

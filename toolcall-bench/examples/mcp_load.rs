@@ -65,12 +65,12 @@ use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use axum::serve::ListenerExt as _;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use axum::serve::ListenerExt as _;
 use tokio::sync::Barrier;
 use toolcall_bench::mcp::MacroServer;
 
@@ -738,7 +738,11 @@ impl Client {
         .to_string();
         let reply = self.conn.send("POST", &[], &initialize).await?;
         if reply.status != 200 {
-            return Err(format!("initialize: HTTP {}: {}", reply.status, String::from_utf8_lossy(&reply.body)));
+            return Err(format!(
+                "initialize: HTTP {}: {}",
+                reply.status,
+                String::from_utf8_lossy(&reply.body)
+            ));
         }
         let session = reply.session.ok_or_else(|| "initialize: no Mcp-Session-Id".to_owned())?;
         let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
@@ -766,7 +770,8 @@ impl Client {
         let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{params}}}"#);
         let reply = match (self.mode, &self.session) {
             (Mode::Legacy, Some(session)) => {
-                let headers = [("mcp-session-id", session.as_str()), ("mcp-protocol-version", LEGACY_VERSION)];
+                let headers =
+                    [("mcp-session-id", session.as_str()), ("mcp-protocol-version", LEGACY_VERSION)];
                 self.conn.send("POST", &headers, &body).await?
             }
             _ => {
@@ -780,7 +785,8 @@ impl Client {
         if reply.status != 200 {
             return Err(format!("HTTP {}: {}", reply.status, String::from_utf8_lossy(&reply.body)));
         }
-        answer_data(&reply.body).ok_or_else(|| format!("no answer in: {}", String::from_utf8_lossy(&reply.body)))
+        answer_data(&reply.body)
+            .ok_or_else(|| format!("no answer in: {}", String::from_utf8_lossy(&reply.body)))
     }
 
     /// `params` with the revision's `_meta` (stateless requests carry it).
@@ -822,7 +828,8 @@ impl Client {
         if expected.as_i64().is_some_and(|sum| text.parse::<i64>() == Ok(sum)) {
             return Ok(());
         }
-        let value: Value = serde_json::from_str(text).map_err(|_| format!("wrong result (not JSON): {text}"))?;
+        let value: Value =
+            serde_json::from_str(text).map_err(|_| format!("wrong result (not JSON): {text}"))?;
         if value == expected { Ok(()) } else { Err(format!("wrong result: {text}")) }
     }
 }
@@ -1212,7 +1219,9 @@ async fn run(options: &Options) -> Result<Report, String> {
                 let args = ["--serve-toolcall", "127.0.0.1:0", cap.as_str()];
                 Server::start(kind, &this, &args, options.call_timeout).await?
             }
-            Kind::Rmcp => Server::start(kind, &this, &["--serve-macro", "127.0.0.1:0"], options.call_timeout).await?,
+            Kind::Rmcp => {
+                Server::start(kind, &this, &["--serve-macro", "127.0.0.1:0"], options.call_timeout).await?
+            }
         };
         eprintln!(
             "{}: pid {}, {}, {} tools, idle RSS {} kB",
@@ -1449,7 +1458,9 @@ impl Report {
 
     fn cpu_per_call(&self, ticks: Option<u64>, calls: usize) -> String {
         match ticks {
-            Some(ticks) if calls > 0 => format!("{:.0}", ticks as f64 / self.ticks_per_second * 1e6 / calls as f64),
+            Some(ticks) if calls > 0 => {
+                format!("{:.0}", ticks as f64 / self.ticks_per_second * 1e6 / calls as f64)
+            }
             _ => "—".to_owned(),
         }
     }
@@ -1534,7 +1545,11 @@ impl Report {
         for kind in &kinds {
             let _ = write!(out, " {} p50 / p99 |", kind.short());
         }
-        let _ = writeln!(out, " server CPU µs per call ({}) |", kinds.iter().map(|k| k.short()).collect::<Vec<_>>().join(" / "));
+        let _ = writeln!(
+            out,
+            " server CPU µs per call ({}) |",
+            kinds.iter().map(|k| k.short()).collect::<Vec<_>>().join(" / ")
+        );
         let columns = 2 + kinds.len() * 2 + if base { ours.len() } else { 0 } + 1;
         let _ = writeln!(out, "|---|{}", "---:|".repeat(columns - 1));
         for (mode, clients) in options.cells() {
@@ -1553,9 +1568,15 @@ impl Report {
                 }
             }
             for t in &totals {
-                let _ = write!(out, " {} / {} |", ms(quantile(&t.latencies, 0.5)), ms(quantile(&t.latencies, 0.99)));
+                let _ = write!(
+                    out,
+                    " {} / {} |",
+                    ms(quantile(&t.latencies, 0.5)),
+                    ms(quantile(&t.latencies, 0.99))
+                );
             }
-            let cpu: Vec<String> = totals.iter().map(|t| self.cpu_per_call(t.cpu_ticks, t.ok + t.failed)).collect();
+            let cpu: Vec<String> =
+                totals.iter().map(|t| self.cpu_per_call(t.cpu_ticks, t.ok + t.failed)).collect();
             let _ = writeln!(out, " {} |", cpu.join(" / "));
         }
         let _ = writeln!(
@@ -1581,7 +1602,9 @@ impl Report {
                         });
                         phase.map_or_else(
                             || "—".to_owned(),
-                            |p| format!("{:.0}", p.ok as f64 / p.elapsed.as_secs_f64().max(f64::MIN_POSITIVE)),
+                            |p| {
+                                format!("{:.0}", p.ok as f64 / p.elapsed.as_secs_f64().max(f64::MIN_POSITIVE))
+                            },
                         )
                     })
                     .collect();
@@ -1603,7 +1626,10 @@ impl Report {
             SETTLE.as_secs(),
             SETTLE.as_secs()
         );
-        let _ = writeln!(out, "| server | sessions | RSS before | RSS with them | per session | RSS after DELETE |");
+        let _ = writeln!(
+            out,
+            "| server | sessions | RSS before | RSS with them | per session | RSS after DELETE |"
+        );
         let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|");
         let mut per = Vec::new();
         for idle in &self.idle {
@@ -1629,7 +1655,12 @@ impl Report {
             if let (Some(ours), Some(theirs)) = (of(kind), of(Kind::Rmcp))
                 && theirs > 0.0
             {
-                let _ = writeln!(out, "\nAn idle session costs {} {:.2}x what it costs rmcp.", kind.short(), ours / theirs);
+                let _ = writeln!(
+                    out,
+                    "\nAn idle session costs {} {:.2}x what it costs rmcp.",
+                    kind.short(),
+                    ours / theirs
+                );
             }
         }
         let _ = writeln!(out);
@@ -1678,7 +1709,13 @@ impl Report {
     fn problems(&self, out: &mut String) {
         let mut problems = Vec::new();
         for phase in self.phases.iter().chain(self.soaks.iter().map(|soak| &soak.phase)) {
-            let what = format!("{} {} x{} round {}", phase.kind.short(), phase.mode.short(), phase.clients, phase.round);
+            let what = format!(
+                "{} {} x{} round {}",
+                phase.kind.short(),
+                phase.mode.short(),
+                phase.clients,
+                phase.round
+            );
             for (label, errors) in [("measured", &phase.errors), ("warm-up", &phase.warmup_errors)] {
                 for (count, example) in errors.0.values() {
                     problems.push(format!("{what}, {label}: {count} x `{example}`"));

@@ -61,7 +61,9 @@ impl Arguments {
     pub(crate) fn to_value(&self) -> Value {
         match self {
             Arguments::Value(value) => value.clone(),
-            Arguments::Text(_) => self.text().and_then(|t| serde_json::from_str(t).ok()).unwrap_or(Value::Null),
+            Arguments::Text(_) => {
+                self.text().and_then(|t| serde_json::from_str(t).ok()).unwrap_or(Value::Null)
+            }
         }
     }
 
@@ -457,8 +459,16 @@ mod tests {
     static WHERE_EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
     /// `where` (cheap) and `slow` (300 ms): sync tools answering the thread they ran on.
     static WHERE_INFO: [toolcall_runtime::ToolInfo; 2] = [
-        toolcall_runtime::ToolInfo { name: "where", parameters: NO_PARAMS, ..toolcall_runtime::ToolInfo::EMPTY },
-        toolcall_runtime::ToolInfo { name: "slow", parameters: NO_PARAMS, ..toolcall_runtime::ToolInfo::EMPTY },
+        toolcall_runtime::ToolInfo {
+            name: "where",
+            parameters: NO_PARAMS,
+            ..toolcall_runtime::ToolInfo::EMPTY
+        },
+        toolcall_runtime::ToolInfo {
+            name: "slow",
+            parameters: NO_PARAMS,
+            ..toolcall_runtime::ToolInfo::EMPTY
+        },
     ];
     static WHERE: Toolset = Toolset::new(&WHERE_INFO, &WHERE_EMITTED, |_, name, _| {
         if name == "slow" {
@@ -505,7 +515,8 @@ mod tests {
         let server = McpServer::new(&SHAPES, ());
         let structured = async |version: Option<&ProtocolVersion>, name: &str| {
             let never = std::future::pending();
-            let result = server.run_for(job(version, name, Arguments::empty(), Instant::now()), never).await.unwrap();
+            let result =
+                server.run_for(job(version, name, Arguments::empty(), Instant::now()), never).await.unwrap();
             assert_eq!(result.is_error, Some(false), "{name}");
             result.structured_content
         };

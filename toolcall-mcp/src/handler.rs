@@ -76,7 +76,11 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 if let Ok(result) = &negotiated {
                     // Over HTTP, the session's calls may now be answered without rmcp's
                     // session worker (`streamable_http::hot`).
-                    self.log_level.initialized(&context.peer, &result.protocol_version, &request.capabilities);
+                    self.log_level.initialized(
+                        &context.peer,
+                        &result.protocol_version,
+                        &request.capabilities,
+                    );
                 }
                 negotiated
             })

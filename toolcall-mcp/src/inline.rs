@@ -117,7 +117,8 @@ impl Inline {
         }
         let Some(state) = tool.and_then(|at| self.states(count).get(at)) else { return };
         let over = took > self.budget;
-        let demoted = DEMOTED + self.now_ms() + u64::try_from(DEMOTED_FOR.as_millis()).unwrap_or(u64::MAX >> 8);
+        let demoted =
+            DEMOTED + self.now_ms() + u64::try_from(DEMOTED_FOR.as_millis()).unwrap_or(u64::MAX >> 8);
         let _ = state.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |now| match now {
             // Learning (on the pool): a run of cheap polls makes it inline.
             _ if now < LEARN && over => Some(0),

@@ -22,6 +22,7 @@ use toolcall_fixtures::context_toolset::ALL;
 use toolcall_mcp::{Caller, McpServer, Rejection, bearer_token};
 
 mod common;
+use common::live_becomes;
 use common::net::{initialize_body, post, serve};
 
 /// The first stream number of a legacy hot answer.
@@ -115,6 +116,26 @@ fn compared() -> Vec<(&'static str, Value)> {
     ]
 }
 
+/// Request `id` of `method` with `params` and `headers`, answered by the hot path (once its
+/// tool is warm) and by rmcp: the same message, framed each its way.
+async fn hot_and_cold(
+    uri: &str,
+    id: u64,
+    method: &str,
+    params: Value,
+    headers: &[(&str, &str)],
+) -> (Answer, Answer) {
+    for _ in 0..WARM_UP {
+        ask(uri, &request(id, method, params.clone()), headers).await;
+    }
+    let hot = ask(uri, &request(id, method, params.clone()), headers).await;
+    let cold = ask(uri, &request(id, method, through_rmcp(params)), headers).await;
+    assert_eq!(hot.status, 200, "{method} {hot:?}");
+    assert!(hot.whole && !cold.whole, "{method}: the hot path answered the first, rmcp the second");
+    assert_eq!(hot.message, cold.message, "{method} #{id}");
+    (hot, cold)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stateless_hot_answers_are_rmcps() {
     let ctx = Arc::new(Ctx { user: "ada".into(), ..Ctx::default() });
@@ -127,15 +148,7 @@ async fn stateless_hot_answers_are_rmcps() {
         if let Some(name) = &name {
             headers.push(("mcp-name", name.as_str()));
         }
-        let id = at as u64 + 1;
-        for _ in 0..WARM_UP {
-            ask(&uri, &request(id, method, params.clone()), &headers).await;
-        }
-        let hot = ask(&uri, &request(id, method, params.clone()), &headers).await;
-        let cold = ask(&uri, &request(id, method, through_rmcp(params)), &headers).await;
-        assert_eq!(hot.status, 200, "{method} {hot:?}");
-        assert!(hot.whole && !cold.whole, "{method}: the hot path answered the first, rmcp the second");
-        assert_eq!(hot.message, cold.message, "{method} #{id}");
+        let (hot, _) = hot_and_cold(&uri, at as u64 + 1, method, params, &headers).await;
         assert!(hot.ids.is_empty(), "a stateless answer has no event ids");
     }
 }
@@ -147,15 +160,7 @@ async fn legacy_hot_answers_are_rmcps_with_their_own_streams() {
     let id = session(&uri, &[]).await;
     let headers = [("mcp-session-id", id.as_str()), ("mcp-protocol-version", "2025-06-18")];
     for (at, (method, params)) in compared().into_iter().enumerate() {
-        let id = at as u64 + 1;
-        for _ in 0..WARM_UP {
-            ask(&uri, &request(id, method, params.clone()), &headers).await;
-        }
-        let hot = ask(&uri, &request(id, method, params.clone()), &headers).await;
-        let cold = ask(&uri, &request(id, method, through_rmcp(params)), &headers).await;
-        assert_eq!(hot.status, 200, "{method} {hot:?}");
-        assert!(hot.whole && !cold.whole, "{method}: the hot path answered the first, rmcp the second");
-        assert_eq!(hot.message, cold.message, "{method} #{id}");
+        let (hot, cold) = hot_and_cold(&uri, at as u64 + 1, method, params, &headers).await;
         // A priming event, then the answer, on a stream no rmcp stream of the session has.
         let stream = hot.ids[0].strip_prefix("0/").and_then(|s| s.parse::<u64>().ok()).unwrap();
         assert!(stream >= HOT_STREAMS, "{:?}", hot.ids);
@@ -174,7 +179,8 @@ async fn a_client_that_can_be_asked_or_wants_progress_goes_through_rmcp() {
     let (status, headers, _) = post(&uri, initialize.to_string(), &[]).await;
     assert_eq!(status, 200);
     let asking = headers["mcp-session-id"].to_str().unwrap().to_owned();
-    let in_session = |id: &str| [("mcp-session-id", id.to_owned()), ("mcp-protocol-version", "2025-06-18".into())];
+    let in_session =
+        |id: &str| [("mcp-session-id", id.to_owned()), ("mcp-protocol-version", "2025-06-18".into())];
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
     let asking_headers = in_session(&asking);
     let asking_headers: Vec<(&str, &str)> = asking_headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
@@ -225,8 +231,11 @@ async fn a_list_rendered_once_is_never_another_callers() {
             let bearer = format!("Bearer {token}");
             let mut params = json!({});
             params["_meta"] = modern_meta();
-            let headers =
-                [("authorization", bearer.as_str()), ("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/list")];
+            let headers = [
+                ("authorization", bearer.as_str()),
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", "tools/list"),
+            ];
             let answer = ask(&uri, &request(round, "tools/list", params), &headers).await;
             assert!(answer.whole, "{token}: a hot answer");
             assert_eq!(answer.message["result"]["cacheScope"], "private", "a filtered list is per caller");
@@ -239,17 +248,6 @@ async fn a_list_rendered_once_is_never_another_callers() {
     }
     assert_eq!(seen[0], seen[2], "the rendered page is served again");
     assert_eq!(seen[1], seen[3]);
-}
-
-/// Waits (up to 5 s) until `ctx.live` is `want`.
-async fn live_becomes(ctx: &Ctx, want: usize) -> bool {
-    for _ in 0..500 {
-        if ctx.live.load(Ordering::SeqCst) == want {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    false
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -72,6 +72,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::events::{self, Events, KeepAlive};
 use super::rate::BodyBytes;
 use super::sessions::{NewSession, SessionLink};
 use crate::call::Arguments;
@@ -133,10 +134,18 @@ struct Message {
 
 /// The methods the hot path answers, with what it read of their params.
 enum Asked {
-    Call { name: String, args: Arguments },
-    List { cursor: Option<String> },
+    Call {
+        name: String,
+        args: Arguments,
+    },
+    List {
+        cursor: Option<String>,
+    },
     /// A legacy client's handshake: its params, and their text (kept for a restore).
-    Initialize { params: Box<InitializeRequestParams>, text: Bytes },
+    Initialize {
+        params: Box<InitializeRequestParams>,
+        text: Bytes,
+    },
     /// `notifications/initialized` (no id).
     Initialized,
 }
@@ -231,7 +240,12 @@ impl<C: Send + Sync + 'static> Hot<C> {
 
     /// The route of a 2026-07-28 request (whatever `legacy_sessions` says: that revision
     /// has no sessions).
-    fn stateless_route(&self, headers: &HeaderMap, message: &Message, named: ProtocolVersion) -> Option<Route> {
+    fn stateless_route(
+        &self,
+        headers: &HeaderMap,
+        message: &Message,
+        named: ProtocolVersion,
+    ) -> Option<Route> {
         let complete = message.meta.missing_required_keys(&ProtocolVersion::V_2026_07_28).is_empty();
         if !complete
             || named.as_str() < ProtocolVersion::V_2026_07_28.as_str()
@@ -474,7 +488,10 @@ impl<C: Send + Sync + 'static> Hot<C> {
             return self.complete(session.as_ref(), answer);
         }
         match session {
-            None => event_stream(Body::new(Driven { call: Some(call), keep_alive: self.keep_alive_timer() })),
+            None => event_stream(events::body(Driven {
+                call: Some(call),
+                keep_alive: KeepAlive::every(self.keep_alive),
+            })),
             Some(link) => self.run_on_its_own(call, link, id, cancel),
         }
     }
@@ -508,7 +525,7 @@ impl<C: Send + Sync + 'static> Hot<C> {
             }
         });
         let priming = sse_event(b"", Some(EventId::of(0, stream)), Some(self.retry_ms));
-        event_stream(Body::new(Later { first: Some(priming), rest: Some(answered) }))
+        event_stream(events::body(Later { first: Some(priming), rest: Some(answered) }))
     }
 
     /// The response to a request answered at once: `text`, the whole JSON-RPC message.
@@ -552,10 +569,6 @@ impl<C: Send + Sync + 'static> Hot<C> {
     /// The peer of requests without a session.
     fn detached_peer(&self) -> Peer<RoleServer> {
         self.detached.get_or_init(|| detached_peer_of(None)).clone()
-    }
-
-    fn keep_alive_timer(&self) -> Option<(Duration, Pin<Box<tokio::time::Sleep>>)> {
-        self.keep_alive.map(|every| (every, Box::pin(tokio::time::sleep(every))))
     }
 }
 
@@ -740,7 +753,8 @@ fn accepts_json_and_events(headers: &HeaderMap) -> bool {
         for entry in text.split(',') {
             let mut parts = entry.split(';');
             let essence = parts.next().unwrap_or_default().trim();
-            let weighted = parts.any(|parameter| parameter.trim_start().to_ascii_lowercase().starts_with("q="));
+            let weighted =
+                parts.any(|parameter| parameter.trim_start().to_ascii_lowercase().starts_with("q="));
             if weighted {
                 return false;
             }
@@ -763,7 +777,9 @@ fn is_json(headers: &HeaderMap) -> bool {
 fn annotates_headers(schema: &serde_json::Map<String, serde_json::Value>) -> bool {
     fn walk(properties: Option<&serde_json::Value>) -> bool {
         let Some(serde_json::Value::Object(properties)) = properties else { return false };
-        properties.values().any(|property| property.get("x-mcp-header").is_some() || walk(property.get("properties")))
+        properties
+            .values()
+            .any(|property| property.get("x-mcp-header").is_some() || walk(property.get("properties")))
     }
     walk(schema.get("properties"))
 }
@@ -925,31 +941,20 @@ impl ServerHandler for Detached {}
 /// client went away) drops the call, which cancels it.
 struct Driven {
     call: Option<Pin<Box<dyn Future<Output = Answer> + Send>>>,
-    keep_alive: Option<(Duration, Pin<Box<tokio::time::Sleep>>)>,
+    keep_alive: KeepAlive,
 }
 
-impl http_body::Body for Driven {
-    type Data = Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<http_body::Frame<Bytes>, axum::Error>>> {
-        let this = &mut *self;
-        let Some(call) = this.call.as_mut() else { return Poll::Ready(None) };
+impl Events for Driven {
+    fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Option<Bytes>> {
+        let Some(call) = self.call.as_mut() else { return Poll::Ready(None) };
         if let Poll::Ready(answer) = call.as_mut().poll(cx) {
-            this.call = None;
-            let text = answer.into_text();
-            return Poll::Ready(Some(Ok(http_body::Frame::data(sse_event(&text, None, None)))));
+            self.call = None;
+            return Poll::Ready(Some(sse_event(&answer.into_text(), None, None)));
         }
-        if let Some((every, sleep)) = &mut this.keep_alive
-            && sleep.as_mut().poll(cx).is_ready()
-        {
-            sleep.as_mut().reset(tokio::time::Instant::now() + *every);
-            return Poll::Ready(Some(Ok(http_body::Frame::data(Bytes::from_static(b":\n\n")))));
+        match self.keep_alive.poll_due(cx) {
+            Some(comment) => Poll::Ready(Some(comment)),
+            None => Poll::Pending,
         }
-        Poll::Pending
     }
 }
 
@@ -959,25 +964,15 @@ struct Later {
     rest: Option<tokio::sync::oneshot::Receiver<Bytes>>,
 }
 
-impl http_body::Body for Later {
-    type Data = Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<http_body::Frame<Bytes>, axum::Error>>> {
+impl Events for Later {
+    fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Option<Bytes>> {
         if let Some(first) = self.first.take() {
-            return Poll::Ready(Some(Ok(http_body::Frame::data(first))));
+            return Poll::Ready(Some(first));
         }
         let Some(rest) = self.rest.as_mut() else { return Poll::Ready(None) };
-        match Pin::new(rest).poll(cx) {
-            Poll::Pending => Poll::Pending,
-            Poll::Ready(answer) => {
-                self.rest = None;
-                Poll::Ready(answer.ok().map(|event| Ok(http_body::Frame::data(event))))
-            }
-        }
+        let answer = std::task::ready!(Pin::new(rest).poll(cx));
+        self.rest = None;
+        Poll::Ready(answer.ok())
     }
 }
 
@@ -1001,16 +996,24 @@ mod tests {
         assert!(accepts_json_and_events(&headers(&both)));
         assert!(!accepts_json_and_events(&headers(&[("accept", "application/json")])));
         assert!(!accepts_json_and_events(&headers(&[("accept", "application/json;q=0, text/event-stream")])));
-        assert!(accepts_json_and_events(&headers(&[("accept", "application/json"), ("accept", "text/event-stream")])));
+        assert!(accepts_json_and_events(&headers(&[
+            ("accept", "application/json"),
+            ("accept", "text/event-stream")
+        ])));
         assert!(is_json(&headers(&[("content-type", "application/json; charset=utf-8")])));
         assert!(!is_json(&headers(&[("content-type", "text/plain")])));
     }
 
     #[test]
     fn only_plain_calls_and_lists_are_read() {
-        let json = headers(&[("accept", "application/json, text/event-stream"), ("content-type", "application/json")]);
+        let json = headers(&[
+            ("accept", "application/json, text/event-stream"),
+            ("content-type", "application/json"),
+        ]);
         let read = |text: &'static str| Message::read(&Bytes::from_static(text.as_bytes()), &json);
-        let call = read(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1, "b":2}}}"#);
+        let call = read(
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1, "b":2}}}"#,
+        );
         let Some(Message { id, method: Asked::Call { name, args: Arguments::Text(args) }, .. }) = call else {
             panic!("a plain call is read")
         };
@@ -1031,7 +1034,10 @@ mod tests {
 
     #[test]
     fn events_and_spliced_answers_are_written_as_rmcp_writes_them() {
-        assert_eq!(&sse_event(b"", Some(EventId::of(0, 7)), Some(3000))[..], b"data: \nid: 0/7\nretry: 3000\n\n");
+        assert_eq!(
+            &sse_event(b"", Some(EventId::of(0, 7)), Some(3000))[..],
+            b"data: \nid: 0/7\nretry: 3000\n\n"
+        );
         assert_eq!(&sse_event(b"{}", None, None)[..], b"data: {}\n\n");
         let id = EventId { index: 0, stream: None };
         assert_eq!(&sse_event(b"", Some(id), Some(3000))[..], b"data: \nid: 0\nretry: 3000\n\n");
@@ -1041,7 +1047,8 @@ mod tests {
         let result = br#"{"tools":[]}"#;
         let ours = spliced(&RequestId::Number(5), result);
         let value: serde_json::Value = serde_json::from_slice(result).unwrap();
-        let theirs = serde_json::to_vec(&serde_json::json!({"jsonrpc": "2.0", "id": 5, "result": value})).unwrap();
+        let theirs =
+            serde_json::to_vec(&serde_json::json!({"jsonrpc": "2.0", "id": 5, "result": value})).unwrap();
         assert_eq!(&ours[..], &theirs[..]);
     }
 

@@ -41,6 +41,7 @@
 
 mod body;
 pub(crate) mod conn;
+mod events;
 pub(crate) mod health;
 mod hosts;
 mod hot;
@@ -167,7 +168,8 @@ fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<healt
     // rmcp restores a session it does not hold from here: the sessions the hot path opened
     // (parked from the start), and those its own idle end parked (`parked`).
     let parked = Arc::new(parked::Parked::new(settings.session_store.clone()));
-    config.session_store = Some(Arc::clone(&parked) as Arc<dyn rmcp::transport::streamable_http_server::session::SessionStore>);
+    config.session_store =
+        Some(Arc::clone(&parked) as Arc<dyn rmcp::transport::streamable_http_server::session::SessionStore>);
     let from_request = server.from_request.clone();
     #[cfg(feature = "oauth")] // oauth: the resource server, if any
     let oauth = server.oauth.clone();

@@ -144,7 +144,8 @@ mod tests {
     async fn a_kept_session_is_loaded_back_and_forgotten_on_delete() {
         let parked = Parked::new(None);
         let id: Arc<str> = Arc::from("s-1");
-        let params = br#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}"#;
+        let params =
+            br#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}"#;
         parked.keep(&id, Bytes::from_static(params)).await;
         let state = parked.load("s-1").await.unwrap().unwrap();
         assert_eq!(state.initialize_params.protocol_version.as_str(), "2025-06-18");

@@ -46,9 +46,9 @@ use rmcp::transport::streamable_http_server::session::{SessionManager, SessionSt
 use serde_json::Value;
 
 use super::body::{BodyGuard, Guarded, plain};
-use super::resume::{self, LastEvent, Streams};
 use super::hot::{HotEvents, HotSession};
 use super::parked::Parked;
+use super::resume::{self, LastEvent, Streams};
 use crate::request::Identity;
 use crate::talk::SessionLevel;
 
@@ -485,7 +485,12 @@ impl Drop for Unread {
 
 /// A request without a session: when rmcp's answer opens one, it is recorded for
 /// `identity`, within the cap.
-async fn new_session(sessions: &Sessions, identity: Arc<str>, response: Response, state: SessionLevel) -> Response {
+async fn new_session(
+    sessions: &Sessions,
+    identity: Arc<str>,
+    response: Response,
+    state: SessionLevel,
+) -> Response {
     let Some(id) = response.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()).map(Arc::<str>::from)
     else {
         return response;
