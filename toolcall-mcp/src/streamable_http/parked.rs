@@ -54,10 +54,9 @@ impl Parked {
     pub(crate) async fn keep(&self, id: &Arc<str>, params: Bytes) {
         if let Some(shared) = &self.shared
             && let Some(state) = state_of(&params)
+            && let Err(error) = shared.store(id, &state).await
         {
-            if let Err(error) = shared.store(id, &state).await {
-                log::warn!("storing a session in the session store: {error}");
-            }
+            log::warn!("storing a session in the session store: {error}");
         }
         self.lock().insert(Arc::clone(id), params);
     }
