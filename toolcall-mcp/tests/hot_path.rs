@@ -274,3 +274,35 @@ async fn a_waiting_legacy_call_runs_on_and_stops_when_cancelled() {
     assert_eq!(status, 202);
     assert!(live_becomes(&ctx, 0).await, "notifications/cancelled dropped the call's future");
 }
+
+/// A legacy session starts parked and lives as long as it is used, whoever serves it: rmcp
+/// restores it for a request only rmcp serves, and again after its own idle end while the
+/// hot path kept the session in use; a session unused for the session idle time ends (404).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_lives_while_used_through_either_path_and_ends_when_idle() {
+    use common::WithHttp;
+    let idle = Duration::from_millis(600);
+    let ctx = Arc::new(Ctx { user: "ada".into(), ..Ctx::default() });
+    let uri = serve(server(ctx).with_http(|http| http.session_idle_timeout = idle)).await;
+    let id = session(&uri, &[]).await;
+    let headers = [("mcp-session-id", id.as_str()), ("mcp-protocol-version", "2025-06-18")];
+    let set_level = |n: u64| request(n, "logging/setLevel", json!({"level": "info"}));
+    let add = |n: u64| request(n, "tools/call", json!({"name": "add", "arguments": {"a": n, "b": 1}}));
+    let answer = ask(&uri, &set_level(2), &headers).await;
+    assert_eq!(
+        (answer.status, &answer.message["result"]),
+        (200, &json!({})),
+        "rmcp restored the parked session"
+    );
+    // Three idle times of calls, each well within one: rmcp's own session idles out meanwhile.
+    for n in 3..(3 + 3 * 6) {
+        let answer = ask(&uri, &add(n), &headers).await;
+        assert_eq!(answer.message["result"]["content"][0]["text"], json!((n + 1).to_string()), "{answer:?}");
+        tokio::time::sleep(idle / 6).await;
+    }
+    let answer = ask(&uri, &set_level(40), &headers).await;
+    assert_eq!((answer.status, &answer.message["result"]), (200, &json!({})), "restored again: {answer:?}");
+    tokio::time::sleep(idle + idle / 2).await;
+    let answer = ask(&uri, &add(41), &headers).await;
+    assert_eq!(answer.status, 404, "the session ended after its idle time: {answer:?}");
+}
