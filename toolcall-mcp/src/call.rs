@@ -1,6 +1,6 @@
-//! `tools/call`: one call run in a slot of the call limit, within its time limit, off
-//! the async workers where it may block, and its outcome as an MCP result shaped for the
-//! client's protocol revision.
+//! `tools/call`: one call run in a slot of the call limit, within its time limit, inline
+//! or off the async workers where it may block ([`crate::inline`]), and its outcome as an
+//! MCP result shaped for the client's protocol revision.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
+use axum::body::Bytes;
 use rmcp::model::{CallToolResult, ContentBlock, ErrorData, ProtocolVersion};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -17,6 +18,7 @@ use toolcall_runtime::__private::Dispatched;
 use toolcall_runtime::{CallFuture, Content, Progress, ToolError, Toolset};
 
 use crate::error::{cut, error_result};
+use crate::inline::{Inline, Place, SMALL_ARGUMENTS};
 use crate::request::Arrived;
 use crate::revision::{is_object_schema, takes_any_output};
 use crate::server::McpServer;
@@ -24,11 +26,104 @@ use crate::{limit, talk, telemetry};
 use axum::http;
 use tracing::Instrument as _;
 
-/// One call, boxed: what [`off_worker`] polls.
+/// One call, boxed: what [`first_poll`] polls.
 type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
 
 /// The message of the error a call cancelled by its client ends with.
 pub(crate) const CANCELLED: &str = "the call was cancelled by the client";
+
+/// A call's arguments: the object rmcp parsed, or the JSON text they came in, decoded by
+/// the tool's decoder straight from the request's bytes (no `Value` built).
+#[derive(Clone, Debug)]
+pub(crate) enum Arguments {
+    /// An object (a `Value::Object`, or whatever a caller passed).
+    Value(Value),
+    /// The JSON text of an object (a slice of the request's body).
+    Text(Bytes),
+}
+
+impl Arguments {
+    /// The empty object.
+    pub(crate) fn empty() -> Self {
+        Arguments::Text(Bytes::from_static(b"{}"))
+    }
+
+    /// The text, when the arguments are text.
+    fn text(&self) -> Option<&str> {
+        match self {
+            Arguments::Value(_) => None,
+            Arguments::Text(text) => std::str::from_utf8(text).ok(),
+        }
+    }
+
+    /// The arguments as a value (text is parsed; text that is no JSON is `null`, which
+    /// every decoder refuses as it refuses the text).
+    pub(crate) fn to_value(&self) -> Value {
+        match self {
+            Arguments::Value(value) => value.clone(),
+            Arguments::Text(_) => {
+                self.text().and_then(|t| serde_json::from_str(t).ok()).unwrap_or(Value::Null)
+            }
+        }
+    }
+
+    /// About how many bytes of JSON they are: exact for text; for a value, counted up to
+    /// just past [`SMALL_ARGUMENTS`] (past it, the size no longer matters).
+    pub(crate) fn size(&self) -> usize {
+        match self {
+            Arguments::Text(text) => text.len(),
+            Arguments::Value(value) => {
+                let mut size = 0;
+                approximate_size(value, &mut size);
+                size
+            }
+        }
+    }
+}
+
+/// Adds about `value`'s length as JSON text to `size`, stopping once past
+/// [`SMALL_ARGUMENTS`].
+fn approximate_size(value: &Value, size: &mut usize) {
+    if *size > SMALL_ARGUMENTS {
+        return;
+    }
+    match value {
+        Value::String(text) => *size += text.len() + 3,
+        Value::Array(items) => {
+            *size += 2;
+            for item in items {
+                approximate_size(item, size);
+            }
+        }
+        Value::Object(map) => {
+            *size += 2;
+            for (key, item) in map {
+                *size += key.len() + 4;
+                approximate_size(item, size);
+            }
+        }
+        _ => *size += 8,
+    }
+}
+
+/// One call to run ([`McpServer::run_for`]).
+pub(crate) struct Job<'a, C> {
+    /// The client's protocol revision, which shapes the result.
+    pub(crate) version: Option<&'a ProtocolVersion>,
+    /// The caller's context.
+    pub(crate) context: Arc<C>,
+    /// The tool's name, as the client sent it.
+    pub(crate) name: &'a str,
+    /// The tool's place among the server's tools, when it is one of them.
+    pub(crate) tool: Option<usize>,
+    pub(crate) args: Arguments,
+    /// When the request arrived: the time limit counts from it.
+    pub(crate) arrived: Instant,
+    /// What the tool reports to.
+    pub(crate) progress: Progress,
+    /// What forwards those reports to the client while the call runs, when anything does.
+    pub(crate) talk: Option<talk::Talk>,
+}
 
 /// `call`, polled in `span` when there is one: a sync tool's first poll runs on the
 /// blocking pool, where the span would not be entered otherwise, and the tool's own
@@ -41,62 +136,51 @@ fn in_span(call: Call, span: Option<&tracing::Span>) -> Call {
 }
 
 impl<C: Send + Sync + 'static> McpServer<C> {
-    /// Runs one call with `context`, in a slot of the call limit and within the time
-    /// limit counted from `arrived` (the wait for a slot included); the call's future is
-    /// dropped on timeout or when `cancelled` resolves. Decoding and a sync tool run on
-    /// the blocking pool ([`off_worker`]). The tool reports to `progress`; `talk`, when
-    /// given, forwards those reports to the client while the call runs. The result is
-    /// shaped for a client on protocol `version` ([`McpServer::success`]).
+    /// Runs one call, in a slot of the call limit and within the time limit counted from
+    /// its arrival (the wait for a slot included); the call's future is dropped on timeout
+    /// or when `cancelled` resolves. Its first poll (decoding, and the whole of a sync
+    /// tool) runs inline or on the blocking pool ([`crate::inline`]). The tool reports to
+    /// the job's `progress`; its `talk`, when given, forwards those reports to the client
+    /// while the call runs. The result is shaped for a client on the job's protocol
+    /// version ([`McpServer::success`]).
     ///
     /// The call runs in a span `execute_tool {name}` ([`telemetry::execute_tool`]), when
     /// a subscriber wants it.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn run_for(
         &self,
-        version: Option<&ProtocolVersion>,
-        context: Arc<C>,
-        name: &str,
-        args: Value,
-        arrived: Instant,
+        job: Job<'_, C>,
         cancelled: impl std::future::Future<Output = ()>,
-        progress: Progress,
-        talk: Option<talk::Talk>,
     ) -> Result<CallToolResult, ErrorData> {
-        let span = telemetry::execute_tool(name, &args, || {
+        let name = job.name;
+        // The arguments are read for the span only when it records them.
+        let recorded = telemetry::captures_content().then(|| job.args.to_value());
+        let span = telemetry::execute_tool(name, recorded.as_ref().unwrap_or(&Value::Null), || {
             self.tools.iter().find(|t| t.name == name).and_then(|t| t.description.as_deref())
         });
-        if span.is_disabled() {
-            return self
-                .run_untraced(version, context, name, args, arrived, cancelled, progress, talk, None)
-                .await;
-        }
-        let run =
-            self.run_untraced(version, context, name, args, arrived, cancelled, progress, talk, Some(&span));
-        let outcome = run.instrument(span.clone()).await;
+        // One future whether or not the span is recorded (entering a disabled span is a
+        // flag test): the call's future, which is large, has one place in this one.
+        let recorded = (!span.is_disabled()).then_some(&span);
+        let outcome = self.run_untraced(job, cancelled, recorded).instrument(span.clone()).await;
         telemetry::tool_outcome(&span, &outcome);
         outcome
     }
 
     /// [`McpServer::run_for`] without its span; the tool's future is polled in `span`, when
     /// given.
-    #[allow(clippy::too_many_arguments)]
     async fn run_untraced(
         &self,
-        version: Option<&ProtocolVersion>,
-        context: Arc<C>,
-        name: &str,
-        args: Value,
-        arrived: Instant,
+        job: Job<'_, C>,
         cancelled: impl std::future::Future<Output = ()>,
-        progress: Progress,
-        talk: Option<talk::Talk>,
         span: Option<&tracing::Span>,
     ) -> Result<CallToolResult, ErrorData> {
+        let Job { version, context, name, tool, args, arrived, progress, talk } = job;
         let started = std::sync::atomic::AtomicBool::new(false);
+        let place = self.inline.place(tool, self.tools.len(), args.size());
         let call = async {
             let slot = self.limit.enter().await?;
             started.store(true, std::sync::atomic::Ordering::SeqCst);
-            let work = off_worker(in_span(self.call_of(context, name, args, progress), span), slot);
+            let first = FirstPoll { inline: &self.inline, tool, count: self.tools.len(), place };
+            let work = first.run(in_span(self.call_of(context, name, args, progress), span), slot);
             Ok::<_, limit::Busy>(match talk {
                 Some(talk) => talk.around(work).await,
                 None => work.await,
@@ -104,6 +188,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         };
         let deadline = tokio::time::Instant::from_std(arrived + self.limit_of(name));
         let outcome = tokio::select! {
+            // The call first: one that is over at its first poll never starts the timer.
+            biased;
             outcome = call => outcome,
             () = tokio::time::sleep_until(deadline) => {
                 let started = started.load(std::sync::atomic::Ordering::SeqCst);
@@ -137,15 +223,27 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// The call of tool `name`, not yet polled: the function of a tool added at run time
-    /// (polled with panics caught, as a generated async tool is), else the toolset's.
-    fn call_of(&self, context: Arc<C>, name: &str, args: Value, progress: Progress) -> Call {
+    /// (polled with panics caught, as a generated async tool is), else the toolset's,
+    /// decoding text arguments straight from their text.
+    fn call_of(&self, context: Arc<C>, name: &str, args: Arguments, progress: Progress) -> Call {
         let name = name.to_owned();
         let Some(function) = self.added.get(&name).cloned() else {
             let toolset: &'static Toolset<C> = self.toolset;
-            return Box::pin(async move { toolset.call_reporting(&context, &name, &args, &progress).await });
+            return Box::pin(async move {
+                match args.text() {
+                    Some(text) => toolset.call_json_reporting(&context, &name, text, &progress).await,
+                    None => {
+                        let value = match args {
+                            Arguments::Value(value) => value,
+                            Arguments::Text(_) => Value::Null,
+                        };
+                        toolset.call_reporting(&context, &name, &value, &progress).await
+                    }
+                }
+            });
         };
         Box::pin(async move {
-            let arguments = match args {
+            let arguments = match args.to_value() {
                 Value::Object(arguments) => arguments,
                 other => {
                     return Err(ToolError::InvalidArguments(toolcall_runtime::__private::summarize(&other)));
@@ -221,29 +319,63 @@ fn content_blocks(value: &Value) -> Option<Vec<ContentBlock>> {
         .collect()
 }
 
-/// Runs `call` (one tool's call, owning its context, arguments and progress), its first
-/// poll (argument decoding, and the whole of a sync tool) on tokio's blocking pool,
-/// holding `slot` until that part is over even if the caller stops waiting (a sync tool
-/// cannot be stopped); an async tool's later polls run on the caller's task, and dropping
-/// the future cancels it.
-pub(crate) async fn off_worker(
-    call: Call,
-    slot: tokio::sync::OwnedSemaphorePermit,
-) -> Result<Value, ToolError> {
-    let first = tokio::task::spawn_blocking(move || {
-        let mut call = call;
-        // The waker of this poll is never used: the caller's task polls again at once,
-        // which registers its own (a future wakes only the waker of its latest poll).
-        match call.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-            Poll::Ready(result) => Ok(result),
-            Poll::Pending => Err((call, slot)),
+/// Where one call's first poll runs, and what hears how long it took.
+struct FirstPoll<'a> {
+    inline: &'a Inline,
+    tool: Option<usize>,
+    count: usize,
+    place: Place,
+}
+
+impl FirstPoll<'_> {
+    /// Runs `call` (one tool's call, owning its context, arguments and progress): its
+    /// first poll (argument decoding, and the whole of a sync tool) inline or on tokio's
+    /// blocking pool ([`crate::inline`]), timed when the tool's place depends on it; on
+    /// the pool, holding `slot` until that part is over even if the caller stops waiting
+    /// (a sync tool cannot be stopped). An async tool's later polls run on the caller's
+    /// task, and dropping the future cancels it.
+    async fn run(self, mut call: Call, slot: tokio::sync::OwnedSemaphorePermit) -> Result<Value, ToolError> {
+        if self.place == Place::Inline {
+            let began = Instant::now();
+            let first = std::future::poll_fn(|cx| Poll::Ready(poll_once(&mut call, cx))).await;
+            self.inline.record(self.tool, self.count, self.place, began.elapsed());
+            let result = match first {
+                Some(result) => result,
+                None => call.await,
+            };
+            drop(slot);
+            return result;
         }
-    })
-    .await;
-    match first {
-        Ok(Ok(result)) => result,
-        Ok(Err((call, _slot))) => call.await,
-        Err(error) => Err(ToolError::Panicked(format!("the call's thread failed: {error}"))),
+        let timed = self.place == (Place::Pool { learn: true });
+        let first = tokio::task::spawn_blocking(move || {
+            let mut call = call;
+            let began = timed.then(Instant::now);
+            // The waker of this poll is never used: the caller's task polls again at once,
+            // which registers its own (a future wakes only the waker of its latest poll).
+            let polled = poll_once(&mut call, &mut Context::from_waker(Waker::noop()));
+            let took = began.map(|began| began.elapsed());
+            match polled {
+                Some(result) => (Ok(result), took),
+                None => (Err((call, slot)), took),
+            }
+        })
+        .await;
+        if let Ok((_, Some(took))) = &first {
+            self.inline.record(self.tool, self.count, self.place, *took);
+        }
+        match first {
+            Ok((Ok(result), _)) => result,
+            Ok((Err((call, _slot)), _)) => call.await,
+            Err(error) => Err(ToolError::Panicked(format!("the call's thread failed: {error}"))),
+        }
+    }
+}
+
+/// One poll of `call`: its result, or `None` while it is pending.
+fn poll_once(call: &mut Call, cx: &mut Context<'_>) -> Option<Result<Value, ToolError>> {
+    match call.as_mut().poll(cx) {
+        Poll::Ready(result) => Some(result),
+        Poll::Pending => None,
     }
 }
 
@@ -265,7 +397,6 @@ fn human(limit: Duration) -> String {
 }
 
 #[cfg(test)]
-#[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
 
@@ -275,12 +406,21 @@ mod tests {
     static EMPTY: Toolset = Toolset::new(&[], &EMPTY_EMITTED, |_, _, _| None);
     static EMPTY_EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
 
+    /// A call of `name` with `args` by a client on `version`, arrived at `arrived`.
+    fn job<'a>(
+        version: Option<&'a ProtocolVersion>,
+        name: &'a str,
+        args: Arguments,
+        arrived: Instant,
+    ) -> Job<'a, ()> {
+        let progress = Progress::default();
+        Job { version, context: Arc::new(()), name, tool: None, args, arrived, progress, talk: None }
+    }
+
     /// A call of `anything` (no such tool) on `server`, arrived at `arrived`, never cancelled.
     async fn call_anything(server: &McpServer<()>, arrived: Instant) -> Result<CallToolResult, ErrorData> {
         let never = std::future::pending();
-        server
-            .run_for(None, Arc::new(()), "anything", Value::Null, arrived, never, Progress::default(), None)
-            .await
+        server.run_for(job(None, "anything", Arguments::Value(Value::Null), arrived), never).await
     }
 
     const NO_PARAMS: &str = r#"{"type":"object","properties":{}}"#;
@@ -316,16 +456,67 @@ mod tests {
         Some(Dispatched::Ready(Ok(value)))
     });
 
+    static WHERE_EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
+    /// `where` (cheap) and `slow` (300 ms): sync tools answering the thread they ran on.
+    static WHERE_INFO: [toolcall_runtime::ToolInfo; 2] = [
+        toolcall_runtime::ToolInfo {
+            name: "where",
+            parameters: NO_PARAMS,
+            ..toolcall_runtime::ToolInfo::EMPTY
+        },
+        toolcall_runtime::ToolInfo {
+            name: "slow",
+            parameters: NO_PARAMS,
+            ..toolcall_runtime::ToolInfo::EMPTY
+        },
+    ];
+    static WHERE: Toolset = Toolset::new(&WHERE_INFO, &WHERE_EMITTED, |_, name, _| {
+        if name == "slow" {
+            std::thread::sleep(Duration::from_millis(300));
+        } else if name != "where" {
+            return None;
+        }
+        Some(Dispatched::Ready(Ok(serde_json::json!(format!("{:?}", std::thread::current().id())))))
+    });
+
+    /// The thread a call of `name` on `server` ran on.
+    async fn thread_of(server: &McpServer<()>, name: &str) -> String {
+        let tool = server.tools.iter().position(|t| t.name == name);
+        let job = Job { tool, ..job(None, name, Arguments::empty(), Instant::now()) };
+        let result = server.run_for(job, std::future::pending()).await.unwrap();
+        let text = result.content[0].as_text().unwrap().text.clone();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_cheap_sync_tool_runs_on_the_worker_after_a_run_of_cheap_calls_and_a_slow_one_never_does() {
+        let here = format!("{:?}", std::thread::current().id());
+        // A budget far above a cheap call's time (however loaded the machine) and below
+        // the slow one's sleep.
+        let server = McpServer::new(&WHERE, ()).inline_budget(Duration::from_millis(200));
+        let learn = crate::inline::LEARN as usize;
+        let mut cheap = Vec::new();
+        for _ in 0..learn + 3 {
+            cheap.push(thread_of(&server, "where").await);
+        }
+        assert!(cheap[..learn].iter().all(|thread| *thread != here), "measured on the pool first");
+        assert!(cheap[learn..].iter().all(|thread| *thread == here), "then inline: {cheap:?}");
+        for _ in 0..2 {
+            assert_ne!(thread_of(&server, "slow").await, here, "a tool over the budget stays on the pool");
+        }
+        let never = McpServer::new(&WHERE, ()).inline_budget(Duration::ZERO);
+        for _ in 0..learn + 3 {
+            assert_ne!(thread_of(&never, "where").await, here, "a zero budget inlines nothing");
+        }
+    }
+
     #[tokio::test]
     async fn structured_content_follows_the_clients_revision() {
         let server = McpServer::new(&SHAPES, ());
         let structured = async |version: Option<&ProtocolVersion>, name: &str| {
             let never = std::future::pending();
-            let args = Value::Object(rmcp::model::JsonObject::new());
-            let result = server
-                .run_for(version, Arc::new(()), name, args, Instant::now(), never, Progress::default(), None)
-                .await
-                .unwrap();
+            let result =
+                server.run_for(job(version, name, Arguments::empty(), Instant::now()), never).await.unwrap();
             assert_eq!(result.is_error, Some(false), "{name}");
             result.structured_content
         };

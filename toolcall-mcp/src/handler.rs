@@ -23,7 +23,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use crate::ask::rounds;
-use crate::call::arrival;
+use crate::call::{Arguments, Job, arrival};
 use crate::server::McpServer;
 use crate::talk;
 use crate::telemetry::Served;
@@ -72,7 +72,17 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         served
             .run(async move {
                 context.peer.set_peer_info(request.clone());
-                self.negotiate_initialize(&request)
+                let negotiated = self.negotiate_initialize(&request);
+                if let Ok(result) = &negotiated {
+                    // Over HTTP, the session's calls may now be answered without rmcp's
+                    // session worker (`streamable_http::hot`).
+                    self.log_level.initialized(
+                        &context.peer,
+                        &result.protocol_version,
+                        &request.capabilities,
+                    );
+                }
+                negotiated
             })
             .await
     }
@@ -115,12 +125,11 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let known = || self.tools.iter().any(|t| t.name == request.name);
-        let served = Served::begin("tools/call", &context).tool(&request.name, known);
-        served.run_judged(self.call_tool_untraced(request, context), tool_error).await
+        let args = Arguments::Value(Value::Object(request.arguments.take().unwrap_or_default()));
+        self.call_tool_with(request, args, &self.log_level, context).await
     }
 
     #[allow(deprecated)]
@@ -271,16 +280,36 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
 }
 
 impl<C: Send + Sync + 'static> McpServer<C> {
-    /// `tools/call`, in the span [`ServerHandler::call_tool`] opens.
+    /// `tools/call` of `request` with `args` (its arguments, taken out of it: parsed by
+    /// rmcp, or the text of the HTTP layer's hot path), in a server span, for a session
+    /// whose log level is `session`.
+    pub(crate) async fn call_tool_with(
+        &self,
+        request: CallToolRequestParams,
+        args: Arguments,
+        session: &talk::SessionLevel,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let known = || self.tools.iter().any(|t| t.name == request.name);
+        let served = Served::begin("tools/call", &context).tool(&request.name, known);
+        // Boxed: the call's future is large, and handed down by value it would be copied
+        // into each future that holds it on the way.
+        let call = Box::pin(self.call_tool_untraced(request, args, session, context));
+        served.run_judged(call, tool_error).await
+    }
+
+    /// `tools/call`, in the span [`McpServer::call_tool_with`] opens.
     async fn call_tool_untraced(
         &self,
-        mut request: CallToolRequestParams,
+        request: CallToolRequestParams,
+        args: Arguments,
+        session: &talk::SessionLevel,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = self.context_of(&context)?;
         let arrived = arrival(&context);
-        let shown = self.tools.iter().position(|t| t.name == request.name);
-        if !shown.is_some_and(|i| self.shows(&caller, self.infos[i])) {
+        let tool = self.tools.iter().position(|t| t.name == request.name);
+        if !tool.is_some_and(|i| self.shows(&caller, self.infos[i])) {
             return Err(self.unknown_tool(&caller, &request.name));
         }
         // 2026-07-28: a client's disconnect cancels its request. Earlier revisions say the
@@ -289,22 +318,26 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let stateless = context
             .protocol_version()
             .is_some_and(|version| crate::revision::is_at_least(&version, &ProtocolVersion::V_2026_07_28));
-        let args = Value::Object(request.arguments.take().unwrap_or_default());
         // 2026-07-28: the tool's questions end the call with an input-required result, and
         // the retry answers them (`ask::rounds`). Its `requestState` is opened here, before
-        // the tool runs.
+        // the tool runs. The state is bound to the arguments' digest, worked out only when
+        // a state is opened or sealed.
         let rounds = if stateless {
-            let binding = rounds::binding(&identity(&context), &request.name, &args);
+            let binding = request
+                .request_state
+                .is_some()
+                .then(|| rounds::binding(&identity(&context), &request.name, &args.to_value()));
             let capabilities = context.client_capabilities();
+            let binding = binding.unwrap_or_default();
             let rounds =
                 rounds::Rounds::begin(&self.request_states, capabilities.as_ref(), &request, &binding)?;
-            Some((Arc::new(rounds), binding))
+            Some((Arc::new(rounds), args.clone()))
         } else {
             None
         };
         let (progress, talk) = talk::Talk::new(
             &context,
-            &self.log_level,
+            session,
             self.default_log_level,
             &request.name,
             rounds.as_ref().map(|(rounds, _)| Arc::clone(rounds)),
@@ -317,23 +350,36 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             .cloned();
         let cancelled = cancelled_or_gone(context.ct.clone().cancelled_owned(), disconnect);
         let version = context.protocol_version();
-        let run = self.run_for(
-            version.as_ref(),
-            caller,
-            &request.name,
+        let job = Job {
+            version: version.as_ref(),
+            context: caller,
+            name: &request.name,
+            tool,
             args,
             arrived,
-            cancelled,
             progress,
-            Some(talk),
-        );
-        let Some((rounds, binding)) = rounds else { return run.await.map(Into::into) };
+            talk: Some(talk),
+        };
         // A question with no answer ends the round: the call's future is dropped (the tool
-        // stops at the question) and the client gets the question to answer.
+        // stops at the question) and the client gets the question to answer. (One
+        // `select!` whether or not there are rounds: the call's future, which is large,
+        // has one place in this one.)
+        let asked = async {
+            match &rounds {
+                Some(round) => {
+                    round.0.asked().await;
+                    round
+                }
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
             biased;
-            outcome = run => outcome.map(Into::into),
-            () = rounds.asked() => rounds.input_required(&self.request_states, &binding).map(Into::into),
+            outcome = self.run_for(job, cancelled) => outcome.map(Into::into),
+            (rounds, args) = asked => {
+                let binding = rounds::binding(&identity(&context), &request.name, &args.to_value());
+                rounds.input_required(&self.request_states, &binding).map(Into::into)
+            }
         }
     }
 

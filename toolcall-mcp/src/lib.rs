@@ -5,6 +5,7 @@ mod ask;
 mod call;
 mod error;
 mod handler;
+mod inline;
 mod limit;
 mod list;
 #[cfg(feature = "oauth")]
@@ -26,6 +27,7 @@ pub mod telemetry;
 /// reads.
 pub use axum::http;
 pub use error::{ERROR_META_KEY, MAX_ERROR_RESULT, ServeError, error_json};
+pub use inline::DEFAULT_INLINE_BUDGET;
 pub use prompts::Prompts;
 pub use request::{Caller, Rejection, RequestFn, bearer_token};
 pub use resources::{ResourceNotifier, Resources};

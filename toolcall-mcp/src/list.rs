@@ -53,3 +53,78 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         Ok(result)
     }
 }
+
+/// The `tools/list` answers already written, as the JSON text of their `result`: one per
+/// protocol revision, set of tools shown and cursor. The list is fixed at build time, so
+/// a page is rendered once; with a [`McpServer::tool_filter`] the set a caller sees is
+/// part of the key (two callers who see the same tools share the text, as they would
+/// share the answer), so no caller ever gets a page rendered for another's set.
+#[derive(Debug, Default)]
+pub(crate) struct ListCache {
+    pages: std::sync::Mutex<std::collections::HashMap<PageKey, axum::body::Bytes>>,
+}
+
+/// What one rendered page depends on.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct PageKey {
+    version: Option<String>,
+    /// The tools shown, one bit per tool in the server's order; `None`: no filter.
+    shown: Option<Box<[u64]>>,
+    cursor: Option<String>,
+}
+
+/// The most pages kept (past it, a page is rendered for each request).
+const MAX_PAGES: usize = 1024;
+
+impl ListCache {
+    fn get(&self, key: &PageKey) -> Option<axum::body::Bytes> {
+        self.pages.lock().ok()?.get(key).cloned()
+    }
+
+    fn put(&self, key: PageKey, page: axum::body::Bytes) {
+        if let Ok(mut pages) = self.pages.lock()
+            && pages.len() < MAX_PAGES
+        {
+            pages.insert(key, page);
+        }
+    }
+}
+
+impl<C: Send + Sync + 'static> McpServer<C> {
+    /// [`McpServer::page`] as the JSON text of a `tools/list` result for a client on
+    /// `version` (what rmcp would write for it), from `cache` when it was rendered before.
+    pub(crate) fn page_text(
+        &self,
+        ctx: &C,
+        cursor: Option<&str>,
+        version: Option<&ProtocolVersion>,
+        cache: &ListCache,
+    ) -> Result<axum::body::Bytes, ErrorData> {
+        let key = PageKey {
+            version: version.map(|v| v.as_str().to_owned()),
+            shown: self.filter.as_ref().map(|_| self.shown_bits(ctx)),
+            cursor: cursor.map(str::to_owned),
+        };
+        if let Some(page) = cache.get(&key) {
+            return Ok(page);
+        }
+        let mut result = rmcp::model::ServerResult::ListToolsResult(self.page(ctx, cursor, version)?);
+        crate::revision::shape_result(&mut result, version);
+        let text = serde_json::to_vec(&result)
+            .map_err(|e| ErrorData::internal_error(format!("tools/list: {e}"), None))?;
+        let page = axum::body::Bytes::from(text);
+        cache.put(key, page.clone());
+        Ok(page)
+    }
+
+    /// Which tools the caller whose context is `ctx` sees, one bit per tool.
+    fn shown_bits(&self, ctx: &C) -> Box<[u64]> {
+        let mut bits = vec![0u64; self.tools.len().div_ceil(64)];
+        for (at, info) in self.infos.iter().enumerate() {
+            if self.shows(ctx, *info) {
+                bits[at / 64] |= 1 << (at % 64);
+            }
+        }
+        bits.into_boxed_slice()
+    }
+}

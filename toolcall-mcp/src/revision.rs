@@ -86,3 +86,16 @@ pub(crate) fn definitions<C>(toolset: &Toolset<C>) -> Result<Vec<Tool>, String> 
     }
     Ok(tools)
 }
+
+/// `result` as rmcp's handler sends it to a client on `version`: from 2026-07-28 with the
+/// caching hints it lacks filled in; before, without `resultType` and without a
+/// `structuredContent` that is not an object (SEP-2106). The HTTP layer's hot path, which
+/// answers without rmcp's handler, shapes its results with this.
+pub(crate) fn shape_result(result: &mut rmcp::model::ServerResult, version: Option<&ProtocolVersion>) {
+    if version.is_some_and(|v| is_at_least(v, &ProtocolVersion::V_2026_07_28)) {
+        result.fill_missing_cache_hints();
+    } else {
+        result.strip_result_type_for_legacy_peer();
+        result.strip_non_object_output_for_legacy_peer();
+    }
+}

@@ -110,6 +110,8 @@ pub struct McpServer<C: Send + Sync + 'static> {
     pub(crate) added: Arc<BTreeMap<String, Arc<AddedFn<C>>>>,
     /// Seals and opens the `requestState` of 2026-07-28 calls whose tools ask.
     pub(crate) request_states: Arc<Sealer>,
+    /// Which tools' calls run their first poll inline ([`crate::inline`]); shared by clones.
+    pub(crate) inline: Arc<crate::inline::Inline>,
     /// oauth hook: the OAuth resource server guarding `/mcp` ([`McpServer::oauth`]).
     #[cfg(feature = "oauth")]
     pub(crate) oauth: Option<Arc<crate::oauth::ResourceServer>>,
@@ -145,6 +147,7 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
             session: self.session,
             added: Arc::clone(&self.added),
             request_states: Arc::clone(&self.request_states),
+            inline: Arc::clone(&self.inline),
             #[cfg(feature = "oauth")] // oauth hook
             oauth: self.oauth.clone(),
         }
@@ -204,6 +207,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             session: 0,
             added: Arc::default(),
             request_states: Arc::new(Sealer::random(DEFAULT_REQUEST_STATE_TTL)),
+            inline: Arc::new(crate::inline::Inline::new(crate::inline::DEFAULT_INLINE_BUDGET)),
             #[cfg(feature = "oauth")] // oauth hook
             oauth: None,
         }
@@ -248,6 +252,23 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// the body, for a call slot or in line counts.
     pub fn timeout(mut self, limit: Duration) -> Self {
         self.timeout = limit;
+        self
+    }
+
+    /// The longest first poll of a call (argument decoding, and the whole of a sync tool)
+    /// that lets its tool's calls run on the async worker that received them (default
+    /// [`DEFAULT_INLINE_BUDGET`](crate::DEFAULT_INLINE_BUDGET), 100 µs) instead of on
+    /// tokio's blocking pool. Whether a tool blocks is measured, not declared: a tool runs
+    /// inline after a run of cheap first polls on the pool, and goes back to the pool for
+    /// 10 s after one over the budget; arguments over 64 KiB always go to the pool.
+    /// `Duration::ZERO` sends every call's first poll to the pool.
+    ///
+    /// ```
+    /// # let toolset: &'static toolcall_runtime::Toolset = Box::leak(Box::new(toolcall_runtime::Toolset::new(&[], Box::leak(Box::default()), |_, _, _| None)));
+    /// let server = toolcall_mcp::McpServer::new(toolset, ()).inline_budget(std::time::Duration::ZERO);
+    /// ```
+    pub fn inline_budget(mut self, budget: Duration) -> Self {
+        self.inline = Arc::new(crate::inline::Inline::new(budget));
         self
     }
 
@@ -528,7 +549,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// (the log level its client sets).
     pub(crate) fn for_session(&self) -> Self {
         McpServer {
-            log_level: talk::SessionLevel::default(),
+            log_level: talk::SessionLevel::for_new_session(),
             session: self.subscriptions.new_session(),
             ..self.clone()
         }

@@ -2,9 +2,10 @@
 //! and its log messages `notifications/message`, sent to the client that made the call.
 //!
 //! The tool reports from its own thread (a sync tool runs on tokio's blocking pool) and
-//! must never wait on the network, so the [`Sink`] only queues: a bounded channel of
+//! must never wait on the network, so the [`Sink`] only queues: a bounded queue of
 //! [`QUEUE`] reports per call, past which reports are dropped (and counted in the
-//! server's log) rather than held. The call's own task forwards the queue to the peer
+//! server's log) rather than held. (The queue allocates nothing until a report comes: most
+//! calls make none.) The call's own task forwards the queue to the peer
 //! while the call runs, in order, and sends what is left once it finishes, before the
 //! result: over streamable HTTP a progress notification rides the request's stream,
 //! which the result closes.
@@ -27,7 +28,7 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, oneshot};
 use toolcall_runtime::{Answer, AskError, AskFuture, LogLevel, Progress, ProgressSink};
 
 use crate::ask::rounds::Rounds;
@@ -37,20 +38,97 @@ pub(crate) const QUEUE: usize = 256;
 
 /// The log level a session asked for with `logging/setLevel`; shared by the calls of
 /// one session (one server clone per session). Unset until the client sets it.
+///
+/// It is also what the HTTP layer knows of a legacy session rmcp serves: the session's
+/// peer, once its `initialize` was answered, so that the hot path
+/// ([`crate::streamable_http`]) can answer the session's calls as its handler would,
+/// without going through rmcp's session worker.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct SessionLevel(Arc<AtomicU8>);
+pub(crate) struct SessionLevel(Arc<SessionState>);
+
+/// What [`SessionLevel`] shares.
+#[derive(Default)]
+struct SessionState {
+    /// 0: unset; else the index of the level in [`LogLevel::ALL`], plus one.
+    level: AtomicU8,
+    /// The session's peer, from its latest `initialize` (a session restored from a store
+    /// answers it again, on a new peer).
+    peer: std::sync::Mutex<Option<Peer<RoleServer>>>,
+    /// The revision the session agreed on, and whether its client can be asked (it
+    /// declared elicitation or sampling), once its `initialize` was answered.
+    client: std::sync::OnceLock<(ProtocolVersion, bool)>,
+}
+
+impl std::fmt::Debug for SessionState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionState")
+            .field("level", &self.level.load(Ordering::Relaxed))
+            .field("initialized", &self.peer.lock().is_ok_and(|peer| peer.is_some()))
+            .finish()
+    }
+}
+
+tokio::task_local! {
+    /// The state a session rmcp creates (or restores) while serving this request takes:
+    /// set by the HTTP layer around rmcp's handling of a request that may create one.
+    static NEW_SESSION: SessionLevel;
+}
 
 impl SessionLevel {
     /// The level the client set; `None` before any `logging/setLevel`.
     pub(crate) fn get(&self) -> Option<LogLevel> {
-        let index = usize::from(self.0.load(Ordering::Relaxed));
+        let index = usize::from(self.0.level.load(Ordering::Relaxed));
         index.checked_sub(1).and_then(|i| LogLevel::ALL.get(i).copied())
     }
 
     /// Records the level the client set.
     pub(crate) fn set(&self, level: LogLevel) {
         let index = LogLevel::ALL.iter().position(|l| *l == level).unwrap_or(0);
-        self.0.store(u8::try_from(index + 1).unwrap_or(1), Ordering::Relaxed);
+        self.0.level.store(u8::try_from(index + 1).unwrap_or(1), Ordering::Relaxed);
+    }
+
+    /// The state of a session being created: the one the HTTP layer set for this request
+    /// ([`SessionLevel::creating`]), else a fresh one.
+    pub(crate) fn for_new_session() -> SessionLevel {
+        NEW_SESSION.try_with(SessionLevel::clone).unwrap_or_default()
+    }
+
+    /// Runs `work` (rmcp's handling of one request) so that a session it creates takes
+    /// this state.
+    pub(crate) async fn creating<F: std::future::Future>(self, work: F) -> F::Output {
+        NEW_SESSION.scope(self, work).await
+    }
+
+    /// Notes the session's peer, once rmcp's session answered its `initialize` (again,
+    /// when rmcp restores a session it had closed).
+    pub(crate) fn initialized(
+        &self,
+        peer: &Peer<RoleServer>,
+        version: &ProtocolVersion,
+        capabilities: &rmcp::model::ClientCapabilities,
+    ) {
+        self.agreed(version, capabilities);
+        if let Ok(mut held) = self.0.peer.lock() {
+            *held = Some(peer.clone());
+        }
+    }
+
+    /// Notes the revision the session agreed on and what its client declared.
+    pub(crate) fn agreed(&self, version: &ProtocolVersion, capabilities: &rmcp::model::ClientCapabilities) {
+        let asks = capabilities.elicitation.is_some() || capabilities.sampling.is_some();
+        let _ = self.0.client.set((version.clone(), asks));
+    }
+
+    /// The revision the session agreed on, and whether its client can be asked; `None`
+    /// before its `initialize` was answered.
+    pub(crate) fn client(&self) -> Option<&(ProtocolVersion, bool)> {
+        self.0.client.get()
+    }
+
+    /// The session's peer, while rmcp serves the session.
+    pub(crate) fn live_peer(&self) -> Option<Peer<RoleServer>> {
+        let held = self.0.peer.lock().ok()?;
+        held.as_ref().filter(|peer| !peer.is_transport_closed()).cloned()
     }
 }
 
@@ -62,6 +140,79 @@ pub(crate) fn level_of(level: LoggingLevel) -> Option<LogLevel> {
 /// The runtime's log level as rmcp's.
 fn rmcp_level(level: LogLevel) -> Option<LoggingLevel> {
     serde_json::from_value(serde_json::Value::from(level.as_str())).ok()
+}
+
+/// One call's queue of reports: the [`Sink`] pushes, the [`Talk`] forwarding them pops.
+struct Queue {
+    state: std::sync::Mutex<Queued>,
+    /// Told when a report is pushed.
+    pushed: Notify,
+}
+
+#[derive(Default)]
+struct Queued {
+    reports: std::collections::VecDeque<Report>,
+    /// No report is taken any more: the call is over.
+    closed: bool,
+}
+
+/// The pushing end of a call's queue.
+#[derive(Clone)]
+struct ReportSender(Arc<Queue>);
+
+/// The popping end of a call's queue.
+struct ReportReceiver(Arc<Queue>);
+
+/// A new queue of at most [`QUEUE`] reports.
+fn report_queue() -> (ReportSender, ReportReceiver) {
+    let queue = Arc::new(Queue { state: std::sync::Mutex::new(Queued::default()), pushed: Notify::new() });
+    (ReportSender(Arc::clone(&queue)), ReportReceiver(queue))
+}
+
+impl Queue {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queued> {
+        // Every change is one push, pop or flag: a poisoned lock is consistent.
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl ReportSender {
+    /// Queues `report`, or gives it back when the queue is full or closed.
+    fn try_send(&self, report: Report) -> Result<(), Report> {
+        {
+            let mut queued = self.0.lock();
+            if queued.closed || queued.reports.len() >= QUEUE {
+                return Err(report);
+            }
+            queued.reports.push_back(report);
+        }
+        self.0.pushed.notify_one();
+        Ok(())
+    }
+}
+
+impl ReportReceiver {
+    /// The next report, when one is queued.
+    fn try_recv(&self) -> Result<Report, ()> {
+        self.0.lock().reports.pop_front().ok_or(())
+    }
+
+    /// The next report, waiting for one (never `None`: `Option` for `select!`'s sake).
+    async fn recv(&self) -> Option<Report> {
+        loop {
+            // Registered before the queue is read, so a push in between is not missed.
+            let pushed = self.0.pushed.notified();
+            if let Ok(report) = self.try_recv() {
+                return Some(report);
+            }
+            pushed.await;
+        }
+    }
+
+    /// Takes no more reports (those queued stay, to be taken).
+    fn close(&self) {
+        self.0.lock().closed = true;
+    }
 }
 
 /// One report of a running tool, queued for the client.
@@ -99,7 +250,7 @@ enum Report {
 /// The sink a call's [`Progress`] reports to: it keeps what the client wants (progress
 /// only with a token; logs at or above the level in force) and queues it.
 struct Sink {
-    queue: mpsc::Sender<Report>,
+    queue: ReportSender,
     /// Whether the request carried a `progressToken`.
     wants_progress: bool,
     /// The request's own level (`_meta` `io.modelcontextprotocol/logLevel`), if any.
@@ -175,7 +326,7 @@ fn gone() -> AskError {
 
 /// The forwarding half of one call's reports: sends them to the client.
 pub(crate) struct Talk {
-    reports: mpsc::Receiver<Report>,
+    reports: ReportReceiver,
     peer: Peer<RoleServer>,
     token: Option<ProgressToken>,
     tool: String,
@@ -195,7 +346,7 @@ impl Talk {
         tool: &str,
         rounds: Option<Arc<Rounds>>,
     ) -> (Progress, Talk) {
-        let (queue, reports) = mpsc::channel(QUEUE);
+        let (queue, reports) = report_queue();
         let token = request.meta.get_progress_token();
         let dropped = Arc::new(AtomicU64::new(0));
         // 2026-07-28: a server MUST NOT log for a request that set no level.
@@ -224,13 +375,15 @@ impl Talk {
             tokio::select! {
                 biased;
                 output = &mut call => break output,
-                Some(report) = self.reports.recv() => self.send(report).await,
+                // Boxed: sending (a question's above all) is a large future, and most calls
+                // send nothing; the call's own future stays small.
+                Some(report) = self.reports.recv() => Box::pin(self.send(report)).await,
             }
         };
         // A tool may have kept a clone of its Progress: take no more, send what is queued.
         self.reports.close();
         while let Ok(report) = self.reports.try_recv() {
-            self.send(report).await;
+            Box::pin(self.send(report)).await;
         }
         let dropped = self.dropped.load(Ordering::Relaxed);
         if dropped > 0 {
@@ -307,7 +460,7 @@ mod tests {
 
     #[test]
     fn the_request_level_wins_over_the_session_level_over_the_default() {
-        let (queue, mut reports) = mpsc::channel(QUEUE);
+        let (queue, reports) = report_queue();
         let mut sink = Sink {
             queue,
             wants_progress: false,
@@ -317,7 +470,7 @@ mod tests {
             dropped: Arc::new(AtomicU64::new(0)),
             rounds: None,
         };
-        let mut heard = |sink: &Sink| {
+        let heard = |sink: &Sink| {
             for level in [LogLevel::Debug, LogLevel::Info, LogLevel::Warning, LogLevel::Error] {
                 sink.log(level, "");
             }
@@ -345,7 +498,7 @@ mod tests {
 
     #[test]
     fn a_full_queue_drops_reports_and_counts_them_without_waiting() {
-        let (queue, mut reports) = mpsc::channel(QUEUE);
+        let (queue, reports) = report_queue();
         let dropped = Arc::new(AtomicU64::new(0));
         let sink = Sink {
             queue,

@@ -14,18 +14,7 @@ use toolcall_fixtures::context_toolset::ALL;
 use toolcall_mcp::McpServer;
 
 mod common;
-use common::connect;
-
-/// Waits (up to 5 s) until `ctx.live` is `want`.
-async fn live_becomes(ctx: &Ctx, want: usize) -> bool {
-    for _ in 0..500 {
-        if ctx.live.load(Ordering::SeqCst) == want {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    false
-}
+use common::{connect, live_becomes};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_abandoned_call_is_dropped_on_the_server() {

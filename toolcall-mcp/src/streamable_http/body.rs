@@ -208,8 +208,12 @@ impl<G: BodyGuard> http_body::Body for Guarded<G> {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
         let frame = Pin::new(&mut self.inner).poll_frame(cx);
-        if let Poll::Ready(None) = frame {
-            self.guard.ended();
+        match &frame {
+            Poll::Ready(None) => self.guard.ended(),
+            // The last frame of a body that knows its end (a whole answer): hyper polls it
+            // no further once it says so.
+            Poll::Ready(Some(Ok(_))) if self.inner.is_end_stream() => self.guard.ended(),
+            _ => {}
         }
         frame
     }
@@ -228,6 +232,28 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    /// A guard that notes it was told the body ended.
+    struct Told(Arc<std::sync::atomic::AtomicBool>);
+
+    impl BodyGuard for Told {
+        fn ended(&mut self) {
+            self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_whole_body_is_ended_at_its_last_frame() {
+        // hyper stops polling a body that says it is at its end: the guard must hear of
+        // the end with the last frame, not from a poll that never comes.
+        let told = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let response = Guarded::wrap(Response::new(Body::from("abc")), Told(Arc::clone(&told)));
+        let mut body = response.into_body();
+        let frame = http_body_util::BodyExt::frame(&mut body).await.unwrap().unwrap();
+        assert_eq!(frame.into_data().unwrap(), "abc");
+        assert!(http_body::Body::is_end_stream(&body));
+        assert!(told.load(std::sync::atomic::Ordering::SeqCst), "told at the last frame");
+    }
 
     #[test]
     fn json_values_are_counted_outside_strings() {

@@ -32,13 +32,20 @@
 //! tool scopes are checked (403 `insufficient_scope`); the protected-resource metadata is
 //! served beside `/mcp`, like the health routes.
 //!
+//! Behind them all, the [`hot`] path answers `tools/call` and `tools/list` from the
+//! request's bytes with the server's handler, where rmcp would do nothing but pass the
+//! request to the handler and its answer back; rmcp's service answers the rest.
+//!
 //! Beside `/mcp`, [`health`]'s `/healthz` and `/readyz` answer probes (no authentication,
 //! no `Host` check), and while the server drains, `/mcp` answers 503 with `Retry-After`.
 
 mod body;
 pub(crate) mod conn;
+mod events;
 pub(crate) mod health;
 mod hosts;
+mod hot;
+mod parked;
 pub(crate) mod rate;
 mod resume;
 mod sessions;
@@ -157,7 +164,12 @@ pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Ro
 /// [`router`] with `health` shared with whoever drains the server.
 fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<health::Health>) -> axum::Router {
     let settings = server.http.clone();
-    let config = settings.config();
+    let mut config = settings.config();
+    // rmcp restores a session it does not hold from here: the sessions the hot path opened
+    // (parked from the start), and those its own idle end parked (`parked`).
+    let parked = Arc::new(parked::Parked::new(settings.session_store.clone()));
+    config.session_store =
+        Some(Arc::clone(&parked) as Arc<dyn rmcp::transport::streamable_http_server::session::SessionStore>);
     let from_request = server.from_request.clone();
     #[cfg(feature = "oauth")] // oauth: the resource server, if any
     let oauth = server.oauth.clone();
@@ -166,12 +178,13 @@ fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<healt
     let manager = Arc::new(manager);
     let per_identity = from_request.is_some().then_some(settings.max_sessions_per_identity);
     let sessions = Arc::new(Sessions::new(
-        settings.max_sessions,
-        per_identity,
+        (settings.max_sessions, per_identity),
         Arc::clone(&manager),
         settings.session_store.clone(),
-        Arc::new(resume::Streams::new(config.sse_keep_alive)),
+        (Arc::new(resume::Streams::new(config.sse_keep_alive)), parked),
+        settings.session_idle_timeout,
     ));
+    let hot = Arc::new(hot::Hot::new(server.clone(), &settings));
     let service = StreamableHttpService::new(move || Ok(server.for_session()), manager, config);
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
     let large = Arc::new(tokio::sync::Semaphore::new(cores.clamp(1, 8)));
@@ -187,8 +200,27 @@ fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<healt
     // through `handle(&self)` from an `Arc`, that copy is an increment.
     let service = Arc::new(service);
     let mcp = axum::routing::any(move |request: Request| {
-        let service = Arc::clone(&service);
-        async move { service.handle(request).await.map(Body::new) }
+        let (service, hot) = (Arc::clone(&service), Arc::clone(&hot));
+        async move {
+            let request = match hot.answer(request).await {
+                Ok(answered) => return answered,
+                Err(request) => request,
+            };
+            // A session rmcp opens or restores on this request takes the state the session
+            // guard holds for it (or made for it).
+            let state = match (
+                request.extensions().get::<sessions::NewSession>(),
+                request.extensions().get::<sessions::SessionLink>(),
+            ) {
+                (Some(new), _) => Some(new.0.clone()),
+                (None, Some(link)) => Some(link.state.clone()),
+                (None, None) => None,
+            };
+            match state {
+                Some(state) => state.creating(service.handle(request)).await.map(Body::new),
+                None => service.handle(request).await.map(Body::new),
+            }
+        }
     });
     let router = axum::Router::new().nest_service("/mcp", mcp);
     // Without legacy sessions rmcp serves every request on its own and ignores

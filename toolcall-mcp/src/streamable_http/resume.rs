@@ -32,8 +32,6 @@
 //! client resumes on the replica it called (sticky sessions).
 
 use std::collections::{HashMap, VecDeque};
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
@@ -44,6 +42,7 @@ use axum::response::Response;
 use rmcp::model::ProtocolVersion;
 
 use super::body::plain;
+use super::events::{self, Events, KeepAlive};
 
 /// The request header naming the last event a client received.
 pub(crate) const LAST_EVENT_ID: &str = "last-event-id";
@@ -56,9 +55,6 @@ pub(crate) const KEPT_FOR: Duration = Duration::from_secs(60);
 pub(crate) const KEPT_PER_SESSION: usize = 32;
 /// The most bytes of streams nobody read to their end kept in all.
 pub(crate) const KEPT_BYTES: usize = 64 * 1024 * 1024;
-
-/// The keep-alive comment sent on a quiet stream (rmcp's).
-const KEEP_ALIVE: &[u8] = b":\n\n";
 
 /// What a `Last-Event-ID` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -257,7 +253,7 @@ impl Streams {
         let reader = self.attach(&kept, &session, 0);
         let (parts, body) = response.into_parts();
         tokio::spawn(Arc::clone(self).fill(session, body, kept, guard));
-        Response::from_parts(parts, Body::new(reader))
+        Response::from_parts(parts, events::body(reader))
     }
 
     /// A resume in `session` after event `index` of its stream `stream`: the rest of the
@@ -282,12 +278,31 @@ impl Streams {
                 ),
             );
         };
-        let mut response = Response::new(Body::new(reader));
+        let mut response = Response::new(events::body(reader));
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
         headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
         response
+    }
+
+    /// Files a stream already sent whole (the hot path's answer, `events` from event 0 on)
+    /// whose reader went away before its end, as stream `stream` of `session`, for a
+    /// resume.
+    pub(crate) fn keep_sent(&self, session: Arc<str>, stream: u64, events: Vec<Bytes>) {
+        let kept = Kept::new();
+        {
+            let mut state = kept.lock();
+            for (index, bytes) in (0u64..).zip(events) {
+                state.bytes += bytes.len();
+                state.events.push_back(Event { index, bytes });
+            }
+            state.stream = Some(stream);
+            state.ended = Some(Instant::now());
+        }
+        let mut table = self.lock();
+        table.entry(session).or_default().insert(stream, kept);
+        self.sweep(&mut table);
     }
 
     /// Forgets the streams of a session that ended.
@@ -314,7 +329,7 @@ impl Streams {
             session: Arc::clone(session),
             kept: Arc::clone(kept),
             number,
-            keep_alive: self.keep_alive.map(|every| (every, Box::pin(tokio::time::sleep(every)))),
+            keep_alive: KeepAlive::every(self.keep_alive),
         }
     }
 
@@ -453,18 +468,12 @@ struct Reader {
     session: Arc<str>,
     kept: Arc<Kept>,
     number: u64,
-    keep_alive: Option<(Duration, Pin<Box<tokio::time::Sleep>>)>,
+    keep_alive: KeepAlive,
 }
 
-impl http_body::Body for Reader {
-    type Data = Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<http_body::Frame<Bytes>, axum::Error>>> {
-        let this = &mut *self;
+impl Events for Reader {
+    fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Option<Bytes>> {
+        let this = self;
         let mut state = this.kept.lock();
         if state.reader != this.number {
             return Poll::Ready(None);
@@ -475,10 +484,8 @@ impl http_body::Body for Reader {
             state.next = event.index + 1;
             drop(state);
             this.kept.room.notify_one();
-            if let Some((every, sleep)) = &mut this.keep_alive {
-                sleep.as_mut().reset(tokio::time::Instant::now() + *every);
-            }
-            return Poll::Ready(Some(Ok(http_body::Frame::data(bytes))));
+            this.keep_alive.sent();
+            return Poll::Ready(Some(bytes));
         }
         if state.ended.is_some() {
             state.delivered = true;
@@ -492,13 +499,10 @@ impl http_body::Body for Reader {
         }
         state.waker = Some(cx.waker().clone());
         drop(state);
-        if let Some((every, sleep)) = &mut this.keep_alive
-            && sleep.as_mut().poll(cx).is_ready()
-        {
-            sleep.as_mut().reset(tokio::time::Instant::now() + *every);
-            return Poll::Ready(Some(Ok(http_body::Frame::data(Bytes::from_static(KEEP_ALIVE)))));
+        match this.keep_alive.poll_due(cx) {
+            Some(comment) => Poll::Ready(Some(comment)),
+            None => Poll::Pending,
         }
-        Poll::Pending
     }
 }
 
@@ -518,6 +522,8 @@ impl Drop for Reader {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
+
+    use std::pin::Pin;
 
     use super::*;
 
@@ -548,7 +554,7 @@ mod tests {
 
     /// Everything `reader` sends, to its end.
     async fn read_all(reader: Reader) -> String {
-        let bytes = http_body_util::BodyExt::collect(reader).await.unwrap().to_bytes();
+        let bytes = http_body_util::BodyExt::collect(events::body(reader)).await.unwrap().to_bytes();
         String::from_utf8(bytes.to_vec()).unwrap()
     }
 

@@ -26,9 +26,12 @@
 //!   `Retry-After` when all of its sessions are busy), so one user's flood closes only
 //!   that user's sessions, never another's.
 //!
-//! rmcp ends a session after its idle time; its entry (and its kept streams) leave the
-//! table when rmcp answers 404 for it, on `DELETE`, or when the table is full and is swept
-//! against rmcp's sessions.
+//! A session starts parked ([`super::parked`]): rmcp holds nothing of it until a request
+//! needs rmcp, which then restores it, and rmcp's own idle end of its session only parks
+//! it again. The session itself ends after the session idle time without a request
+//! (nothing running in it): its next request gets 404, and its entry, its kept streams
+//! and rmcp's session, if rmcp holds it, go; also on `DELETE`, and when the table is full
+//! and swept.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -43,8 +46,11 @@ use rmcp::transport::streamable_http_server::session::{SessionManager, SessionSt
 use serde_json::Value;
 
 use super::body::{BodyGuard, Guarded, plain};
+use super::hot::{HotEvents, HotSession};
+use super::parked::Parked;
 use super::resume::{self, LastEvent, Streams};
 use crate::request::Identity;
+use crate::talk::SessionLevel;
 
 /// The session header.
 pub(crate) const SESSION_ID: &str = "mcp-session-id";
@@ -63,12 +69,20 @@ pub(crate) struct Sessions {
     store: Option<Arc<dyn SessionStore>>,
     /// The sessions' request streams, kept for a resume.
     streams: Arc<Streams>,
+    /// What rmcp restores a parked session from.
+    parked: Arc<Parked>,
+    /// A session with nothing running ends after this long without a request.
+    idle: std::time::Duration,
 }
 
 /// One session.
 #[derive(Debug)]
 struct Entry {
     owner: Arc<str>,
+    /// The state rmcp's handler of the session holds (its log level, its peer), shared
+    /// with the hot path; `None` for a session this replica did not create (restored from
+    /// the store) until a request sees rmcp restore it.
+    state: Option<SessionLevel>,
     /// Requests in it whose response is not over (open streams included).
     busy: usize,
     last_used: Instant,
@@ -98,8 +112,10 @@ enum Admission {
 
 /// Whether a request may go on to its session.
 enum Claim {
-    Granted,
+    Granted(Option<SessionLevel>),
     NotFound,
+    /// Idle past the session idle time: it ends.
+    Expired,
     Conflict,
 }
 
@@ -108,16 +124,17 @@ impl Sessions {
     /// requests carry identities (`None` when every request is the same caller), whose
     /// request streams are kept in `streams`.
     pub(crate) fn new(
-        max: usize,
-        per_identity: Option<usize>,
+        (max, per_identity): (usize, Option<usize>),
         manager: Arc<LocalSessionManager>,
         store: Option<Arc<dyn SessionStore>>,
-        streams: Arc<Streams>,
+        (streams, parked): (Arc<Streams>, Arc<Parked>),
+        idle: std::time::Duration,
     ) -> Self {
         let max = max.max(1);
         // A cap at or above the server's changes nothing.
         let per_identity = per_identity.map(|cap| cap.max(1)).filter(|&cap| cap < max);
-        Sessions { table: Mutex::new(HashMap::new()), max, per_identity, manager, store, streams }
+        let table = Mutex::new(HashMap::new());
+        Sessions { table, max, per_identity, manager, store, streams, parked, idle }
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<Arc<str>, Entry>> {
@@ -133,6 +150,9 @@ impl Sessions {
         if entry.owner != *identity {
             return Claim::NotFound;
         }
+        if self.expired(entry) {
+            return Claim::Expired;
+        }
         match stream {
             Some(Stream::Standalone) if entry.standalone => return Claim::Conflict,
             Some(Stream::Resume) if entry.resuming => return Claim::Conflict,
@@ -142,7 +162,14 @@ impl Sessions {
         }
         entry.busy += 1;
         entry.last_used = Instant::now();
-        Claim::Granted
+        Claim::Granted(entry.state.clone())
+    }
+
+    /// Notes `state` as session `id`'s, when it has none yet.
+    fn adopt(&self, id: &str, state: SessionLevel) {
+        if let Some(entry) = self.lock().get_mut(id) {
+            entry.state.get_or_insert(state);
+        }
     }
 
     /// The end of a claimed request.
@@ -162,12 +189,18 @@ impl Sessions {
     fn forget(&self, id: &str) {
         self.lock().remove(id);
         self.streams.forget_session(id);
+        self.parked.forget(id);
+    }
+
+    /// Whether `entry` has been idle, nothing running in it, for the session idle time.
+    fn expired(&self, entry: &Entry) -> bool {
+        entry.busy == 0 && entry.last_used.elapsed() >= self.idle
     }
 
     /// Records session `id` for `owner`, making room past the caps (the identity's, then
     /// the server's) by closing the least recently used idle session; anything but
     /// [`Admission::Admitted`] means the caller closes the new one.
-    async fn admit(&self, id: Arc<str>, owner: Arc<str>) -> Admission {
+    async fn admit(&self, id: Arc<str>, owner: Arc<str>, state: Option<SessionLevel>) -> Admission {
         let over_identity_cap = |table: &HashMap<Arc<str>, Entry>| {
             self.per_identity
                 .is_some_and(|cap| table.values().filter(|entry| entry.owner == owner).count() >= cap)
@@ -195,7 +228,8 @@ impl Sessions {
                 }
             }
             let now = Instant::now();
-            table.insert(id, Entry { owner, busy: 0, last_used: now, standalone: false, resuming: false });
+            let entry = Entry { owner, state, busy: 0, last_used: now, standalone: false, resuming: false };
+            table.insert(id, entry);
             evicted
         };
         for oldest in evicted {
@@ -205,26 +239,25 @@ impl Sessions {
         Admission::Admitted
     }
 
-    /// Drops the entries of sessions rmcp has ended (idle expiry).
+    /// Ends the sessions idle past the session idle time.
     async fn sweep(&self) {
-        let live: std::collections::HashSet<Arc<str>> =
-            self.manager.sessions.read().await.keys().cloned().collect();
         let mut ended = Vec::new();
         self.lock().retain(|id, entry| {
-            let keep = entry.busy > 0 || live.contains(id);
+            let keep = !self.expired(entry);
             if !keep {
                 ended.push(Arc::clone(id));
             }
             keep
         });
         for id in ended {
-            self.streams.forget_session(&id);
+            self.close(&id).await;
         }
     }
 
     /// Ends session `id` in rmcp and in the store.
     async fn close(&self, id: &Arc<str>) {
         self.streams.forget_session(id);
+        self.parked.forget(id);
         if let Err(error) = self.manager.close_session(id).await {
             log::warn!("closing a session: {error}");
         }
@@ -308,7 +341,11 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
         Some(Err(_)) => return not_found(),
     };
     let Some(id) = id else {
-        return new_session(&sessions, identity, next.run(request).await).await;
+        // A request that may open a session: the session rmcp opens takes this state.
+        let mut request = request;
+        let state = SessionLevel::default();
+        request.extensions_mut().insert(NewSession(state.clone()));
+        return new_session(&sessions, identity, next.run(request).await, state).await;
     };
     let get = request.method() == Method::GET;
     // A GET with `Last-Event-ID` that rmcp would serve as a resume (anything else it refuses).
@@ -331,32 +368,32 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
     {
         // Restored from the store by rmcp on this request; it counts against the caps.
         if let refused @ (Admission::ServerFull | Admission::IdentityFull) =
-            sessions.admit(Arc::clone(&id), Arc::clone(&identity)).await
+            sessions.admit(Arc::clone(&id), Arc::clone(&identity), None).await
         {
             return busy(&refused);
         }
         claim = sessions.claim(&id, &identity, stream);
     }
-    match claim {
-        Claim::Granted => {}
+    let state = match claim {
+        Claim::Granted(state) => state,
         Claim::NotFound => return not_found(),
+        Claim::Expired => {
+            sessions.forget(&id);
+            sessions.close(&id).await;
+            return not_found();
+        }
         Claim::Conflict => {
             return plain(
                 StatusCode::CONFLICT,
                 "Conflict: this session already has a stream of this kind open; close it first",
             );
         }
-    }
+    };
     let claimed = Claimed { sessions: Arc::clone(&sessions), id: Arc::clone(&id), stream };
     match last_event {
         Some(LastEvent::Request { index, stream }) => {
-            // (With a store, rmcp restores a session it does not hold on demand, and this
-            // replica's streams say whether there is anything to resume.)
-            if sessions.store.is_none() && !sessions.manager.has_session(&id).await.unwrap_or(false) {
-                // Ended by rmcp (idle expiry) but still in the table.
-                sessions.forget(&id);
-                return not_found();
-            }
+            // The table says the session lives (parked or in rmcp); this replica's streams
+            // say whether there is anything to resume.
             return Guarded::wrap(sessions.streams.resume(&id, index, stream), claimed);
         }
         Some(LastEvent::Malformed) => {
@@ -370,12 +407,24 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
     // A request's SSE answer is kept for a resume (protocol revisions that have one).
     let keep = request.method() == Method::POST && resume::resumable_revision(request.headers());
     let delete = request.method() == Method::DELETE;
-    if delete && sessions.store.is_none() && !sessions.manager.has_session(&id).await.unwrap_or(false) {
-        // Ended by rmcp (idle expiry) but still in the table.
-        sessions.forget(&id);
-        return not_found();
-    }
+    // The hot path serves the session with its state; a session this replica holds no
+    // state of (restored from the store) takes one if rmcp restores it on this request.
+    let mut request = request;
+    let fresh = match state {
+        Some(state) => {
+            request.extensions_mut().insert(SessionLink { id: Arc::clone(&id), state });
+            None
+        }
+        None => {
+            let fresh = SessionLevel::default();
+            request.extensions_mut().insert(NewSession(fresh.clone()));
+            Some(fresh)
+        }
+    };
     let mut response = next.run(request).await;
+    if let Some(fresh) = fresh.filter(|fresh| fresh.live_peer().is_some()) {
+        sessions.adopt(&id, fresh);
+    }
     if response.status() == StatusCode::NOT_FOUND || (delete && response.status().is_success()) {
         sessions.forget(&id);
     }
@@ -387,6 +436,12 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
         response.headers_mut().remove(axum::http::header::CONTENT_LENGTH);
         response.headers_mut().remove(axum::http::header::CONTENT_TYPE);
     }
+    if let Some(events) = response.extensions_mut().remove::<HotEvents>() {
+        // The hot path's answer, sent whole: kept for a resume only if it is not read to
+        // its end.
+        let unread = Unread { streams: Arc::clone(&sessions.streams), events: Some(events) };
+        return Guarded::wrap(Guarded::wrap(response, unread), claimed);
+    }
     if keep && resume::is_stream(&response) {
         // The claim is held while rmcp's stream runs, whoever reads it.
         return sessions.streams.keep(id, response, claimed);
@@ -394,18 +449,63 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
     Guarded::wrap(response, claimed)
 }
 
+/// A legacy session's request, as the guard passes it on to the hot path: the session
+/// and the state its handler holds.
+#[derive(Clone, Debug)]
+pub(crate) struct SessionLink {
+    pub(crate) id: Arc<str>,
+    pub(crate) state: SessionLevel,
+}
+
+/// A request on which rmcp may open (or restore) a session: the state that session's
+/// handler takes ([`SessionLevel::creating`]).
+#[derive(Clone, Debug)]
+pub(crate) struct NewSession(pub(crate) SessionLevel);
+
+/// The events of a hot answer sent whole, filed for a resume when its body is dropped
+/// before its end (the client went away mid-answer).
+struct Unread {
+    streams: Arc<Streams>,
+    events: Option<HotEvents>,
+}
+
+impl BodyGuard for Unread {
+    fn ended(&mut self) {
+        self.events = None;
+    }
+}
+
+impl Drop for Unread {
+    fn drop(&mut self) {
+        if let Some(HotEvents { session, stream, events }) = self.events.take() {
+            self.streams.keep_sent(session, stream, events);
+        }
+    }
+}
+
 /// A request without a session: when rmcp's answer opens one, it is recorded for
 /// `identity`, within the cap.
-async fn new_session(sessions: &Sessions, identity: Arc<str>, response: Response) -> Response {
+async fn new_session(
+    sessions: &Sessions,
+    identity: Arc<str>,
+    response: Response,
+    state: SessionLevel,
+) -> Response {
     let Some(id) = response.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()).map(Arc::<str>::from)
     else {
         return response;
     };
-    let admission = sessions.admit(Arc::clone(&id), Arc::clone(&identity)).await;
+    let admission = sessions.admit(Arc::clone(&id), Arc::clone(&identity), Some(state)).await;
     if admission != Admission::Admitted {
         log::warn!("session cap reached and every session busy ({admission:?}): refused a new one");
         sessions.close(&id).await;
         return busy(&admission);
+    }
+    // A session the hot path opened starts parked: its client's params are kept for the
+    // day rmcp must restore it (rmcp keeps those of a session it opened itself).
+    let mut response = response;
+    if let Some(HotSession { params }) = response.extensions_mut().remove::<HotSession>() {
+        sessions.parked.keep(&id, params).await;
     }
     sessions.store_owner(&id, &identity).await;
     response

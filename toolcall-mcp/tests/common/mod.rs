@@ -24,6 +24,18 @@ pub async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, 
     connect_as(server, ()).await
 }
 
+/// Waits (up to 5 s) until the fixture context's `live` count is `want`: the tool `hold`
+/// keeps a guard alive in it until its future is dropped.
+pub async fn live_becomes(ctx: &toolcall_fixtures::Ctx, want: usize) -> bool {
+    for _ in 0..500 {
+        if ctx.live.load(std::sync::atomic::Ordering::SeqCst) == want {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    false
+}
+
 pub mod gauge;
 pub mod net;
 
