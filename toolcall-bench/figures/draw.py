@@ -73,12 +73,13 @@ FALLBACK_STYLES = [Style("#7a4fb5", "triangle"), Style("#c77c02", "triangle"), S
 
 def style_for(name: str, index: int) -> Style:
     """The series' style: toolcall blue circles, rmcp red squares, serde green diamonds;
-    a variant of a series (`toolcall-mcp (stateless)`) gets its base's colour, dashed."""
+    a variant of a series (`toolcall-mcp (legacy)`) gets its base's colour, dashed when the
+    variant is `stateless`."""
     if name in STYLES:
         return STYLES[name]
     for base, style in STYLES.items():
         if name.startswith(base + " "):
-            return Style(style.color, style.marker, "6 4")
+            return Style(style.color, style.marker, "6 4" if "stateless" in name else style.dash)
     return FALLBACK_STYLES[index % len(FALLBACK_STYLES)]
 
 
@@ -578,12 +579,16 @@ def mcp_figure(data: Path) -> Figure:
     draw_heading(svg, title, [(n, styles[n]) for n in throughput], 80)
     clients = sorted({*MCP_CLIENTS, *(x for pts in throughput.values() for x, _ in pts)})
     labels = {float(c): grouped(c) for c in clients}
-    for frame, values, y_title, fmt in (
-        (Frame(80, 72, 430, 385), throughput, "calls/s (all clients)", lambda y: grouped(y)),
-        (Frame(530, 72, 880, 385), p99, "p99 latency, ms", lambda y: f"{y:.2f}"),
+    for frame, values, y_title, fmt, log_y in (
+        (Frame(80, 72, 430, 385), throughput, "calls/s (all clients)", lambda y: grouped(y), False),
+        (Frame(530, 72, 880, 385), p99, "p99 latency, ms (log scale)", lambda y: f"{y:.2f}", True),
     ):
         xs = LogScale(clients[0] / 1.6, clients[-1] * 1.6, frame.left, frame.right)
-        ys = LinearScale(0, linear_top([y for pts in values.values() for _, y in pts]), frame.bottom, frame.top)
+        ys_values = [y for pts in values.values() for _, y in pts]
+        if log_y:
+            ys = LogScale(*log_bounds(ys_values), frame.bottom, frame.top)
+        else:
+            ys = LinearScale(0, linear_top(ys_values), frame.bottom, frame.top)
         draw_axes(svg, frame, xs, ys, "clients at once (log scale)", y_title, labels)
         draw_series(svg, xs, ys, values, styles, fmt)
     caption = ["`tools/call add` over 127.0.0.1, both servers in one run, interleaved rounds, release builds."]
@@ -593,35 +598,46 @@ def mcp_figure(data: Path) -> Figure:
     else:
         caption.append(provenance(rows, path))
     draw_caption(svg, caption, 20)
-    redraw = ("not wired yet: `examples/mcp_load.rs` is to write `toolcall-bench/figures/data/mcp.csv` "
-              "(schema in `toolcall-bench/figures/README.md`), then `python3 toolcall-bench/figures/draw.py`")
+    redraw = ("`cargo build --release -p example-app -p toolcall-bench --bin example-app --example mcp_load && "
+              "target/release/examples/mcp_load --markdown toolcall-bench/sections/mcp_load.md && "
+              "python3 toolcall-bench/figures/mcp_from_load.py && python3 toolcall-bench/figures/draw.py`")
     return Figure("mcp", title, svg.text(), redraw, mcp_sentence(rows, path, sources))
 
 
 def mcp_series_name(rows: list[dict[str, str]]):
-    """Series by server, with the mode in the name when the CSV has more than one mode."""
+    """Series by server, with the mode's first word in the name when the CSV has more than
+    one mode (`toolcall-mcp (legacy)`: four names fit the legend's one row)."""
     modes = {r["mode"] for r in rows}
     if len(modes) > 1:
-        return lambda r: f"{r['server']} ({r['mode']})"
+        return lambda r: f"{r['server']} ({r['mode'].split()[0]})"
     return lambda r: r["server"]
 
 
 def mcp_sentence(rows: list[dict[str, str]], path: Path, sources: list[str]) -> str:
-    parts = []
+    """One point in words, or the range of toolcall-mcp's ratios to rmcp `#[tool]` over
+    every (clients, mode) point measured for both."""
+    points = []  # (clients, mode, ours, theirs)
     for clients in sorted({int(number(r, "clients", path)) for r in rows}):
         at = {(r["server"], r["mode"]): r for r in rows if int(number(r, "clients", path)) == clients}
         for (server, mode), ours in sorted(at.items()):
             theirs = at.get(("rmcp #[tool]", mode))
-            if server != "toolcall-mcp" or theirs is None:
-                continue
-            ratio = number(ours, "calls_per_s", path) / number(theirs, "calls_per_s", path)
-            parts.append(
-                f"at {clients} clients ({mode}) toolcall-mcp served {grouped(number(ours, 'calls_per_s', path))} calls/s "
-                f"against rmcp `#[tool]`'s {grouped(number(theirs, 'calls_per_s', path))} ({ratio:.2f}x), p99 "
-                f"{number(ours, 'p99_ms', path):.2f} ms against {number(theirs, 'p99_ms', path):.2f} ms"
-            )
-    text = "; ".join(parts) if parts else "calls/s and p99 latency of toolcall-mcp and rmcp `#[tool]`"
-    text = text[0].upper() + text[1:] + "."
+            if server == "toolcall-mcp" and theirs is not None:
+                points.append((clients, mode, ours, theirs))
+    if not points:
+        return "Calls/s and p99 latency of toolcall-mcp and rmcp `#[tool]`."
+    calls = [number(o, "calls_per_s", path) / number(t, "calls_per_s", path) for _, _, o, t in points]
+    p99 = [number(o, "p99_ms", path) / number(t, "p99_ms", path) for _, _, o, t in points]
+    if len(points) == 1:
+        clients, mode, ours, theirs = points[0]
+        text = (f"At {clients} clients ({mode}) toolcall-mcp served {grouped(number(ours, 'calls_per_s', path))} calls/s "
+                f"against rmcp `#[tool]`'s {grouped(number(theirs, 'calls_per_s', path))} ({calls[0]:.2f}x), p99 "
+                f"{number(ours, 'p99_ms', path):.2f} ms against {number(theirs, 'p99_ms', path):.2f} ms.")
+    else:
+        counts = sorted({c for c, _, _, _ in points})
+        modes = sorted({m for _, m, _, _ in points})
+        text = (f"At {', '.join(grouped(c) for c in counts[:-1])} and {grouped(counts[-1])} clients ({' and '.join(modes)}) "
+                f"toolcall-mcp served {min(calls):.2f}x to {max(calls):.2f}x the calls/s of rmcp `#[tool]`, "
+                f"with {min(p99):.2f}x to {max(p99):.2f}x its p99 latency.")
     if sources:
         text += " Only these points are measured so far: the figure is redrawn when mcp_load writes the CSV."
     return text

@@ -20,6 +20,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import draw  # noqa: E402 (the module under test, found through the path above)
+import mcp_from_load  # noqa: E402
 
 
 def quiet(function, *args):
@@ -114,6 +115,20 @@ class Drawing(unittest.TestCase):
             self.assertEqual(code, 2)
             self.assertIn("generator.csv", err)
             self.assertIn("wall_median_ms", err)
+
+
+class McpFromLoad(unittest.TestCase):
+    def test_the_committed_mcp_csv_is_what_the_load_test_section_says(self):
+        rows = mcp_from_load.rows_from(mcp_from_load.SECTION.read_text())
+        committed = (draw.DATA / "mcp.csv").read_text().splitlines()
+        self.assertEqual(committed[0].split(","), mcp_from_load.COLUMNS)
+        self.assertEqual([line.split(",") for line in committed[1:]], rows)
+
+    def test_a_section_in_another_form_is_an_error_saying_what_is_missing(self):
+        with self.assertRaisesRegex(mcp_from_load.SectionError, "commit"):
+            mcp_from_load.rows_from("| mode | clients |\n|---|---|\n")
+        with self.assertRaisesRegex(mcp_from_load.SectionError, "mode"):
+            mcp_from_load.rows_from("Date 2026-12-02, commit `abc1234`\n\nno table\n")
 
 
 class Scales(unittest.TestCase):
