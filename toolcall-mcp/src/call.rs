@@ -29,9 +29,6 @@ use tracing::Instrument as _;
 /// One call, boxed: what [`first_poll`] polls.
 type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
 
-/// The message of the error a call cancelled by its client ends with.
-pub(crate) const CANCELLED: &str = "the call was cancelled by the client";
-
 /// A call's arguments: the object rmcp parsed, or the JSON text they came in, decoded by
 /// the tool's decoder straight from the request's bytes (no `Value` built).
 #[derive(Clone, Debug)]
@@ -203,7 +200,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 });
                 return Ok(error_result(&message, Some(json)));
             }
-            () = cancelled => return Err(ErrorData::internal_error(CANCELLED, None)),
+            () = cancelled => return Err(ErrorData::internal_error(telemetry::CANCELLED, None)),
         };
         match outcome {
             Ok(Ok(value)) => Ok(self.success(name, value, version)),

@@ -281,7 +281,8 @@ async fn a_waiting_legacy_call_runs_on_and_stops_when_cancelled() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_lives_while_used_through_either_path_and_ends_when_idle() {
     use common::WithHttp;
-    let idle = Duration::from_millis(600);
+    // Long enough that a call on a loaded machine stays well within one idle time.
+    let idle = Duration::from_millis(1500);
     let ctx = Arc::new(Ctx { user: "ada".into(), ..Ctx::default() });
     let uri = serve(server(ctx).with_http(|http| http.session_idle_timeout = idle)).await;
     let id = session(&uri, &[]).await;

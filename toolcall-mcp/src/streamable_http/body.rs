@@ -85,7 +85,7 @@ pub(crate) async fn read_body(State(limits): State<BodyLimits>, request: Request
     };
     if bytes.len() <= LARGE_BODY {
         let mut parts = parts;
-        parts.extensions.insert(super::rate::BodyBytes(bytes.clone()));
+        parts.extensions.insert(BodyBytes(bytes.clone()));
         return next.run(Request::from_parts(parts, Body::from(bytes))).await;
     }
     // rmcp's parse of a 4 MiB body of small members peaks near 100 MiB; at most one per
@@ -226,6 +226,11 @@ impl<G: BodyGuard> http_body::Body for Guarded<G> {
         self.inner.size_hint()
     }
 }
+
+/// A request's body, when it was read whole, in its extensions: what checks that need
+/// to look into it (the tool a call names) read without reading it again.
+#[derive(Clone, Debug)]
+pub(crate) struct BodyBytes(pub(crate) axum::body::Bytes);
 
 #[cfg(test)]
 mod tests {

@@ -72,9 +72,9 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::body::BodyBytes;
 use super::events::{self, Events, KeepAlive};
-use super::rate::BodyBytes;
-use super::sessions::{NewSession, SessionLink};
+use super::sessions::{HotEvents, HotSession, NewSession, SessionLink};
 use crate::call::Arguments;
 use crate::list::ListCache;
 use crate::server::McpServer;
@@ -586,22 +586,6 @@ impl Answer {
             Answer::Text(text) | Answer::Refused(_, text) => text,
         }
     }
-}
-
-/// The events of a legacy answer sent whole, on its response: the session guard keeps
-/// them for a resume if the body is dropped before its end.
-#[derive(Clone, Debug)]
-pub(crate) struct HotEvents {
-    pub(crate) session: Arc<str>,
-    pub(crate) stream: u64,
-    pub(crate) events: Vec<Bytes>,
-}
-
-/// The `initialize` params of a session the hot path opened (their JSON text), on its
-/// response: the session guard keeps them for the day rmcp must restore the session.
-#[derive(Clone, Debug)]
-pub(crate) struct HotSession {
-    pub(crate) params: Bytes,
 }
 
 /// The header naming the protocol revision.

@@ -28,7 +28,7 @@ use axum::response::Response;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use super::body::plain;
+use super::body::{BodyBytes, plain};
 use crate::request::Identity;
 
 /// A rate: so many calls per second, with bursts up to `burst` at once.
@@ -65,11 +65,6 @@ impl RateLimit {
 /// request that carries no identity.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RemoteAddr(pub(crate) SocketAddr);
-
-/// A request's body, when it was read whole, in its extensions: what checks that need
-/// to look into it (the tool a call names) read without reading it again.
-#[derive(Clone, Debug)]
-pub(crate) struct BodyBytes(pub(crate) axum::body::Bytes);
 
 /// The limiters of one server: one keyed by caller, and one per limited tool, keyed by
 /// caller too.

@@ -37,6 +37,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
+use axum::body::Bytes;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
@@ -46,7 +47,6 @@ use rmcp::transport::streamable_http_server::session::{SessionManager, SessionSt
 use serde_json::Value;
 
 use super::body::{BodyGuard, Guarded, plain};
-use super::hot::{HotEvents, HotSession};
 use super::parked::Parked;
 use super::resume::{self, LastEvent, Streams};
 use crate::request::Identity;
@@ -525,4 +525,20 @@ fn busy(refused: &Admission) -> Response {
     };
     response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER));
     response
+}
+
+/// The events of a legacy answer sent whole, on its response: the session guard keeps
+/// them for a resume if the body is dropped before its end.
+#[derive(Clone, Debug)]
+pub(crate) struct HotEvents {
+    pub(crate) session: Arc<str>,
+    pub(crate) stream: u64,
+    pub(crate) events: Vec<Bytes>,
+}
+
+/// The `initialize` params of a session the hot path opened (their JSON text), on its
+/// response: the session guard keeps them for the day rmcp must restore the session.
+#[derive(Clone, Debug)]
+pub(crate) struct HotSession {
+    pub(crate) params: Bytes,
 }

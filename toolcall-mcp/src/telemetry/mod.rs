@@ -45,6 +45,10 @@ use crate::error::cut;
 
 pub(crate) use http::{HttpNote, request_log};
 
+/// The message of the error a call cancelled by its client ends with (`crate::call`
+/// ends it so; a span records such an error as `cancelled`).
+pub(crate) const CANCELLED: &str = "the call was cancelled by the client";
+
 /// The tracing target of the server spans (`{mcp.method.name} {target}`).
 pub const SERVER_SPAN_TARGET: &str = "toolcall_mcp::server";
 
@@ -383,11 +387,8 @@ pub(crate) fn tool_outcome(span: &tracing::Span, outcome: &Result<CallToolResult
             }
         }
         Err(error) => {
-            let kind = if error.message == crate::call::CANCELLED {
-                "cancelled".to_owned()
-            } else {
-                error.code.0.to_string()
-            };
+            let kind =
+                if error.message == CANCELLED { "cancelled".to_owned() } else { error.code.0.to_string() };
             span.record("error.type", kind.as_str());
             span.record("otel.status_description", &*cut(&error.message, 256));
         }
