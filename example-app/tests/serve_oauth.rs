@@ -24,7 +24,7 @@ mod net;
 mod provider;
 
 use net::{Client, Era, call, initialize_body, post};
-use provider::Provider;
+use provider::{Provider, form_encode};
 
 const WRITER: (&str, &str) = ("mcp-writer", "mcp-writer-secret");
 const READER: (&str, &str) = ("mcp-reader", "mcp-reader-secret");
@@ -202,14 +202,4 @@ async fn revoke(issuer: &str, client: (&str, &str), token: &str) {
         .await
         .expect("the revocation endpoint answers");
     assert_eq!(response.status(), 200, "revocation: {}", response.text().await.unwrap_or_default());
-}
-
-/// `text` as a form value.
-fn form_encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }

@@ -20,6 +20,7 @@ The probe's tools (`src/tools/probe.rs` below): `add(a: i64, b: i64) -> i64` and
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -132,7 +133,7 @@ def build_probe(tree: Path) -> Path:
     (crate / "src" / "tools" / "probe.rs").write_text(TOOLS)
     target = WORK / "target"
     subprocess.run(["cargo", "build", "--quiet", "--release"], cwd=crate, check=True,
-                   env={**__import__("os").environ, "CARGO_TARGET_DIR": str(target)})
+                   env={**os.environ, "CARGO_TARGET_DIR": str(target)})
     return target / "release" / "probe"
 
 

@@ -85,8 +85,11 @@ impl Provider {
     /// A token from the client-credentials grant for `resource` with `scope`; the token
     /// endpoint's whole answer.
     pub async fn token(&self, client: (&str, &str), resource: &str, scope: &str) -> Value {
-        let body =
-            format!("grant_type=client_credentials&resource={}&scope={}", encode(resource), encode(scope));
+        let body = format!(
+            "grant_type=client_credentials&resource={}&scope={}",
+            form_encode(resource),
+            form_encode(scope)
+        );
         let response = reqwest::Client::new()
             .post(format!("{}/token", self.issuer))
             .basic_auth(client.0, Some(client.1))
@@ -102,8 +105,9 @@ impl Provider {
     }
 }
 
-/// Form encoding for the test's own requests.
-fn encode(text: &str) -> String {
+/// `text` as an `application/x-www-form-urlencoded` value, for the tests' own requests to
+/// the provider (this file's token requests and example-app's revocation).
+pub fn form_encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
