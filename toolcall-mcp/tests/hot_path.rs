@@ -307,3 +307,39 @@ async fn a_session_lives_while_used_through_either_path_and_ends_when_idle() {
     let answer = ask(&uri, &add(41), &headers).await;
     assert_eq!(answer.status, 404, "the session ended after its idle time: {answer:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_parked_sessions_first_requests_to_rmcp_may_arrive_together() {
+    // rmcp's session worker takes nothing but the replayed `initialize` first: a client's
+    // standalone stream and its requests that reach rmcp together while rmcp restores a
+    // parked session (as the TypeScript client sends them, on open connections) take turns.
+    // Without the turns this failed within its rounds: 500, "Session service terminated".
+    let ctx = Arc::new(Ctx { user: "ada".into(), ..Ctx::default() });
+    let uri = serve(server(ctx)).await;
+    let client = reqwest::Client::new();
+    let send = |id: &str, request: reqwest::RequestBuilder| {
+        let request = request
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("mcp-session-id", id)
+            .header("mcp-protocol-version", "2025-06-18");
+        tokio::spawn(async move { request.send().await.map(|response| response.status().as_u16()) })
+    };
+    for round in 0..40 {
+        let id = session(&uri, &[]).await;
+        // Connections open in the client's pool, by requests the hot path answers.
+        let list = request(1, "tools/list", json!({})).to_string();
+        let warm: Vec<_> = (0..9).map(|_| send(&id, client.post(&uri).body(list.clone()))).collect();
+        for warm in warm {
+            assert_eq!(warm.await.unwrap().unwrap(), 200);
+        }
+        let stream = send(&id, client.get(&uri));
+        let asks: Vec<_> = (0..8)
+            .map(|n| send(&id, client.post(&uri).body(request(n, "ping", json!({})).to_string())))
+            .collect();
+        assert_eq!(stream.await.unwrap().unwrap(), 200, "round {round}: the standalone stream");
+        for ask in asks {
+            assert_eq!(ask.await.unwrap().unwrap(), 200, "round {round}: a ping");
+        }
+    }
+}

@@ -216,9 +216,18 @@ fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<healt
                 (None, Some(link)) => Some(link.state.clone()),
                 (None, None) => None,
             };
-            match state {
-                Some(state) => state.creating(service.handle(request)).await.map(Body::new),
-                None => service.handle(request).await.map(Body::new),
+            // A request of a session rmcp does not serve waits for the one restoring it.
+            let restore = request.extensions().get::<sessions::RestoreGate>().cloned();
+            let served = state.as_ref().is_some_and(|state| state.live_peer().is_some());
+            let handled = async {
+                match state {
+                    Some(state) => state.creating(service.handle(request)).await.map(Body::new),
+                    None => service.handle(request).await.map(Body::new),
+                }
+            };
+            match restore {
+                Some(restore) => restore.pass(served, handled).await,
+                None => handled.await,
             }
         }
     });

@@ -10,7 +10,9 @@
 //! subscription, `logging/setLevel`, a call whose client can be asked or wants progress)
 //! finds rmcp without the session, and rmcp restores it from this store, as it restores a
 //! session another replica created: it replays the `initialize` and `initialized` the
-//! client sent, then serves the request. rmcp's worker ends an idle session after the
+//! client sent, then serves the request; the session's other requests to rmcp wait their
+//! turn meanwhile ([`super::sessions::RestoreGate`]: rmcp's worker ends if anything but the
+//! replayed `initialize` reaches it first). rmcp's worker ends an idle session after the
 //! session idle time; the session then parks again, until the session table's own idle
 //! time ends it ([`super::sessions`]).
 //!

@@ -88,6 +88,9 @@ struct Entry {
     last_used: Instant,
     standalone: bool,
     resuming: bool,
+    /// Held by a request that goes to rmcp while rmcp does not serve the session
+    /// ([`RestoreGate`]).
+    restore: RestoreGate,
 }
 
 /// What kind of stream a GET opens, of those a session has one at a time.
@@ -112,7 +115,7 @@ enum Admission {
 
 /// Whether a request may go on to its session.
 enum Claim {
-    Granted(Option<SessionLevel>),
+    Granted(Option<SessionLevel>, RestoreGate),
     NotFound,
     /// Idle past the session idle time: it ends.
     Expired,
@@ -162,7 +165,7 @@ impl Sessions {
         }
         entry.busy += 1;
         entry.last_used = Instant::now();
-        Claim::Granted(entry.state.clone())
+        Claim::Granted(entry.state.clone(), entry.restore.clone())
     }
 
     /// Notes `state` as session `id`'s, when it has none yet.
@@ -228,7 +231,9 @@ impl Sessions {
                 }
             }
             let now = Instant::now();
-            let entry = Entry { owner, state, busy: 0, last_used: now, standalone: false, resuming: false };
+            let restore = RestoreGate::default();
+            let entry =
+                Entry { owner, state, busy: 0, last_used: now, standalone: false, resuming: false, restore };
             table.insert(id, entry);
             evicted
         };
@@ -374,8 +379,8 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
         }
         claim = sessions.claim(&id, &identity, stream);
     }
-    let state = match claim {
-        Claim::Granted(state) => state,
+    let (state, restore) = match claim {
+        Claim::Granted(state, restore) => (state, restore),
         Claim::NotFound => return not_found(),
         Claim::Expired => {
             sessions.forget(&id);
@@ -410,6 +415,7 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
     // The hot path serves the session with its state; a session this replica holds no
     // state of (restored from the store) takes one if rmcp restores it on this request.
     let mut request = request;
+    request.extensions_mut().insert(restore);
     let fresh = match state {
         Some(state) => {
             request.extensions_mut().insert(SessionLink { id: Arc::clone(&id), state });
@@ -455,6 +461,32 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
 pub(crate) struct SessionLink {
     pub(crate) id: Arc<str>,
     pub(crate) state: SessionLevel,
+}
+
+/// One session's turn to have rmcp restore it, on every request of a session that the
+/// session guard passes on.
+///
+/// rmcp restores a session it does not hold by putting the session in its table, then
+/// replaying the client's `initialize` to it; its session worker takes nothing but that
+/// `initialize` first and ends if anything else comes first. A second request of the
+/// session arriving during the replay finds the session in rmcp's table and sends its
+/// own event first: the worker ends and both requests fail ("Session service
+/// terminated"). So while rmcp does not serve the session, a request that goes to rmcp
+/// holds this until rmcp has answered it (the restore is done by then; its body may
+/// still stream), and the next one goes in after.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RestoreGate(Arc<tokio::sync::Mutex<()>>);
+
+impl RestoreGate {
+    /// Runs `work` (rmcp's handling of one request of the session) alone among the
+    /// session's requests to rmcp, unless `served` says rmcp serves the session already.
+    pub(crate) async fn pass<F: std::future::Future>(&self, served: bool, work: F) -> F::Output {
+        if served {
+            return work.await;
+        }
+        let _turn = self.0.lock().await;
+        work.await
+    }
 }
 
 /// A request on which rmcp may open (or restore) a session: the state that session's
