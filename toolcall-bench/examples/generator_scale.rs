@@ -6,6 +6,7 @@
 //! cargo build --release -p toolcall-bench --example generator_scale
 //! target/release/examples/generator_scale --csv toolcall-bench/figures/data/generator.csv
 //! target/release/examples/generator_scale --runs 3 --tools 10,100   # a quick look, to stdout
+//! target/release/examples/generator_scale --csv -                     # stdout as well
 //! ```
 //!
 //! The tools come from `toolcall_bench::synth` (four shapes, 100 tools per module file, so
@@ -115,7 +116,8 @@ fn parse_options(mut args: impl Iterator<Item = String>) -> Result<Options, Stri
         match flag.as_str() {
             "--tools" => options.tools = parse_counts(&value()?)?,
             "--runs" => options.runs = parse_count(&value()?, "--runs")?,
-            "--csv" => options.csv = Some(PathBuf::from(value()?)),
+            // `-` is stdout, as without `--csv`.
+            "--csv" => options.csv = Some(value()?).filter(|path| path.as_str() != "-").map(PathBuf::from),
             _ => return Err(format!("unknown argument `{flag}` (use --tools N,N.. --runs N --csv PATH)")),
         }
     }
@@ -273,4 +275,20 @@ fn git(args: &[&str]) -> Option<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
     let output = Command::new("git").args(args).current_dir(root).output().ok()?;
     output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(args: &[&str]) -> Result<Options, String> {
+        parse_options(args.iter().map(|arg| (*arg).to_owned()))
+    }
+
+    #[test]
+    fn csv_dash_is_stdout_and_a_path_is_a_file() {
+        assert_eq!(parsed(&["--csv", "-"]).map(|o| o.csv), Ok(None));
+        assert_eq!(parsed(&["--csv", "out.csv"]).map(|o| o.csv), Ok(Some(PathBuf::from("out.csv"))));
+        assert!(parsed(&["--csv"]).is_err_and(|why| why.contains("needs a value")));
+    }
 }
