@@ -50,8 +50,11 @@
 //! `--servers LIST` [toolcall,example-app,rmcp], `--sessions N` idle sessions (0: skip) [1000],
 //! `--soak-clients N` [64] and `--soak-calls M` (0: skip) [10000], `--max-seconds S` for
 //! the throughput cells together [600], `--call-timeout S` [30], `--example-app PATH`
-//! [`example-app` next to this binary's directory, or `$EXAMPLE_APP`], `--markdown PATH`
-//! (also write the report as a markdown section).
+//! [`example-app` next to this binary's directory, or `$EXAMPLE_APP`], `--pin DRIVER/SERVERS`
+//! (run the load generator on the CPUs `DRIVER` and every server on `SERVERS`, each a
+//! `taskset -c` list such as `0/1`, so that the comparison is of the servers' own work and
+//! not of how the scheduler shares the cores with the load generator) [not pinned],
+//! `--markdown PATH` (also write the report as a markdown section).
 //!
 //! The exit status is 0 when every call succeeded, 1 when any failed or was not run (the
 //! report is printed either way), 2 for bad options.
@@ -82,7 +85,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 const USAGE: &str = "usage: mcp_load [--clients LIST] [--modes LIST] [--calls M] [--warmup W] \
 [--rounds R] [--tool add|get_weather] [--servers LIST] [--sessions N] \
 [--soak-clients N] [--soak-calls M] [--max-seconds S] [--call-timeout S] [--example-app PATH] \
-[--markdown PATH]";
+[--pin DRIVER/SERVERS] [--markdown PATH]";
 
 /// How long a server may take to print its address and answer.
 const START_LIMIT: Duration = Duration::from_secs(30);
@@ -108,6 +111,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(pin) = &options.pin
+        && let Err(why) = pin.driver()
+    {
+        eprintln!("error: {why}");
+        return ExitCode::FAILURE;
+    }
     let runtime = match multi_thread_runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
@@ -246,6 +255,39 @@ struct Options {
     call_timeout: Duration,
     example_app: Option<PathBuf>,
     markdown: Option<PathBuf>,
+    pin: Option<Pin>,
+}
+
+/// Where the load generator and the servers run (`--pin DRIVER/SERVERS`): two CPU lists
+/// as `taskset -c` takes them.
+#[derive(Clone, Debug)]
+struct Pin {
+    driver: String,
+    servers: String,
+}
+
+impl Pin {
+    fn parse(text: &str) -> Result<Pin, String> {
+        let cpus =
+            |list: &str| !list.is_empty() && list.chars().all(|c| c.is_ascii_digit() || c == ',' || c == '-');
+        match text.split_once('/') {
+            Some((driver, servers)) if cpus(driver) && cpus(servers) => {
+                Ok(Pin { driver: driver.to_owned(), servers: servers.to_owned() })
+            }
+            _ => Err(format!("--pin: not two CPU lists such as 0/1: {text}")),
+        }
+    }
+
+    /// Moves this process (every thread it has, and those it starts) to the driver's CPUs.
+    fn driver(&self) -> Result<(), String> {
+        let pid = std::process::id().to_string();
+        let status = Command::new("taskset")
+            .args(["-a", "-p", "-c", &self.driver, &pid])
+            .stdout(Stdio::null())
+            .status()
+            .map_err(|e| format!("--pin needs taskset: {e}"))?;
+        if status.success() { Ok(()) } else { Err(format!("taskset -c {} failed: {status}", self.driver)) }
+    }
 }
 
 impl Options {
@@ -265,6 +307,7 @@ impl Options {
             call_timeout: Duration::from_secs(30),
             example_app: std::env::var_os("EXAMPLE_APP").map(PathBuf::from),
             markdown: None,
+            pin: None,
         };
         let mut words = args.iter();
         while let Some(flag) = words.next() {
@@ -297,6 +340,7 @@ impl Options {
                 "--call-timeout" => options.call_timeout = Duration::from_secs_f64(number(flag, value()?)?),
                 "--example-app" => options.example_app = Some(PathBuf::from(value()?)),
                 "--markdown" => options.markdown = Some(PathBuf::from(value()?)),
+                "--pin" => options.pin = Some(Pin::parse(value()?)?),
                 "--tool" => {
                     options.tool = match value()?.as_str() {
                         "add" => Tool::Add,
@@ -424,12 +468,22 @@ impl Drop for Server {
 }
 
 impl Server {
-    /// Starts `program args` and waits for its `listening on URI` line and for a client
+    /// Starts `program args` (on the servers' CPUs when pinned) and waits for its `listening on URI` line and for a client
     /// to list its tools.
-    async fn start(kind: Kind, program: &Path, args: &[&str], timeout: Duration) -> Result<Server, String> {
+    async fn start(kind: Kind, program: &Path, args: &[&str], options: &Options) -> Result<Server, String> {
+        let timeout = options.call_timeout;
         let stderr = std::env::temp_dir().join(format!("mcp_load-{}-{:?}.stderr", std::process::id(), kind));
         let file = std::fs::File::create(&stderr).map_err(|e| format!("{}: {e}", stderr.display()))?;
-        let child = Command::new(program)
+        // Pinned, the server runs under `taskset -c SERVERS` (which becomes the server).
+        let mut command = match &options.pin {
+            Some(pin) => {
+                let mut command = Command::new("taskset");
+                command.args(["-c", &pin.servers]).arg(program);
+                command
+            }
+            None => Command::new(program),
+        };
+        let child = command
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -521,6 +575,17 @@ fn cpu_ticks(pid: u32) -> Option<u64> {
     let utime: u64 = fields.get(11)?.parse().ok()?;
     let stime: u64 = fields.get(12)?.parse().ok()?;
     Some(utime + stime)
+}
+
+/// The machine's CPUs (`getconf _NPROCESSORS_ONLN`), whatever this process is pinned to.
+fn online_cpus() -> usize {
+    Command::new("getconf")
+        .arg("_NPROCESSORS_ONLN")
+        .output()
+        .ok()
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .and_then(|text| text.trim().parse().ok())
+        .unwrap_or(0)
 }
 
 /// Clock ticks per second (`getconf CLK_TCK`; 100 on Linux when that fails).
@@ -1213,15 +1278,13 @@ async fn run(options: &Options) -> Result<Report, String> {
                     None => default_example_app()?,
                 };
                 let args = ["serve", "--http", "127.0.0.1:0", "--max-sessions", cap.as_str()];
-                Server::start(kind, &program, &args, options.call_timeout).await?
+                Server::start(kind, &program, &args, options).await?
             }
             Kind::Toolcall => {
                 let args = ["--serve-toolcall", "127.0.0.1:0", cap.as_str()];
-                Server::start(kind, &this, &args, options.call_timeout).await?
+                Server::start(kind, &this, &args, options).await?
             }
-            Kind::Rmcp => {
-                Server::start(kind, &this, &["--serve-macro", "127.0.0.1:0"], options.call_timeout).await?
-            }
+            Kind::Rmcp => Server::start(kind, &this, &["--serve-macro", "127.0.0.1:0"], options).await?,
         };
         eprintln!(
             "{}: pid {}, {}, {} tools, idle RSS {} kB",
@@ -1480,7 +1543,7 @@ impl Report {
              per request on stderr); **rmcp macros**, `toolcall_bench::mcp::MacroServer` ({} tools \
              written with `#[tool_router]`/`#[tool]`) served by rmcp's `StreamableHttpService` on axum \
              with rmcp's default HTTP settings. The clients are this program's raw HTTP/1.1 client, one \
-             keep-alive connection each, in the driver's process on the same cores: **stateless** \
+             keep-alive connection each, in the driver's process ({}): **stateless** \
              clients speak 2026-07-28 (`_meta` and SEP-2243 headers on every call, no session), \
              **legacy** clients 2025-06-18 (a session each: initialize, initialized, calls with \
              `Mcp-Session-Id`, DELETE). Each cell (mode x clients) runs against every server back to \
@@ -1492,6 +1555,13 @@ impl Report {
             self.tools_of(Kind::Toolcall),
             self.tools_of(Kind::ExampleApp),
             self.tools_of(Kind::Rmcp),
+            match &o.pin {
+                Some(pin) => format!(
+                    "pinned with `taskset` to CPU {}, every server to CPU {}",
+                    pin.driver, pin.servers
+                ),
+                None => "on the same cores as the servers".to_owned(),
+            },
             o.rounds,
             o.warmup,
             o.calls,
@@ -1511,7 +1581,7 @@ impl Report {
             today(),
             commit(),
             cpu_model(),
-            std::thread::available_parallelism().map_or(0, |n| n.get()),
+            online_cpus(),
             self.load_before,
             self.load_after,
             self.wall.as_secs_f64(),
