@@ -10,6 +10,7 @@ mod limit;
 mod list;
 #[cfg(feature = "oauth")]
 pub mod oauth;
+mod plain;
 pub mod prompts;
 mod request;
 pub mod resources;

@@ -15,8 +15,8 @@ use axum::middleware::Next;
 use axum::response::Response;
 
 use super::ResourceServer;
-use super::metadata::plain;
 use super::token::AccessToken;
+use crate::plain::plain;
 use crate::request::{Identity, bearer_token};
 
 /// How long a client refused because the authorization server did not answer is told to

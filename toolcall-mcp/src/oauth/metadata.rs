@@ -14,11 +14,7 @@ use serde_json::{Value, json};
 
 use super::ResourceServer;
 use super::token::AccessToken;
-
-/// A plain-text response.
-pub(crate) fn plain(status: StatusCode, text: impl Into<String>) -> Response {
-    (status, text.into()).into_response()
-}
+use crate::plain::plain;
 
 /// `text` as a quoted-string parameter value of a challenge may hold it (RFC 6750 §3:
 /// `%x20-21 / %x23-5B / %x5D-7E`): quotes and backslashes become `'` and `/`, anything

@@ -22,6 +22,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::ResourceServer;
 use super::token::AccessToken;
+use crate::plain::plain;
 
 /// The scopes each tool needs, by the name clients call it by.
 pub(crate) type ToolScopes = BTreeMap<String, Vec<String>>;
@@ -188,7 +189,7 @@ pub(crate) async fn check_tool_scopes(
     let (parts, body) = request.into_parts();
     // The body layer read it already: this takes what is in memory.
     let Ok(bytes) = whole(body).await else {
-        return super::metadata::plain(StatusCode::BAD_REQUEST, "Bad Request: cannot read the body");
+        return plain(StatusCode::BAD_REQUEST, "Bad Request: cannot read the body");
     };
     let lacking = check_tools_called(&bytes, |tool| {
         let needed = server.tools.get(tool)?;
@@ -196,7 +197,7 @@ pub(crate) async fn check_tool_scopes(
         (!lacking.is_empty()).then(|| (tool.to_owned(), needed, lacking.join(" ")))
     });
     match lacking {
-        Err(error) => super::metadata::plain(
+        Err(error) => plain(
             StatusCode::BAD_REQUEST,
             format!("Bad Request: the body is not a JSON-RPC message: {error}"),
         ),

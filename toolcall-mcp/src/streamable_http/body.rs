@@ -12,19 +12,15 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 
+use crate::plain::plain;
 use crate::request::DisconnectTrigger;
 
 /// Bodies larger than this are parsed by rmcp inside `block_in_place`.
 pub(crate) const LARGE_BODY: usize = 64 * 1024;
 /// At most this much of an error response's text is sent.
 pub(crate) const MAX_ERROR_BODY: usize = 1024;
-
-/// A plain-text response.
-pub(crate) fn plain(status: StatusCode, text: impl Into<String>) -> Response {
-    (status, text.into()).into_response()
-}
 
 /// A plain-text response after which the connection is closed (its body was not read).
 pub(crate) fn closing(status: StatusCode, text: impl Into<String>) -> Response {

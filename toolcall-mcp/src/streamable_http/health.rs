@@ -25,7 +25,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::Notify;
 
-use super::body::{BodyGuard, Guarded, plain};
+use super::body::{BodyGuard, Guarded};
+use crate::plain::plain;
 
 /// What a readiness function answers: ready, or why not.
 pub type ReadyFuture = Pin<Box<dyn Future<Output = Result<(), String>> + Send>>;

@@ -15,7 +15,7 @@ use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
-use super::body::plain;
+use crate::plain::plain;
 
 /// The allowed `Host` and `Origin` values, read once from the server's settings.
 #[derive(Debug)]

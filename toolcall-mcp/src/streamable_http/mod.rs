@@ -63,9 +63,10 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 use crate::error::ServeError;
+use crate::plain::plain;
 use crate::request::{Arrived, Caller, CallerContext, Disconnect, Identity, RequestFn};
 use crate::server::McpServer;
-use body::{BodyLimits, Guarded, MAX_ERROR_BODY, plain, read_body};
+use body::{BodyLimits, Guarded, MAX_ERROR_BODY, read_body};
 use sessions::Sessions;
 
 impl<C: Send + Sync + 'static> McpServer<C> {

@@ -28,7 +28,8 @@ use axum::response::Response;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use super::body::{BodyBytes, plain};
+use super::body::BodyBytes;
+use crate::plain::plain;
 use crate::request::Identity;
 
 /// A rate: so many calls per second, with bursts up to `burst` at once.

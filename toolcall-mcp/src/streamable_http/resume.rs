@@ -41,8 +41,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use rmcp::model::ProtocolVersion;
 
-use super::body::plain;
 use super::events::{self, Events, KeepAlive};
+use crate::plain::plain;
 
 /// The request header naming the last event a client received.
 pub(crate) const LAST_EVENT_ID: &str = "last-event-id";

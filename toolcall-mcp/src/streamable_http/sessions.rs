@@ -46,9 +46,10 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::session::{SessionManager, SessionState, SessionStore};
 use serde_json::Value;
 
-use super::body::{BodyGuard, Guarded, plain};
+use super::body::{BodyGuard, Guarded};
 use super::parked::Parked;
 use super::resume::{self, LastEvent, Streams};
+use crate::plain::plain;
 use crate::request::Identity;
 use crate::talk::SessionLevel;
 
