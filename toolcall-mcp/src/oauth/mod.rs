@@ -21,9 +21,9 @@
 //!
 //! A tool's own scopes are declared with it, in its file's `TOOLS` const
 //! (`ToolMeta::new("add_note").scopes(&["notes:write"])`): the build checks them and puts
-//! them in the tool's `ToolInfo`, and [`McpServer::oauth`] requires them for a call of it.
+//! them in the tool's `ToolInfo`, and [`McpServer::oauth`](crate::McpServer::oauth) requires them for a call of it.
 //! [`ResourceServer::tool_scopes`] gives scopes to a tool at run time (one added with
-//! [`McpServer::tool`]); a tool given both needs both.
+//! [`McpServer::tool`](crate::McpServer::tool)); a tool given both needs both.
 //!
 //! ```no_run
 //! use toolcall_mcp::oauth::{AccessToken, ResourceServer};
@@ -64,7 +64,6 @@ use std::time::Duration;
 
 use reqwest::Url;
 
-use crate::server::McpServer;
 use discovery::{Discovery, Endpoints};
 use fetch::{Fetcher, check_url};
 use introspection::Credentials;
@@ -112,7 +111,7 @@ impl std::error::Error for ConfigError {}
 /// The OAuth 2.1 resource server: which authorization server issues tokens for this MCP
 /// server, this server's resource URI (the tokens' audience), the scopes requests and
 /// tools need, and the caches of the issuer's keys and of verified tokens. Build it, then
-/// hand it to [`McpServer::oauth`]. Each setting's default is its `DEFAULT_*` constant.
+/// hand it to [`McpServer::oauth`](crate::McpServer::oauth). Each setting's default is its `DEFAULT_*` constant.
 ///
 /// Tokens are JWTs (RFC 9068) verified against the issuer's keys, found through its
 /// discovery document; opaque tokens are introspected (RFC 7662) when
@@ -120,7 +119,7 @@ impl std::error::Error for ConfigError {}
 /// server.
 ///
 /// A clone shares the caches (the issuer's endpoints and keys, the verified tokens):
-/// [`McpServer::oauth`] keeps a clone that also knows the toolset's tool scopes when the
+/// [`McpServer::oauth`](crate::McpServer::oauth) keeps a clone that also knows the toolset's tool scopes when the
 /// one it is given is shared.
 #[derive(Clone)]
 pub struct ResourceServer {
@@ -242,11 +241,11 @@ impl ResourceServer {
     /// `error="insufficient_scope"` and `scope` naming them (and the ones the token has),
     /// so the client can get a token with more and call again. The tool is listed to every
     /// caller either way (a caller who cannot see it could not ask for more); hide it with
-    /// a [`McpServer::tool_filter`] if it should be.
+    /// a [`McpServer::tool_filter`](crate::McpServer::tool_filter) if it should be.
     ///
     /// A tool of the toolset declares its scopes in its `TOOLS` entry
-    /// (`ToolMeta::scopes`), which [`McpServer::oauth`] adds to these: this is for tools
-    /// added at run time ([`McpServer::tool`]), which have no `TOOLS` entry, and for scopes
+    /// (`ToolMeta::scopes`), which [`McpServer::oauth`](crate::McpServer::oauth) adds to these: this is for tools
+    /// added at run time ([`McpServer::tool`](crate::McpServer::tool)), which have no `TOOLS` entry, and for scopes
     /// a deployment adds. A tool named both here and in `TOOLS` needs the scopes of both.
     pub fn tool_scopes(
         mut self,
@@ -364,7 +363,7 @@ impl ResourceServer {
     }
 
     /// Every scope the server knows: the supported, required and tools' ones, sorted. The
-    /// resource server [`McpServer::oauth`] keeps knows the toolset's `ToolMeta::scopes`
+    /// resource server [`McpServer::oauth`](crate::McpServer::oauth) keeps knows the toolset's `ToolMeta::scopes`
     /// too; one not handed to it yet knows those of [`ResourceServer::tool_scopes`] only.
     pub fn scopes_supported(&self) -> Vec<String> {
         let mut all: Vec<String> = self
@@ -532,30 +531,16 @@ fn normalized(scopes: impl IntoIterator<Item = impl Into<String>>) -> Vec<String
     out
 }
 
-impl<C: Send + Sync + 'static> McpServer<C> {
-    /// Puts an OAuth 2.1 resource server in front of `/mcp` (feature `oauth`): every
-    /// request needs a bearer token the [`ResourceServer`] verifies (else 401 with
-    /// `WWW-Authenticate: Bearer resource_metadata="...", scope="..."`), with the scopes
-    /// every request needs (else 403); a `tools/call` of a tool with scopes of its own needs
-    /// those too (403 `insufficient_scope`); and the protected-resource metadata is served
-    /// at `/.well-known/oauth-protected-resource` (and its path-suffixed form).
+impl ResourceServer {
+    /// This resource server knowing the scopes of `tools` too (each tool's
+    /// [`ToolInfo::scopes`](toolcall_runtime::ToolInfo::scopes)), beside those
+    /// [`ResourceServer::tool_scopes`] gave it: what [`McpServer::oauth`] keeps.
     ///
-    /// Each tool's scopes are those of its `TOOLS` entry (`ToolMeta::scopes`, in its
-    /// [`ToolInfo::scopes`](toolcall_runtime::ToolInfo::scopes)) and those
-    /// [`ResourceServer::tool_scopes`] gave it, together; the metadata's
-    /// `scopes_supported` lists them all. The server keeps its own resource server knowing
-    /// them: a clone of `server` sharing its caches when `server` is shared.
-    ///
-    /// The verified token reaches [`McpServer::context_from_request`] in the request's
-    /// extensions ([`AccessToken::of`]); the token's principal is the request's identity
-    /// (the owner of its sessions) unless the request function names another. Transports
-    /// without HTTP (stdio) are not affected.
-    pub fn oauth(mut self, server: impl Into<Arc<ResourceServer>>) -> Self {
-        let mut server = Arc::unwrap_or_clone(server.into());
-        for tool in self.toolset.describe() {
-            unite(&mut server.tools, tool.name, tool.scopes());
+    /// [`McpServer::oauth`]: crate::McpServer::oauth
+    pub(crate) fn knowing_scopes_of(mut self, tools: &[toolcall_runtime::ToolInfo]) -> Self {
+        for tool in tools {
+            unite(&mut self.tools, tool.name, tool.scopes());
         }
-        self.oauth = Some(Arc::new(server));
         self
     }
 }
@@ -596,6 +581,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use crate::McpServer;
 
     #[test]
     fn the_resource_is_canonical_and_its_metadata_url_path_suffixed() {
