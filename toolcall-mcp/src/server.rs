@@ -373,7 +373,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Puts an OAuth 2.1 resource server in front of `/mcp` (feature `oauth`): every
-    /// request needs a bearer token the [`ResourceServer`](crate::oauth::ResourceServer) verifies (else 401 with
+    /// request needs a bearer token the [`ResourceServer`] verifies (else 401 with
     /// `WWW-Authenticate: Bearer resource_metadata="...", scope="..."`), with the scopes
     /// every request needs (else 403); a `tools/call` of a tool with scopes of its own needs
     /// those too (403 `insufficient_scope`); and the protected-resource metadata is served
@@ -381,14 +381,18 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     ///
     /// Each tool's scopes are those of its `TOOLS` entry (`ToolMeta::scopes`, in its
     /// [`ToolInfo::scopes`](toolcall_runtime::ToolInfo::scopes)) and those
-    /// [`ResourceServer::tool_scopes`](crate::oauth::ResourceServer::tool_scopes) gave it, together; the metadata's
+    /// [`ResourceServer::tool_scopes`] gave it, together; the metadata's
     /// `scopes_supported` lists them all. The server keeps its own resource server knowing
     /// them: a clone of `server` sharing its caches when `server` is shared.
     ///
     /// The verified token reaches [`McpServer::context_from_request`] in the request's
-    /// extensions ([`AccessToken::of`](crate::oauth::AccessToken::of)); the token's principal is the request's identity
+    /// extensions ([`AccessToken::of`]); the token's principal is the request's identity
     /// (the owner of its sessions) unless the request function names another. Transports
     /// without HTTP (stdio) are not affected.
+    ///
+    /// [`ResourceServer`]: crate::oauth::ResourceServer
+    /// [`ResourceServer::tool_scopes`]: crate::oauth::ResourceServer::tool_scopes
+    /// [`AccessToken::of`]: crate::oauth::AccessToken::of
     #[cfg(feature = "oauth")]
     pub fn oauth(mut self, server: impl Into<Arc<crate::oauth::ResourceServer>>) -> Self {
         let server = Arc::unwrap_or_clone(server.into()).knowing_scopes_of(self.toolset.describe());

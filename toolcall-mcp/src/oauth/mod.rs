@@ -21,9 +21,9 @@
 //!
 //! A tool's own scopes are declared with it, in its file's `TOOLS` const
 //! (`ToolMeta::new("add_note").scopes(&["notes:write"])`): the build checks them and puts
-//! them in the tool's `ToolInfo`, and [`McpServer::oauth`](crate::McpServer::oauth) requires them for a call of it.
+//! them in the tool's `ToolInfo`, and [`McpServer::oauth`] requires them for a call of it.
 //! [`ResourceServer::tool_scopes`] gives scopes to a tool at run time (one added with
-//! [`McpServer::tool`](crate::McpServer::tool)); a tool given both needs both.
+//! [`McpServer::tool`]); a tool given both needs both.
 //!
 //! ```no_run
 //! use toolcall_mcp::oauth::{AccessToken, ResourceServer};
@@ -48,6 +48,9 @@
 //! # Ok(()) }
 //! # fn main() {}
 //! ```
+//!
+//! [`McpServer::oauth`]: crate::McpServer::oauth
+//! [`McpServer::tool`]: crate::McpServer::tool
 
 mod discovery;
 mod fetch;
@@ -111,7 +114,7 @@ impl std::error::Error for ConfigError {}
 /// The OAuth 2.1 resource server: which authorization server issues tokens for this MCP
 /// server, this server's resource URI (the tokens' audience), the scopes requests and
 /// tools need, and the caches of the issuer's keys and of verified tokens. Build it, then
-/// hand it to [`McpServer::oauth`](crate::McpServer::oauth). Each setting's default is its `DEFAULT_*` constant.
+/// hand it to [`McpServer::oauth`]. Each setting's default is its `DEFAULT_*` constant.
 ///
 /// Tokens are JWTs (RFC 9068) verified against the issuer's keys, found through its
 /// discovery document; opaque tokens are introspected (RFC 7662) when
@@ -119,8 +122,10 @@ impl std::error::Error for ConfigError {}
 /// server.
 ///
 /// A clone shares the caches (the issuer's endpoints and keys, the verified tokens):
-/// [`McpServer::oauth`](crate::McpServer::oauth) keeps a clone that also knows the toolset's tool scopes when the
+/// [`McpServer::oauth`] keeps a clone that also knows the toolset's tool scopes when the
 /// one it is given is shared.
+///
+/// [`McpServer::oauth`]: crate::McpServer::oauth
 #[derive(Clone)]
 pub struct ResourceServer {
     issuer: String,
@@ -241,12 +246,16 @@ impl ResourceServer {
     /// `error="insufficient_scope"` and `scope` naming them (and the ones the token has),
     /// so the client can get a token with more and call again. The tool is listed to every
     /// caller either way (a caller who cannot see it could not ask for more); hide it with
-    /// a [`McpServer::tool_filter`](crate::McpServer::tool_filter) if it should be.
+    /// a [`McpServer::tool_filter`] if it should be.
     ///
     /// A tool of the toolset declares its scopes in its `TOOLS` entry
-    /// (`ToolMeta::scopes`), which [`McpServer::oauth`](crate::McpServer::oauth) adds to these: this is for tools
-    /// added at run time ([`McpServer::tool`](crate::McpServer::tool)), which have no `TOOLS` entry, and for scopes
+    /// (`ToolMeta::scopes`), which [`McpServer::oauth`] adds to these: this is for tools
+    /// added at run time ([`McpServer::tool`]), which have no `TOOLS` entry, and for scopes
     /// a deployment adds. A tool named both here and in `TOOLS` needs the scopes of both.
+    ///
+    /// [`McpServer::tool_filter`]: crate::McpServer::tool_filter
+    /// [`McpServer::oauth`]: crate::McpServer::oauth
+    /// [`McpServer::tool`]: crate::McpServer::tool
     pub fn tool_scopes(
         mut self,
         tool: impl Into<String>,
@@ -363,8 +372,10 @@ impl ResourceServer {
     }
 
     /// Every scope the server knows: the supported, required and tools' ones, sorted. The
-    /// resource server [`McpServer::oauth`](crate::McpServer::oauth) keeps knows the toolset's `ToolMeta::scopes`
+    /// resource server [`McpServer::oauth`] keeps knows the toolset's `ToolMeta::scopes`
     /// too; one not handed to it yet knows those of [`ResourceServer::tool_scopes`] only.
+    ///
+    /// [`McpServer::oauth`]: crate::McpServer::oauth
     pub fn scopes_supported(&self) -> Vec<String> {
         let mut all: Vec<String> = self
             .supported
