@@ -468,8 +468,8 @@ impl Drop for Server {
 }
 
 impl Server {
-    /// Starts `program args` (on the servers' CPUs when pinned) and waits for its `listening on URI` line and for a client
-    /// to list its tools.
+    /// Starts `program args` (on the servers' CPUs when pinned) and waits for its
+    /// `listening on URI` line and for a client to list its tools.
     async fn start(kind: Kind, program: &Path, args: &[&str], options: &Options) -> Result<Server, String> {
         let timeout = options.call_timeout;
         let stderr = std::env::temp_dir().join(format!("mcp_load-{}-{:?}.stderr", std::process::id(), kind));
@@ -577,26 +577,20 @@ fn cpu_ticks(pid: u32) -> Option<u64> {
     Some(utime + stime)
 }
 
+/// A system setting as `getconf NAME` prints it, if it does.
+fn getconf<T: std::str::FromStr>(name: &str) -> Option<T> {
+    let out = Command::new("getconf").arg(name).output().ok()?;
+    String::from_utf8(out.stdout).ok()?.trim().parse().ok()
+}
+
 /// The machine's CPUs (`getconf _NPROCESSORS_ONLN`), whatever this process is pinned to.
 fn online_cpus() -> usize {
-    Command::new("getconf")
-        .arg("_NPROCESSORS_ONLN")
-        .output()
-        .ok()
-        .and_then(|out| String::from_utf8(out.stdout).ok())
-        .and_then(|text| text.trim().parse().ok())
-        .unwrap_or(0)
+    getconf("_NPROCESSORS_ONLN").unwrap_or(0)
 }
 
 /// Clock ticks per second (`getconf CLK_TCK`; 100 on Linux when that fails).
 fn ticks_per_second() -> f64 {
-    Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|out| String::from_utf8(out.stdout).ok())
-        .and_then(|text| text.trim().parse().ok())
-        .unwrap_or(100.0)
+    getconf("CLK_TCK").unwrap_or(100.0)
 }
 
 // ---------------------------------------------------------------------------------------
