@@ -26,7 +26,7 @@ use crate::{limit, talk, telemetry};
 use axum::http;
 use tracing::Instrument as _;
 
-/// One call, boxed: what [`first_poll`] polls.
+/// One call, boxed: what [`poll_once`] polls inline before it goes anywhere else.
 type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
 
 /// A call's arguments: the object rmcp parsed, or the JSON text they came in, decoded by

@@ -9,9 +9,8 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::Response;
 
 use super::ResourceServer;
@@ -24,10 +23,10 @@ use crate::request::{Identity, bearer_token};
 const UNAVAILABLE_RETRY_AFTER: &str = "5";
 
 /// The middleware.
-pub(crate) async fn verify_token(
-    State(server): State<Arc<ResourceServer>>,
+pub(crate) async fn verify_token<F: std::future::Future<Output = Response>>(
+    server: &ResourceServer,
     request: Request,
-    next: Next,
+    next: impl FnOnce(Request) -> F,
 ) -> Response {
     let (mut parts, body) = request.into_parts();
     if parts.headers.get_all(header::AUTHORIZATION).iter().nth(1).is_some() {
@@ -65,7 +64,7 @@ pub(crate) async fn verify_token(
     }
     parts.extensions.insert(Identity(access.principal_shared()));
     parts.extensions.insert::<Arc<AccessToken>>(access);
-    let mut response = next.run(Request::from_parts(parts, body)).await;
+    let mut response = next(Request::from_parts(parts, body)).await;
     // A 401 from the request function points at the metadata too.
     if response.status() == StatusCode::UNAUTHORIZED {
         let bare = response
@@ -86,47 +85,4 @@ pub(crate) async fn verify_token(
 fn closing(mut response: Response) -> Response {
     response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
-}
-
-/// A layer that puts the service beneath it behind an `Arc`. Each axum middleware clones
-/// the service beneath it for every request, and beneath a `Route` that clone copies the
-/// whole stack below, layer by layer; under this, a clone stops at a pointer, so adding the
-/// OAuth layers does not make every layer above them clone more. The one clone of the
-/// stack below is made when a request passes (as the middleware above would have).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct SharedLayer;
-
-impl<S> tower_layer::Layer<S> for SharedLayer {
-    type Service = Shared<S>;
-
-    fn layer(&self, inner: S) -> Shared<S> {
-        Shared(Arc::new(inner))
-    }
-}
-
-/// A service behind an `Arc` ([`SharedLayer`]).
-pub(crate) struct Shared<S>(Arc<S>);
-
-impl<S> Clone for Shared<S> {
-    fn clone(&self) -> Self {
-        Shared(Arc::clone(&self.0))
-    }
-}
-
-impl<S, R> tower_service::Service<R> for Shared<S>
-where
-    S: tower_service::Service<R> + Clone,
-{
-    type Response = S::Response;
-    type Error = S::Error;
-    type Future = S::Future;
-
-    /// Ready: the services beneath are axum routes and middlewares, which always are.
-    fn poll_ready(&mut self, _: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), S::Error>> {
-        std::task::Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, request: R) -> S::Future {
-        S::clone(&self.0).call(request)
-    }
 }

@@ -54,11 +54,11 @@
 
 mod discovery;
 mod fetch;
-mod guard;
+pub(crate) mod guard;
 mod introspection;
 mod jwks;
 mod metadata;
-mod scopes;
+pub(crate) mod scopes;
 mod token;
 mod verify;
 
@@ -553,29 +553,6 @@ impl ResourceServer {
             unite(&mut self.tools, tool.name, tool.scopes());
         }
         self
-    }
-}
-
-/// oauth wiring, inner layer: the tool scopes of a `tools/call`, once its body is read.
-pub(crate) fn tool_scope_layer(router: axum::Router, server: Option<&Arc<ResourceServer>>) -> axum::Router {
-    match server {
-        Some(server) if !server.tools.is_empty() => router
-            .layer(guard::SharedLayer)
-            .layer(axum::middleware::from_fn_with_state(Arc::clone(server), scopes::check_tool_scopes))
-            .layer(guard::SharedLayer),
-        _ => router,
-    }
-}
-
-/// oauth wiring, outer layer: the bearer token of every request, before the request
-/// function.
-pub(crate) fn token_layer(router: axum::Router, server: Option<&Arc<ResourceServer>>) -> axum::Router {
-    match server {
-        Some(server) => router
-            .layer(guard::SharedLayer)
-            .layer(axum::middleware::from_fn_with_state(Arc::clone(server), guard::verify_token))
-            .layer(guard::SharedLayer),
-        None => router,
     }
 }
 

@@ -12,9 +12,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{Method, StatusCode};
-use axum::middleware::Next;
 use axum::response::Response;
 use http_body_util::BodyExt as _;
 use serde::Deserialize;
@@ -175,16 +174,16 @@ async fn whole(mut body: Body) -> Result<Bytes, axum::Error> {
 }
 
 /// The middleware: a `tools/call` of a tool whose scopes the request's token lacks is 403.
-pub(crate) async fn check_tool_scopes(
-    State(server): State<Arc<ResourceServer>>,
+pub(crate) async fn check_tool_scopes<F: std::future::Future<Output = Response>>(
+    server: &ResourceServer,
     request: Request,
-    next: Next,
+    next: impl FnOnce(Request) -> F,
 ) -> Response {
     if request.method() != Method::POST {
-        return next.run(request).await;
+        return next(request).await;
     }
     let Some(token) = request.extensions().get::<Arc<AccessToken>>().cloned() else {
-        return next.run(request).await;
+        return next(request).await;
     };
     let (parts, body) = request.into_parts();
     // The body layer read it already: this takes what is in memory.
@@ -205,7 +204,7 @@ pub(crate) async fn check_tool_scopes(
             log::info!("{} {}: tool {tool} needs scope {lacking}: refused (403)", parts.method, parts.uri);
             server.insufficient_scope(Some(&token), needed, &format!("tool {tool} needs scope {lacking}"))
         }
-        Ok(None) => next.run(Request::from_parts(parts, Body::from(bytes))).await,
+        Ok(None) => next(Request::from_parts(parts, Body::from(bytes))).await,
     }
 }
 

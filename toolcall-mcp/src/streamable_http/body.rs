@@ -9,9 +9,8 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::Response;
 
 use crate::plain::plain;
@@ -39,7 +38,11 @@ pub(crate) struct BodyLimits {
 }
 
 /// Reads the body within its limits; hands a large one to rmcp off the async workers.
-pub(crate) async fn read_body(State(limits): State<BodyLimits>, request: Request, next: Next) -> Response {
+pub(crate) async fn read_body<F: std::future::Future<Output = Response>>(
+    limits: &BodyLimits,
+    request: Request,
+    next: impl FnOnce(Request) -> F,
+) -> Response {
     let too_large = || format!("Payload Too Large: request body exceeds {} bytes", limits.limit);
     let declared = request
         .headers()
@@ -82,7 +85,7 @@ pub(crate) async fn read_body(State(limits): State<BodyLimits>, request: Request
     if bytes.len() <= LARGE_BODY {
         let mut parts = parts;
         parts.extensions.insert(BodyBytes(bytes.clone()));
-        return next.run(Request::from_parts(parts, Body::from(bytes))).await;
+        return next(Request::from_parts(parts, Body::from(bytes))).await;
     }
     // rmcp's parse of a 4 MiB body of small members peaks near 100 MiB; at most one per
     // core at a time (more would not finish sooner), so eight at once do not take 800.
@@ -98,7 +101,7 @@ pub(crate) async fn read_body(State(limits): State<BodyLimits>, request: Request
             ),
         );
     }
-    ParseInPlace(Box::pin(next.run(Request::from_parts(parts, Body::from(bytes))))).await
+    ParseInPlace(Box::pin(next(Request::from_parts(parts, Body::from(bytes))))).await
 }
 
 /// How many JSON values a text holds, counted without parsing it: one, plus one per

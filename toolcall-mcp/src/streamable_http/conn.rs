@@ -15,6 +15,7 @@
 //! cannot take the file descriptors the real clients need. `accept` failing (out of file
 //! descriptors) is logged and retried after a pause instead of spinning.
 
+use std::convert::Infallible;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -56,12 +57,22 @@ impl Limits {
 }
 
 /// Serves `router` on `listener` until the process ends.
-pub(crate) async fn serve(
+pub(crate) async fn serve<S>(
     listener: TcpListener,
-    router: axum::Router,
+    service: S,
     limits: Limits,
     max_connections: usize,
-) -> Result<(), ServeError> {
+) -> Result<(), ServeError>
+where
+    S: tower_service::Service<
+            hyper::Request<hyper::body::Incoming>,
+            Response = axum::response::Response,
+            Error = Infallible,
+        > + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
     let slots = Arc::new(Semaphore::new(max_connections.clamp(1, Semaphore::MAX_PERMITS)));
     loop {
         let stream = match listener.accept().await {
@@ -80,7 +91,7 @@ pub(crate) async fn serve(
             continue;
         };
         let _ = stream.set_nodelay(true);
-        tokio::spawn(connection(stream, router.clone(), limits, slot));
+        tokio::spawn(connection(stream, service.clone(), limits, slot));
     }
 }
 
@@ -155,11 +166,21 @@ impl State {
 }
 
 /// Serves one connection until it ends or its watchdog ends it.
-async fn connection(stream: TcpStream, router: axum::Router, limits: Limits, slot: OwnedSemaphorePermit) {
+async fn connection<S>(stream: TcpStream, service: S, limits: Limits, slot: OwnedSemaphorePermit)
+where
+    S: tower_service::Service<
+            hyper::Request<hyper::body::Incoming>,
+            Response = axum::response::Response,
+            Error = Infallible,
+        > + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
     let remote = stream.peer_addr().ok().map(super::rate::RemoteAddr);
     let state = Arc::new(State::new());
     let io = TokioIo::new(Watched { inner: stream, state: Arc::clone(&state) });
-    let tower = TowerToHyperService::new(router);
+    let tower = TowerToHyperService::new(service);
     let counted = Arc::clone(&state);
     let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
         counted.request_started();

@@ -21,7 +21,6 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::Notify;
 
@@ -118,7 +117,11 @@ async fn ready(State(health): State<Arc<Health>>) -> Response {
 /// The MCP route's outermost check: while draining, 503 with `Retry-After` (a `DELETE`
 /// still ends a session); otherwise a POST is counted in flight until its response body
 /// is over.
-pub(crate) async fn drain(State(health): State<Arc<Health>>, request: Request, next: Next) -> Response {
+pub(crate) async fn drain<F: std::future::Future<Output = Response>>(
+    health: &Arc<Health>,
+    request: Request,
+    next: impl FnOnce(Request) -> F,
+) -> Response {
     if health.draining.load(Ordering::SeqCst) && request.method() != Method::DELETE {
         let mut refused = plain(StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down; try again");
         refused.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(DRAIN_RETRY_AFTER));
@@ -126,11 +129,11 @@ pub(crate) async fn drain(State(health): State<Arc<Health>>, request: Request, n
         return refused;
     }
     if request.method() != Method::POST {
-        return next.run(request).await;
+        return next(request).await;
     }
     health.in_flight.fetch_add(1, Ordering::SeqCst);
-    let guard = InFlight(Arc::clone(&health));
-    let response = next.run(request).await;
+    let guard = InFlight(Arc::clone(health));
+    let response = next(request).await;
     Guarded::wrap(response.map(Body::new), guard)
 }
 

@@ -9,10 +9,9 @@
 //! must match an allowed origin's scheme, host and port (`:*` is any port, no port is any
 //! port, a default port may be left out); an empty list refuses every `Origin`.
 
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::uri::Authority;
 use axum::http::{StatusCode, header};
-use axum::middleware::Next;
 use axum::response::Response;
 
 use crate::plain::plain;
@@ -28,16 +27,16 @@ pub(crate) struct Allowed {
 
 /// Refuses a request whose `Host` or `Origin` is not allowed (403; a `Host` that is not
 /// an authority is 400), before any other check.
-pub(crate) async fn check(
-    State(allowed): State<std::sync::Arc<Allowed>>,
+pub(crate) async fn check<F: std::future::Future<Output = Response>>(
+    allowed: &Allowed,
     request: Request,
-    next: Next,
+    next: impl FnOnce(Request) -> F,
 ) -> Response {
     if let Err((status, text)) = allowed.verdict(&request) {
         log::info!("{} {}: refused ({status}: {text})", request.method(), request.uri());
         return plain(status, text);
     }
-    next.run(request).await
+    next(request).await
 }
 
 impl Allowed {

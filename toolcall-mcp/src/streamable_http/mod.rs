@@ -4,7 +4,8 @@
 //! rmcp does the transport's checks: `Host` against the allowed hosts (loopback by
 //! default, against DNS rebinding), `Origin` against the allowed origins, sessions and
 //! their store, and stateless serving of 2026-07-28 requests. In front of it, outermost
-//! first:
+//! first, each an async function of the request and of what follows it, which [`front`]
+//! composes into one future per request:
 //!
 //! 1. `check_head`: two `Host` (or `Mcp-Session-Id`) headers are 400; an error response
 //!    (4xx, 5xx) never carries more than 1 KiB of text, whatever rmcp's message quotes.
@@ -12,7 +13,7 @@
 //!    anything reads who the caller is.
 //! 3. `authenticate`, when the server builds its context per request: the user's function
 //!    reads the request's head; a [`Rejection`](crate::Rejection) is the response (401 or 403) and the
-//!    request goes no further, its body unread; a [`Caller`] travels in the request's
+//!    request goes no further, its body unread; a [`Caller`](crate::Caller) travels in the request's
 //!    extensions (its context, which rmcp hands to the handler with the rest of the head,
 //!    and its identity, which owns sessions).
 //! 4. `read_body`: a declared `Content-Length` over the limit is 413 at once (before any
@@ -42,6 +43,7 @@
 mod body;
 pub(crate) mod conn;
 mod events;
+mod front;
 pub(crate) mod health;
 mod hosts;
 mod hot;
@@ -52,21 +54,14 @@ mod sessions;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
 
-use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 use crate::error::ServeError;
-use crate::plain::plain;
-use crate::request::{Arrived, Caller, CallerContext, Disconnect, Identity, RequestFn};
 use crate::server::McpServer;
-use body::{BodyLimits, Guarded, MAX_ERROR_BODY, read_body};
+use body::BodyLimits;
+use front::Front;
 use sessions::Sessions;
 
 impl<C: Send + Sync + 'static> McpServer<C> {
@@ -96,8 +91,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         }
         let limits = conn::Limits::of(&self.http);
         let max_connections = self.http.max_connections;
-        let router = self.router()?;
-        conn::serve(listener, router, limits, max_connections).await
+        self.check_definitions()?;
+        let health = Arc::new(health::Health::new(self.http.readiness.clone()));
+        conn::serve(listener, build_front(self, health), limits, max_connections).await
     }
 
     /// [`McpServer::serve_http_on`] until `shutdown` resolves (a signal), then drains:
@@ -124,8 +120,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let limits = conn::Limits::of(&self.http);
         let (max_connections, grace) = (self.http.max_connections, self.http.drain_grace);
         let health = Arc::new(health::Health::new(self.http.readiness.clone()));
-        let router = router_with(self, Arc::clone(&health));
-        let serving = conn::serve(listener, router, limits, max_connections);
+        let serving = conn::serve(listener, build_front(self, Arc::clone(&health)), limits, max_connections);
         tokio::pin!(serving);
         tokio::select! {
             served = &mut serving => return served,
@@ -159,11 +154,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 /// The router: rmcp's service at `/mcp`, behind the checks above, and the health routes.
 pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Router {
     let health = Arc::new(health::Health::new(server.http.readiness.clone()));
-    router_with(server, health)
+    build_front(server, health).into_router()
 }
 
-/// [`router`] with `health` shared with whoever drains the server.
-fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<health::Health>) -> axum::Router {
+/// The server's HTTP front, with `health` shared with whoever drains the server.
+fn build_front<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<health::Health>) -> Front<C> {
     let settings = server.http.clone();
     let mut config = settings.config();
     // rmcp restores a session it does not hold from here: the sessions the hot path opened
@@ -178,15 +173,17 @@ fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<healt
     manager.session_config.keep_alive = Some(settings.session_idle_timeout);
     let manager = Arc::new(manager);
     let per_identity = from_request.is_some().then_some(settings.max_sessions_per_identity);
-    let sessions = Arc::new(Sessions::new(
-        (settings.max_sessions, per_identity),
-        Arc::clone(&manager),
-        settings.session_store.clone(),
-        (Arc::new(resume::Streams::new(config.sse_keep_alive)), parked),
-        settings.session_idle_timeout,
-    ));
+    let sessions = settings.legacy_sessions.then(|| {
+        Arc::new(Sessions::new(
+            (settings.max_sessions, per_identity),
+            Arc::clone(&manager),
+            settings.session_store.clone(),
+            (Arc::new(resume::Streams::new(config.sse_keep_alive)), parked),
+            settings.session_idle_timeout,
+        ))
+    });
     let hot = Arc::new(hot::Hot::new(server.clone(), &settings));
-    let service = StreamableHttpService::new(move || Ok(server.for_session()), manager, config);
+    let rmcp = StreamableHttpService::new(move || Ok(server.for_session()), manager, config);
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
     let large = Arc::new(tokio::sync::Semaphore::new(cores.clamp(1, 8)));
     let limits = BodyLimits {
@@ -195,148 +192,20 @@ fn router_with<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<healt
         max_values: settings.max_json_values,
         large,
     };
-    // rmcp's service behind an `Arc` (a perf edit with #45's OAuth layers): every layer
-    // added below clones the service beneath it for each request, and a clone of rmcp's
-    // copies its configuration (the allowed hosts and origins, each a `String`); served
-    // through `handle(&self)` from an `Arc`, that copy is an increment.
-    let service = Arc::new(service);
-    let mcp = axum::routing::any(move |request: Request| {
-        let (service, hot) = (Arc::clone(&service), Arc::clone(&hot));
-        async move {
-            let request = match hot.answer(request).await {
-                Ok(answered) => return answered,
-                Err(request) => request,
-            };
-            // A session rmcp opens or restores on this request takes the state the session
-            // guard holds for it (or made for it).
-            let state = match (
-                request.extensions().get::<sessions::NewSession>(),
-                request.extensions().get::<sessions::SessionLink>(),
-            ) {
-                (Some(new), _) => Some(new.0.clone()),
-                (None, Some(link)) => Some(link.state.clone()),
-                (None, None) => None,
-            };
-            // A request of a session rmcp does not serve waits for the one restoring it.
-            let restore = request.extensions().get::<sessions::RestoreGate>().cloned();
-            let served = state.as_ref().is_some_and(|state| state.live_peer().is_some());
-            let handled = async {
-                match state {
-                    Some(state) => state.creating(service.handle(request)).await.map(Body::new),
-                    None => service.handle(request).await.map(Body::new),
-                }
-            };
-            match restore {
-                Some(restore) => restore.pass(served, handled).await,
-                None => handled.await,
-            }
-        }
-    });
-    let router = axum::Router::new().nest_service("/mcp", mcp);
-    // Without legacy sessions rmcp serves every request on its own and ignores
-    // `Mcp-Session-Id`: there is nothing to guard.
-    let router = if settings.legacy_sessions {
-        router.layer(axum::middleware::from_fn_with_state(sessions, sessions::guard))
-    } else {
-        router
+    let mcp = front::McpRoute {
+        health: Arc::clone(&health),
+        allowed: hosts::Allowed::new(&settings.allowed_hosts, &settings.allowed_origins),
+        #[cfg(feature = "oauth")]
+        oauth: oauth.clone(),
+        from_request,
+        limits,
+        rate: rate::Limiters::new(settings.rate_limit, &settings.tool_rate_limits),
+        sessions,
+        hot,
+        rmcp,
     };
-    let router = match rate::Limiters::new(settings.rate_limit, &settings.tool_rate_limits) {
-        Some(limiters) => router.layer(axum::middleware::from_fn_with_state(Arc::new(limiters), rate::limit)),
-        None => router,
-    };
-    #[cfg(feature = "oauth")] // oauth: a `tools/call`'s tool scopes, once the body is read
-    let router = crate::oauth::tool_scope_layer(router, oauth.as_ref());
-    let router = router.layer(axum::middleware::from_fn_with_state(limits, read_body));
-    let router = match from_request {
-        Some(function) => router.layer(axum::middleware::from_fn_with_state(function, authenticate::<C>)),
-        None => router,
-    };
-    #[cfg(feature = "oauth")] // oauth: the bearer token, before the request function
-    let router = crate::oauth::token_layer(router, oauth.as_ref());
-    let allowed = Arc::new(hosts::Allowed::new(&settings.allowed_hosts, &settings.allowed_origins));
-    let router = router
-        .layer(axum::middleware::from_fn_with_state(allowed, hosts::check))
-        .layer(axum::middleware::from_fn_with_state(Arc::clone(&health), health::drain))
-        .merge(health::routes(health));
+    let beside = health::routes(health);
     #[cfg(feature = "oauth")] // oauth: the protected-resource metadata beside `/mcp`
-    let router = crate::oauth::metadata_routes(router, oauth.as_ref());
-    let router = router.layer(axum::middleware::from_fn(check_head));
-    // telemetry hook: the request log, outermost (one event per request, when it ends).
-    router.layer(axum::middleware::from_fn(crate::telemetry::request_log))
-}
-
-/// Two `Host` or `Mcp-Session-Id` headers are a bad request (RFC 9112: one `Host`); the
-/// request's arrival is noted when the connection layer has not; the response's body
-/// fires the request's [`Disconnect`] if the client leaves before its end; an error
-/// response's text is cut to 1 KiB.
-async fn check_head(mut request: Request, next: Next) -> Response {
-    if request.extensions().get::<Arrived>().is_none() {
-        request.extensions_mut().insert(Arrived(Instant::now()));
-    }
-    for (name, what) in [(header::HOST.as_str(), "Host"), (sessions::SESSION_ID, "Mcp-Session-Id")] {
-        if request.headers().get_all(name).iter().nth(1).is_some() {
-            return plain(StatusCode::BAD_REQUEST, format!("Bad Request: more than one {what} header"));
-        }
-    }
-    // Only a POST carries a call to cancel: a GET stream or a DELETE needs no trigger.
-    let trigger = (request.method() == Method::POST).then(|| {
-        let (trigger, disconnect) = Disconnect::new();
-        request.extensions_mut().insert(disconnect);
-        trigger
-    });
-    let response = next.run(request).await;
-    if response.status().is_client_error() || response.status().is_server_error() {
-        return cut_error_body(response).await;
-    }
-    match trigger {
-        Some(trigger) => Guarded::wrap(response, trigger),
-        None => response,
-    }
-}
-
-/// The most of an error response's body read before it is cut (rmcp's are short).
-const ERROR_BODY_READ: usize = 64 * 1024 * 1024;
-
-/// An error response with at most [`MAX_ERROR_BODY`] bytes of its text (rmcp's 415 quotes
-/// serde's message, which may quote the request).
-async fn cut_error_body(response: Response) -> Response {
-    let (mut parts, body) = response.into_parts();
-    let text = match axum::body::to_bytes(body, ERROR_BODY_READ).await {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(_) => String::new(),
-    };
-    if text.len() <= MAX_ERROR_BODY {
-        parts.headers.remove(header::CONTENT_LENGTH);
-        return Response::from_parts(parts, Body::from(text));
-    }
-    let mut end = MAX_ERROR_BODY;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    parts.headers.remove(header::CONTENT_LENGTH);
-    Response::from_parts(parts, Body::from(format!("{}…", &text[..end])))
-}
-
-/// Calls the request function: its rejection is the response; its caller's context and
-/// identity go on with the request.
-async fn authenticate<C: Send + Sync + 'static>(
-    State(function): State<Arc<RequestFn<C>>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let (mut parts, body) = request.into_parts();
-    match function(&parts) {
-        Ok(Caller { identity, context }) => {
-            parts.extensions.insert(CallerContext(Arc::new(context)));
-            parts.extensions.insert(Identity(Arc::from(identity)));
-            next.run(Request::from_parts(parts, body)).await
-        }
-        Err(rejection) => {
-            log::info!("{} {}: refused ({rejection})", parts.method, parts.uri);
-            let mut response = rejection.into_response();
-            // The body was not read: the connection cannot carry another request.
-            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-            response
-        }
-    }
+    let beside = crate::oauth::metadata_routes(beside, oauth.as_ref());
+    Front::new(mcp, beside)
 }

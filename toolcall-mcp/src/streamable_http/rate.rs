@@ -21,9 +21,8 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderValue, Method, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::Response;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -157,13 +156,17 @@ fn caller(request: &Request) -> Arc<str> {
 
 /// Refuses a `tools/call` past its caller's rate or its tool's with 429 and
 /// `Retry-After`; lets everything else through.
-pub(crate) async fn limit(State(limiters): State<Arc<Limiters>>, request: Request, next: Next) -> Response {
+pub(crate) async fn limit<F: std::future::Future<Output = Response>>(
+    limiters: &Limiters,
+    request: Request,
+    next: impl FnOnce(Request) -> F,
+) -> Response {
     if request.method() != Method::POST {
-        return next.run(request).await;
+        return next(request).await;
     }
-    let Some(tool) = tool_call(&request) else { return next.run(request).await };
+    let Some(tool) = tool_call(&request) else { return next(request).await };
     let caller = caller(&request);
-    let Some(wait) = limiters.wait(&caller, tool.as_deref()) else { return next.run(request).await };
+    let Some(wait) = limiters.wait(&caller, tool.as_deref()) else { return next(request).await };
     if rand_sweep() {
         limiters.sweep();
     }

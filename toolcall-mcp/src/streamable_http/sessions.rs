@@ -38,9 +38,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use axum::body::Bytes;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderValue, Method, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::Response;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::{SessionManager, SessionState, SessionStore};
@@ -339,7 +338,11 @@ fn not_found() -> Response {
 }
 
 /// The middleware.
-pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Request, next: Next) -> Response {
+pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
+    sessions: &Arc<Sessions>,
+    request: Request,
+    next: impl FnOnce(Request) -> F,
+) -> Response {
     let identity = request.extensions().get::<Identity>().cloned().unwrap_or_default().0;
     let id = match request.headers().get(SESSION_ID).map(HeaderValue::to_str) {
         None => None,
@@ -351,7 +354,7 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
         let mut request = request;
         let state = SessionLevel::default();
         request.extensions_mut().insert(NewSession(state.clone()));
-        return new_session(&sessions, identity, next.run(request).await, state).await;
+        return new_session(sessions, identity, next(request).await, state).await;
     };
     let get = request.method() == Method::GET;
     // A GET with `Last-Event-ID` that rmcp would serve as a resume (anything else it refuses).
@@ -395,7 +398,7 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
             );
         }
     };
-    let claimed = Claimed { sessions: Arc::clone(&sessions), id: Arc::clone(&id), stream };
+    let claimed = Claimed { sessions: Arc::clone(sessions), id: Arc::clone(&id), stream };
     match last_event {
         Some(LastEvent::Request { index, stream }) => {
             // The table says the session lives (parked or in rmcp); this replica's streams
@@ -428,7 +431,7 @@ pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, request: Reques
             Some(fresh)
         }
     };
-    let mut response = next.run(request).await;
+    let mut response = next(request).await;
     if let Some(fresh) = fresh.filter(|fresh| fresh.live_peer().is_some()) {
         sessions.adopt(&id, fresh);
     }

@@ -1,5 +1,5 @@
 //! The request log: one event per HTTP request on target
-//! [`REQUEST_LOG_TARGET`](super::REQUEST_LOG_TARGET), when its response's body has been
+//! [`super::REQUEST_LOG_TARGET`], when its response's body has been
 //! sent (or dropped: the client went away), so a streamed response counts whole.
 //!
 //! The outermost layer of the HTTP router ([`request_log`]) puts an [`HttpNote`] in the
@@ -16,7 +16,6 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::http::request::Parts;
 use axum::http::{Method, Version};
-use axum::middleware::Next;
 use axum::response::Response;
 
 use super::REQUEST_LOG_TARGET;
@@ -137,16 +136,19 @@ impl http_body::Body for Logged {
 
 /// The request-log layer (outermost): when the log's target is enabled, notes the
 /// request and logs it once its response is over; otherwise passes it on untouched.
-pub(crate) async fn request_log(mut request: Request, next: Next) -> Response {
+pub(crate) async fn request_log<F: std::future::Future<Output = Response>>(
+    mut request: Request,
+    next: impl FnOnce(Request) -> F,
+) -> Response {
     if !tracing::enabled!(target: REQUEST_LOG_TARGET, tracing::Level::INFO) {
-        return next.run(request).await;
+        return next(request).await;
     }
     let started = request.extensions().get::<Arrived>().map_or_else(Instant::now, |arrived| arrived.0);
     let note = HttpNote::default();
     request.extensions_mut().insert(note.clone());
     let method = request.method().clone();
     let path = crate::error::cut(request.uri().path(), 200).into_owned();
-    let response = next.run(request).await;
+    let response = next(request).await;
     let status = response.status().as_u16();
     let line = LogLine { note, method, path, status, started };
     response.map(|inner| Body::new(Logged { inner, _line: line }))

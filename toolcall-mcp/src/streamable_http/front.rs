@@ -1,0 +1,308 @@
+//! The HTTP front: one service for every request the server answers. A request for `/mcp`
+//! goes through the route's checks in their order ([`McpRoute`]); any other path goes to
+//! the routes beside it (the health probes, the OAuth metadata), an axum router.
+//!
+//! Each check is an async function of the request and of what comes after it (`next`,
+//! a closure), so a request passes every check inside one future: no service is cloned
+//! and no future boxed per check, as axum's middleware layers do for each of theirs
+//! (a clone of the route beneath and a boxed future per layer and request, about a tenth
+//! of a trivial call's CPU with a dozen layers).
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use rmcp::transport::streamable_http_server::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+
+use super::body::{BodyLimits, Guarded, MAX_ERROR_BODY, read_body};
+use super::health::{self, Health};
+use super::hot::Hot;
+use super::sessions::{self, Sessions};
+use super::{hosts, rate};
+use crate::plain::plain;
+use crate::request::{Arrived, Caller, CallerContext, Disconnect, Identity, RequestFn};
+use crate::server::McpServer;
+
+/// The `/mcp` route: its checks, outermost first, and rmcp's service behind them.
+pub(crate) struct McpRoute<C: Send + Sync + 'static> {
+    /// While draining, 503; otherwise a POST counts in flight.
+    pub(crate) health: Arc<Health>,
+    /// `Host` and `Origin`.
+    pub(crate) allowed: hosts::Allowed,
+    /// The bearer token, then (once the body is read) a call's tool scopes.
+    #[cfg(feature = "oauth")]
+    pub(crate) oauth: Option<Arc<crate::oauth::ResourceServer>>,
+    /// The user's request function.
+    pub(crate) from_request: Option<Arc<RequestFn<C>>>,
+    /// The body's size, time and JSON-value limits.
+    pub(crate) limits: BodyLimits,
+    /// The calls' rates, when limited.
+    pub(crate) rate: Option<rate::Limiters>,
+    /// The legacy sessions' guard, when the server keeps them.
+    pub(crate) sessions: Option<Arc<Sessions>>,
+    /// `tools/call` and `tools/list` answered from the request's bytes.
+    pub(crate) hot: Arc<Hot<C>>,
+    /// rmcp's service, for the rest.
+    pub(crate) rmcp: StreamableHttpService<McpServer<C>, LocalSessionManager>,
+}
+
+impl<C: Send + Sync + 'static> McpRoute<C> {
+    /// Answers one request for `/mcp`.
+    pub(crate) async fn serve(&self, request: Request) -> Response {
+        health::drain(&self.health, request, |request| {
+            hosts::check(&self.allowed, request, |request| self.identify(request))
+        })
+        .await
+    }
+
+    /// The bearer token (feature `oauth`), then the request function.
+    async fn identify(&self, request: Request) -> Response {
+        #[cfg(feature = "oauth")]
+        if let Some(server) = &self.oauth {
+            return crate::oauth::guard::verify_token(server, request, |request| self.authenticate(request))
+                .await;
+        }
+        self.authenticate(request).await
+    }
+
+    /// The request function, when the server has one; then the body.
+    async fn authenticate(&self, request: Request) -> Response {
+        let read = |request| read_body(&self.limits, request, |request| self.scoped(request));
+        match &self.from_request {
+            Some(function) => authenticate(function.as_ref(), request, read).await,
+            None => read(request).await,
+        }
+    }
+
+    /// A call's tool scopes (feature `oauth`, when some tool needs one).
+    async fn scoped(&self, request: Request) -> Response {
+        #[cfg(feature = "oauth")]
+        if let Some(server) = self.oauth.as_ref().filter(|server| !server.tools.is_empty()) {
+            return crate::oauth::scopes::check_tool_scopes(server, request, |request| self.rated(request))
+                .await;
+        }
+        self.rated(request).await
+    }
+
+    /// The rates, when calls are limited.
+    async fn rated(&self, request: Request) -> Response {
+        match &self.rate {
+            Some(limiters) => rate::limit(limiters, request, |request| self.guarded(request)).await,
+            None => self.guarded(request).await,
+        }
+    }
+
+    /// The session guard. Without legacy sessions rmcp serves every request on its own
+    /// and ignores `Mcp-Session-Id`: there is nothing to guard.
+    async fn guarded(&self, request: Request) -> Response {
+        // The answer's future (rmcp's service and the hot path) on the heap: the one box
+        // a request takes, which keeps the checks' frames small (unoptimised builds move
+        // a future through each caller's frame).
+        let answer = |request| Box::pin(self.answer(request));
+        match &self.sessions {
+            Some(sessions) => sessions::guard(sessions, request, answer).await,
+            None => answer(request).await,
+        }
+    }
+
+    /// The hot path's answer, else rmcp's.
+    async fn answer(&self, request: Request) -> Response {
+        let request = match self.hot.answer(request).await {
+            Ok(answered) => return answered,
+            Err(request) => request,
+        };
+        // A session rmcp opens or restores on this request takes the state the session
+        // guard holds for it (or made for it).
+        let state = match (
+            request.extensions().get::<sessions::NewSession>(),
+            request.extensions().get::<sessions::SessionLink>(),
+        ) {
+            (Some(new), _) => Some(new.0.clone()),
+            (None, Some(link)) => Some(link.state.clone()),
+            (None, None) => None,
+        };
+        // A request of a session rmcp does not serve waits for the one restoring it.
+        let restore = request.extensions().get::<sessions::RestoreGate>().cloned();
+        let served = state.as_ref().is_some_and(|state| state.live_peer().is_some());
+        let handled = async {
+            match state {
+                Some(state) => state.creating(self.rmcp.handle(request)).await.map(Body::new),
+                None => self.rmcp.handle(request).await.map(Body::new),
+            }
+        };
+        match restore {
+            Some(restore) => restore.pass(served, handled).await,
+            None => handled.await,
+        }
+    }
+}
+
+/// The server's HTTP service: `/mcp` (and paths under it) through [`McpRoute`], the rest
+/// through `beside`; every request logged (when the request log is on) and its head
+/// checked ([`check_head`]).
+pub(crate) struct Front<C: Send + Sync + 'static> {
+    mcp: Arc<McpRoute<C>>,
+    /// The routes beside `/mcp`, with the request log and [`check_head`] as layers.
+    beside: axum::Router,
+}
+
+impl<C: Send + Sync + 'static> Clone for Front<C> {
+    fn clone(&self) -> Self {
+        Front { mcp: Arc::clone(&self.mcp), beside: self.beside.clone() }
+    }
+}
+
+impl<C: Send + Sync + 'static> Front<C> {
+    /// `mcp` and the routes `beside` it (given without the front's layers).
+    pub(crate) fn new(mcp: McpRoute<C>, beside: axum::Router) -> Self {
+        let beside =
+            beside.layer(axum::middleware::from_fn(|request: Request, next: axum::middleware::Next| {
+                crate::telemetry::request_log(request, |request| {
+                    check_head(request, |request| next.run(request))
+                })
+            }));
+        Front { mcp: Arc::new(mcp), beside }
+    }
+
+    /// The front as an axum router: `/mcp` and the paths under it, and the routes beside.
+    pub(crate) fn into_router(self) -> axum::Router {
+        self.beside.clone().route_service("/mcp", self.clone()).route_service("/mcp/{*rest}", self)
+    }
+}
+
+/// Whether `path` is the MCP endpoint's.
+fn is_mcp(path: &str) -> bool {
+    path.strip_prefix("/mcp").is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+impl<C, B> tower_service::Service<axum::http::Request<B>> for Front<C>
+where
+    C: Send + Sync + 'static,
+    B: http_body::Body<Data = axum::body::Bytes> + Send + 'static,
+    B::Error: Into<axum::BoxError>,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: axum::http::Request<B>) -> Self::Future {
+        let request = request.map(Body::new);
+        if !is_mcp(request.uri().path()) {
+            return Box::pin(tower_service::Service::call(&mut self.beside, request));
+        }
+        let mcp = Arc::clone(&self.mcp);
+        Box::pin(async move {
+            let response = crate::telemetry::request_log(request, |request| {
+                check_head(request, |request| mcp.serve(request))
+            })
+            .await;
+            Ok(response)
+        })
+    }
+}
+
+/// Two `Host` or `Mcp-Session-Id` headers are a bad request (RFC 9112: one `Host`); the
+/// request's arrival is noted when the connection layer has not; the response's body
+/// fires the request's [`Disconnect`] if the client leaves before its end; an error
+/// response's text is cut to 1 KiB.
+pub(crate) async fn check_head<F: Future<Output = Response>>(
+    mut request: Request,
+    next: impl FnOnce(Request) -> F,
+) -> Response {
+    if request.extensions().get::<Arrived>().is_none() {
+        request.extensions_mut().insert(Arrived(Instant::now()));
+    }
+    for (name, what) in [(header::HOST.as_str(), "Host"), (sessions::SESSION_ID, "Mcp-Session-Id")] {
+        if request.headers().get_all(name).iter().nth(1).is_some() {
+            return plain(StatusCode::BAD_REQUEST, format!("Bad Request: more than one {what} header"));
+        }
+    }
+    // Only a POST carries a call to cancel: a GET stream or a DELETE needs no trigger.
+    let trigger = (request.method() == Method::POST).then(|| {
+        let (trigger, disconnect) = Disconnect::new();
+        request.extensions_mut().insert(disconnect);
+        trigger
+    });
+    let response = next(request).await;
+    if response.status().is_client_error() || response.status().is_server_error() {
+        return cut_error_body(response).await;
+    }
+    match trigger {
+        Some(trigger) => Guarded::wrap(response, trigger),
+        None => response,
+    }
+}
+
+/// The most of an error response's body read before it is cut (rmcp's are short).
+const ERROR_BODY_READ: usize = 64 * 1024 * 1024;
+
+/// An error response with at most [`MAX_ERROR_BODY`] bytes of its text (rmcp's 415 quotes
+/// serde's message, which may quote the request).
+async fn cut_error_body(response: Response) -> Response {
+    let (mut parts, body) = response.into_parts();
+    let text = match axum::body::to_bytes(body, ERROR_BODY_READ).await {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(_) => String::new(),
+    };
+    if text.len() <= MAX_ERROR_BODY {
+        parts.headers.remove(header::CONTENT_LENGTH);
+        return Response::from_parts(parts, Body::from(text));
+    }
+    let mut end = MAX_ERROR_BODY;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(format!("{}…", &text[..end])))
+}
+
+/// Calls the request function: its rejection is the response; its caller's context and
+/// identity go on with the request.
+async fn authenticate<C: Send + Sync + 'static, F: Future<Output = Response>>(
+    function: &RequestFn<C>,
+    request: Request,
+    next: impl FnOnce(Request) -> F,
+) -> Response {
+    let (mut parts, body) = request.into_parts();
+    match function(&parts) {
+        Ok(Caller { identity, context }) => {
+            parts.extensions.insert(CallerContext(Arc::new(context)));
+            parts.extensions.insert(Identity(Arc::from(identity)));
+            next(Request::from_parts(parts, body)).await
+        }
+        Err(rejection) => {
+            log::info!("{} {}: refused ({rejection})", parts.method, parts.uri);
+            let mut response = rejection.into_response();
+            // The body was not read: the connection cannot carry another request.
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_mcp;
+
+    #[test]
+    fn the_mcp_endpoint_is_its_path_and_the_paths_under_it() {
+        for path in ["/mcp", "/mcp/", "/mcp/x/y"] {
+            assert!(is_mcp(path), "{path}");
+        }
+        for path in ["/", "/mcpx", "/healthz", "/.well-known/oauth-protected-resource/mcp", "/mc"] {
+            assert!(!is_mcp(path), "{path}");
+        }
+    }
+}
