@@ -22,22 +22,21 @@ use crate::request::{Identity, bearer_token};
 /// wait, in seconds.
 const UNAVAILABLE_RETRY_AFTER: &str = "5";
 
-/// The middleware.
-pub(crate) async fn verify_token<F: std::future::Future<Output = Response>>(
-    server: &ResourceServer,
-    request: Request,
-    next: impl FnOnce(Request) -> F,
-) -> Response {
+/// The request with its verified token (and the token's principal as its identity) in its
+/// extensions, or the refusal.
+pub(crate) async fn verify_token(server: &ResourceServer, request: Request) -> Result<Request, Response> {
     let (mut parts, body) = request.into_parts();
     if parts.headers.get_all(header::AUTHORIZATION).iter().nth(1).is_some() {
-        return closing(server.bad_request("more than one Authorization header"));
+        return Err(closing(server.bad_request("more than one Authorization header")));
     }
     if parts.uri.query().is_some_and(|query| query.split('&').any(|pair| pair.starts_with("access_token="))) {
-        return closing(server.bad_request("send the access token in the Authorization header, not the URL"));
+        return Err(closing(
+            server.bad_request("send the access token in the Authorization header, not the URL"),
+        ));
     }
     let Some(token) = bearer_token(&parts) else {
         log::info!("{} {}: no bearer token (401)", parts.method, parts.uri);
-        return closing(server.unauthorized(None, "Unauthorized: send Authorization: Bearer TOKEN"));
+        return Err(closing(server.unauthorized(None, "Unauthorized: send Authorization: Bearer TOKEN")));
     };
     let access = match server.verify(token).await {
         Ok(access) => access,
@@ -48,24 +47,28 @@ pub(crate) async fn verify_token<F: std::future::Future<Output = Response>>(
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from_static(UNAVAILABLE_RETRY_AFTER));
-            return closing(response);
+            return Err(closing(response));
         }
         Err(error) => {
             log::info!("{} {}: token refused: {error} (401)", parts.method, parts.uri);
             let text = format!("Unauthorized: {error}");
-            return closing(server.unauthorized(Some(("invalid_token", &error.to_string())), &text));
+            return Err(closing(server.unauthorized(Some(("invalid_token", &error.to_string())), &text)));
         }
     };
     let lacking = super::scopes::missing(&server.required, &access);
     if !lacking.is_empty() {
         let why = format!("every request needs scope {}", lacking.join(" "));
         log::info!("{} {}: {why} (403)", parts.method, parts.uri);
-        return closing(server.insufficient_scope(Some(&access), &server.required, &why));
+        return Err(closing(server.insufficient_scope(Some(&access), &server.required, &why)));
     }
     parts.extensions.insert(Identity(access.principal_shared()));
     parts.extensions.insert::<Arc<AccessToken>>(access);
-    let mut response = next(Request::from_parts(parts, body)).await;
-    // A 401 from the request function points at the metadata too.
+    Ok(Request::from_parts(parts, body))
+}
+
+/// `response` with a 401 that does not point at the metadata (the request function's)
+/// given this server's full challenge.
+pub(crate) fn challenged(server: &ResourceServer, mut response: Response) -> Response {
     if response.status() == StatusCode::UNAUTHORIZED {
         let bare = response
             .headers()

@@ -173,22 +173,22 @@ async fn whole(mut body: Body) -> Result<Bytes, axum::Error> {
     Ok(Bytes::from(all))
 }
 
-/// The middleware: a `tools/call` of a tool whose scopes the request's token lacks is 403.
-pub(crate) async fn check_tool_scopes<F: std::future::Future<Output = Response>>(
+/// The request back, or the refusal of a `tools/call` of a tool whose scopes the
+/// request's token lacks (403).
+pub(crate) async fn check_tool_scopes(
     server: &ResourceServer,
     request: Request,
-    next: impl FnOnce(Request) -> F,
-) -> Response {
+) -> Result<Request, Response> {
     if request.method() != Method::POST {
-        return next(request).await;
+        return Ok(request);
     }
     let Some(token) = request.extensions().get::<Arc<AccessToken>>().cloned() else {
-        return next(request).await;
+        return Ok(request);
     };
     let (parts, body) = request.into_parts();
-    // The body layer read it already: this takes what is in memory.
+    // The body check read it already: this takes what is in memory.
     let Ok(bytes) = whole(body).await else {
-        return plain(StatusCode::BAD_REQUEST, "Bad Request: cannot read the body");
+        return Err(plain(StatusCode::BAD_REQUEST, "Bad Request: cannot read the body"));
     };
     let lacking = check_tools_called(&bytes, |tool| {
         let needed = server.tools.get(tool)?;
@@ -196,15 +196,19 @@ pub(crate) async fn check_tool_scopes<F: std::future::Future<Output = Response>>
         (!lacking.is_empty()).then(|| (tool.to_owned(), needed, lacking.join(" ")))
     });
     match lacking {
-        Err(error) => plain(
+        Err(error) => Err(plain(
             StatusCode::BAD_REQUEST,
             format!("Bad Request: the body is not a JSON-RPC message: {error}"),
-        ),
+        )),
         Ok(Some((tool, needed, lacking))) => {
             log::info!("{} {}: tool {tool} needs scope {lacking}: refused (403)", parts.method, parts.uri);
-            server.insufficient_scope(Some(&token), needed, &format!("tool {tool} needs scope {lacking}"))
+            Err(server.insufficient_scope(
+                Some(&token),
+                needed,
+                &format!("tool {tool} needs scope {lacking}"),
+            ))
         }
-        Ok(None) => next(Request::from_parts(parts, Body::from(bytes))).await,
+        Ok(None) => Ok(Request::from_parts(parts, Body::from(bytes))),
     }
 }
 

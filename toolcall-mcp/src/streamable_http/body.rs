@@ -12,6 +12,7 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
+use tokio::sync::SemaphorePermit;
 
 use crate::plain::plain;
 use crate::request::DisconnectTrigger;
@@ -37,12 +38,14 @@ pub(crate) struct BodyLimits {
     pub(crate) large: Arc<tokio::sync::Semaphore>,
 }
 
-/// Reads the body within its limits; hands a large one to rmcp off the async workers.
-pub(crate) async fn read_body<F: std::future::Future<Output = Response>>(
+/// The request with its body read within its limits, or the refusal. A small body's
+/// bytes ride along as [`BodyBytes`] too; a large one's request comes with its turn
+/// (at most one per core at a time): the caller has rmcp parse it in [`ParseInPlace`],
+/// off the async workers, while holding the turn.
+pub(crate) async fn read_body(
     limits: &BodyLimits,
     request: Request,
-    next: impl FnOnce(Request) -> F,
-) -> Response {
+) -> Result<(Request, Option<LargeTurn<'_>>), Response> {
     let too_large = || format!("Payload Too Large: request body exceeds {} bytes", limits.limit);
     let declared = request
         .headers()
@@ -53,55 +56,63 @@ pub(crate) async fn read_body<F: std::future::Future<Output = Response>>(
         let expects = request.headers().contains_key(header::EXPECT);
         if expects || length > 2 * limits.limit as u64 {
             // Before the body is polled, so no `100 Continue` was sent.
-            return closing(StatusCode::PAYLOAD_TOO_LARGE, too_large());
+            return Err(closing(StatusCode::PAYLOAD_TOO_LARGE, too_large()));
         }
         // A client already sending a body up to twice the limit gets it read and dropped,
         // so it sees the 413 rather than a reset connection.
         let drained =
             http_body_util::BodyExt::collect(http_body_util::Limited::new(Drain(request.into_body()), 0));
-        return match tokio::time::timeout(limits.timeout, drained).await {
+        return Err(match tokio::time::timeout(limits.timeout, drained).await {
             Ok(Ok(_)) => plain(StatusCode::PAYLOAD_TOO_LARGE, too_large()),
             _ => closing(StatusCode::PAYLOAD_TOO_LARGE, too_large()),
-        };
+        });
     }
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let read = http_body_util::BodyExt::collect(http_body_util::Limited::new(body, limits.limit));
     let bytes = match tokio::time::timeout(limits.timeout, read).await {
         Ok(Ok(collected)) => collected.to_bytes(),
         Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => {
-            return closing(StatusCode::PAYLOAD_TOO_LARGE, too_large());
+            return Err(closing(StatusCode::PAYLOAD_TOO_LARGE, too_large()));
         }
         Ok(Err(error)) => {
-            return closing(StatusCode::BAD_REQUEST, format!("Bad Request: cannot read the body: {error}"));
+            return Err(closing(
+                StatusCode::BAD_REQUEST,
+                format!("Bad Request: cannot read the body: {error}"),
+            ));
         }
         Err(_) => {
             log::info!("{} {}: body not received within {:?}", parts.method, parts.uri, limits.timeout);
-            return closing(
+            return Err(closing(
                 StatusCode::REQUEST_TIMEOUT,
                 format!("Request Timeout: the body did not arrive within {} ms", limits.timeout.as_millis()),
-            );
+            ));
         }
     };
     if bytes.len() <= LARGE_BODY {
-        let mut parts = parts;
         parts.extensions.insert(BodyBytes(bytes.clone()));
-        return next(Request::from_parts(parts, Body::from(bytes))).await;
+        return Ok((Request::from_parts(parts, Body::from(bytes)), None));
     }
     // rmcp's parse of a 4 MiB body of small members peaks near 100 MiB; at most one per
     // core at a time (more would not finish sooner), so eight at once do not take 800.
-    let _turn = limits.large.acquire().await;
+    let turn = LargeTurn { _permit: limits.large.acquire().await.ok() };
     let values = ParseInPlace(Box::pin(async { json_values(&bytes) })).await;
     if values > limits.max_values {
         log::info!("a body of {values} JSON values or more refused (the limit is {})", limits.max_values);
-        return plain(
+        return Err(plain(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
                 "Payload Too Large: the body holds {values} JSON values or more; the limit is {}",
                 limits.max_values
             ),
-        );
+        ));
     }
-    ParseInPlace(Box::pin(next(Request::from_parts(parts, Body::from(bytes))))).await
+    Ok((Request::from_parts(parts, Body::from(bytes)), Some(turn)))
+}
+
+/// A large body's turn to be parsed, held while rmcp parses it (the semaphore is never
+/// closed: the permit is always there).
+pub(crate) struct LargeTurn<'a> {
+    _permit: Option<SemaphorePermit<'a>>,
 }
 
 /// How many JSON values a text holds, counted without parsing it: one, plus one per
@@ -155,7 +166,7 @@ impl http_body::Body for Drain {
 /// A future each of whose polls runs in `block_in_place` on a multi-thread runtime: the
 /// worker hands its other tasks to another thread first, so parsing a 4 MiB body stalls
 /// nothing else. Elsewhere (a current-thread runtime) it is polled as it is.
-pub(crate) struct ParseInPlace<F>(Pin<Box<F>>);
+pub(crate) struct ParseInPlace<F>(pub(crate) Pin<Box<F>>);
 
 impl<F: Future> Future for ParseInPlace<F> {
     type Output = F::Output;

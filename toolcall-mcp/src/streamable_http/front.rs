@@ -22,7 +22,7 @@ use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
-use super::body::{BodyLimits, Guarded, MAX_ERROR_BODY, read_body};
+use super::body::{BodyLimits, Guarded, MAX_ERROR_BODY, ParseInPlace, read_body};
 use super::health::{self, Health};
 use super::hot::Hot;
 use super::sessions::{self, Sessions};
@@ -55,70 +55,80 @@ pub(crate) struct McpRoute<C: Send + Sync + 'static> {
 }
 
 impl<C: Send + Sync + 'static> McpRoute<C> {
-    /// Answers one request for `/mcp`.
+    /// Answers one request for `/mcp`: each check in turn, the first refusal is the
+    /// answer; then the session guard and the answer.
     pub(crate) async fn serve(&self, request: Request) -> Response {
-        health::drain(&self.health, request, |request| {
-            hosts::check(&self.allowed, request, |request| self.identify(request))
-        })
-        .await
-    }
-
-    /// The bearer token (feature `oauth`), then the request function.
-    async fn identify(&self, request: Request) -> Response {
+        let in_flight = match health::admit(&self.health, &request) {
+            Ok(in_flight) => in_flight,
+            Err(refused) => return refused,
+        };
+        let response = match self.checked(request).await {
+            Ok(response) | Err(response) => response,
+        };
+        // A 401 of the request function points at the metadata too (the token check's own
+        // 401s do already, and nothing else answers 401).
         #[cfg(feature = "oauth")]
-        if let Some(server) = &self.oauth {
-            return crate::oauth::guard::verify_token(server, request, |request| self.authenticate(request))
-                .await;
-        }
-        self.authenticate(request).await
-    }
-
-    /// The request function, when the server has one; then the body.
-    async fn authenticate(&self, request: Request) -> Response {
-        let read = |request| read_body(&self.limits, request, |request| self.scoped(request));
-        match &self.from_request {
-            Some(function) => authenticate(function.as_ref(), request, read).await,
-            None => read(request).await,
+        let response = match &self.oauth {
+            Some(server) => crate::oauth::guard::challenged(server, response),
+            None => response,
+        };
+        match in_flight {
+            Some(in_flight) => in_flight.over_with(response),
+            None => response,
         }
     }
 
-    /// A call's tool scopes (feature `oauth`, when some tool needs one).
-    async fn scoped(&self, request: Request) -> Response {
+    /// The checks after the drain's, then the answer; `Err` is a refusal.
+    async fn checked(&self, request: Request) -> Result<Response, Response> {
+        if let Some(refused) = hosts::refusal(&self.allowed, &request) {
+            return Err(refused);
+        }
         #[cfg(feature = "oauth")]
-        if let Some(server) = self.oauth.as_ref().filter(|server| !server.tools.is_empty()) {
-            return crate::oauth::scopes::check_tool_scopes(server, request, |request| self.rated(request))
-                .await;
+        let request = match &self.oauth {
+            Some(server) => crate::oauth::guard::verify_token(server, request).await?,
+            None => request,
+        };
+        let request = match &self.from_request {
+            Some(function) => authenticate(function.as_ref(), request)?,
+            None => request,
+        };
+        let (request, large) = read_body(&self.limits, request).await?;
+        #[cfg(feature = "oauth")]
+        let request = match self.oauth.as_ref().filter(|server| !server.tools.is_empty()) {
+            Some(server) => crate::oauth::scopes::check_tool_scopes(server, request).await?,
+            None => request,
+        };
+        if let Some(refused) = self.rate.as_ref().and_then(|limiters| rate::refusal(limiters, &request)) {
+            return Err(refused);
         }
-        self.rated(request).await
-    }
-
-    /// The rates, when calls are limited.
-    async fn rated(&self, request: Request) -> Response {
-        match &self.rate {
-            Some(limiters) => rate::limit(limiters, request, |request| self.guarded(request)).await,
+        Ok(match large {
+            // rmcp parses a large body as it handles the request: off the async workers.
+            Some(_turn) => ParseInPlace(Box::pin(self.guarded(request))).await,
             None => self.guarded(request).await,
-        }
+        })
     }
 
     /// The session guard. Without legacy sessions rmcp serves every request on its own
     /// and ignores `Mcp-Session-Id`: there is nothing to guard.
     async fn guarded(&self, request: Request) -> Response {
-        // The answer's future (rmcp's service and the hot path) on the heap: the one box
-        // a request takes, which keeps the checks' frames small (unoptimised builds move
-        // a future through each caller's frame).
-        let answer = |request| Box::pin(self.answer(request));
         match &self.sessions {
-            Some(sessions) => sessions::guard(sessions, request, answer).await,
-            None => answer(request).await,
+            Some(sessions) => sessions::guard(sessions, request, |request| self.answer(request)).await,
+            None => self.answer(request).await,
         }
     }
 
     /// The hot path's answer, else rmcp's.
     async fn answer(&self, request: Request) -> Response {
-        let request = match self.hot.answer(request).await {
-            Ok(answered) => return answered,
-            Err(request) => request,
-        };
+        match self.hot.answer(request).await {
+            Ok(answered) => answered,
+            // rmcp's future is several times the size of the rest of the route's: boxed,
+            // it is not moved along with every request the hot path answers.
+            Err(request) => Box::pin(self.rmcp_answer(request)).await,
+        }
+    }
+
+    /// rmcp's answer.
+    async fn rmcp_answer(&self, request: Request) -> Response {
         // A session rmcp opens or restores on this request takes the state the session
         // guard holds for it (or made for it).
         let state = match (
@@ -268,26 +278,27 @@ async fn cut_error_body(response: Response) -> Response {
     Response::from_parts(parts, Body::from(format!("{}…", &text[..end])))
 }
 
-/// Calls the request function: its rejection is the response; its caller's context and
-/// identity go on with the request.
-async fn authenticate<C: Send + Sync + 'static, F: Future<Output = Response>>(
+/// Calls the request function: the request with its caller's context and identity, or
+/// its rejection as the response.
+// The `Ok` side, a request, is larger than the refusal.
+#[allow(clippy::result_large_err)]
+fn authenticate<C: Send + Sync + 'static>(
     function: &RequestFn<C>,
     request: Request,
-    next: impl FnOnce(Request) -> F,
-) -> Response {
+) -> Result<Request, Response> {
     let (mut parts, body) = request.into_parts();
     match function(&parts) {
         Ok(Caller { identity, context }) => {
             parts.extensions.insert(CallerContext(Arc::new(context)));
             parts.extensions.insert(Identity(Arc::from(identity)));
-            next(Request::from_parts(parts, body)).await
+            Ok(Request::from_parts(parts, body))
         }
         Err(rejection) => {
             log::info!("{} {}: refused ({rejection})", parts.method, parts.uri);
             let mut response = rejection.into_response();
             // The body was not read: the connection cannot carry another request.
             response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-            response
+            Err(response)
         }
     }
 }
@@ -304,5 +315,33 @@ mod tests {
         for path in ["/", "/mcpx", "/healthz", "/.well-known/oauth-protected-resource/mcp", "/mc"] {
             assert!(!is_mcp(path), "{path}");
         }
+    }
+}
+
+#[cfg(test)]
+mod sizes {
+    use super::*;
+
+    static EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
+    static INFO: [toolcall_runtime::ToolInfo; 1] =
+        [toolcall_runtime::ToolInfo { name: "noop", ..toolcall_runtime::ToolInfo::EMPTY }];
+    static TOOLS: toolcall_runtime::Toolset<()> =
+        toolcall_runtime::Toolset::new(&INFO, &EMITTED, |_, _, _| None);
+
+    /// Every future of the route is moved (copied whole) into the one awaiting it, once per
+    /// request: the route's own stays small, and rmcp's (several times larger) is boxed
+    /// apart, so a call the hot path answers does not carry it.
+    #[tokio::test]
+    async fn a_requests_futures_stay_small() {
+        let server = McpServer::new(&TOOLS, ());
+        let health = Arc::new(Health::new(server.http.readiness.clone()));
+        let front = super::super::build_front(server, health);
+        let request = || Request::new(Body::empty());
+        let serve = std::mem::size_of_val(&front.mcp.serve(request()));
+        let answer = std::mem::size_of_val(&front.mcp.answer(request()));
+        let rmcp = std::mem::size_of_val(&front.mcp.rmcp_answer(request()));
+        assert!(serve <= 8 * 1024, "the route's future is {serve} bytes");
+        assert!(answer <= 6 * 1024, "the answer's future is {answer} bytes");
+        assert!(rmcp > answer, "rmcp's answer ({rmcp} bytes) is boxed apart for a reason");
     }
 }

@@ -18,7 +18,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -78,7 +77,14 @@ impl Health {
 }
 
 /// One MCP request in flight, counted until its response body is over.
-struct InFlight(Arc<Health>);
+pub(crate) struct InFlight(Arc<Health>);
+
+impl InFlight {
+    /// `response`, counted in flight until its body is over.
+    pub(crate) fn over_with(self, response: Response) -> Response {
+        Guarded::wrap(response, self)
+    }
+}
 
 impl BodyGuard for InFlight {}
 
@@ -115,26 +121,22 @@ async fn ready(State(health): State<Arc<Health>>) -> Response {
 }
 
 /// The MCP route's outermost check: while draining, 503 with `Retry-After` (a `DELETE`
-/// still ends a session); otherwise a POST is counted in flight until its response body
-/// is over.
-pub(crate) async fn drain<F: std::future::Future<Output = Response>>(
-    health: &Arc<Health>,
-    request: Request,
-    next: impl FnOnce(Request) -> F,
-) -> Response {
+/// still ends a session); otherwise a POST is counted in flight until the guard given
+/// back is dropped (its response body is over: [`InFlight::over_with`]).
+// A refusal is rare, and answered at once: it is not worth a box.
+#[allow(clippy::result_large_err)]
+pub(crate) fn admit(health: &Arc<Health>, request: &Request) -> Result<Option<InFlight>, Response> {
     if health.draining.load(Ordering::SeqCst) && request.method() != Method::DELETE {
         let mut refused = plain(StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down; try again");
         refused.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(DRAIN_RETRY_AFTER));
         refused.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-        return refused;
+        return Err(refused);
     }
     if request.method() != Method::POST {
-        return next(request).await;
+        return Ok(None);
     }
     health.in_flight.fetch_add(1, Ordering::SeqCst);
-    let guard = InFlight(Arc::clone(health));
-    let response = next(request).await;
-    Guarded::wrap(response.map(Body::new), guard)
+    Ok(Some(InFlight(Arc::clone(health))))
 }
 
 #[cfg(test)]

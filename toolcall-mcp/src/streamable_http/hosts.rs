@@ -27,16 +27,10 @@ pub(crate) struct Allowed {
 
 /// Refuses a request whose `Host` or `Origin` is not allowed (403; a `Host` that is not
 /// an authority is 400), before any other check.
-pub(crate) async fn check<F: std::future::Future<Output = Response>>(
-    allowed: &Allowed,
-    request: Request,
-    next: impl FnOnce(Request) -> F,
-) -> Response {
-    if let Err((status, text)) = allowed.verdict(&request) {
-        log::info!("{} {}: refused ({status}: {text})", request.method(), request.uri());
-        return plain(status, text);
-    }
-    next(request).await
+pub(crate) fn refusal(allowed: &Allowed, request: &Request) -> Option<Response> {
+    let (status, text) = allowed.verdict(request).err()?;
+    log::info!("{} {}: refused ({status}: {text})", request.method(), request.uri());
+    Some(plain(status, text))
 }
 
 impl Allowed {

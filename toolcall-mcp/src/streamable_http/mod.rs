@@ -158,7 +158,10 @@ pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Ro
 }
 
 /// The server's HTTP front, with `health` shared with whoever drains the server.
-fn build_front<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<health::Health>) -> Front<C> {
+pub(crate) fn build_front<C: Send + Sync + 'static>(
+    server: McpServer<C>,
+    health: Arc<health::Health>,
+) -> Front<C> {
     let settings = server.http.clone();
     let mut config = settings.config();
     // rmcp restores a session it does not hold from here: the sessions the hot path opened

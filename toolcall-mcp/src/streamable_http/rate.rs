@@ -154,19 +154,15 @@ fn caller(request: &Request) -> Arc<str> {
     }
 }
 
-/// Refuses a `tools/call` past its caller's rate or its tool's with 429 and
-/// `Retry-After`; lets everything else through.
-pub(crate) async fn limit<F: std::future::Future<Output = Response>>(
-    limiters: &Limiters,
-    request: Request,
-    next: impl FnOnce(Request) -> F,
-) -> Response {
+/// The refusal of a `tools/call` past its caller's rate or its tool's (429 with
+/// `Retry-After`); `None` for everything else.
+pub(crate) fn refusal(limiters: &Limiters, request: &Request) -> Option<Response> {
     if request.method() != Method::POST {
-        return next(request).await;
+        return None;
     }
-    let Some(tool) = tool_call(&request) else { return next(request).await };
-    let caller = caller(&request);
-    let Some(wait) = limiters.wait(&caller, tool.as_deref()) else { return next(request).await };
+    let tool = tool_call(request)?;
+    let caller = caller(request);
+    let wait = limiters.wait(&caller, tool.as_deref())?;
     if rand_sweep() {
         limiters.sweep();
     }
@@ -183,7 +179,7 @@ pub(crate) async fn limit<F: std::future::Future<Output = Response>>(
     if let Ok(value) = HeaderValue::from_str(&seconds.to_string()) {
         refused.headers_mut().insert(header::RETRY_AFTER, value);
     }
-    refused
+    Some(refused)
 }
 
 /// True about once in 1,024 refusals: when a refusal sweeps the tables.
