@@ -15,7 +15,6 @@
 //! cannot take the file descriptors the real clients need. `accept` failing (out of file
 //! descriptors) is logged and retried after a pause instead of spinning.
 
-use std::convert::Infallible;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -30,6 +29,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::body::{BodyGuard, Guarded};
+use super::front::Front;
 use crate::error::ServeError;
 use crate::request::Arrived;
 use crate::settings::HttpSettings;
@@ -56,23 +56,13 @@ impl Limits {
     }
 }
 
-/// Serves `router` on `listener` until the process ends.
-pub(crate) async fn serve<S>(
+/// Serves `front` on `listener` until the process ends.
+pub(crate) async fn serve<C: Send + Sync + 'static>(
     listener: TcpListener,
-    service: S,
+    front: Front<C>,
     limits: Limits,
     max_connections: usize,
-) -> Result<(), ServeError>
-where
-    S: tower_service::Service<
-            hyper::Request<hyper::body::Incoming>,
-            Response = axum::response::Response,
-            Error = Infallible,
-        > + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-{
+) -> Result<(), ServeError> {
     let slots = Arc::new(Semaphore::new(max_connections.clamp(1, Semaphore::MAX_PERMITS)));
     loop {
         let stream = match listener.accept().await {
@@ -91,7 +81,7 @@ where
             continue;
         };
         let _ = stream.set_nodelay(true);
-        tokio::spawn(connection(stream, service.clone(), limits, slot));
+        tokio::spawn(connection(stream, front.clone(), limits, slot));
     }
 }
 
@@ -166,21 +156,16 @@ impl State {
 }
 
 /// Serves one connection until it ends or its watchdog ends it.
-async fn connection<S>(stream: TcpStream, service: S, limits: Limits, slot: OwnedSemaphorePermit)
-where
-    S: tower_service::Service<
-            hyper::Request<hyper::body::Incoming>,
-            Response = axum::response::Response,
-            Error = Infallible,
-        > + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-{
+async fn connection<C: Send + Sync + 'static>(
+    stream: TcpStream,
+    front: Front<C>,
+    limits: Limits,
+    slot: OwnedSemaphorePermit,
+) {
     let remote = stream.peer_addr().ok().map(super::rate::RemoteAddr);
     let state = Arc::new(State::new());
     let io = TokioIo::new(Watched { inner: stream, state: Arc::clone(&state) });
-    let tower = TowerToHyperService::new(service);
+    let tower = TowerToHyperService::new(front);
     let counted = Arc::clone(&state);
     let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
         counted.request_started();
