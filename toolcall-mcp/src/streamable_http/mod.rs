@@ -4,8 +4,8 @@
 //! rmcp does the transport's checks: `Host` against the allowed hosts (loopback by
 //! default, against DNS rebinding), `Origin` against the allowed origins, sessions and
 //! their store, and stateless serving of 2026-07-28 requests. In front of it, outermost
-//! first, each an async function of the request and of what follows it, which [`front`]
-//! composes into one future per request:
+//! first, each a function that gives back the request or its refusal, run in turn by
+//! [`front`] (no middleware layers: one future per request):
 //!
 //! 1. `check_head`: two `Host` (or `Mcp-Session-Id`) headers are 400; an error response
 //!    (4xx, 5xx) never carries more than 1 KiB of text, whatever rmcp's message quotes.
@@ -91,9 +91,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         }
         let limits = conn::Limits::of(&self.http);
         let max_connections = self.http.max_connections;
-        self.check_definitions()?;
-        let health = Arc::new(health::Health::new(self.http.readiness.clone()));
-        conn::serve(listener, build_front(self, health), limits, max_connections).await
+        let (front, _) = self.front()?;
+        conn::serve(listener, front, limits, max_connections).await
     }
 
     /// [`McpServer::serve_http_on`] until `shutdown` resolves (a signal), then drains:
@@ -116,11 +115,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         if let Ok(addr) = listener.local_addr() {
             self.http.allow_bound_loopback(addr.ip());
         }
-        self.check_definitions()?;
         let limits = conn::Limits::of(&self.http);
         let (max_connections, grace) = (self.http.max_connections, self.http.drain_grace);
-        let health = Arc::new(health::Health::new(self.http.readiness.clone()));
-        let serving = conn::serve(listener, build_front(self, Arc::clone(&health)), limits, max_connections);
+        let (front, health) = self.front()?;
+        let serving = conn::serve(listener, front, limits, max_connections);
         tokio::pin!(serving);
         tokio::select! {
             served = &mut serving => return served,
@@ -146,22 +144,21 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// connections (head and idle time limits, their number) belong to whatever serves
     /// the connections: set them there.
     pub fn router(self) -> Result<axum::Router, ServeError> {
+        Ok(self.front()?.0.into_router())
+    }
+
+    /// The server's HTTP front once its definitions are checked, and its health (which
+    /// whoever drains the server shares).
+    fn front(self) -> Result<(Front<C>, Arc<health::Health>), ServeError> {
         self.check_definitions()?;
-        Ok(router(self))
+        let health = Arc::new(health::Health::new(self.http.readiness.clone()));
+        Ok((build_front(self, Arc::clone(&health)), health))
     }
 }
 
-/// The router: rmcp's service at `/mcp`, behind the checks above, and the health routes.
-pub(crate) fn router<C: Send + Sync + 'static>(server: McpServer<C>) -> axum::Router {
-    let health = Arc::new(health::Health::new(server.http.readiness.clone()));
-    build_front(server, health).into_router()
-}
-
-/// The server's HTTP front, with `health` shared with whoever drains the server.
-pub(crate) fn build_front<C: Send + Sync + 'static>(
-    server: McpServer<C>,
-    health: Arc<health::Health>,
-) -> Front<C> {
+/// The server's HTTP front: rmcp's service at `/mcp` behind the checks above, and the
+/// health routes (and, with OAuth, the metadata) beside it.
+fn build_front<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<health::Health>) -> Front<C> {
     let settings = server.http.clone();
     let mut config = settings.config();
     // rmcp restores a session it does not hold from here: the sessions the hot path opened
