@@ -218,12 +218,13 @@ where
 }
 
 /// `answer`'s response to `request`, with the request log (outermost) and [`check_head`]
-/// around it: what every request the front serves passes.
-async fn logged_and_checked<F: Future<Output = Response>>(
+/// around it: what every request the front serves passes. A plain function giving the
+/// request log's future, so the route's future is not wrapped (and moved) once more.
+fn logged_and_checked<F: Future<Output = Response>>(
     request: Request,
     answer: impl FnOnce(Request) -> F,
-) -> Response {
-    crate::telemetry::request_log(request, |request| check_head(request, answer)).await
+) -> impl Future<Output = Response> {
+    crate::telemetry::request_log(request, |request| check_head(request, answer))
 }
 
 /// Two `Host` or `Mcp-Session-Id` headers are a bad request (RFC 9112: one `Host`); the
