@@ -2,9 +2,6 @@
 //! or off the async workers where it may block ([`crate::inline`]), and its outcome as an
 //! MCP result shaped for the client's protocol revision.
 
-use std::future::Future;
-use std::pin::Pin;
-use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
@@ -15,19 +12,17 @@ use serde_json::Value;
 // The poll with panics caught that generated dispatchers use, for the tools added at run
 // time: a panic in one is `Panicked`, as in a generated one.
 use toolcall_runtime::__private::Dispatched;
-use toolcall_runtime::{CallFuture, Content, Progress, ToolError, Toolset};
+use toolcall_runtime::{CallFuture, Content, Progress, ToolError};
 
+use crate::context::{Call, ErasedContext};
 use crate::error::{cut, error_result};
 use crate::inline::{Inline, Place, SMALL_ARGUMENTS};
 use crate::request::Arrived;
 use crate::revision::{is_object_schema, takes_any_output};
-use crate::server::McpServer;
+use crate::server::Server;
 use crate::{limit, talk, telemetry};
 use axum::http;
 use tracing::Instrument as _;
-
-/// One call, boxed: what [`poll_once`] polls inline before it goes anywhere else.
-type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
 
 /// A call's arguments: the object rmcp parsed, or the JSON text they came in, decoded by
 /// the tool's decoder straight from the request's bytes (no `Value` built).
@@ -46,7 +41,7 @@ impl Arguments {
     }
 
     /// The text, when the arguments are text.
-    fn text(&self) -> Option<&str> {
+    pub(crate) fn text(&self) -> Option<&str> {
         match self {
             Arguments::Value(_) => None,
             Arguments::Text(text) => std::str::from_utf8(text).ok(),
@@ -103,12 +98,12 @@ fn approximate_size(value: &Value, size: &mut usize) {
     }
 }
 
-/// One call to run ([`McpServer::run_for`]).
-pub(crate) struct Job<'a, C> {
+/// One call to run ([`Server::run_for`]).
+pub(crate) struct Job<'a> {
     /// The client's protocol revision, which shapes the result.
     pub(crate) version: Option<&'a ProtocolVersion>,
     /// The caller's context.
-    pub(crate) context: Arc<C>,
+    pub(crate) context: ErasedContext,
     /// The tool's name, as the client sent it.
     pub(crate) name: &'a str,
     /// The tool's place among the server's tools, when it is one of them.
@@ -132,20 +127,20 @@ fn in_span(call: Call, span: Option<&tracing::Span>) -> Call {
     }
 }
 
-impl<C: Send + Sync + 'static> McpServer<C> {
+impl Server {
     /// Runs one call, in a slot of the call limit and within the time limit counted from
     /// its arrival (the wait for a slot included); the call's future is dropped on timeout
     /// or when `cancelled` resolves. Its first poll (decoding, and the whole of a sync
     /// tool) runs inline or on the blocking pool ([`crate::inline`]). The tool reports to
     /// the job's `progress`; its `talk`, when given, forwards those reports to the client
     /// while the call runs. The result is shaped for a client on the job's protocol
-    /// version ([`McpServer::success`]).
+    /// version ([`Server::success`]).
     ///
     /// The call runs in a span `execute_tool {name}` ([`telemetry::execute_tool`]), when
     /// a subscriber wants it.
     pub(crate) async fn run_for(
         &self,
-        job: Job<'_, C>,
+        job: Job<'_>,
         cancelled: impl std::future::Future<Output = ()>,
     ) -> Result<CallToolResult, ErrorData> {
         let name = job.name;
@@ -162,11 +157,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         outcome
     }
 
-    /// [`McpServer::run_for`] without its span; the tool's future is polled in `span`, when
+    /// [`Server::run_for`] without its span; the tool's future is polled in `span`, when
     /// given.
     async fn run_untraced(
         &self,
-        job: Job<'_, C>,
+        job: Job<'_>,
         cancelled: impl std::future::Future<Output = ()>,
         span: Option<&tracing::Span>,
     ) -> Result<CallToolResult, ErrorData> {
@@ -222,23 +217,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// The call of tool `name`, not yet polled: the function of a tool added at run time
     /// (polled with panics caught, as a generated async tool is), else the toolset's,
     /// decoding text arguments straight from their text.
-    fn call_of(&self, context: Arc<C>, name: &str, args: Arguments, progress: Progress) -> Call {
-        let name = name.to_owned();
-        let Some(function) = self.added.get(&name).cloned() else {
-            let toolset: &'static Toolset<C> = self.toolset;
-            return Box::pin(async move {
-                match args.text() {
-                    Some(text) => toolset.call_json_reporting(&context, &name, text, &progress).await,
-                    None => {
-                        let value = match args {
-                            Arguments::Value(value) => value,
-                            Arguments::Text(_) => Value::Null,
-                        };
-                        toolset.call_reporting(&context, &name, &value, &progress).await
-                    }
-                }
-            });
+    fn call_of(&self, context: ErasedContext, name: &str, args: Arguments, progress: Progress) -> Call {
+        let Some(function) = self.added.get(name).cloned() else {
+            return self.toolset.call(context, name.to_owned(), args, progress);
         };
+        let name = name.to_owned();
         Box::pin(async move {
             let arguments = match args.to_value() {
                 Value::Object(arguments) => arguments,
@@ -271,7 +254,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Whether `value`, a result of tool `name`, goes as `structuredContent` to a client on
-    /// `version` (see [`McpServer::success`]). A value an object schema refuses (not an
+    /// `version` (see [`Server::success`]). A value an object schema refuses (not an
     /// object) never does, in any revision.
     fn structures(&self, name: &str, value: &Value, version: Option<&ProtocolVersion>) -> bool {
         let schema = self.tools.iter().find(|t| t.name == name).and_then(|t| t.output_schema.as_deref());
@@ -398,7 +381,10 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use crate::McpServer;
     use crate::error::{MAX_ERROR_RESULT, error_json};
+    use std::sync::Arc;
+    use toolcall_runtime::Toolset;
 
     static EMPTY: Toolset = Toolset::new(&[], &EMPTY_EMITTED, |_, _, _| None);
     static EMPTY_EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
@@ -409,13 +395,13 @@ mod tests {
         name: &'a str,
         args: Arguments,
         arrived: Instant,
-    ) -> Job<'a, ()> {
+    ) -> Job<'a> {
         let progress = Progress::default();
         Job { version, context: Arc::new(()), name, tool: None, args, arrived, progress, talk: None }
     }
 
     /// A call of `anything` (no such tool) on `server`, arrived at `arrived`, never cancelled.
-    async fn call_anything(server: &McpServer<()>, arrived: Instant) -> Result<CallToolResult, ErrorData> {
+    async fn call_anything(server: &Server, arrived: Instant) -> Result<CallToolResult, ErrorData> {
         let never = std::future::pending();
         server.run_for(job(None, "anything", Arguments::Value(Value::Null), arrived), never).await
     }
@@ -477,7 +463,7 @@ mod tests {
     });
 
     /// The thread a call of `name` on `server` ran on.
-    async fn thread_of(server: &McpServer<()>, name: &str) -> String {
+    async fn thread_of(server: &Server, name: &str) -> String {
         let tool = server.tools.iter().position(|t| t.name == name);
         let job = Job { tool, ..job(None, name, Arguments::empty(), Instant::now()) };
         let result = server.run_for(job, std::future::pending()).await.unwrap();
@@ -490,7 +476,7 @@ mod tests {
         let here = format!("{:?}", std::thread::current().id());
         // A budget far above a cheap call's time (however loaded the machine) and below
         // the slow one's sleep.
-        let server = McpServer::new(&WHERE, ()).inline_budget(Duration::from_millis(200));
+        let server = McpServer::new(&WHERE, ()).inline_budget(Duration::from_millis(200)).server;
         let learn = crate::inline::LEARN as usize;
         let mut cheap = Vec::new();
         for _ in 0..learn + 3 {
@@ -501,7 +487,7 @@ mod tests {
         for _ in 0..2 {
             assert_ne!(thread_of(&server, "slow").await, here, "a tool over the budget stays on the pool");
         }
-        let never = McpServer::new(&WHERE, ()).inline_budget(Duration::ZERO);
+        let never = McpServer::new(&WHERE, ()).inline_budget(Duration::ZERO).server;
         for _ in 0..learn + 3 {
             assert_ne!(thread_of(&never, "where").await, here, "a zero budget inlines nothing");
         }
@@ -509,7 +495,7 @@ mod tests {
 
     #[tokio::test]
     async fn structured_content_follows_the_clients_revision() {
-        let server = McpServer::new(&SHAPES, ());
+        let server = McpServer::new(&SHAPES, ()).server;
         let structured = async |version: Option<&ProtocolVersion>, name: &str| {
             let never = std::future::pending();
             let result =
@@ -544,7 +530,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_call_that_never_gets_a_slot_says_it_did_not_start() {
-        let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).timeout(Duration::from_millis(20));
+        let server =
+            McpServer::new(&EMPTY, ()).max_concurrent_calls(1).timeout(Duration::from_millis(20)).server;
         let _held = server.limit.enter().await.unwrap();
         let result = call_anything(&server, Instant::now()).await.unwrap();
         assert_eq!(result.is_error, Some(true));
@@ -562,7 +549,8 @@ mod tests {
 
     #[tokio::test]
     async fn the_time_limit_counts_from_the_arrival() {
-        let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).timeout(Duration::from_secs(3));
+        let server =
+            McpServer::new(&EMPTY, ()).max_concurrent_calls(1).timeout(Duration::from_secs(3)).server;
         let _held = server.limit.enter().await.unwrap();
         let arrived = Instant::now() - Duration::from_millis(2900);
         let begun = Instant::now();
@@ -588,7 +576,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_call_past_the_line_is_refused_as_busy() {
-        let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).max_queued_calls(0);
+        let server = McpServer::new(&EMPTY, ()).max_concurrent_calls(1).max_queued_calls(0).server;
         let held = server.limit.enter().await.unwrap();
         let result = call_anything(&server, Instant::now()).await.unwrap();
         assert_eq!(result.is_error, Some(true));

@@ -24,11 +24,11 @@ use serde_json::Value;
 
 use crate::ask::rounds;
 use crate::call::{Arguments, Job, arrival};
-use crate::server::McpServer;
+use crate::server::{McpServer, Server};
 use crate::talk;
 use crate::telemetry::Served;
 
-impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
+impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         // rmcp marks MCP logging deprecated (SEP-2577, a future protocol); every version
         // up to 2025-11-25 has it.
@@ -279,7 +279,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     }
 }
 
-impl<C: Send + Sync + 'static> McpServer<C> {
+impl Server {
     /// `tools/call` of `request` with `args` (its arguments, taken out of it: parsed by
     /// rmcp, or the text of the HTTP layer's hot path), in a server span, for a session
     /// whose log level is `session`.
@@ -298,7 +298,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         served.run_judged(call, tool_error).await
     }
 
-    /// `tools/call`, in the span [`McpServer::call_tool_with`] opens.
+    /// `tools/call`, in the span [`Server::call_tool_with`] opens.
     async fn call_tool_untraced(
         &self,
         request: CallToolRequestParams,
@@ -437,6 +437,130 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         completion.total = u32::try_from(total).ok();
         completion.values = values;
         Ok(CompleteResult::new(completion))
+    }
+}
+
+/// The typed server is a `ServerHandler` too, for rmcp's own service loop
+/// (`server.serve(transport)` over any transport rmcp has): each request goes to the
+/// server behind it, so what is instantiated per context type is these forwards.
+impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
+    fn get_info(&self) -> ServerConfig {
+        self.server.get_info()
+    }
+
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        self.server.on_initialized(context).await
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.server.initialize(request, context).await
+    }
+
+    async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.server.ping(context).await
+    }
+
+    async fn discover(&self, context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
+        self.server.discover(context).await
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        self.server.list_tools(request, context).await
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.server.call_tool(request, context).await
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.server.set_level(request, context).await
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.server.list_resources(request, context).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.server.list_resource_templates(request, context).await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.server.read_resource(request, context).await
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.server.subscribe(request, context).await
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.server.unsubscribe(request, context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.server.list_prompts(request, context).await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.server.get_prompt(request, context).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.server.complete(request, context).await
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.server.get_tool(name)
     }
 }
 

@@ -3,6 +3,7 @@
 mod arguments;
 mod ask;
 mod call;
+mod context;
 mod error;
 mod handler;
 mod inline;

@@ -8,15 +8,16 @@
 
 use rmcp::model::{ErrorData, ListToolsResult, ProtocolVersion};
 
+use crate::context::ErasedContext;
 use crate::revision::{is_at_least, without_newer_fields};
-use crate::server::McpServer;
+use crate::server::Server;
 
-impl<C: Send + Sync + 'static> McpServer<C> {
+impl Server {
     /// One page of the definitions the caller whose context is `ctx` sees, for a client
     /// on `version`.
     pub(crate) fn page(
         &self,
-        ctx: &C,
+        ctx: &ErasedContext,
         cursor: Option<&str>,
         version: Option<&ProtocolVersion>,
     ) -> Result<ListToolsResult, ErrorData> {
@@ -56,7 +57,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
 /// The `tools/list` answers already written, as the JSON text of their `result`: one per
 /// protocol revision, set of tools shown and cursor. The list is fixed at build time, so
-/// a page is rendered once; with a [`McpServer::tool_filter`] the set a caller sees is
+/// a page is rendered once; with a [`McpServer::tool_filter`](crate::McpServer::tool_filter) the set a caller sees is
 /// part of the key (two callers who see the same tools share the text, as they would
 /// share the answer), so no caller ever gets a page rendered for another's set.
 #[derive(Debug, Default)]
@@ -90,12 +91,12 @@ impl ListCache {
     }
 }
 
-impl<C: Send + Sync + 'static> McpServer<C> {
-    /// [`McpServer::page`] as the JSON text of a `tools/list` result for a client on
+impl Server {
+    /// [`Server::page`] as the JSON text of a `tools/list` result for a client on
     /// `version` (what rmcp would write for it), from `cache` when it was rendered before.
     pub(crate) fn page_text(
         &self,
-        ctx: &C,
+        ctx: &ErasedContext,
         cursor: Option<&str>,
         version: Option<&ProtocolVersion>,
         cache: &ListCache,
@@ -118,7 +119,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Which tools the caller whose context is `ctx` sees, one bit per tool.
-    fn shown_bits(&self, ctx: &C) -> Box<[u64]> {
+    fn shown_bits(&self, ctx: &ErasedContext) -> Box<[u64]> {
         let mut bits = vec![0u64; self.tools.len().div_ceil(64)];
         for (at, info) in self.infos.iter().enumerate() {
             if self.shows(ctx, *info) {

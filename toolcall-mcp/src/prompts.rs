@@ -30,6 +30,7 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -38,7 +39,8 @@ use serde_json::Value;
 use toolcall_runtime::Toolset;
 
 use crate::arguments::{Argument, arguments_of, call_error, to_json};
-use crate::resources::CompleteFn;
+use crate::context::{ErasedContext, mismatch, typed};
+use crate::resources::{Completer, completer};
 
 /// What getting a prompt answers: its messages, or an error for the client.
 pub type PromptResult = Result<Vec<PromptMessage>, ErrorData>;
@@ -61,19 +63,36 @@ pub struct PromptRequest {
 /// A server's prompts and the completions of their arguments. Built once and handed to
 /// [`McpServer::prompts`](crate::McpServer::prompts).
 pub struct Prompts<C> {
-    prompts: Vec<(Prompt, Arc<PromptFn<C>>)>,
-    completions: Vec<(String, String, Arc<CompleteFn<C>>)>,
-    /// The values of each enum argument of a generated prompt: (prompt, argument, values).
-    choices: Vec<(String, String, Vec<String>)>,
+    pub(crate) table: PromptTable,
+    context: PhantomData<fn(Arc<C>)>,
 }
 
 impl<C> Default for Prompts<C> {
     fn default() -> Self {
-        Prompts { prompts: Vec::new(), completions: Vec::new(), choices: Vec::new() }
+        Prompts { table: PromptTable::default(), context: PhantomData }
     }
 }
 
 impl<C> std::fmt::Debug for Prompts<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.table.fmt(f)
+    }
+}
+
+/// A [`PromptFn`], its context's type erased ([`crate::context`]).
+type Getter = dyn Fn(ErasedContext, PromptRequest) -> PromptFuture + Send + Sync;
+
+/// The prompts behind [`Prompts`], their functions taking the erased context: what the
+/// server reads.
+#[derive(Default)]
+pub(crate) struct PromptTable {
+    prompts: Vec<(Prompt, Arc<Getter>)>,
+    completions: Vec<(String, String, Arc<Completer>)>,
+    /// The values of each enum argument of a generated prompt: (prompt, argument, values).
+    choices: Vec<(String, String, Vec<String>)>,
+}
+
+impl std::fmt::Debug for PromptTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Prompts")
             .field("prompts", &self.prompts.iter().map(|(p, _)| p.name.as_str()).collect::<Vec<_>>())
@@ -99,7 +118,11 @@ impl<C: Send + Sync + 'static> Prompts<C> {
         for info in prompts.describe() {
             let arguments = arguments_of(info);
             for argument in arguments.iter().filter(|a| !a.choices.is_empty()) {
-                self.choices.push((info.name.to_owned(), argument.name.clone(), argument.choices.clone()));
+                self.table.choices.push((
+                    info.name.to_owned(),
+                    argument.name.clone(),
+                    argument.choices.clone(),
+                ));
             }
             let prompt = prompt_of(info, &arguments);
             let arguments = Arc::new(arguments);
@@ -124,7 +147,15 @@ impl<C: Send + Sync + 'static> Prompts<C> {
         prompt: Prompt,
         get: impl Fn(Arc<C>, PromptRequest) -> PromptFuture + Send + Sync + 'static,
     ) -> Self {
-        self.prompts.push((prompt, Arc::new(get)));
+        self.table.prompts.push((
+            prompt,
+            Arc::new(move |context, request| match typed::<C>(context) {
+                Some(context) => get(context, request),
+                None => {
+                    Box::pin(std::future::ready(Err(ErrorData::internal_error(mismatch().to_string(), None))))
+                }
+            }),
+        ));
         self
     }
 
@@ -135,20 +166,22 @@ impl<C: Send + Sync + 'static> Prompts<C> {
         argument: &str,
         complete: impl Fn(Arc<C>, &str, &BTreeMap<String, String>) -> Vec<String> + Send + Sync + 'static,
     ) -> Self {
-        self.completions.push((prompt.to_owned(), argument.to_owned(), Arc::new(complete)));
+        self.table.completions.push((prompt.to_owned(), argument.to_owned(), completer(complete)));
         self
     }
 
     /// How many prompts there are.
     pub fn len(&self) -> usize {
-        self.prompts.len()
+        self.table.prompts.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.prompts.is_empty()
+        self.table.prompts.is_empty()
     }
+}
 
+impl PromptTable {
     /// Every prompt, in order.
     pub(crate) fn list(&self) -> Vec<Prompt> {
         self.prompts.iter().map(|(p, _)| p.clone()).collect()
@@ -159,7 +192,7 @@ impl<C: Send + Sync + 'static> Prompts<C> {
     /// it (and the prompts or arguments there are).
     pub(crate) async fn get(
         &self,
-        context: Arc<C>,
+        context: ErasedContext,
         name: &str,
         arguments: BTreeMap<String, String>,
     ) -> PromptResult {
@@ -200,7 +233,7 @@ impl<C: Send + Sync + 'static> Prompts<C> {
     /// The candidates for `argument` of `prompt`, `None` when no function completes it.
     pub(crate) fn completions(
         &self,
-        context: Arc<C>,
+        context: ErasedContext,
         prompt: &str,
         argument: &str,
         typed: &str,

@@ -10,9 +10,14 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use crate::context::ErasedContext;
+
 /// A user function building the caller (identity and tools' context) from one HTTP
 /// request's head.
 pub type RequestFn<C> = dyn Fn(&Parts) -> Result<Caller<C>, Rejection> + Send + Sync;
+
+/// A [`RequestFn`], its context's type erased ([`crate::context`]).
+pub(crate) type CallerFn = dyn Fn(&Parts) -> Result<Caller<ErasedContext>, Rejection> + Send + Sync;
 
 /// Who sent a request, as the request function decided: an identity and the tools'
 /// context for it.
@@ -145,13 +150,8 @@ pub fn bearer_token(parts: &Parts) -> Option<&str> {
 }
 
 /// The context the request function built for one request, in its extensions.
-pub(crate) struct CallerContext<C>(pub(crate) Arc<C>);
-
-impl<C> Clone for CallerContext<C> {
-    fn clone(&self) -> Self {
-        CallerContext(Arc::clone(&self.0))
-    }
-}
+#[derive(Clone)]
+pub(crate) struct CallerContext(pub(crate) ErasedContext);
 
 /// The identity of one request's caller, in its extensions: the request function's, or
 /// the one anonymous identity when the server has none.

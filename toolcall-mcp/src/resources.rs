@@ -39,6 +39,7 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -51,6 +52,7 @@ use serde_json::Value;
 use toolcall_runtime::{Content, ResourceBody, ResourceInfo, ResourceKind, ResourceSet, UriTemplate};
 
 use crate::arguments::{arguments_of, call_error, to_json};
+use crate::context::{ErasedContext, mismatch, typed};
 
 /// What a read answers: the resource's contents, or an error for the client (most often
 /// [`not_found`]).
@@ -71,6 +73,36 @@ pub type ListFn<C> = dyn Fn(Arc<C>) -> ListFuture + Send + Sync;
 /// A completion function: the caller's context, what the user typed so far, and the
 /// values already given for the other variables or arguments; the candidates.
 pub type CompleteFn<C> = dyn Fn(Arc<C>, &str, &BTreeMap<String, String>) -> Vec<String> + Send + Sync;
+
+/// A [`ReadFn`], its context's type erased ([`crate::context`]).
+type Reader = dyn Fn(ErasedContext, ReadRequest) -> ReadFuture + Send + Sync;
+
+/// A [`ListFn`], its context's type erased.
+type Lister = dyn Fn(ErasedContext) -> ListFuture + Send + Sync;
+
+/// A [`CompleteFn`], its context's type erased.
+pub(crate) type Completer =
+    dyn Fn(ErasedContext, &str, &BTreeMap<String, String>) -> Vec<String> + Send + Sync;
+
+/// `read`, taking the erased context.
+fn reader<C: Send + Sync + 'static>(
+    read: impl Fn(Arc<C>, ReadRequest) -> ReadFuture + Send + Sync + 'static,
+) -> Arc<Reader> {
+    Arc::new(move |context, request| match typed::<C>(context) {
+        Some(context) => read(context, request),
+        None => Box::pin(std::future::ready(Err(ErrorData::internal_error(mismatch().to_string(), None)))),
+    })
+}
+
+/// `complete`, taking the erased context (no candidates for a context of another type).
+pub(crate) fn completer<C: Send + Sync + 'static>(
+    complete: impl Fn(Arc<C>, &str, &BTreeMap<String, String>) -> Vec<String> + Send + Sync + 'static,
+) -> Arc<Completer> {
+    Arc::new(move |context, typed_so_far, given| match typed::<C>(context) {
+        Some(context) => complete(context, typed_so_far, given),
+        None => Vec::new(),
+    })
+}
 
 /// One `resources/read`: the URI asked for, and the template's variables when a template
 /// matched it (empty for a fixed resource).
@@ -114,27 +146,35 @@ pub fn not_found(uri: &str) -> ErrorData {
 /// A server's resources: fixed ones, templates, run-time listers and completions. Built
 /// once and handed to [`McpServer::resources`](crate::McpServer::resources).
 pub struct Resources<C> {
-    fixed: Vec<(Resource, Arc<ReadFn<C>>)>,
-    templates: Vec<(ResourceTemplate, UriTemplate, Arc<ReadFn<C>>)>,
-    listers: Vec<Arc<ListFn<C>>>,
-    completions: Vec<(String, String, Arc<CompleteFn<C>>)>,
-    /// The values of each enum variable of a generated template: (template, variable, values).
-    choices: Vec<(String, String, Vec<String>)>,
+    pub(crate) table: ResourceTable,
+    context: PhantomData<fn(Arc<C>)>,
 }
 
 impl<C> Default for Resources<C> {
     fn default() -> Self {
-        Resources {
-            fixed: Vec::new(),
-            templates: Vec::new(),
-            listers: Vec::new(),
-            completions: Vec::new(),
-            choices: Vec::new(),
-        }
+        Resources { table: ResourceTable::default(), context: PhantomData }
     }
 }
 
 impl<C> std::fmt::Debug for Resources<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.table.fmt(f)
+    }
+}
+
+/// The resources behind [`Resources`], their functions taking the erased context: what the
+/// server reads.
+#[derive(Default)]
+pub(crate) struct ResourceTable {
+    fixed: Vec<(Resource, Arc<Reader>)>,
+    templates: Vec<(ResourceTemplate, UriTemplate, Arc<Reader>)>,
+    listers: Vec<Arc<Lister>>,
+    completions: Vec<(String, String, Arc<Completer>)>,
+    /// The values of each enum variable of a generated template: (template, variable, values).
+    choices: Vec<(String, String, Vec<String>)>,
+}
+
+impl std::fmt::Debug for ResourceTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Resources")
             .field("fixed", &self.fixed.iter().map(|(r, _)| r.uri.as_str()).collect::<Vec<_>>())
@@ -167,7 +207,11 @@ impl<C: Send + Sync + 'static> Resources<C> {
             };
             let arguments = arguments_of(function);
             for argument in arguments.iter().filter(|a| !a.choices.is_empty()) {
-                self.choices.push((info.uri.to_owned(), argument.name.clone(), argument.choices.clone()));
+                self.table.choices.push((
+                    info.uri.to_owned(),
+                    argument.name.clone(),
+                    argument.choices.clone(),
+                ));
             }
             let arguments = Arc::new(arguments);
             let read = move |context: Arc<C>, request: ReadRequest| -> ReadFuture {
@@ -198,7 +242,7 @@ impl<C: Send + Sync + 'static> Resources<C> {
         resource: Resource,
         read: impl Fn(Arc<C>, ReadRequest) -> ReadFuture + Send + Sync + 'static,
     ) -> Self {
-        self.fixed.push((resource, Arc::new(read)));
+        self.table.fixed.push((resource, reader(read)));
         self
     }
 
@@ -212,14 +256,17 @@ impl<C: Send + Sync + 'static> Resources<C> {
         read: impl Fn(Arc<C>, ReadRequest) -> ReadFuture + Send + Sync + 'static,
     ) -> Self {
         let parsed = UriTemplate::parse(&template.uri_template);
-        self.templates.push((template, parsed, Arc::new(read)));
+        self.table.templates.push((template, parsed, reader(read)));
         self
     }
 
     /// Resources that exist only at run time (one per row of a table), listed for each
     /// caller by `list`; a template reads them.
     pub fn list_with(mut self, list: impl Fn(Arc<C>) -> ListFuture + Send + Sync + 'static) -> Self {
-        self.listers.push(Arc::new(list));
+        self.table.listers.push(Arc::new(move |context| match typed::<C>(context) {
+            Some(context) => list(context),
+            None => Box::pin(std::future::ready(Vec::new())),
+        }));
         self
     }
 
@@ -230,23 +277,35 @@ impl<C: Send + Sync + 'static> Resources<C> {
         variable: &str,
         complete: impl Fn(Arc<C>, &str, &BTreeMap<String, String>) -> Vec<String> + Send + Sync + 'static,
     ) -> Self {
-        self.completions.push((uri_template.to_owned(), variable.to_owned(), Arc::new(complete)));
+        self.table.completions.push((uri_template.to_owned(), variable.to_owned(), completer(complete)));
         self
     }
 
     /// How many fixed resources and templates there are.
     pub fn len(&self) -> usize {
-        self.fixed.len() + self.templates.len()
+        self.table.len()
     }
 
     /// Whether there are none (and no lister).
     pub fn is_empty(&self) -> bool {
-        self.len() == 0 && self.listers.is_empty()
+        self.len() == 0 && self.table.listers.is_empty()
     }
 
     /// What is wrong with the templates, one line each (a template that does not parse
     /// matches nothing).
     pub fn problems(&self) -> Vec<String> {
+        self.table.problems()
+    }
+}
+
+impl ResourceTable {
+    /// How many fixed resources and templates there are.
+    pub(crate) fn len(&self) -> usize {
+        self.fixed.len() + self.templates.len()
+    }
+
+    /// What is wrong with the templates, one line each.
+    pub(crate) fn problems(&self) -> Vec<String> {
         self.templates
             .iter()
             .filter_map(|(t, parsed, _)| parsed.error().map(|e| format!("{}: {e}", t.uri_template)))
@@ -254,7 +313,7 @@ impl<C: Send + Sync + 'static> Resources<C> {
     }
 
     /// The fixed resources, then what each lister gives for `context`.
-    pub(crate) async fn list(&self, context: Arc<C>) -> Vec<Resource> {
+    pub(crate) async fn list(&self, context: ErasedContext) -> Vec<Resource> {
         let mut all: Vec<Resource> = self.fixed.iter().map(|(r, _)| r.clone()).collect();
         for list in &self.listers {
             all.extend(list(Arc::clone(&context)).await);
@@ -269,7 +328,7 @@ impl<C: Send + Sync + 'static> Resources<C> {
 
     /// Reads `uri` for `context`: the fixed resource at it, else the first template that
     /// matches it, else [`not_found`].
-    pub(crate) async fn read(&self, context: Arc<C>, uri: &str) -> ReadResult {
+    pub(crate) async fn read(&self, context: ErasedContext, uri: &str) -> ReadResult {
         if let Some((_, read)) = self.fixed.iter().find(|(r, _)| r.uri == uri) {
             return read(context, ReadRequest { uri: uri.to_owned(), variables: BTreeMap::new() }).await;
         }
@@ -290,7 +349,7 @@ impl<C: Send + Sync + 'static> Resources<C> {
     /// The candidates for `variable` of `uri_template`, `None` when no function completes it.
     pub(crate) fn completions(
         &self,
-        context: Arc<C>,
+        context: ErasedContext,
         uri_template: &str,
         variable: &str,
         typed: &str,

@@ -9,7 +9,9 @@ use std::sync::Arc;
 
 use rmcp::model::{JsonObject, ProtocolVersion, Tool};
 use serde_json::Value;
-use toolcall_runtime::{Format, ToolInfo, Toolset};
+use toolcall_runtime::ToolInfo;
+
+use crate::context::Tools;
 
 /// Whether `version` is revision `since` or a later one (revisions are dates, so their
 /// text orders them).
@@ -66,9 +68,8 @@ pub(crate) fn without_newer_fields(tool: &Tool, version: &ProtocolVersion) -> Op
 /// gives no `outputSchema`, the schema its [`ToolInfo::output`] holds (one that is not an
 /// object schema, which `emit` leaves out so that its text is valid in every revision).
 /// `Err` says why the texts are no MCP definitions.
-pub(crate) fn definitions<C>(toolset: &Toolset<C>) -> Result<Vec<Tool>, String> {
-    let mut tools: Vec<Tool> =
-        serde_json::from_str(toolset.emit(Format::Mcp, false)).map_err(|e| e.to_string())?;
+pub(crate) fn definitions(toolset: &dyn Tools) -> Result<Vec<Tool>, String> {
+    let mut tools: Vec<Tool> = serde_json::from_str(toolset.mcp_definitions()).map_err(|e| e.to_string())?;
     let infos = toolset.describe();
     for (at, tool) in tools.iter_mut().enumerate() {
         if tool.output_schema.is_some() {

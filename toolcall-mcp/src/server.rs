@@ -3,7 +3,9 @@
 //! ([`crate::call`]), how MCP requests are answered ([`crate::handler`]) and the
 //! transports ([`crate::stdio`], [`crate::streamable_http`]) sit above.
 
+use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
+use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,11 +16,13 @@ use serde_json::Value;
 use toolcall_runtime::{Annotations, LogLevel, Progress, ToolError, ToolInfo, Toolset};
 
 use crate::ask::rounds::Sealer;
+use crate::context::{ErasedContext, Tools};
 use crate::error::ServeError;
 use crate::limit::CallLimit;
+use crate::prompts::PromptTable;
 use crate::prompts::Prompts;
-use crate::request::{Caller, CallerContext, Rejection, RequestFn};
-use crate::resources::{ResourceNotifier, Resources, Subscriptions};
+use crate::request::{Caller, CallerContext, CallerFn, Rejection};
+use crate::resources::{ResourceNotifier, ResourceTable, Resources, Subscriptions};
 use crate::settings::HttpSettings;
 use crate::talk;
 use axum::http;
@@ -29,7 +33,10 @@ pub(crate) type AddedFuture =
 
 /// The function of a tool added at run time: the caller's context, the call's arguments
 /// and its [`Progress`], to the tool's result.
-pub(crate) type AddedFn<C> = dyn Fn(Arc<C>, JsonObject, Progress) -> AddedFuture + Send + Sync;
+pub(crate) type AddedFn = dyn Fn(ErasedContext, JsonObject, Progress) -> AddedFuture + Send + Sync;
+
+/// A [`ToolFilter`], its context's type erased ([`crate::context`]).
+pub(crate) type Filter = dyn Fn(&(dyn Any + Send + Sync), &ToolInfo) -> bool + Send + Sync;
 
 /// The default number of tools per `tools/list` page.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -69,11 +76,30 @@ pub type ToolFilter<C> = dyn Fn(&C, &ToolInfo) -> bool + Send + Sync;
 /// An MCP server for one toolset and its context. Cheap to clone: the streamable-HTTP
 /// transport makes one per session (and per stateless request); the clones share the
 /// call limit.
+///
+/// The typed front of the server: `C` is checked here, where the toolset, the context and
+/// the functions that read it (request function, tool filter, run-time tools, resources,
+/// prompts) are given, and erased behind it ([`crate::context`]), so the server itself is
+/// compiled once, in this crate, whatever `C` is.
 pub struct McpServer<C: Send + Sync + 'static> {
-    pub(crate) toolset: &'static Toolset<C>,
-    pub(crate) context: Arc<C>,
-    pub(crate) from_request: Option<Arc<RequestFn<C>>>,
-    pub(crate) filter: Option<Arc<ToolFilter<C>>>,
+    pub(crate) server: Server,
+    context: PhantomData<fn(Arc<C>) -> Arc<C>>,
+}
+
+impl<C: Send + Sync + 'static> Clone for McpServer<C> {
+    fn clone(&self) -> Self {
+        McpServer { server: self.server.clone(), context: PhantomData }
+    }
+}
+
+/// The server behind [`McpServer`], its context's type erased: what the MCP handler, the
+/// call path and the transports run on.
+#[derive(Clone)]
+pub(crate) struct Server {
+    pub(crate) toolset: &'static dyn Tools,
+    pub(crate) context: ErasedContext,
+    pub(crate) from_request: Option<Arc<CallerFn>>,
+    pub(crate) filter: Option<Arc<Filter>>,
     /// The description of each of `tools`, in the same order (`None` only if the
     /// definitions and the descriptions disagree, a toolcall bug: then hidden by a filter).
     pub(crate) infos: Arc<[Option<&'static ToolInfo>]>,
@@ -98,16 +124,16 @@ pub struct McpServer<C: Send + Sync + 'static> {
     pub(crate) tool_timeouts: Arc<BTreeMap<&'static str, Duration>>,
     pub(crate) max_line: usize,
     /// The resources served beside the tools, if any.
-    pub(crate) resources: Option<Arc<Resources<C>>>,
+    pub(crate) resources: Option<Arc<ResourceTable>>,
     /// The prompts served beside the tools, if any.
-    pub(crate) prompts: Option<Arc<Prompts<C>>>,
+    pub(crate) prompts: Option<Arc<PromptTable>>,
     /// Who subscribed to which resource, across sessions.
     pub(crate) subscriptions: Arc<Subscriptions>,
     /// This session's number among the server's sessions (fresh for each session).
     pub(crate) session: u64,
     /// The functions of the tools added at run time ([`McpServer::tool`]), by name; their
     /// definitions follow the toolset's in `tools`.
-    pub(crate) added: Arc<BTreeMap<String, Arc<AddedFn<C>>>>,
+    pub(crate) added: Arc<BTreeMap<String, Arc<AddedFn>>>,
     /// Seals and opens the `requestState` of 2026-07-28 calls whose tools ask.
     pub(crate) request_states: Arc<Sealer>,
     /// Which tools' calls run their first poll inline ([`crate::inline`]); shared by clones.
@@ -115,43 +141,6 @@ pub struct McpServer<C: Send + Sync + 'static> {
     /// oauth hook: the OAuth resource server guarding `/mcp` ([`McpServer::oauth`]).
     #[cfg(feature = "oauth")]
     pub(crate) oauth: Option<Arc<crate::oauth::ResourceServer>>,
-}
-
-impl<C: Send + Sync + 'static> Clone for McpServer<C> {
-    fn clone(&self) -> Self {
-        McpServer {
-            toolset: self.toolset,
-            context: Arc::clone(&self.context),
-            from_request: self.from_request.clone(),
-            filter: self.filter.clone(),
-            infos: Arc::clone(&self.infos),
-            content: Arc::clone(&self.content),
-            log_level: self.log_level.clone(),
-            default_log_level: self.default_log_level,
-            http: self.http.clone(),
-            limit: Arc::clone(&self.limit),
-            tools: Arc::clone(&self.tools),
-            structured: Arc::clone(&self.structured),
-            definitions_error: self.definitions_error.clone(),
-            name: self.name.clone(),
-            version: self.version.clone(),
-            instructions: self.instructions.clone(),
-            page_size: self.page_size,
-            list_ttl: self.list_ttl,
-            timeout: self.timeout,
-            tool_timeouts: Arc::clone(&self.tool_timeouts),
-            max_line: self.max_line,
-            resources: self.resources.clone(),
-            prompts: self.prompts.clone(),
-            subscriptions: Arc::clone(&self.subscriptions),
-            session: self.session,
-            added: Arc::clone(&self.added),
-            request_states: Arc::clone(&self.request_states),
-            inline: Arc::clone(&self.inline),
-            #[cfg(feature = "oauth")] // oauth hook
-            oauth: self.oauth.clone(),
-        }
-    }
 }
 
 impl<C: Send + Sync + 'static> McpServer<C> {
@@ -164,76 +153,30 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// Like [`McpServer::new`], with a context the caller keeps a handle to (shared with
     /// other servers, or read by the application while the server runs).
     pub fn with_shared_context(toolset: &'static Toolset<C>, context: Arc<C>) -> Self {
-        let (mut tools, definitions_error) = match parse_tools(toolset) {
-            Ok(tools) => (tools, None),
-            Err(why) => (Vec::new(), Some(why)),
-        };
-        let content: BTreeSet<String> =
-            toolset.describe().iter().filter(|t| t.returns_content).map(|t| t.name.to_owned()).collect();
-        // A content tool claims no output schema, whatever the definitions say.
-        for tool in &mut tools {
-            if content.contains(tool.name.as_ref()) {
-                tool.output_schema = None;
-            }
-        }
-        let structured =
-            tools.iter().filter(|t| t.output_schema.is_some()).map(|t| t.name.to_string()).collect();
-        let infos = tools.iter().map(|t| toolset.describe().iter().find(|i| i.name == t.name)).collect();
-        McpServer {
-            toolset,
-            context,
-            from_request: None,
-            filter: None,
-            infos,
-            content: Arc::new(content),
-            log_level: talk::SessionLevel::default(),
-            default_log_level: DEFAULT_LOG_LEVEL,
-            http: HttpSettings::default(),
-            limit: Arc::new(CallLimit::new(DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS)),
-            tools: tools.into(),
-            structured: Arc::new(structured),
-            definitions_error,
-            name: "toolcall".to_owned(),
-            version: env!("CARGO_PKG_VERSION").to_owned(),
-            instructions: None,
-            page_size: DEFAULT_PAGE_SIZE,
-            list_ttl: DEFAULT_LIST_TTL,
-            timeout: DEFAULT_TIMEOUT,
-            tool_timeouts: Arc::new(tool_timeouts(toolset)),
-            max_line: DEFAULT_MAX_LINE,
-            resources: None,
-            prompts: None,
-            subscriptions: Arc::default(),
-            session: 0,
-            added: Arc::default(),
-            request_states: Arc::new(Sealer::random(DEFAULT_REQUEST_STATE_TTL)),
-            inline: Arc::new(crate::inline::Inline::new(crate::inline::DEFAULT_INLINE_BUDGET)),
-            #[cfg(feature = "oauth")] // oauth hook
-            oauth: None,
-        }
+        McpServer { server: Server::new(toolset, context), context: PhantomData }
     }
 
     /// The server name sent in `initialize` (default `toolcall`).
     pub fn name(mut self, name: impl Into<String>) -> Self {
-        self.name = name.into();
+        self.server.name = name.into();
         self
     }
 
     /// The server version sent in `initialize` (default: this crate's version).
     pub fn version(mut self, version: impl Into<String>) -> Self {
-        self.version = version.into();
+        self.server.version = version.into();
         self
     }
 
     /// Instructions for the client's model, sent in `initialize`.
     pub fn instructions(mut self, text: impl Into<String>) -> Self {
-        self.instructions = Some(text.into());
+        self.server.instructions = Some(text.into());
         self
     }
 
     /// Tools per `tools/list` page (at least 1; default [`DEFAULT_PAGE_SIZE`]).
     pub fn page_size(mut self, size: usize) -> Self {
-        self.page_size = size.max(1);
+        self.server.page_size = size.max(1);
         self
     }
 
@@ -243,7 +186,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// list for every caller) unless a [`McpServer::tool_filter`] makes it per caller,
     /// then `private`.
     pub fn list_ttl(mut self, ttl: Duration) -> Self {
-        self.list_ttl = ttl;
+        self.server.list_ttl = ttl;
         self
     }
 
@@ -251,7 +194,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// request's arrival (over HTTP, when its head was read), so time spent waiting for
     /// the body, for a call slot or in line counts.
     pub fn timeout(mut self, limit: Duration) -> Self {
-        self.timeout = limit;
+        self.server.timeout = limit;
         self
     }
 
@@ -268,7 +211,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// let server = toolcall_mcp::McpServer::new(toolset, ()).inline_budget(std::time::Duration::ZERO);
     /// ```
     pub fn inline_budget(mut self, budget: Duration) -> Self {
-        self.inline = Arc::new(crate::inline::Inline::new(budget));
+        self.server.inline = Arc::new(crate::inline::Inline::new(budget));
         self
     }
 
@@ -282,7 +225,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// let server = toolcall_mcp::McpServer::new(toolset, ()).max_concurrent_calls(8).max_queued_calls(32);
     /// ```
     pub fn max_concurrent_calls(mut self, limit: usize) -> Self {
-        self.limit = Arc::new(CallLimit::new(limit, self.limit.waiting()));
+        self.server.limit = Arc::new(CallLimit::new(limit, self.server.limit.waiting()));
         self
     }
 
@@ -291,7 +234,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// [`McpServer::max_concurrent_calls`]). A call past both is refused at once: an
     /// `isError` result saying the server is busy.
     pub fn max_queued_calls(mut self, limit: usize) -> Self {
-        self.limit = Arc::new(CallLimit::new(self.limit.running(), limit));
+        self.server.limit = Arc::new(CallLimit::new(self.server.limit.running(), limit));
         self
     }
 
@@ -324,7 +267,12 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         mut self,
         function: impl Fn(&http::request::Parts) -> Result<Caller<C>, Rejection> + Send + Sync + 'static,
     ) -> Self {
-        self.from_request = Some(Arc::new(function));
+        self.server.from_request = Some(Arc::new(move |parts: &http::request::Parts| {
+            function(parts).map(|caller| Caller {
+                identity: caller.identity,
+                context: Arc::new(caller.context) as ErasedContext,
+            })
+        }));
         self
     }
 
@@ -332,13 +280,13 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// see [`HttpSettings`], whose fields document each default. Transports without HTTP
     /// (stdio, an in-process pipe) ignore them.
     pub fn http(mut self, settings: HttpSettings) -> Self {
-        self.http = settings.at_least_one();
+        self.server.http = settings.at_least_one();
         self
     }
 
     /// The HTTP settings this server will serve with.
     pub fn http_settings(&self) -> &HttpSettings {
-        &self.http
+        &self.server.http
     }
 
     /// The longest stdin line (one message) read over stdio, in bytes (default
@@ -346,7 +294,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// with the limit and, when its `id` can be read from its start, answered with a
     /// JSON-RPC error (-32600).
     pub fn max_line_length(mut self, bytes: usize) -> Self {
-        self.max_line = bytes.max(1);
+        self.server.max_line = bytes.max(1);
         self
     }
 
@@ -368,7 +316,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// });
     /// ```
     pub fn tool_filter(mut self, filter: impl Fn(&C, &ToolInfo) -> bool + Send + Sync + 'static) -> Self {
-        self.filter = Some(Arc::new(filter));
+        self.server.filter = Some(Arc::new(move |context: &(dyn Any + Send + Sync), info: &ToolInfo| {
+            context.downcast_ref::<C>().is_some_and(|context| filter(context, info))
+        }));
         self
     }
 
@@ -395,8 +345,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// [`AccessToken::of`]: crate::oauth::AccessToken::of
     #[cfg(feature = "oauth")]
     pub fn oauth(mut self, server: impl Into<Arc<crate::oauth::ResourceServer>>) -> Self {
-        let server = Arc::unwrap_or_clone(server.into()).knowing_scopes_of(self.toolset.describe());
-        self.oauth = Some(Arc::new(server));
+        let server = Arc::unwrap_or_clone(server.into()).knowing_scopes_of(self.server.toolset.describe());
+        self.server.oauth = Some(Arc::new(server));
         self
     }
 
@@ -405,7 +355,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// rest of its session) or a request's `io.modelcontextprotocol/logLevel` (for that
     /// request, which wins).
     pub fn default_log_level(mut self, level: LogLevel) -> Self {
-        self.default_log_level = level;
+        self.server.default_log_level = level;
         self
     }
 
@@ -437,7 +387,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// let server = toolcall_mcp::McpServer::new(toolset, ()).request_state_key(key);
     /// ```
     pub fn request_state_key(mut self, key: [u8; 32]) -> Self {
-        self.request_states = Arc::new(Sealer::with_key(key, self.request_states.ttl));
+        self.server.request_states = Arc::new(Sealer::with_key(key, self.server.request_states.ttl));
         self
     }
 
@@ -446,7 +396,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// and the client must call again from the start. Count the time a user takes to fill
     /// in a form or finish a sign-in on a page.
     pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
-        self.request_states = Arc::new(self.request_states.lasting(ttl));
+        self.server.request_states = Arc::new(self.server.request_states.lasting(ttl));
         self
     }
 
@@ -454,14 +404,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// `resources/read`, subscriptions, completions of template variables): see
     /// [`Resources`]. Each read runs with the caller's context.
     pub fn resources(mut self, resources: Resources<C>) -> Self {
-        self.resources = Some(Arc::new(resources));
+        self.server.resources = Some(Arc::new(resources.table));
         self
     }
 
     /// Serves `prompts` beside the tools (`prompts/list`, `prompts/get`, completions of
     /// their arguments): see [`Prompts`].
     pub fn prompts(mut self, prompts: Prompts<C>) -> Self {
-        self.prompts = Some(Arc::new(prompts));
+        self.server.prompts = Some(Arc::new(prompts.table));
         self
     }
 
@@ -534,6 +484,85 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         F: Fn(Arc<C>, JsonObject, Progress) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Value, ToolError>> + Send + 'static,
     {
+        let function: Arc<AddedFn> = Arc::new(move |context, args, progress| -> AddedFuture {
+            match crate::context::typed::<C>(context) {
+                Some(context) => Box::pin(function(context, args, progress)),
+                None => Box::pin(std::future::ready(Err(crate::context::mismatch()))),
+            }
+        });
+        self.server.add_tool(definition, function);
+        self
+    }
+
+    /// A handle that tells subscribed clients a resource changed.
+    pub fn resource_notifier(&self) -> ResourceNotifier {
+        ResourceNotifier { subscriptions: Arc::clone(&self.server.subscriptions) }
+    }
+
+    /// The tool definitions served: the toolset's, as parsed at start (with every output
+    /// schema, of any shape, as a client on 2026-07-28 gets them; an earlier revision's
+    /// client gets only the object ones), then the ones [`McpServer::tool`] added (every
+    /// tool: a [`McpServer::tool_filter`] applies per request).
+    pub fn tools(&self) -> &[Tool] {
+        &self.server.tools
+    }
+}
+
+impl Server {
+    /// The server for `toolset` with `context`, every setting at its default.
+    fn new(toolset: &'static dyn Tools, context: ErasedContext) -> Self {
+        let (mut tools, definitions_error) = match parse_tools(toolset) {
+            Ok(tools) => (tools, None),
+            Err(why) => (Vec::new(), Some(why)),
+        };
+        let content: BTreeSet<String> =
+            toolset.describe().iter().filter(|t| t.returns_content).map(|t| t.name.to_owned()).collect();
+        // A content tool claims no output schema, whatever the definitions say.
+        for tool in &mut tools {
+            if content.contains(tool.name.as_ref()) {
+                tool.output_schema = None;
+            }
+        }
+        let structured =
+            tools.iter().filter(|t| t.output_schema.is_some()).map(|t| t.name.to_string()).collect();
+        let infos = tools.iter().map(|t| toolset.describe().iter().find(|i| i.name == t.name)).collect();
+        Server {
+            toolset,
+            context,
+            from_request: None,
+            filter: None,
+            infos,
+            content: Arc::new(content),
+            log_level: talk::SessionLevel::default(),
+            default_log_level: DEFAULT_LOG_LEVEL,
+            http: HttpSettings::default(),
+            limit: Arc::new(CallLimit::new(DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS)),
+            tools: tools.into(),
+            structured: Arc::new(structured),
+            definitions_error,
+            name: "toolcall".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            instructions: None,
+            page_size: DEFAULT_PAGE_SIZE,
+            list_ttl: DEFAULT_LIST_TTL,
+            timeout: DEFAULT_TIMEOUT,
+            tool_timeouts: Arc::new(tool_timeouts(toolset)),
+            max_line: DEFAULT_MAX_LINE,
+            resources: None,
+            prompts: None,
+            subscriptions: Arc::default(),
+            session: 0,
+            added: Arc::default(),
+            request_states: Arc::new(Sealer::random(DEFAULT_REQUEST_STATE_TTL)),
+            inline: Arc::new(crate::inline::Inline::new(crate::inline::DEFAULT_INLINE_BUDGET)),
+            #[cfg(feature = "oauth")] // oauth hook
+            oauth: None,
+        }
+    }
+
+    /// Adds a tool defined at run time ([`McpServer::tool`]); a mistake in it is kept as
+    /// the definitions' error, reported when the server starts serving.
+    fn add_tool(&mut self, definition: Tool, function: Arc<AddedFn>) {
         let name = definition.name.to_string();
         let mistake = if self.tools.iter().any(|t| t.name == definition.name) {
             Some(format!("tool `{name}` is served twice (McpServer::tool)"))
@@ -546,10 +575,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         };
         if let Some(mistake) = mistake {
             self.definitions_error.get_or_insert(mistake);
-            return self;
+            return;
         }
-        let function: Arc<AddedFn<C>> =
-            Arc::new(move |ctx, args, progress| -> AddedFuture { Box::pin(function(ctx, args, progress)) });
         Arc::make_mut(&mut self.added).insert(name.clone(), function);
         if definition.output_schema.is_some() {
             Arc::make_mut(&mut self.structured).insert(name);
@@ -557,26 +584,12 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let info: &'static ToolInfo = Box::leak(Box::new(info_of(&definition)));
         self.infos = self.infos.iter().copied().chain([Some(info)]).collect();
         self.tools = self.tools.iter().cloned().chain([definition]).collect();
-        self
-    }
-
-    /// A handle that tells subscribed clients a resource changed.
-    pub fn resource_notifier(&self) -> ResourceNotifier {
-        ResourceNotifier { subscriptions: Arc::clone(&self.subscriptions) }
-    }
-
-    /// The tool definitions served: the toolset's, as parsed at start (with every output
-    /// schema, of any shape, as a client on 2026-07-28 gets them; an earlier revision's
-    /// client gets only the object ones), then the ones [`McpServer::tool`] added (every
-    /// tool: a [`McpServer::tool_filter`] applies per request).
-    pub fn tools(&self) -> &[Tool] {
-        &self.tools
     }
 
     /// A clone for a new session: it shares everything but the session's own state
     /// (the log level its client sets).
     pub(crate) fn for_session(&self) -> Self {
-        McpServer {
+        Server {
             log_level: talk::SessionLevel::for_new_session(),
             session: self.subscriptions.new_session(),
             ..self.clone()
@@ -584,15 +597,15 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Whether `info` is shown to the caller whose context is `ctx`.
-    pub(crate) fn shows(&self, ctx: &C, info: Option<&ToolInfo>) -> bool {
+    pub(crate) fn shows(&self, ctx: &ErasedContext, info: Option<&ToolInfo>) -> bool {
         match &self.filter {
             None => true,
-            Some(filter) => info.is_some_and(|info| filter(ctx, info)),
+            Some(filter) => info.is_some_and(|info| filter(&**ctx, info)),
         }
     }
 
     /// The tools the caller whose context is `ctx` sees, in order.
-    pub(crate) fn visible(&self, ctx: &C) -> Vec<&Tool> {
+    pub(crate) fn visible(&self, ctx: &ErasedContext) -> Vec<&Tool> {
         self.tools
             .iter()
             .zip(self.infos.iter())
@@ -603,7 +616,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// The answer to a call of a tool the caller does not see (or that does not exist):
     /// the unknown-tool error, naming only the tools the caller sees.
-    pub(crate) fn unknown_tool(&self, ctx: &C, name: &str) -> ErrorData {
+    pub(crate) fn unknown_tool(&self, ctx: &ErasedContext, name: &str) -> ErrorData {
         let known = self.visible(ctx).iter().map(|t| t.name.to_string()).collect();
         let error = ToolError::UnknownTool { name: name.to_owned(), known };
         ErrorData::invalid_params(error.to_string(), Some(error.to_value()))
@@ -619,11 +632,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// The context of one call: the one the request function built for its HTTP request,
     /// else the server's. A request over HTTP without one when the server has a request
     /// function is refused rather than served as the server's context.
-    pub(crate) fn context_of(&self, request: &RequestContext<RoleServer>) -> Result<Arc<C>, ErrorData> {
+    pub(crate) fn context_of(
+        &self,
+        request: &RequestContext<RoleServer>,
+    ) -> Result<ErasedContext, ErrorData> {
         let Some(parts) = request.extensions.get::<http::request::Parts>() else {
             return Ok(Arc::clone(&self.context));
         };
-        match (parts.extensions.get::<CallerContext<C>>(), &self.from_request) {
+        match (parts.extensions.get::<CallerContext>(), &self.from_request) {
             (Some(caller), _) => Ok(Arc::clone(&caller.0)),
             (None, None) => Ok(Arc::clone(&self.context)),
             (None, Some(_)) => {
@@ -639,70 +655,70 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// Sets [`HttpSettings::allowed_hosts`].
     #[deprecated(note = "set `HttpSettings::allowed_hosts` and pass the settings to `McpServer::http`")]
     pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        self.http.allowed_hosts = hosts.into_iter().map(Into::into).collect();
+        self.server.http.allowed_hosts = hosts.into_iter().map(Into::into).collect();
         self
     }
 
     /// Sets [`HttpSettings::allowed_origins`].
     #[deprecated(note = "set `HttpSettings::allowed_origins` and pass the settings to `McpServer::http`")]
     pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        self.http.allowed_origins = origins.into_iter().map(Into::into).collect();
+        self.server.http.allowed_origins = origins.into_iter().map(Into::into).collect();
         self
     }
 
     /// Sets [`HttpSettings::body_limit`].
     #[deprecated(note = "set `HttpSettings::body_limit` and pass the settings to `McpServer::http`")]
     pub fn body_limit(mut self, bytes: usize) -> Self {
-        self.http.body_limit = bytes;
+        self.server.http.body_limit = bytes;
         self
     }
 
     /// Sets [`HttpSettings::session_store`].
     #[deprecated(note = "set `HttpSettings::session_store` and pass the settings to `McpServer::http`")]
     pub fn session_store(mut self, store: Arc<dyn SessionStore>) -> Self {
-        self.http.session_store = Some(store);
+        self.server.http.session_store = Some(store);
         self
     }
 
     /// Sets [`HttpSettings::max_json_values`].
     #[deprecated(note = "set `HttpSettings::max_json_values` and pass the settings to `McpServer::http`")]
     pub fn max_json_values(mut self, limit: usize) -> Self {
-        self.http.max_json_values = limit.max(1);
+        self.server.http.max_json_values = limit.max(1);
         self
     }
 
     /// Sets [`HttpSettings::header_timeout`].
     #[deprecated(note = "set `HttpSettings::header_timeout` and pass the settings to `McpServer::http`")]
     pub fn header_timeout(mut self, limit: Duration) -> Self {
-        self.http.header_timeout = limit;
+        self.server.http.header_timeout = limit;
         self
     }
 
     /// Sets [`HttpSettings::body_timeout`].
     #[deprecated(note = "set `HttpSettings::body_timeout` and pass the settings to `McpServer::http`")]
     pub fn body_timeout(mut self, limit: Duration) -> Self {
-        self.http.body_timeout = limit;
+        self.server.http.body_timeout = limit;
         self
     }
 
     /// Sets [`HttpSettings::idle_timeout`].
     #[deprecated(note = "set `HttpSettings::idle_timeout` and pass the settings to `McpServer::http`")]
     pub fn idle_timeout(mut self, limit: Duration) -> Self {
-        self.http.idle_timeout = limit;
+        self.server.http.idle_timeout = limit;
         self
     }
 
     /// Sets [`HttpSettings::max_connections`].
     #[deprecated(note = "set `HttpSettings::max_connections` and pass the settings to `McpServer::http`")]
     pub fn max_connections(mut self, limit: usize) -> Self {
-        self.http.max_connections = limit.max(1);
+        self.server.http.max_connections = limit.max(1);
         self
     }
 
     /// Sets [`HttpSettings::max_sessions`].
     #[deprecated(note = "set `HttpSettings::max_sessions` and pass the settings to `McpServer::http`")]
     pub fn max_sessions(mut self, limit: usize) -> Self {
-        self.http.max_sessions = limit.max(1);
+        self.server.http.max_sessions = limit.max(1);
         self
     }
 
@@ -711,7 +727,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         note = "set `HttpSettings::max_sessions_per_identity` and pass the settings to `McpServer::http`"
     )]
     pub fn max_sessions_per_identity(mut self, limit: usize) -> Self {
-        self.http.max_sessions_per_identity = limit.max(1);
+        self.server.http.max_sessions_per_identity = limit.max(1);
         self
     }
 
@@ -720,21 +736,21 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         note = "set `HttpSettings::session_idle_timeout` and pass the settings to `McpServer::http`"
     )]
     pub fn session_idle_timeout(mut self, limit: Duration) -> Self {
-        self.http.session_idle_timeout = limit;
+        self.server.http.session_idle_timeout = limit;
         self
     }
 
     /// Sets [`HttpSettings::legacy_sessions`].
     #[deprecated(note = "set `HttpSettings::legacy_sessions` and pass the settings to `McpServer::http`")]
     pub fn legacy_sessions(mut self, sessions: bool) -> Self {
-        self.http.legacy_sessions = sessions;
+        self.server.http.legacy_sessions = sessions;
         self
     }
 }
 
 /// The toolset's MCP definitions as rmcp tools, with every output schema of theirs, of
 /// any shape ([`crate::revision::definitions`]).
-fn parse_tools<C>(toolset: &Toolset<C>) -> Result<Vec<Tool>, String> {
+fn parse_tools(toolset: &dyn Tools) -> Result<Vec<Tool>, String> {
     crate::revision::definitions(toolset)
 }
 
@@ -767,6 +783,6 @@ fn info_of(definition: &Tool) -> ToolInfo {
 }
 
 /// The per-tool time limits the toolset declares.
-fn tool_timeouts<C>(toolset: &Toolset<C>) -> BTreeMap<&'static str, Duration> {
+fn tool_timeouts(toolset: &dyn Tools) -> BTreeMap<&'static str, Duration> {
     toolset.describe().iter().filter_map(|t| Some((t.name, Duration::from_millis(t.timeout_ms?)))).collect()
 }

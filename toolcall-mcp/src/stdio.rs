@@ -13,7 +13,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::mpsc;
 
 use crate::error::ServeError;
-use crate::server::McpServer;
+use crate::server::{McpServer, Server};
 
 /// How much of a line over the limit is kept, to find its `id`.
 const KEPT: usize = 64 * 1024;
@@ -238,6 +238,17 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self,
         input: impl tokio::io::AsyncRead + Unpin + Send + 'static,
         output: impl tokio::io::AsyncWrite + Unpin + Send + 'static,
+    ) -> Result<(), ServeError> {
+        self.server.serve_lines(Box::new(input), Box::new(output)).await
+    }
+}
+
+impl Server {
+    /// [`McpServer::serve_lines`], the reader and writer boxed so that it compiles once.
+    async fn serve_lines(
+        self,
+        input: Box<dyn tokio::io::AsyncRead + Unpin + Send>,
+        output: Box<dyn tokio::io::AsyncWrite + Unpin + Send>,
     ) -> Result<(), ServeError> {
         self.check_definitions()?;
         let (to_rmcp, rmcp_in) = tokio::io::duplex(64 * 1024);

@@ -627,7 +627,7 @@ mod tests {
         toolcall_runtime::Toolset::new(&INFO, &EMITTED, |_, _, _| None);
 
     fn kept(server: &McpServer<()>) -> &ResourceServer {
-        server.oauth.as_deref().unwrap()
+        server.server.oauth.as_deref().unwrap()
     }
 
     #[test]

@@ -57,9 +57,9 @@ impl Limits {
 }
 
 /// Serves `front` on `listener` until the process ends.
-pub(crate) async fn serve<C: Send + Sync + 'static>(
+pub(crate) async fn serve(
     listener: TcpListener,
-    front: Front<C>,
+    front: Front,
     limits: Limits,
     max_connections: usize,
 ) -> Result<(), ServeError> {
@@ -156,12 +156,7 @@ impl State {
 }
 
 /// Serves one connection until it ends or its watchdog ends it.
-async fn connection<C: Send + Sync + 'static>(
-    stream: TcpStream,
-    front: Front<C>,
-    limits: Limits,
-    slot: OwnedSemaphorePermit,
-) {
+async fn connection(stream: TcpStream, front: Front, limits: Limits, slot: OwnedSemaphorePermit) {
     let remote = stream.peer_addr().ok().map(super::rate::RemoteAddr);
     let state = Arc::new(State::new());
     let io = TokioIo::new(Watched { inner: stream, state: Arc::clone(&state) });

@@ -30,11 +30,11 @@ use super::hot::Hot;
 use super::sessions::{self, Sessions};
 use super::{hosts, rate};
 use crate::plain::plain;
-use crate::request::{Arrived, Caller, CallerContext, Disconnect, Identity, RequestFn};
-use crate::server::McpServer;
+use crate::request::{Arrived, Caller, CallerContext, CallerFn, Disconnect, Identity};
+use crate::server::Server;
 
 /// The `/mcp` route: its checks, outermost first, and rmcp's service behind them.
-pub(crate) struct McpRoute<C: Send + Sync + 'static> {
+pub(crate) struct McpRoute {
     /// While draining, 503; otherwise a POST counts in flight.
     pub(crate) health: Arc<Health>,
     /// `Host` and `Origin`.
@@ -43,7 +43,7 @@ pub(crate) struct McpRoute<C: Send + Sync + 'static> {
     #[cfg(feature = "oauth")]
     pub(crate) oauth: Option<Arc<crate::oauth::ResourceServer>>,
     /// The user's request function.
-    pub(crate) from_request: Option<Arc<RequestFn<C>>>,
+    pub(crate) from_request: Option<Arc<CallerFn>>,
     /// The body's size, time and JSON-value limits.
     pub(crate) limits: BodyLimits,
     /// The calls' rates, when limited.
@@ -51,12 +51,12 @@ pub(crate) struct McpRoute<C: Send + Sync + 'static> {
     /// The legacy sessions' guard, when the server keeps them.
     pub(crate) sessions: Option<Arc<Sessions>>,
     /// `tools/call` and `tools/list` answered from the request's bytes.
-    pub(crate) hot: Arc<Hot<C>>,
+    pub(crate) hot: Arc<Hot>,
     /// rmcp's service, for the rest.
-    pub(crate) rmcp: StreamableHttpService<McpServer<C>, LocalSessionManager>,
+    pub(crate) rmcp: StreamableHttpService<Server, LocalSessionManager>,
 }
 
-impl<C: Send + Sync + 'static> McpRoute<C> {
+impl McpRoute {
     /// Answers one request for `/mcp`: each check in turn, the first refusal is the
     /// answer; then the session guard and the answer.
     pub(crate) async fn serve(&self, request: Request) -> Response {
@@ -160,21 +160,21 @@ impl<C: Send + Sync + 'static> McpRoute<C> {
 /// The server's HTTP service: `/mcp` (and paths under it) through [`McpRoute`], the rest
 /// through `beside`; every request logged (when the request log is on) and its head
 /// checked ([`check_head`]).
-pub(crate) struct Front<C: Send + Sync + 'static> {
-    mcp: Arc<McpRoute<C>>,
+pub(crate) struct Front {
+    mcp: Arc<McpRoute>,
     /// The routes beside `/mcp`, with the request log and [`check_head`] as layers.
     beside: axum::Router,
 }
 
-impl<C: Send + Sync + 'static> Clone for Front<C> {
+impl Clone for Front {
     fn clone(&self) -> Self {
         Front { mcp: Arc::clone(&self.mcp), beside: self.beside.clone() }
     }
 }
 
-impl<C: Send + Sync + 'static> Front<C> {
+impl Front {
     /// `mcp` and the routes `beside` it (given without the front's layers).
-    pub(crate) fn new(mcp: McpRoute<C>, beside: axum::Router) -> Self {
+    pub(crate) fn new(mcp: McpRoute, beside: axum::Router) -> Self {
         let beside =
             beside.layer(axum::middleware::from_fn(|request: Request, next: axum::middleware::Next| {
                 logged_and_checked(request, |request| next.run(request))
@@ -193,9 +193,8 @@ fn is_mcp(path: &str) -> bool {
     path.strip_prefix("/mcp").is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
-impl<C, B> tower_service::Service<axum::http::Request<B>> for Front<C>
+impl<B> tower_service::Service<axum::http::Request<B>> for Front
 where
-    C: Send + Sync + 'static,
     B: http_body::Body<Data = axum::body::Bytes> + Send + 'static,
     B::Error: Into<axum::BoxError>,
 {
@@ -286,14 +285,11 @@ async fn cut_error_body(response: Response) -> Response {
 /// its rejection as the response.
 // The `Ok` side, a request, is larger than the refusal.
 #[allow(clippy::result_large_err)]
-fn authenticate<C: Send + Sync + 'static>(
-    function: &RequestFn<C>,
-    request: Request,
-) -> Result<Request, Response> {
+fn authenticate(function: &CallerFn, request: Request) -> Result<Request, Response> {
     let (mut parts, body) = request.into_parts();
     match function(&parts) {
         Ok(Caller { identity, context }) => {
-            parts.extensions.insert(CallerContext(Arc::new(context)));
+            parts.extensions.insert(CallerContext(context));
             parts.extensions.insert(Identity(Arc::from(identity)));
             Ok(Request::from_parts(parts, body))
         }
@@ -337,7 +333,7 @@ mod sizes {
     /// apart, so a call the hot path answers does not carry it.
     #[tokio::test]
     async fn a_requests_futures_stay_small() {
-        let server = McpServer::new(&TOOLS, ());
+        let server = crate::McpServer::new(&TOOLS, ()).server;
         let health = Arc::new(Health::new(server.http.readiness.clone()));
         let front = super::super::build_front(server, health);
         let request = || Request::new(Body::empty());

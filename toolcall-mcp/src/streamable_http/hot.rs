@@ -30,7 +30,7 @@
 //! other methods, any request it is unsure of) goes to rmcp as before, and rmcp answers
 //! what it refuses with its own errors.
 //!
-//! The handler does the work exactly as on rmcp's path ([`McpServer::call_tool_with`]:
+//! The handler does the work exactly as on rmcp's path ([`Server::call_tool_with`]:
 //! the server span, the call limit, the time limit, cancellation, the revision's result
 //! rules); the request context it gets carries the request's HTTP head and a peer: the
 //! session's, while rmcp serves the session (so a call's log messages reach its standalone
@@ -77,7 +77,7 @@ use super::events::{self, Events, KeepAlive};
 use super::sessions::{HotEvents, HotSession, NewSession, SessionLink};
 use crate::call::Arguments;
 use crate::list::ListCache;
-use crate::server::McpServer;
+use crate::server::Server;
 use crate::settings::HttpSettings;
 use crate::talk::SessionLevel;
 use crate::telemetry::Served;
@@ -90,8 +90,8 @@ const EVENT_STREAM: &str = "text/event-stream";
 const FIRST_STREAM: u64 = 1 << 48;
 
 /// The hot path of one server.
-pub(crate) struct Hot<C: Send + Sync + 'static> {
-    server: McpServer<C>,
+pub(crate) struct Hot {
+    server: Server,
     /// Whether legacy clients get sessions (else rmcp serves them statelessly: rmcp's).
     legacy_sessions: bool,
     /// How often a waiting answer's stream sends a keep-alive comment.
@@ -158,9 +158,9 @@ enum Route {
     Opening { state: SessionLevel },
 }
 
-impl<C: Send + Sync + 'static> Hot<C> {
+impl Hot {
     /// The hot path of `server` served with `settings`.
-    pub(crate) fn new(server: McpServer<C>, settings: &HttpSettings) -> Self {
+    pub(crate) fn new(server: Server, settings: &HttpSettings) -> Self {
         let config = settings.config();
         let filtered = server.filter.is_some();
         let param_headers = server

@@ -59,7 +59,7 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 use crate::error::ServeError;
-use crate::server::McpServer;
+use crate::server::{McpServer, Server};
 use body::BodyLimits;
 use front::Front;
 use sessions::Sessions;
@@ -79,20 +79,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// ([`McpServer::header_timeout`], [`McpServer::idle_timeout`],
     /// [`McpServer::max_connections`]). Bound to a loopback address other than the
     /// default names (`127.0.0.2`), that address is allowed as a `Host`.
-    pub async fn serve_http_on(mut self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
-        if let Ok(addr) = listener.local_addr() {
-            self.http.allow_bound_loopback(addr.ip());
-            if !addr.ip().is_loopback() && self.http.loopback_only() {
-                log::warn!(
-                    "serving on {addr}, but only loopback Host names are allowed: \
-                     requests to other names get 403 (set allowed_hosts)"
-                );
-            }
-        }
-        let limits = conn::Limits::of(&self.http);
-        let max_connections = self.http.max_connections;
-        let (front, _) = self.front()?;
-        conn::serve(listener, front, limits, max_connections).await
+    pub async fn serve_http_on(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
+        self.server.serve_http_on(listener).await
     }
 
     /// [`McpServer::serve_http_on`] until `shutdown` resolves (a signal), then drains:
@@ -108,6 +96,45 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// # }
     /// ```
     pub async fn serve_http_until(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl std::future::Future<Output = ()>,
+    ) -> Result<(), ServeError> {
+        self.server.serve_http_until(listener, shutdown).await
+    }
+
+    /// The streamable-HTTP service at `/mcp` as an axum router, with every check of
+    /// [`McpServer::serve_http`] that lives in a request (identity, sessions, body limit
+    /// and time limit, caps on sessions and streams, bounded errors), to serve with other
+    /// routes (a health check), behind TLS or on a listener of your own. The limits on
+    /// connections (head and idle time limits, their number) belong to whatever serves
+    /// the connections: set them there.
+    pub fn router(self) -> Result<axum::Router, ServeError> {
+        self.server.router()
+    }
+}
+
+impl Server {
+    /// [`McpServer::serve_http_on`].
+    async fn serve_http_on(mut self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
+        if let Ok(addr) = listener.local_addr() {
+            self.http.allow_bound_loopback(addr.ip());
+            if !addr.ip().is_loopback() && self.http.loopback_only() {
+                log::warn!(
+                    "serving on {addr}, but only loopback Host names are allowed: \
+                     requests to other names get 403 (set allowed_hosts)"
+                );
+            }
+        }
+        let limits = conn::Limits::of(&self.http);
+        let max_connections = self.http.max_connections;
+        let (front, _) = self.front()?;
+        conn::serve(listener, front, limits, max_connections).await
+    }
+
+    /// [`McpServer::serve_http_until`]: generic over `shutdown` only, the serving inside it
+    /// compiled once.
+    async fn serve_http_until(
         mut self,
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()>,
@@ -137,19 +164,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         }
     }
 
-    /// The streamable-HTTP service at `/mcp` as an axum router, with every check of
-    /// [`McpServer::serve_http`] that lives in a request (identity, sessions, body limit
-    /// and time limit, caps on sessions and streams, bounded errors), to serve with other
-    /// routes (a health check), behind TLS or on a listener of your own. The limits on
-    /// connections (head and idle time limits, their number) belong to whatever serves
-    /// the connections: set them there.
-    pub fn router(self) -> Result<axum::Router, ServeError> {
+    /// [`McpServer::router`].
+    fn router(self) -> Result<axum::Router, ServeError> {
         Ok(self.front()?.0.into_router())
     }
 
     /// The server's HTTP front once its definitions are checked, and its health (which
     /// whoever drains the server shares).
-    fn front(self) -> Result<(Front<C>, Arc<health::Health>), ServeError> {
+    fn front(self) -> Result<(Front, Arc<health::Health>), ServeError> {
         self.check_definitions()?;
         let health = Arc::new(health::Health::new(self.http.readiness.clone()));
         Ok((build_front(self, Arc::clone(&health)), health))
@@ -158,7 +180,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
 /// The server's HTTP front: rmcp's service at `/mcp` behind the checks above, and the
 /// health routes (and, with OAuth, the metadata) beside it.
-fn build_front<C: Send + Sync + 'static>(server: McpServer<C>, health: Arc<health::Health>) -> Front<C> {
+fn build_front(server: Server, health: Arc<health::Health>) -> Front {
     let settings = server.http.clone();
     let mut config = settings.config();
     // rmcp restores a session it does not hold from here: the sessions the hot path opened

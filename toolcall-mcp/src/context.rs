@@ -1,0 +1,131 @@
+//! The tools' context with its type erased: the one place the server meets the user's `C`.
+//!
+//! [`McpServer<C>`](crate::McpServer) is a typed front over a server that knows no `C`:
+//! the context is held as an [`ErasedContext`] (`Arc<dyn Any + Send + Sync>`), the toolset as a
+//! [`Tools`] object, and every user function (request function, tool filter, run-time
+//! tools, resources, prompts) is wrapped here into one taking the erased context. So the
+//! server (its MCP handler, call path, HTTP front and transports) is compiled once, in this
+//! crate, and a user's crate instantiates only these small wrappers and its own toolset.
+//!
+//! Every context the server holds comes from the same `McpServer<C>`, so the downcasts
+//! below cannot miss; if one ever did (a toolcall bug), the call fails with
+//! [`mismatch`] rather than a panic.
+
+use std::any::Any;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde_json::Value;
+use toolcall_runtime::{Format, Progress, ToolError, ToolInfo, Toolset};
+
+use crate::call::Arguments;
+
+/// The tools' context, its type erased.
+pub(crate) type ErasedContext = Arc<dyn Any + Send + Sync>;
+
+/// One call of a tool, boxed and not yet polled.
+pub(crate) type Call = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
+
+/// The context as the user's type, `None` if it is not one (a toolcall bug).
+pub(crate) fn typed<C: Send + Sync + 'static>(context: ErasedContext) -> Option<Arc<C>> {
+    context.downcast::<C>().ok()
+}
+
+/// The error of a context that is not of the toolset's type (a toolcall bug: every
+/// context a server holds comes from its one `McpServer<C>`).
+pub(crate) fn mismatch() -> ToolError {
+    ToolError::Failed(format!(
+        "the server's context is not of its toolset's type (a toolcall bug; the server was built for {})",
+        std::any::type_name::<ErasedContext>()
+    ))
+}
+
+/// A generated toolset, its context type erased: what the server needs of it.
+pub(crate) trait Tools: Send + Sync {
+    /// The tools' descriptions, in order.
+    fn describe(&self) -> &'static [ToolInfo];
+
+    /// The tools' MCP definitions as JSON text (`emit(Format::Mcp, false)`).
+    fn mcp_definitions(&self) -> &'static str;
+
+    /// The call of tool `name` with `context`, not yet polled: text arguments decoded
+    /// straight from their text, an object through the value decoder.
+    fn call(&'static self, context: ErasedContext, name: String, args: Arguments, progress: Progress)
+    -> Call;
+}
+
+impl<C: Send + Sync + 'static> Tools for Toolset<C> {
+    fn describe(&self) -> &'static [ToolInfo] {
+        Toolset::describe(self)
+    }
+
+    fn mcp_definitions(&self) -> &'static str {
+        self.emit(Format::Mcp, false)
+    }
+
+    fn call(
+        &'static self,
+        context: ErasedContext,
+        name: String,
+        args: Arguments,
+        progress: Progress,
+    ) -> Call {
+        Box::pin(async move {
+            let Some(context) = typed::<C>(context) else {
+                return Err(mismatch());
+            };
+            match args.text() {
+                Some(text) => self.call_json_reporting(&context, &name, text, &progress).await,
+                None => {
+                    let value = match args {
+                        Arguments::Value(value) => value,
+                        Arguments::Text(_) => Value::Null,
+                    };
+                    self.call_reporting(&context, &name, &value, &progress).await
+                }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    static EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();
+    static INFO: [ToolInfo; 1] = [ToolInfo { name: "whose", ..ToolInfo::EMPTY }];
+    /// One tool answering with its context, a `u64`.
+    static TOOLS: Toolset<u64> = Toolset::new(&INFO, &EMITTED, |context, name, _| {
+        (name == "whose").then(|| toolcall_runtime::__private::Dispatched::Ready(Ok(Value::from(*context))))
+    });
+
+    #[test]
+    fn the_context_comes_back_as_its_own_type_only() {
+        let context: ErasedContext = Arc::new(7u64);
+        assert_eq!(typed::<u64>(Arc::clone(&context)).as_deref(), Some(&7));
+        assert!(typed::<u32>(context).is_none());
+        // The trap an erased context sets: a reference to the `Arc` is itself `Any`.
+        let context: ErasedContext = Arc::new(7u64);
+        let wrong: &(dyn Any + Send + Sync) = &context;
+        assert!(wrong.downcast_ref::<u64>().is_none());
+        assert_eq!((*context).downcast_ref::<u64>(), Some(&7));
+    }
+
+    #[tokio::test]
+    async fn the_erased_toolset_calls_with_the_typed_context_or_fails_without_panicking() {
+        let tools: &'static dyn Tools = &TOOLS;
+        let args = || Arguments::Text(axum::body::Bytes::from_static(b"{}"));
+        let called = tools.call(Arc::new(42u64), "whose".to_owned(), args(), Progress::none().clone()).await;
+        assert_eq!(called.unwrap(), Value::from(42));
+        let value = Arguments::Value(serde_json::json!({}));
+        let called = tools.call(Arc::new(5u64), "whose".to_owned(), value, Progress::none().clone()).await;
+        assert_eq!(called.unwrap(), Value::from(5));
+        let mismatched =
+            tools.call(Arc::new("not a u64"), "whose".to_owned(), args(), Progress::none().clone()).await;
+        assert!(matches!(mismatched, Err(ToolError::Failed(text)) if text.contains("toolcall bug")));
+        assert_eq!(tools.describe()[0].name, "whose");
+    }
+}
