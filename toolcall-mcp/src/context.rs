@@ -8,8 +8,9 @@
 //! crate, and a user's crate instantiates only these small wrappers and its own toolset.
 //!
 //! Every context the server holds comes from the same `McpServer<C>`, so the downcasts
-//! below cannot miss; if one ever did (a toolcall bug), the call fails with
-//! [`mismatch`] rather than a panic.
+//! below cannot miss. If one ever did (a toolcall bug), nothing panics: a tool call, a
+//! resource read or a prompt fails with [`mismatch`], a tool filter hides the tool, and a
+//! lister or completion function gives nothing.
 
 use std::any::Any;
 use std::future::Future;
@@ -34,10 +35,10 @@ pub(crate) fn typed<C: Send + Sync + 'static>(context: ErasedContext) -> Option<
 
 /// The error of a context that is not of the toolset's type (a toolcall bug: every
 /// context a server holds comes from its one `McpServer<C>`).
-pub(crate) fn mismatch() -> ToolError {
+pub(crate) fn mismatch<C>() -> ToolError {
     ToolError::Failed(format!(
-        "the server's context is not of its toolset's type (a toolcall bug; the server was built for {})",
-        std::any::type_name::<ErasedContext>()
+        "the server's context is not a {} (a toolcall bug: the server was built for that type)",
+        std::any::type_name::<C>()
     ))
 }
 
@@ -73,7 +74,7 @@ impl<C: Send + Sync + 'static> Tools for Toolset<C> {
     ) -> Call {
         Box::pin(async move {
             let Some(context) = typed::<C>(context) else {
-                return Err(mismatch());
+                return Err(mismatch::<C>());
             };
             match args.text() {
                 Some(text) => self.call_json_reporting(&context, &name, text, &progress).await,
@@ -125,7 +126,9 @@ mod tests {
         assert_eq!(called.unwrap(), Value::from(5));
         let mismatched =
             tools.call(Arc::new("not a u64"), "whose".to_owned(), args(), Progress::none().clone()).await;
-        assert!(matches!(mismatched, Err(ToolError::Failed(text)) if text.contains("toolcall bug")));
+        assert!(
+            matches!(mismatched, Err(ToolError::Failed(text)) if text.contains("toolcall bug") && text.contains("u64"))
+        );
         assert_eq!(tools.describe()[0].name, "whose");
     }
 }

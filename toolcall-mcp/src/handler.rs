@@ -442,10 +442,20 @@ impl Server {
 
 /// The typed server is a `ServerHandler` too, for rmcp's own service loop
 /// (`server.serve(transport)` over any transport rmcp has): each request goes to the
-/// server behind it, so what is instantiated per context type is these forwards.
+/// server behind it. Served so, rmcp's loop and the handler's futures are compiled in the
+/// crate that serves it; the transports of this crate serve the `Server` itself, boxed
+/// here ([`crate::server::Serving`]), and compile once.
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn get_info(&self) -> ServerConfig {
         self.server.get_info()
+    }
+
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        self.server.supported_protocol_versions()
+    }
+
+    fn negotiate_initialize(&self, request: &InitializeRequestParams) -> Result<InitializeResult, ErrorData> {
+        self.server.negotiate_initialize(request)
     }
 
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {

@@ -64,7 +64,7 @@ pub struct PromptRequest {
 /// [`McpServer::prompts`](crate::McpServer::prompts).
 pub struct Prompts<C> {
     pub(crate) table: PromptTable,
-    context: PhantomData<fn(Arc<C>)>,
+    context: PhantomData<fn(Arc<C>) -> Arc<C>>,
 }
 
 impl<C> Default for Prompts<C> {
@@ -151,9 +151,10 @@ impl<C: Send + Sync + 'static> Prompts<C> {
             prompt,
             Arc::new(move |context, request| match typed::<C>(context) {
                 Some(context) => get(context, request),
-                None => {
-                    Box::pin(std::future::ready(Err(ErrorData::internal_error(mismatch().to_string(), None))))
-                }
+                None => Box::pin(std::future::ready(Err(ErrorData::internal_error(
+                    mismatch::<C>().to_string(),
+                    None,
+                )))),
             }),
         ));
         self

@@ -90,7 +90,9 @@ fn reader<C: Send + Sync + 'static>(
 ) -> Arc<Reader> {
     Arc::new(move |context, request| match typed::<C>(context) {
         Some(context) => read(context, request),
-        None => Box::pin(std::future::ready(Err(ErrorData::internal_error(mismatch().to_string(), None)))),
+        None => {
+            Box::pin(std::future::ready(Err(ErrorData::internal_error(mismatch::<C>().to_string(), None))))
+        }
     })
 }
 
@@ -147,7 +149,7 @@ pub fn not_found(uri: &str) -> ErrorData {
 /// once and handed to [`McpServer::resources`](crate::McpServer::resources).
 pub struct Resources<C> {
     pub(crate) table: ResourceTable,
-    context: PhantomData<fn(Arc<C>)>,
+    context: PhantomData<fn(Arc<C>) -> Arc<C>>,
 }
 
 impl<C> Default for Resources<C> {

@@ -2,6 +2,10 @@
 //! built with a small builder. Which tools a caller sees is decided here; how a call runs
 //! ([`crate::call`]), how MCP requests are answered ([`crate::handler`]) and the
 //! transports ([`crate::stdio`], [`crate::streamable_http`]) sit above.
+//!
+//! The builder is typed ([`McpServer<C>`]); what it builds is a [`Server`], which knows
+//! no `C` ([`crate::context`] erases it), so everything above compiles once, here, and a
+//! user's crate instantiates only the builder's few lines and its own toolset.
 
 use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,8 +23,7 @@ use crate::ask::rounds::Sealer;
 use crate::context::{ErasedContext, Tools};
 use crate::error::ServeError;
 use crate::limit::CallLimit;
-use crate::prompts::PromptTable;
-use crate::prompts::Prompts;
+use crate::prompts::{PromptTable, Prompts};
 use crate::request::{Caller, CallerContext, CallerFn, Rejection};
 use crate::resources::{ResourceNotifier, ResourceTable, Resources, Subscriptions};
 use crate::settings::HttpSettings;
@@ -37,6 +40,11 @@ pub(crate) type AddedFn = dyn Fn(ErasedContext, JsonObject, Progress) -> AddedFu
 
 /// A [`ToolFilter`], its context's type erased ([`crate::context`]).
 pub(crate) type Filter = dyn Fn(&(dyn Any + Send + Sync), &ToolInfo) -> bool + Send + Sync;
+
+/// A transport serving, boxed in this crate: its future (rmcp's service loop, the HTTP
+/// connections, every handler under them) is then compiled here, once, rather than in each
+/// crate that awaits it, which is where an `async fn`'s body would be compiled.
+pub(crate) type Serving = std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), ServeError>> + Send>>;
 
 /// The default number of tools per `tools/list` page.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -73,14 +81,13 @@ pub const MAX_QUEUED_REPORTS: usize = talk::QUEUE;
 /// Which tools a caller sees and may call ([`McpServer::tool_filter`]).
 pub type ToolFilter<C> = dyn Fn(&C, &ToolInfo) -> bool + Send + Sync;
 
-/// An MCP server for one toolset and its context. Cheap to clone: the streamable-HTTP
-/// transport makes one per session (and per stateless request); the clones share the
+/// An MCP server for one toolset and its context. Cheap to clone; the clones share the
 /// call limit.
 ///
-/// The typed front of the server: `C` is checked here, where the toolset, the context and
-/// the functions that read it (request function, tool filter, run-time tools, resources,
-/// prompts) are given, and erased behind it ([`crate::context`]), so the server itself is
-/// compiled once, in this crate, whatever `C` is.
+/// `C` is checked here, where the toolset, the context and the functions that read it
+/// (request function, tool filter, run-time tools, resources, prompts) are given; the
+/// server behind it does not know `C`, so it is compiled once, in this crate, whatever
+/// `C` is.
 pub struct McpServer<C: Send + Sync + 'static> {
     pub(crate) server: Server,
     context: PhantomData<fn(Arc<C>) -> Arc<C>>,
@@ -92,8 +99,9 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
     }
 }
 
-/// The server behind [`McpServer`], its context's type erased: what the MCP handler, the
-/// call path and the transports run on.
+/// The server behind [`McpServer`], its context's type erased ([`crate::context`]): what
+/// the MCP handler, the call path and the transports run on. The streamable-HTTP
+/// transport makes one per session (and per stateless request).
 #[derive(Clone)]
 pub(crate) struct Server {
     pub(crate) toolset: &'static dyn Tools,
@@ -487,7 +495,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         let function: Arc<AddedFn> = Arc::new(move |context, args, progress| -> AddedFuture {
             match crate::context::typed::<C>(context) {
                 Some(context) => Box::pin(function(context, args, progress)),
-                None => Box::pin(std::future::ready(Err(crate::context::mismatch()))),
+                None => Box::pin(std::future::ready(Err(crate::context::mismatch::<C>()))),
             }
         });
         self.server.add_tool(definition, function);

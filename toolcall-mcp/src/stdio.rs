@@ -13,7 +13,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::mpsc;
 
 use crate::error::ServeError;
-use crate::server::{McpServer, Server};
+use crate::server::{McpServer, Server, Serving};
 
 /// How much of a line over the limit is kept, to find its `id`.
 const KEPT: usize = 64 * 1024;
@@ -244,27 +244,32 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 }
 
 impl Server {
-    /// [`McpServer::serve_lines`], the reader and writer boxed so that it compiles once.
-    async fn serve_lines(
+    /// [`McpServer::serve_lines`], the reader and writer boxed and the serving boxed
+    /// here ([`Serving`]), so that it compiles once.
+    fn serve_lines(
         self,
         input: Box<dyn tokio::io::AsyncRead + Unpin + Send>,
         output: Box<dyn tokio::io::AsyncWrite + Unpin + Send>,
-    ) -> Result<(), ServeError> {
-        self.check_definitions()?;
-        let (to_rmcp, rmcp_in) = tokio::io::duplex(64 * 1024);
-        let (rmcp_out, from_rmcp) = tokio::io::duplex(64 * 1024);
-        let (replies, answered) = tokio::sync::mpsc::channel(16);
-        let reader = tokio::spawn(read_lines(input, to_rmcp, self.max_line, replies));
-        let writer = tokio::spawn(write_lines(from_rmcp, output, answered));
-        let lines = rmcp::transport::async_rw::AsyncRwTransport::<RoleServer, _, _>::new(rmcp_in, rmcp_out)
-            .with_max_line_length(usize::MAX);
-        let running = self.for_session().serve(lines).await.map_err(|e| ServeError::Session(Box::new(e)))?;
-        let served = running.waiting().await.map_err(|e| ServeError::Session(Box::new(e)));
-        reader.abort();
-        if let Ok(written) = writer.await {
-            written.map_err(ServeError::Io)?;
-        }
-        served.map(drop)
+    ) -> Serving {
+        Box::pin(async move {
+            self.check_definitions()?;
+            let (to_rmcp, rmcp_in) = tokio::io::duplex(64 * 1024);
+            let (rmcp_out, from_rmcp) = tokio::io::duplex(64 * 1024);
+            let (replies, answered) = tokio::sync::mpsc::channel(16);
+            let reader = tokio::spawn(read_lines(input, to_rmcp, self.max_line, replies));
+            let writer = tokio::spawn(write_lines(from_rmcp, output, answered));
+            let lines =
+                rmcp::transport::async_rw::AsyncRwTransport::<RoleServer, _, _>::new(rmcp_in, rmcp_out)
+                    .with_max_line_length(usize::MAX);
+            let running =
+                self.for_session().serve(lines).await.map_err(|e| ServeError::Session(Box::new(e)))?;
+            let served = running.waiting().await.map_err(|e| ServeError::Session(Box::new(e)));
+            reader.abort();
+            if let Ok(written) = writer.await {
+                written.map_err(ServeError::Io)?;
+            }
+            served.map(drop)
+        })
     }
 }
 

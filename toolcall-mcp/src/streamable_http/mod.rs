@@ -59,7 +59,7 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 use crate::error::ServeError;
-use crate::server::{McpServer, Server};
+use crate::server::{McpServer, Server, Serving};
 use body::BodyLimits;
 use front::Front;
 use sessions::Sessions;
@@ -100,7 +100,12 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()>,
     ) -> Result<(), ServeError> {
-        self.server.serve_http_until(listener, shutdown).await
+        let (mut serving, draining) = self.server.serve_http_draining(listener)?;
+        tokio::select! {
+            served = &mut serving => return served,
+            () = shutdown => {}
+        }
+        draining.drain(serving).await
     }
 
     /// The streamable-HTTP service at `/mcp` as an axum router, with every check of
@@ -115,53 +120,39 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 }
 
 impl Server {
-    /// [`McpServer::serve_http_on`].
-    async fn serve_http_on(mut self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
-        if let Ok(addr) = listener.local_addr() {
-            self.http.allow_bound_loopback(addr.ip());
-            if !addr.ip().is_loopback() && self.http.loopback_only() {
-                log::warn!(
-                    "serving on {addr}, but only loopback Host names are allowed: \
-                     requests to other names get 403 (set allowed_hosts)"
-                );
+    /// [`McpServer::serve_http_on`], boxed here ([`Serving`]).
+    fn serve_http_on(mut self, listener: tokio::net::TcpListener) -> Serving {
+        Box::pin(async move {
+            if let Ok(addr) = listener.local_addr() {
+                self.http.allow_bound_loopback(addr.ip());
+                if !addr.ip().is_loopback() && self.http.loopback_only() {
+                    log::warn!(
+                        "serving on {addr}, but only loopback Host names are allowed: \
+                         requests to other names get 403 (set allowed_hosts)"
+                    );
+                }
             }
-        }
-        let limits = conn::Limits::of(&self.http);
-        let max_connections = self.http.max_connections;
-        let (front, _) = self.front()?;
-        conn::serve(listener, front, limits, max_connections).await
+            let limits = conn::Limits::of(&self.http);
+            let max_connections = self.http.max_connections;
+            let (front, _) = self.front()?;
+            conn::serve(listener, front, limits, max_connections).await
+        })
     }
 
-    /// [`McpServer::serve_http_until`]: generic over `shutdown` only, the serving inside it
-    /// compiled once.
-    async fn serve_http_until(
+    /// The serving of [`McpServer::serve_http_until`] (boxed here, [`Serving`]) and what
+    /// drains it once its signal came.
+    fn serve_http_draining(
         mut self,
         listener: tokio::net::TcpListener,
-        shutdown: impl std::future::Future<Output = ()>,
-    ) -> Result<(), ServeError> {
+    ) -> Result<(Serving, Draining), ServeError> {
         if let Ok(addr) = listener.local_addr() {
             self.http.allow_bound_loopback(addr.ip());
         }
         let limits = conn::Limits::of(&self.http);
         let (max_connections, grace) = (self.http.max_connections, self.http.drain_grace);
         let (front, health) = self.front()?;
-        let serving = conn::serve(listener, front, limits, max_connections);
-        tokio::pin!(serving);
-        tokio::select! {
-            served = &mut serving => return served,
-            () = shutdown => {}
-        }
-        health.start_draining();
-        // Keep accepting while draining, so refused requests hear why (503, Retry-After).
-        tokio::select! {
-            served = &mut serving => served,
-            drained = health.drained(grace) => {
-                if !drained {
-                    log::warn!("{} requests still in flight after the drain grace; closing", health.in_flight());
-                }
-                Ok(())
-            }
-        }
+        let serving: Serving = Box::pin(conn::serve(listener, front, limits, max_connections));
+        Ok((serving, Draining { health, grace }))
     }
 
     /// [`McpServer::router`].
@@ -175,6 +166,34 @@ impl Server {
         self.check_definitions()?;
         let health = Arc::new(health::Health::new(self.http.readiness.clone()));
         Ok((build_front(self, Arc::clone(&health)), health))
+    }
+}
+
+/// What drains a server serving over HTTP once its shutdown signal came
+/// ([`McpServer::serve_http_until`]).
+struct Draining {
+    health: Arc<health::Health>,
+    grace: std::time::Duration,
+}
+
+impl Draining {
+    /// `serving` drained: `/readyz` answers 503, new MCP requests get 503 with
+    /// `Retry-After`, and the requests in flight finish within the grace; boxed here.
+    fn drain(self, mut serving: Serving) -> Serving {
+        Box::pin(async move {
+            let Draining { health, grace } = self;
+            health.start_draining();
+            // Keep accepting while draining, so refused requests hear why (503, Retry-After).
+            tokio::select! {
+                served = &mut serving => served,
+                drained = health.drained(grace) => {
+                    if !drained {
+                        log::warn!("{} requests still in flight after the drain grace; closing", health.in_flight());
+                    }
+                    Ok(())
+                }
+            }
+        })
     }
 }
 
