@@ -444,7 +444,7 @@ impl Server {
 /// (`server.serve(transport)` over any transport rmcp has): each request goes to the
 /// server behind it. Served so, rmcp's loop and the handler's futures are compiled in the
 /// crate that serves it; the transports of this crate serve the `Server` itself, boxed
-/// here ([`crate::server::Serving`]), and compile once.
+/// here, and compile once.
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn get_info(&self) -> ServerConfig {
         self.server.get_info()
