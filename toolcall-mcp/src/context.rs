@@ -17,6 +17,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use rmcp::model::ErrorData;
 use serde_json::Value;
 use toolcall_runtime::{Format, Progress, ToolError, ToolInfo, Toolset};
 
@@ -40,6 +41,15 @@ pub(crate) fn mismatch<C>() -> ToolError {
         "the server's context is not a {} (a toolcall bug: the server was built for that type)",
         std::any::type_name::<C>()
     ))
+}
+
+/// The answer of a resource read or a prompt whose context is not a `C`: [`mismatch`] as
+/// an internal error for the client.
+pub(crate) fn refused<C, T>() -> Pin<Box<dyn Future<Output = Result<T, ErrorData>> + Send>>
+where
+    T: Send + 'static,
+{
+    Box::pin(std::future::ready(Err(ErrorData::internal_error(mismatch::<C>().to_string(), None))))
 }
 
 /// A generated toolset, its context type erased: what the server needs of it.
@@ -130,5 +140,16 @@ mod tests {
             matches!(mismatched, Err(ToolError::Failed(text)) if text.contains("toolcall bug") && text.contains("u64"))
         );
         assert_eq!(tools.describe()[0].name, "whose");
+    }
+
+    #[tokio::test]
+    async fn a_read_or_prompt_with_a_context_of_another_type_is_an_internal_error() {
+        let refusal = refused::<u64, Vec<String>>().await.unwrap_err();
+        assert_eq!(refusal.code, rmcp::model::ErrorCode::INTERNAL_ERROR);
+        assert!(
+            refusal.message.contains("u64") && refusal.message.contains("toolcall bug"),
+            "{}",
+            refusal.message
+        );
     }
 }

@@ -39,7 +39,7 @@ use serde_json::Value;
 use toolcall_runtime::Toolset;
 
 use crate::arguments::{Argument, arguments_of, call_error, to_json};
-use crate::context::{ErasedContext, mismatch, typed};
+use crate::context::{ErasedContext, refused, typed};
 use crate::resources::{Completer, completer};
 
 /// What getting a prompt answers: its messages, or an error for the client.
@@ -151,10 +151,7 @@ impl<C: Send + Sync + 'static> Prompts<C> {
             prompt,
             Arc::new(move |context, request| match typed::<C>(context) {
                 Some(context) => get(context, request),
-                None => Box::pin(std::future::ready(Err(ErrorData::internal_error(
-                    mismatch::<C>().to_string(),
-                    None,
-                )))),
+                None => refused::<C, _>(),
             }),
         ));
         self

@@ -52,7 +52,7 @@ use serde_json::Value;
 use toolcall_runtime::{Content, ResourceBody, ResourceInfo, ResourceKind, ResourceSet, UriTemplate};
 
 use crate::arguments::{arguments_of, call_error, to_json};
-use crate::context::{ErasedContext, mismatch, typed};
+use crate::context::{ErasedContext, refused, typed};
 
 /// What a read answers: the resource's contents, or an error for the client (most often
 /// [`not_found`]).
@@ -90,9 +90,7 @@ fn reader<C: Send + Sync + 'static>(
 ) -> Arc<Reader> {
     Arc::new(move |context, request| match typed::<C>(context) {
         Some(context) => read(context, request),
-        None => {
-            Box::pin(std::future::ready(Err(ErrorData::internal_error(mismatch::<C>().to_string(), None))))
-        }
+        None => refused::<C, _>(),
     })
 }
 
