@@ -17,7 +17,6 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use rmcp::model::ErrorData;
 use serde_json::Value;
 use toolcall_runtime::{Format, Progress, ToolError, ToolInfo, Toolset};
 
@@ -45,11 +44,15 @@ pub(crate) fn mismatch<C>() -> ToolError {
 
 /// The answer of a resource read or a prompt whose context is not a `C`: [`mismatch`] as
 /// an internal error for the client.
-pub(crate) fn refused<C, T>() -> Pin<Box<dyn Future<Output = Result<T, ErrorData>> + Send>>
+#[cfg(any(feature = "resources", feature = "prompts"))]
+pub(crate) fn refused<C, T>() -> Pin<Box<dyn Future<Output = Result<T, rmcp::model::ErrorData>> + Send>>
 where
     T: Send + 'static,
 {
-    Box::pin(std::future::ready(Err(ErrorData::internal_error(mismatch::<C>().to_string(), None))))
+    Box::pin(std::future::ready(Err(rmcp::model::ErrorData::internal_error(
+        mismatch::<C>().to_string(),
+        None,
+    ))))
 }
 
 /// A generated toolset, its context type erased: what the server needs of it.

@@ -7,21 +7,31 @@
 //! method, its target (tool, prompt, resource) and how it ended.
 
 use rmcp::ServerHandler;
+#[cfg(any(feature = "resources", feature = "prompts"))]
 use std::collections::BTreeMap;
+#[cfg(feature = "ask")]
 use std::sync::Arc;
 
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
-    CompletionInfo, DiscoverResult, ErrorData, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-    Implementation, InitializeRequestParams, InitializeResult, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    PromptsCapability, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    Reference, ResourcesCapability, ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool,
-    UnsubscribeRequestParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, DiscoverResult, ErrorData, Implementation,
+    InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ServerCapabilities, ServerConfig, Tool,
+};
+#[cfg(any(feature = "resources", feature = "prompts"))]
+use rmcp::model::{CompleteRequestParams, CompleteResult, CompletionInfo, Reference};
+#[cfg(feature = "prompts")]
+use rmcp::model::{
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult, PromptsCapability,
+};
+#[cfg(feature = "resources")]
+use rmcp::model::{
+    ListResourceTemplatesResult, ListResourcesResult, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, ResourcesCapability, SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
+#[cfg(feature = "ask")]
 use crate::ask::rounds;
 use crate::call::{Arguments, Job, arrival};
 use crate::server::{McpServer, Server};
@@ -33,17 +43,19 @@ impl ServerHandler for Server {
         // rmcp marks MCP logging deprecated (SEP-2577, a future protocol); every version
         // up to 2025-11-25 has it.
         #[allow(deprecated)]
+        #[cfg_attr(not(any(feature = "resources", feature = "prompts")), allow(unused_mut))]
         let mut capabilities = ServerCapabilities::builder().enable_tools().enable_logging().build();
+        #[cfg(feature = "resources")]
         if self.resources.is_some() {
             let mut resources = ResourcesCapability::default();
             resources.subscribe = Some(true);
             resources.list_changed = Some(true);
             capabilities.resources = Some(resources);
+            capabilities.completions = Some(Default::default());
         }
+        #[cfg(feature = "prompts")]
         if self.prompts.is_some() {
             capabilities.prompts = Some(PromptsCapability::default());
-        }
-        if self.resources.is_some() || self.prompts.is_some() {
             capabilities.completions = Some(Default::default());
         }
         let mut config = ServerConfig::new(capabilities)
@@ -56,6 +68,7 @@ impl ServerHandler for Server {
 
     /// A session that initialized is told when the list of resources changes
     /// ([`ResourceNotifier::list_changed`](crate::ResourceNotifier::list_changed)).
+    #[cfg(feature = "resources")]
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
         if self.resources.is_some() {
             self.subscriptions.listen(context.peer);
@@ -148,6 +161,7 @@ impl ServerHandler for Server {
             .await
     }
 
+    #[cfg(feature = "resources")]
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -165,6 +179,7 @@ impl ServerHandler for Server {
             .await
     }
 
+    #[cfg(feature = "resources")]
     async fn list_resource_templates(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -178,6 +193,7 @@ impl ServerHandler for Server {
             .await
     }
 
+    #[cfg(feature = "resources")]
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
@@ -196,6 +212,7 @@ impl ServerHandler for Server {
             .await
     }
 
+    #[cfg(feature = "resources")]
     async fn subscribe(
         &self,
         request: SubscribeRequestParams,
@@ -215,6 +232,7 @@ impl ServerHandler for Server {
             .await
     }
 
+    #[cfg(feature = "resources")]
     async fn unsubscribe(
         &self,
         request: UnsubscribeRequestParams,
@@ -229,6 +247,7 @@ impl ServerHandler for Server {
             .await
     }
 
+    #[cfg(feature = "prompts")]
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -243,6 +262,7 @@ impl ServerHandler for Server {
             .await
     }
 
+    #[cfg(feature = "prompts")]
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
@@ -260,6 +280,7 @@ impl ServerHandler for Server {
         served.run(self.get_prompt_untraced(request, context)).await
     }
 
+    #[cfg(any(feature = "resources", feature = "prompts"))]
     async fn complete(
         &self,
         request: CompleteRequestParams,
@@ -318,30 +339,14 @@ impl Server {
         let stateless = context
             .protocol_version()
             .is_some_and(|version| crate::revision::is_at_least(&version, &ProtocolVersion::V_2026_07_28));
-        // 2026-07-28: the tool's questions end the call with an input-required result, and
-        // the retry answers them (`ask::rounds`). Its `requestState` is opened here, before
-        // the tool runs. The state is bound to the arguments' digest, worked out only when
-        // a state is opened or sealed.
-        let rounds = if stateless {
-            let binding = request
-                .request_state
-                .is_some()
-                .then(|| rounds::binding(&identity(&context), &request.name, &args.to_value()));
-            let capabilities = context.client_capabilities();
-            let binding = binding.unwrap_or_default();
-            let rounds =
-                rounds::Rounds::begin(&self.request_states, capabilities.as_ref(), &request, &binding)?;
-            Some((Arc::new(rounds), args.clone()))
-        } else {
-            None
-        };
-        let (progress, talk) = talk::Talk::new(
-            &context,
-            session,
-            self.default_log_level,
-            &request.name,
-            rounds.as_ref().map(|(rounds, _)| Arc::clone(rounds)),
-        );
+        #[cfg(feature = "ask")]
+        let rounds = self.rounds(stateless, &request, &args, &context)?;
+        #[cfg(feature = "ask")]
+        let asking = rounds.as_ref().map(|(rounds, _)| Arc::clone(rounds));
+        #[cfg(not(feature = "ask"))]
+        let asking = ();
+        let (progress, talk) =
+            talk::Talk::new(&context, session, self.default_log_level, &request.name, asking);
         let disconnect = context
             .extensions
             .get::<axum::http::request::Parts>()
@@ -360,10 +365,51 @@ impl Server {
             progress,
             talk: Some(talk),
         };
-        // A question with no answer ends the round: the call's future is dropped (the tool
-        // stops at the question) and the client gets the question to answer. (One
-        // `select!` whether or not there are rounds: the call's future, which is large,
-        // has one place in this one.)
+        #[cfg(feature = "ask")]
+        return self.run_asking(job, cancelled, rounds, &request.name, &context).await;
+        #[cfg(not(feature = "ask"))]
+        self.run_for(job, cancelled).await.map(Into::into)
+    }
+
+    /// The rounds of a 2026-07-28 call (`stateless`), whose tool's questions end the call
+    /// with an input-required result, and whose retry answers them (`ask::rounds`), with
+    /// the call's arguments; `None` before 2026-07-28. Its `requestState` is opened here,
+    /// before the tool runs. The state is bound to the arguments' digest, worked out only
+    /// when a state is opened or sealed.
+    #[cfg(feature = "ask")]
+    fn rounds(
+        &self,
+        stateless: bool,
+        request: &CallToolRequestParams,
+        args: &Arguments,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Option<(Arc<rounds::Rounds>, Arguments)>, ErrorData> {
+        if !stateless {
+            return Ok(None);
+        }
+        let binding = request
+            .request_state
+            .is_some()
+            .then(|| rounds::binding(&identity(context), &request.name, &args.to_value()));
+        let capabilities = context.client_capabilities();
+        let binding = binding.unwrap_or_default();
+        let rounds = rounds::Rounds::begin(&self.request_states, capabilities.as_ref(), request, &binding)?;
+        Ok(Some((Arc::new(rounds), args.clone())))
+    }
+
+    /// Runs `job` until it ends or its tool asks a question its `rounds` cannot answer:
+    /// then the call's future is dropped (the tool stops at the question) and the client
+    /// gets the question to answer. (One `select!` whether or not there are rounds: the
+    /// call's future, which is large, has one place in this one.)
+    #[cfg(feature = "ask")]
+    async fn run_asking(
+        &self,
+        job: Job<'_>,
+        cancelled: impl std::future::Future<Output = ()>,
+        rounds: Option<(Arc<rounds::Rounds>, Arguments)>,
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         let asked = async {
             match &rounds {
                 Some(round) => {
@@ -377,13 +423,14 @@ impl Server {
             biased;
             outcome = self.run_for(job, cancelled) => outcome.map(Into::into),
             (rounds, args) = asked => {
-                let binding = rounds::binding(&identity(&context), &request.name, &args.to_value());
+                let binding = rounds::binding(&identity(context), tool, &args.to_value());
                 rounds.input_required(&self.request_states, &binding).map(Into::into)
             }
         }
     }
 
     /// `prompts/get`, in the span [`ServerHandler::get_prompt`] opens.
+    #[cfg(feature = "prompts")]
     async fn get_prompt_untraced(
         &self,
         request: GetPromptRequestParams,
@@ -409,6 +456,7 @@ impl Server {
     }
 
     /// `completion/complete`, in the span [`ServerHandler::complete`] opens.
+    #[cfg(any(feature = "resources", feature = "prompts"))]
     async fn complete_untraced(
         &self,
         request: CompleteRequestParams,
@@ -419,14 +467,17 @@ impl Server {
             request.context.and_then(|c| c.arguments).unwrap_or_default().into_iter().collect();
         let (name, typed) = (&request.argument.name, &request.argument.value);
         let values = match &request.r#ref {
+            #[cfg(feature = "prompts")]
             Reference::Prompt(prompt) => {
                 self.prompts.as_ref().and_then(|p| p.completions(caller, &prompt.name, name, typed, &given))
             }
+            #[cfg(feature = "resources")]
             Reference::Resource(template) => self
                 .resources
                 .as_ref()
                 .and_then(|r| r.completions(caller, &template.uri, name, typed, &given)),
-            // A kind of reference a later revision may add: nothing to complete.
+            // A kind of reference this server does not serve, or one a later revision may
+            // add: nothing to complete.
             _ => None,
         };
         let mut values = values.unwrap_or_default();
@@ -503,6 +554,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         self.server.set_level(request, context).await
     }
 
+    #[cfg(feature = "resources")]
     async fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
@@ -511,6 +563,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         self.server.list_resources(request, context).await
     }
 
+    #[cfg(feature = "resources")]
     async fn list_resource_templates(
         &self,
         request: Option<PaginatedRequestParams>,
@@ -519,6 +572,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         self.server.list_resource_templates(request, context).await
     }
 
+    #[cfg(feature = "resources")]
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
@@ -528,6 +582,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     }
 
     #[allow(deprecated)]
+    #[cfg(feature = "resources")]
     async fn subscribe(
         &self,
         request: SubscribeRequestParams,
@@ -537,6 +592,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     }
 
     #[allow(deprecated)]
+    #[cfg(feature = "resources")]
     async fn unsubscribe(
         &self,
         request: UnsubscribeRequestParams,
@@ -545,6 +601,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         self.server.unsubscribe(request, context).await
     }
 
+    #[cfg(feature = "prompts")]
     async fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
@@ -553,6 +610,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         self.server.list_prompts(request, context).await
     }
 
+    #[cfg(feature = "prompts")]
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
@@ -561,6 +619,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         self.server.get_prompt(request, context).await
     }
 
+    #[cfg(any(feature = "resources", feature = "prompts"))]
     async fn complete(
         &self,
         request: CompleteRequestParams,
@@ -584,6 +643,7 @@ fn tool_error(response: &CallToolResponse) -> Option<&rmcp::model::CallToolResul
 
 /// The identity of the caller of `context`: over HTTP the request function's (or the one
 /// anonymous identity), else empty (stdio, an in-process pipe: one client).
+#[cfg(feature = "ask")]
 fn identity(context: &RequestContext<RoleServer>) -> String {
     context
         .extensions

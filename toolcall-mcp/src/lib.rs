@@ -1,8 +1,12 @@
 #![doc = include_str!("../README.md")]
 
+#[cfg(any(feature = "resources", feature = "prompts"))]
 mod arguments;
+#[cfg(feature = "ask")]
 mod ask;
 mod call;
+#[cfg(any(feature = "resources", feature = "prompts"))]
+mod completion;
 mod context;
 mod error;
 mod handler;
@@ -12,8 +16,10 @@ mod list;
 #[cfg(feature = "oauth")]
 pub mod oauth;
 mod plain;
+#[cfg(feature = "prompts")]
 pub mod prompts;
 mod request;
+#[cfg(feature = "resources")]
 pub mod resources;
 mod revision;
 mod server;
@@ -30,16 +36,19 @@ pub mod telemetry;
 pub use axum::http;
 pub use error::{ERROR_META_KEY, MAX_ERROR_RESULT, ServeError, error_json};
 pub use inline::DEFAULT_INLINE_BUDGET;
+#[cfg(feature = "prompts")]
 pub use prompts::Prompts;
 pub use request::{Caller, Rejection, RequestFn, bearer_token};
+#[cfg(feature = "resources")]
 pub use resources::{ResourceNotifier, Resources};
 /// The MCP SDK this crate serves with, for the model types resources and prompts use.
 pub use rmcp;
 pub use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
+#[cfg(feature = "ask")]
+pub use server::DEFAULT_REQUEST_STATE_TTL;
 pub use server::{
     DEFAULT_LIST_TTL, DEFAULT_LOG_LEVEL, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_LINE,
-    DEFAULT_MAX_QUEUED_CALLS, DEFAULT_PAGE_SIZE, DEFAULT_REQUEST_STATE_TTL, DEFAULT_TIMEOUT,
-    MAX_QUEUED_REPORTS, McpServer, ToolFilter,
+    DEFAULT_MAX_QUEUED_CALLS, DEFAULT_PAGE_SIZE, DEFAULT_TIMEOUT, MAX_QUEUED_REPORTS, McpServer, ToolFilter,
 };
 #[cfg(feature = "redis")]
 pub use session_store::{RedisSessionStore, SESSION_KEY_PREFIX};

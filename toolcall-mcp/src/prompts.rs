@@ -39,8 +39,9 @@ use serde_json::Value;
 use toolcall_runtime::Toolset;
 
 use crate::arguments::{Argument, arguments_of, call_error, to_json};
+pub use crate::completion::{CompleteFn, starting_with};
+use crate::completion::{Completer, completer};
 use crate::context::{ErasedContext, refused, typed};
-use crate::resources::{Completer, completer};
 
 /// What getting a prompt answers: its messages, or an error for the client.
 pub type PromptResult = Result<Vec<PromptMessage>, ErrorData>;
@@ -243,7 +244,7 @@ impl PromptTable {
         }
         let (_, _, values) = self.choices.iter().find(|(p, a, _)| p == prompt && a == argument)?;
         let values: Vec<&str> = values.iter().map(String::as_str).collect();
-        Some(crate::resources::starting_with(&values, typed))
+        Some(starting_with(&values, typed))
     }
 }
 

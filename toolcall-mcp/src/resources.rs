@@ -52,6 +52,8 @@ use serde_json::Value;
 use toolcall_runtime::{Content, ResourceBody, ResourceInfo, ResourceKind, ResourceSet, UriTemplate};
 
 use crate::arguments::{arguments_of, call_error, to_json};
+pub use crate::completion::{CompleteFn, starting_with};
+use crate::completion::{Completer, completer};
 use crate::context::{ErasedContext, refused, typed};
 
 /// What a read answers: the resource's contents, or an error for the client (most often
@@ -70,19 +72,11 @@ pub type ListFuture = Pin<Box<dyn Future<Output = Vec<Resource>> + Send>>;
 /// A function listing resources that exist only at run time.
 pub type ListFn<C> = dyn Fn(Arc<C>) -> ListFuture + Send + Sync;
 
-/// A completion function: the caller's context, what the user typed so far, and the
-/// values already given for the other variables or arguments; the candidates.
-pub type CompleteFn<C> = dyn Fn(Arc<C>, &str, &BTreeMap<String, String>) -> Vec<String> + Send + Sync;
-
 /// A [`ReadFn`], its context's type erased ([`crate::context`]).
 type Reader = dyn Fn(ErasedContext, ReadRequest) -> ReadFuture + Send + Sync;
 
 /// A [`ListFn`], its context's type erased.
 type Lister = dyn Fn(ErasedContext) -> ListFuture + Send + Sync;
-
-/// A [`CompleteFn`], its context's type erased.
-pub(crate) type Completer =
-    dyn Fn(ErasedContext, &str, &BTreeMap<String, String>) -> Vec<String> + Send + Sync;
 
 /// `read`, taking the erased context.
 fn reader<C: Send + Sync + 'static>(
@@ -91,16 +85,6 @@ fn reader<C: Send + Sync + 'static>(
     Arc::new(move |context, request| match typed::<C>(context) {
         Some(context) => read(context, request),
         None => refused::<C, _>(),
-    })
-}
-
-/// `complete`, taking the erased context (no candidates for a context of another type).
-pub(crate) fn completer<C: Send + Sync + 'static>(
-    complete: impl Fn(Arc<C>, &str, &BTreeMap<String, String>) -> Vec<String> + Send + Sync + 'static,
-) -> Arc<Completer> {
-    Arc::new(move |context, typed_so_far, given| match typed::<C>(context) {
-        Some(context) => complete(context, typed_so_far, given),
-        None => Vec::new(),
     })
 }
 
@@ -440,13 +424,6 @@ fn contents_of_block(uri: &str, mime_type: &str, block: Content) -> Option<Resou
     })
 }
 
-/// The candidates among `values` that start with what was typed (case-insensitively), in
-/// order: a completion function for a fixed set of values.
-pub fn starting_with(values: &[&str], typed: &str) -> Vec<String> {
-    let typed = typed.to_lowercase();
-    values.iter().filter(|v| v.to_lowercase().starts_with(&typed)).map(|v| (*v).to_owned()).collect()
-}
-
 /// Who subscribed to which URI: each session's peer, so an update reaches every session
 /// that asked for it. Shared by a server and its per-session clones.
 #[derive(Default)]
@@ -550,16 +527,5 @@ impl ResourceNotifier {
     /// are not reached.
     pub async fn list_changed(&self) -> usize {
         self.subscriptions.list_changed().await
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn completion_from_a_fixed_set_filters_by_prefix() {
-        assert_eq!(starting_with(&["Python", "Perl", "Rust"], "p"), ["Python", "Perl"]);
-        assert!(starting_with(&["Rust"], "x").is_empty());
     }
 }

@@ -19,12 +19,15 @@ use rmcp::transport::streamable_http_server::session::SessionStore;
 use serde_json::Value;
 use toolcall_runtime::{Annotations, LogLevel, Progress, ToolError, ToolInfo, Toolset};
 
+#[cfg(feature = "ask")]
 use crate::ask::rounds::Sealer;
 use crate::context::{ErasedContext, Tools};
 use crate::error::ServeError;
 use crate::limit::CallLimit;
+#[cfg(feature = "prompts")]
 use crate::prompts::{PromptTable, Prompts};
 use crate::request::{Caller, CallerContext, CallerFn, Rejection};
+#[cfg(feature = "resources")]
 use crate::resources::{ResourceNotifier, ResourceTable, Resources, Subscriptions};
 use crate::settings::HttpSettings;
 use crate::talk;
@@ -72,6 +75,7 @@ pub const DEFAULT_LOG_LEVEL: LogLevel = LogLevel::Info;
 
 /// How long a 2026-07-28 client may take to answer a tool's question: the lifetime of the
 /// `requestState` of an input-required result (15 minutes; [`McpServer::request_state_ttl`]).
+#[cfg(feature = "ask")]
 pub const DEFAULT_REQUEST_STATE_TTL: Duration = Duration::from_secs(15 * 60);
 
 /// The most progress and log reports of one call waiting to be sent; past it, a report
@@ -132,17 +136,22 @@ pub(crate) struct Server {
     pub(crate) tool_timeouts: Arc<BTreeMap<&'static str, Duration>>,
     pub(crate) max_line: usize,
     /// The resources served beside the tools, if any.
+    #[cfg(feature = "resources")]
     pub(crate) resources: Option<Arc<ResourceTable>>,
     /// The prompts served beside the tools, if any.
+    #[cfg(feature = "prompts")]
     pub(crate) prompts: Option<Arc<PromptTable>>,
     /// Who subscribed to which resource, across sessions.
+    #[cfg(feature = "resources")]
     pub(crate) subscriptions: Arc<Subscriptions>,
     /// This session's number among the server's sessions (fresh for each session).
+    #[cfg(feature = "resources")]
     pub(crate) session: u64,
     /// The functions of the tools added at run time ([`McpServer::tool`]), by name; their
     /// definitions follow the toolset's in `tools`.
     pub(crate) added: Arc<BTreeMap<String, Arc<AddedFn>>>,
     /// Seals and opens the `requestState` of 2026-07-28 calls whose tools ask.
+    #[cfg(feature = "ask")]
     pub(crate) request_states: Arc<Sealer>,
     /// Which tools' calls run their first poll inline ([`crate::inline`]); shared by clones.
     pub(crate) inline: Arc<crate::inline::Inline>,
@@ -394,6 +403,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// let key: [u8; 32] = *b"an example key, 32 bytes long!!!";
     /// let server = toolcall_mcp::McpServer::new(toolset, ()).request_state_key(key);
     /// ```
+    #[cfg(feature = "ask")]
     pub fn request_state_key(mut self, key: [u8; 32]) -> Self {
         self.server.request_states = Arc::new(Sealer::with_key(key, self.server.request_states.ttl));
         self
@@ -403,6 +413,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// `DEFAULT_REQUEST_STATE_TTL`, 15 minutes): past it the answer is refused (`-32602`)
     /// and the client must call again from the start. Count the time a user takes to fill
     /// in a form or finish a sign-in on a page.
+    #[cfg(feature = "ask")]
     pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
         self.server.request_states = Arc::new(self.server.request_states.lasting(ttl));
         self
@@ -411,6 +422,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// Serves `resources` beside the tools (`resources/list`, `resources/templates/list`,
     /// `resources/read`, subscriptions, completions of template variables): see
     /// [`Resources`]. Each read runs with the caller's context.
+    #[cfg(feature = "resources")]
     pub fn resources(mut self, resources: Resources<C>) -> Self {
         self.server.resources = Some(Arc::new(resources.table));
         self
@@ -418,6 +430,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// Serves `prompts` beside the tools (`prompts/list`, `prompts/get`, completions of
     /// their arguments): see [`Prompts`].
+    #[cfg(feature = "prompts")]
     pub fn prompts(mut self, prompts: Prompts<C>) -> Self {
         self.server.prompts = Some(Arc::new(prompts.table));
         self
@@ -503,6 +516,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// A handle that tells subscribed clients a resource changed.
+    #[cfg(feature = "resources")]
     pub fn resource_notifier(&self) -> ResourceNotifier {
         ResourceNotifier { subscriptions: Arc::clone(&self.server.subscriptions) }
     }
@@ -556,11 +570,16 @@ impl Server {
             timeout: DEFAULT_TIMEOUT,
             tool_timeouts: Arc::new(tool_timeouts(toolset)),
             max_line: DEFAULT_MAX_LINE,
+            #[cfg(feature = "resources")]
             resources: None,
+            #[cfg(feature = "prompts")]
             prompts: None,
+            #[cfg(feature = "resources")]
             subscriptions: Arc::default(),
+            #[cfg(feature = "resources")]
             session: 0,
             added: Arc::default(),
+            #[cfg(feature = "ask")]
             request_states: Arc::new(Sealer::random(DEFAULT_REQUEST_STATE_TTL)),
             inline: Arc::new(crate::inline::Inline::new(crate::inline::DEFAULT_INLINE_BUDGET)),
             #[cfg(feature = "oauth")] // oauth hook
@@ -599,6 +618,7 @@ impl Server {
     pub(crate) fn for_session(&self) -> Self {
         Server {
             log_level: talk::SessionLevel::for_new_session(),
+            #[cfg(feature = "resources")]
             session: self.subscriptions.new_session(),
             ..self.clone()
         }

@@ -13,8 +13,9 @@
 //! Questions (elicitation, sampling) take one of two ways. Up to 2025-11-25 they are
 //! queued like reports and sent by the call's task as requests to the client
 //! ([`crate::ask`]). From 2026-07-28 there are no such requests: the sink asks the call's
-//! [`Rounds`], which answers from the call's `requestState` or ends the round
-//! ([`crate::ask::rounds`]).
+//! rounds, which answer from the call's `requestState` or end the round
+//! ([`crate::ask::rounds`]). Without feature `ask` a question gets
+//! [`AskError::Unsupported`] at once, saying so.
 
 // rmcp marks MCP logging deprecated (SEP-2577, a future protocol); it is still what every
 // protocol version up to 2025-11-25 has, and what clients show.
@@ -27,11 +28,22 @@ use rmcp::model::{
     LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
+#[cfg(feature = "ask")]
 use serde_json::Value;
-use tokio::sync::{Notify, oneshot};
-use toolcall_runtime::{Answer, AskError, AskFuture, LogLevel, Progress, ProgressSink};
+use tokio::sync::Notify;
+#[cfg(feature = "ask")]
+use tokio::sync::oneshot;
+#[cfg(feature = "ask")]
+use toolcall_runtime::{Answer, AskError, AskFuture};
+use toolcall_runtime::{LogLevel, Progress, ProgressSink};
 
-use crate::ask::rounds::Rounds;
+/// Who answers a call's questions: on 2026-07-28 the call's rounds
+/// ([`crate::ask::rounds`]), before it the client over requests (`None`).
+#[cfg(feature = "ask")]
+pub(crate) type Asking = Option<Arc<crate::ask::rounds::Rounds>>;
+/// Without feature `ask` nobody answers a call's questions.
+#[cfg(not(feature = "ask"))]
+pub(crate) type Asking = ();
 
 /// The most reports of one call waiting to be sent; past it, reports are dropped.
 pub(crate) const QUEUE: usize = 256;
@@ -228,18 +240,21 @@ enum Report {
         message: String,
     },
     /// A question for the user; the answer goes back on `reply`.
+    #[cfg(feature = "ask")]
     Elicit {
         message: String,
         schema: Value,
         reply: oneshot::Sender<Result<Answer, AskError>>,
     },
     /// A page to send the user to; whether they agreed goes back on `reply`.
+    #[cfg(feature = "ask")]
     ElicitUrl {
         message: String,
         url: String,
         reply: oneshot::Sender<Result<Answer<()>, AskError>>,
     },
     /// A request for the client's model; its text goes back on `reply`.
+    #[cfg(feature = "ask")]
     Sample {
         prompt: String,
         max_tokens: u32,
@@ -261,7 +276,8 @@ struct Sink {
     default_level: Option<LogLevel>,
     dropped: Arc<AtomicU64>,
     /// A 2026-07-28 call's questions and answers: asked there, not queued.
-    rounds: Option<Arc<Rounds>>,
+    #[cfg_attr(not(feature = "ask"), allow(dead_code))]
+    rounds: Asking,
 }
 
 impl Sink {
@@ -290,6 +306,26 @@ impl ProgressSink for Sink {
         }
     }
 
+    #[cfg(not(feature = "ask"))]
+    fn elicit(
+        &self,
+        _: &str,
+        _: &serde_json::Value,
+    ) -> toolcall_runtime::AskFuture<toolcall_runtime::Answer> {
+        unasked()
+    }
+
+    #[cfg(not(feature = "ask"))]
+    fn elicit_url(&self, _: &str, _: &str) -> toolcall_runtime::AskFuture<toolcall_runtime::Answer<()>> {
+        unasked()
+    }
+
+    #[cfg(not(feature = "ask"))]
+    fn sample(&self, _: &str, _: u32) -> toolcall_runtime::AskFuture<String> {
+        unasked()
+    }
+
+    #[cfg(feature = "ask")]
     fn elicit(&self, message: &str, schema: &Value) -> AskFuture<Answer> {
         if let Some(rounds) = &self.rounds {
             return rounds.elicit(message, schema);
@@ -299,6 +335,7 @@ impl ProgressSink for Sink {
         Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
     }
 
+    #[cfg(feature = "ask")]
     fn elicit_url(&self, message: &str, url: &str) -> AskFuture<Answer<()>> {
         if let Some(rounds) = &self.rounds {
             return rounds.elicit_url(message, url);
@@ -308,6 +345,7 @@ impl ProgressSink for Sink {
         Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
     }
 
+    #[cfg(feature = "ask")]
     fn sample(&self, prompt: &str, max_tokens: u32) -> AskFuture<String> {
         if let Some(rounds) = &self.rounds {
             return rounds.sample(prompt, max_tokens);
@@ -318,8 +356,17 @@ impl ProgressSink for Sink {
     }
 }
 
+/// The answer to each question of a server built without feature `ask`.
+#[cfg(not(feature = "ask"))]
+fn unasked<T: Send + 'static>() -> toolcall_runtime::AskFuture<T> {
+    let why =
+        "this MCP server was built without toolcall-mcp's feature `ask`: it sends no questions to the client";
+    Box::pin(std::future::ready(Err(toolcall_runtime::AskError::Unsupported(why.to_owned()))))
+}
+
 /// The error of a question whose request was never sent or whose answer never came back
 /// (the call's queue was full, or the call ended).
+#[cfg(feature = "ask")]
 fn gone() -> AskError {
     AskError::Failed("the question was not sent: too many reports queued, or the call ended".to_owned())
 }
@@ -344,7 +391,7 @@ impl Talk {
         session: &SessionLevel,
         default_level: LogLevel,
         tool: &str,
-        rounds: Option<Arc<Rounds>>,
+        rounds: Asking,
     ) -> (Progress, Talk) {
         let (queue, reports) = report_queue();
         let token = request.meta.get_progress_token();
@@ -417,14 +464,17 @@ impl Talk {
                     .with_logger(self.tool.clone());
                 self.peer.notify_logging_message(param).await
             }
+            #[cfg(feature = "ask")]
             Report::Elicit { message, schema, reply } => {
                 let _ = reply.send(crate::ask::elicit(&self.peer, message, schema).await);
                 return;
             }
+            #[cfg(feature = "ask")]
             Report::ElicitUrl { message, url, reply } => {
                 let _ = reply.send(crate::ask::elicit_url(&self.peer, message, url).await);
                 return;
             }
+            #[cfg(feature = "ask")]
             Report::Sample { prompt, max_tokens, reply } => {
                 let _ = reply.send(crate::ask::sample(&self.peer, prompt, max_tokens).await);
                 return;
@@ -468,7 +518,7 @@ mod tests {
             session: SessionLevel::default(),
             default_level: Some(LogLevel::Warning),
             dropped: Arc::new(AtomicU64::new(0)),
-            rounds: None,
+            rounds: Default::default(),
         };
         let heard = |sink: &Sink| {
             for level in [LogLevel::Debug, LogLevel::Info, LogLevel::Warning, LogLevel::Error] {
@@ -507,7 +557,7 @@ mod tests {
             session: SessionLevel::default(),
             default_level: Some(LogLevel::Info),
             dropped: Arc::clone(&dropped),
-            rounds: None,
+            rounds: Default::default(),
         };
         // Nobody reads while the tool reports: the first QUEUE wait, the rest are dropped.
         for done in 1..=300 {

@@ -177,6 +177,7 @@ impl Served {
     }
 
     /// A `prompts/get` of prompt `name`; `known` as for [`Served::tool`].
+    #[cfg(feature = "prompts")]
     #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
     pub(crate) fn prompt(mut self, name: &str, known: bool) -> Self {
         let name = cut(name, 120);
@@ -192,6 +193,7 @@ impl Served {
     }
 
     /// A request about the resource at `uri` (an attribute only: not in the span's name).
+    #[cfg(feature = "resources")]
     pub(crate) fn resource(self, uri: &str) -> Self {
         if self.is_recording() {
             self.span.record("mcp.resource.uri", &*cut(uri, 1024));

@@ -1,0 +1,5 @@
+//! Generates the toolset from `src/tools`.
+
+fn main() {
+    toolcall_build::Builder::new().compile();
+}

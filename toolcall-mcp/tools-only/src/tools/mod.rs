@@ -1,0 +1,3 @@
+//! The server's tools.
+
+pub mod sums;
