@@ -378,7 +378,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// The key that seals the `requestState` of a 2026-07-28 call whose tool asks the
     /// client something ([`Progress::elicit`], `ask`, `elicit_url`, `sample`): 32 secret
-    /// bytes.
+    /// bytes. (Feature `ask`, on by default.)
     ///
     /// Protocol 2026-07-28 has no requests from server to client: a question ends the call
     /// with an input-required result (the question and a sealed state holding the answers
@@ -412,7 +412,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// How long a 2026-07-28 client may take to answer a tool's question (default
     /// `DEFAULT_REQUEST_STATE_TTL`, 15 minutes): past it the answer is refused (`-32602`)
     /// and the client must call again from the start. Count the time a user takes to fill
-    /// in a form or finish a sign-in on a page.
+    /// in a form or finish a sign-in on a page. (Feature `ask`, on by default.)
     #[cfg(feature = "ask")]
     pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
         self.server.request_states = Arc::new(self.server.request_states.lasting(ttl));
@@ -421,7 +421,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// Serves `resources` beside the tools (`resources/list`, `resources/templates/list`,
     /// `resources/read`, subscriptions, completions of template variables): see
-    /// [`Resources`]. Each read runs with the caller's context.
+    /// [`Resources`]. Each read runs with the caller's context. (Feature `resources`, on
+    /// by default.)
     #[cfg(feature = "resources")]
     pub fn resources(mut self, resources: Resources<C>) -> Self {
         self.server.resources = Some(Arc::new(resources.table));
@@ -429,7 +430,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Serves `prompts` beside the tools (`prompts/list`, `prompts/get`, completions of
-    /// their arguments): see [`Prompts`].
+    /// their arguments): see [`Prompts`]. (Feature `prompts`, on by default.)
     #[cfg(feature = "prompts")]
     pub fn prompts(mut self, prompts: Prompts<C>) -> Self {
         self.server.prompts = Some(Arc::new(prompts.table));
@@ -515,7 +516,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
-    /// A handle that tells subscribed clients a resource changed.
+    /// A handle that tells subscribed clients a resource changed. (Feature `resources`,
+    /// on by default.)
     #[cfg(feature = "resources")]
     pub fn resource_notifier(&self) -> ResourceNotifier {
         ResourceNotifier { subscriptions: Arc::clone(&self.server.subscriptions) }
