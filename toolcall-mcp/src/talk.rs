@@ -28,14 +28,11 @@ use rmcp::model::{
     LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
-#[cfg(feature = "ask")]
 use serde_json::Value;
 use tokio::sync::Notify;
 #[cfg(feature = "ask")]
 use tokio::sync::oneshot;
-#[cfg(feature = "ask")]
-use toolcall_runtime::{Answer, AskError, AskFuture};
-use toolcall_runtime::{LogLevel, Progress, ProgressSink};
+use toolcall_runtime::{Answer, AskError, AskFuture, LogLevel, Progress, ProgressSink};
 
 /// Who answers a call's questions: on 2026-07-28 the call's rounds
 /// ([`crate::ask::rounds`]), before it the client over requests (`None`).
@@ -307,21 +304,17 @@ impl ProgressSink for Sink {
     }
 
     #[cfg(not(feature = "ask"))]
-    fn elicit(
-        &self,
-        _: &str,
-        _: &serde_json::Value,
-    ) -> toolcall_runtime::AskFuture<toolcall_runtime::Answer> {
+    fn elicit(&self, _: &str, _: &Value) -> AskFuture<Answer> {
         unasked()
     }
 
     #[cfg(not(feature = "ask"))]
-    fn elicit_url(&self, _: &str, _: &str) -> toolcall_runtime::AskFuture<toolcall_runtime::Answer<()>> {
+    fn elicit_url(&self, _: &str, _: &str) -> AskFuture<Answer<()>> {
         unasked()
     }
 
     #[cfg(not(feature = "ask"))]
-    fn sample(&self, _: &str, _: u32) -> toolcall_runtime::AskFuture<String> {
+    fn sample(&self, _: &str, _: u32) -> AskFuture<String> {
         unasked()
     }
 
@@ -358,10 +351,10 @@ impl ProgressSink for Sink {
 
 /// The answer to each question of a server built without feature `ask`.
 #[cfg(not(feature = "ask"))]
-fn unasked<T: Send + 'static>() -> toolcall_runtime::AskFuture<T> {
+fn unasked<T: Send + 'static>() -> AskFuture<T> {
     let why =
         "this MCP server was built without toolcall-mcp's feature `ask`: it sends no questions to the client";
-    Box::pin(std::future::ready(Err(toolcall_runtime::AskError::Unsupported(why.to_owned()))))
+    Box::pin(std::future::ready(Err(AskError::Unsupported(why.to_owned()))))
 }
 
 /// The error of a question whose request was never sent or whose answer never came back
