@@ -47,8 +47,8 @@ The two variants (both sides do the same job in each, and nothing more):
 - `server`, a full MCP server over stdio on both sides, on a multi-thread tokio runtime
   (as example-app's `serve`): toolcall (`buildcost-toolcall-server`) serves the
   generated toolset with `toolcall_mcp::McpServer::new(&toolset::ALL, ()).serve_stdio()`
-  (toolcall-mcp with `default-features = false`: tools only, as the rmcp side,
-  whose rmcp has no `elicitation` feature); rmcp
+  (toolcall-mcp with `default-features = false`: tools over stdio, as the rmcp
+  side, whose rmcp has no `elicitation` feature and no HTTP transport); rmcp
   (`buildcost-rmcp-server`) serves `#[tool_handler] impl ServerHandler` with
   `server.serve(rmcp::transport::stdio())`. The harness checks both over stdio: it writes
   `initialize`, `notifications/initialized`, `tools/list` and `tools/call` as JSON-RPC
@@ -530,8 +530,8 @@ def manifest(side: str, variant: str) -> str:
         )
         if variant == "server":
             deps += (
-                "# A server of tools over stdio, as the rmcp side: no default feature (ask,\n"
-                "# resources, prompts), none of the optional ones.\n"
+                "# A server of tools over stdio, as the rmcp side: no default feature (http,\n"
+                "# ask, resources, prompts), none of the optional ones.\n"
                 f'toolcall-mcp = {{ path = "{SRC / "toolcall-mcp"}", default-features = false }}\n'
                 'tokio = { version = "1", default-features = false, features = ["rt-multi-thread"] }\n'
             )
@@ -967,8 +967,8 @@ def describe_run(args) -> list[str]:
         "`IntoCallToolResult`.",
         "- **MCP server** over stdio, on a multi-thread tokio runtime: toolcall "
         "`toolcall_mcp::McpServer::new(&toolset::ALL, ()).serve_stdio()` (toolcall-mcp with "
-        "`default-features = false`: tools only, none of `ask`, `resources`, `prompts`, as rmcp "
-        "here has no `elicitation`), rmcp `#[tool_handler] impl ServerHandler` served with "
+        "`default-features = false`: tools over stdio, none of `http`, `ask`, `resources`, "
+        "`prompts`, as rmcp here has no `elicitation` and no HTTP transport), rmcp `#[tool_handler] impl ServerHandler` served with "
         "`rmcp::transport::stdio()` (rmcp features `server`, `macros`, `schemars`, "
         "`transport-io`). The harness talks to both release binaries over stdio "
         "(`initialize`, `notifications/initialized`, `tools/list`, `tools/call`).",

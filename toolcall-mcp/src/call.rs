@@ -5,7 +5,7 @@
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use axum::body::Bytes;
+use bytes::Bytes;
 use rmcp::model::{CallToolResult, ContentBlock, ErrorData, ProtocolVersion};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -21,7 +21,7 @@ use crate::request::Arrived;
 use crate::revision::{is_object_schema, takes_any_output};
 use crate::server::Server;
 use crate::{limit, talk, telemetry};
-use axum::http;
+
 use tracing::Instrument as _;
 
 /// A call's arguments: the object rmcp parsed, or the JSON text they came in, decoded by
@@ -30,12 +30,15 @@ use tracing::Instrument as _;
 pub(crate) enum Arguments {
     /// An object (a `Value::Object`, or whatever a caller passed).
     Value(Value),
-    /// The JSON text of an object (a slice of the request's body).
+    /// The JSON text of an object (a slice of the request's body; only the HTTP layer's
+    /// hot path has one).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     Text(Bytes),
 }
 
 impl Arguments {
     /// The empty object.
+    #[cfg(feature = "http")]
     pub(crate) fn empty() -> Self {
         Arguments::Text(Bytes::from_static(b"{}"))
     }

@@ -131,7 +131,7 @@ mod tests {
     #[tokio::test]
     async fn the_erased_toolset_calls_with_the_typed_context_or_fails_without_panicking() {
         let tools: &'static dyn Tools = &TOOLS;
-        let args = || Arguments::Text(axum::body::Bytes::from_static(b"{}"));
+        let args = || Arguments::Text(bytes::Bytes::from_static(b"{}"));
         let called = tools.call(Arc::new(42u64), "whose".to_owned(), args(), Progress::none().clone()).await;
         assert_eq!(called.unwrap(), Value::from(42));
         let value = Arguments::Value(serde_json::json!({}));

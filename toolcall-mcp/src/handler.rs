@@ -349,7 +349,7 @@ impl Server {
             talk::Talk::new(&context, session, self.default_log_level, &request.name, asking);
         let disconnect = context
             .extensions
-            .get::<axum::http::request::Parts>()
+            .get::<http::request::Parts>()
             .and_then(|parts| parts.extensions.get::<crate::request::Disconnect>())
             .filter(|_| stateless)
             .cloned();
@@ -647,7 +647,7 @@ fn tool_error(response: &CallToolResponse) -> Option<&rmcp::model::CallToolResul
 fn identity(context: &RequestContext<RoleServer>) -> String {
     context
         .extensions
-        .get::<axum::http::request::Parts>()
+        .get::<http::request::Parts>()
         .and_then(|parts| parts.extensions.get::<crate::request::Identity>())
         .map(|identity| identity.0.to_string())
         .unwrap_or_default()

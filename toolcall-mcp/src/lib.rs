@@ -15,6 +15,7 @@ mod limit;
 mod list;
 #[cfg(feature = "oauth")]
 pub mod oauth;
+#[cfg(feature = "http")]
 mod plain;
 #[cfg(feature = "prompts")]
 pub mod prompts;
@@ -25,24 +26,28 @@ mod revision;
 mod server;
 #[cfg(feature = "redis")]
 mod session_store;
+#[cfg(feature = "http")]
 mod settings;
 mod stdio;
+#[cfg(feature = "http")]
 mod streamable_http;
 mod talk;
 pub mod telemetry;
 
+pub use error::{ERROR_META_KEY, MAX_ERROR_RESULT, ServeError, error_json};
 /// The `http` crate, whose request head ([`http::request::Parts`]) the request function
 /// reads.
-pub use axum::http;
-pub use error::{ERROR_META_KEY, MAX_ERROR_RESULT, ServeError, error_json};
+pub use http;
 pub use inline::DEFAULT_INLINE_BUDGET;
 #[cfg(feature = "prompts")]
 pub use prompts::Prompts;
+#[cfg(feature = "http")]
 pub use request::{Caller, Rejection, RequestFn, bearer_token};
 #[cfg(feature = "resources")]
 pub use resources::{ResourceNotifier, Resources};
 /// The MCP SDK this crate serves with, for the model types resources and prompts use.
 pub use rmcp;
+#[cfg(feature = "http")]
 pub use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
 #[cfg(feature = "ask")]
 pub use server::DEFAULT_REQUEST_STATE_TTL;
@@ -52,12 +57,16 @@ pub use server::{
 };
 #[cfg(feature = "redis")]
 pub use session_store::{RedisSessionStore, SESSION_KEY_PREFIX};
+#[cfg(feature = "http")]
 #[allow(deprecated)]
 pub use settings::{
     DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_JSON_VALUES, DEFAULT_MAX_SESSIONS,
     DEFAULT_MAX_SESSIONS_PER_IDENTITY, DEFAULT_SESSION_IDLE_TIMEOUT,
 };
+#[cfg(feature = "http")]
 pub use settings::{HttpSettings, LOOPBACK_ORIGINS};
+#[cfg(feature = "http")]
 pub use streamable_http::health::{ReadyFn, ReadyFuture};
+#[cfg(feature = "http")]
 pub use streamable_http::rate::RateLimit;

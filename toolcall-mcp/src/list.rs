@@ -55,6 +55,7 @@ impl Server {
     }
 }
 
+#[cfg(feature = "http")]
 /// The `tools/list` answers already written, as the JSON text of their `result`: one per
 /// protocol revision, set of tools shown and cursor. The list is fixed at build time, so
 /// a page is rendered once; with a [`McpServer::tool_filter`](crate::McpServer::tool_filter) the set a caller sees is
@@ -62,9 +63,10 @@ impl Server {
 /// share the answer), so no caller ever gets a page rendered for another's set.
 #[derive(Debug, Default)]
 pub(crate) struct ListCache {
-    pages: std::sync::Mutex<std::collections::HashMap<PageKey, axum::body::Bytes>>,
+    pages: std::sync::Mutex<std::collections::HashMap<PageKey, bytes::Bytes>>,
 }
 
+#[cfg(feature = "http")]
 /// What one rendered page depends on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct PageKey {
@@ -74,15 +76,17 @@ struct PageKey {
     cursor: Option<String>,
 }
 
+#[cfg(feature = "http")]
 /// The most pages kept (past it, a page is rendered for each request).
 const MAX_PAGES: usize = 1024;
 
+#[cfg(feature = "http")]
 impl ListCache {
-    fn get(&self, key: &PageKey) -> Option<axum::body::Bytes> {
+    fn get(&self, key: &PageKey) -> Option<bytes::Bytes> {
         self.pages.lock().ok()?.get(key).cloned()
     }
 
-    fn put(&self, key: PageKey, page: axum::body::Bytes) {
+    fn put(&self, key: PageKey, page: bytes::Bytes) {
         if let Ok(mut pages) = self.pages.lock()
             && pages.len() < MAX_PAGES
         {
@@ -91,6 +95,7 @@ impl ListCache {
     }
 }
 
+#[cfg(feature = "http")]
 impl Server {
     /// [`Server::page`] as the JSON text of a `tools/list` result for a client on
     /// `version` (what rmcp would write for it), from `cache` when it was rendered before.
@@ -100,7 +105,7 @@ impl Server {
         cursor: Option<&str>,
         version: Option<&ProtocolVersion>,
         cache: &ListCache,
-    ) -> Result<axum::body::Bytes, ErrorData> {
+    ) -> Result<bytes::Bytes, ErrorData> {
         let key = PageKey {
             version: version.map(|v| v.as_str().to_owned()),
             shown: self.filter.as_ref().map(|_| self.shown_bits(ctx)),
@@ -113,7 +118,7 @@ impl Server {
         crate::revision::shape_result(&mut result, version);
         let text = serde_json::to_vec(&result)
             .map_err(|e| ErrorData::internal_error(format!("tools/list: {e}"), None))?;
-        let page = axum::body::Bytes::from(text);
+        let page = bytes::Bytes::from(text);
         cache.put(key, page.clone());
         Ok(page)
     }

@@ -2,21 +2,30 @@
 //! function built it from the head ([`Caller`], or a [`Rejection`] sent as the
 //! response), and when it arrived. Plain types; the middlewares that fill them are in
 //! [`crate::streamable_http`].
+//!
+//! The types a request's head carries are read whether or not feature `http` is on: without
+//! it nothing puts them there, and each read finds none.
+#![cfg_attr(not(feature = "http"), allow(dead_code))]
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::http::request::Parts;
-use axum::http::{HeaderValue, StatusCode, header};
+#[cfg(feature = "http")]
 use axum::response::{IntoResponse, Response};
+#[cfg(feature = "http")]
+use http::request::Parts;
+#[cfg(feature = "http")]
+use http::{HeaderValue, StatusCode, header};
 
 use crate::context::ErasedContext;
 
 /// A user function building the caller (identity and tools' context) from one HTTP
 /// request's head.
+#[cfg(feature = "http")]
 pub type RequestFn<C> = dyn Fn(&Parts) -> Result<Caller<C>, Rejection> + Send + Sync;
 
 /// A [`RequestFn`], its context's type erased ([`crate::context`]).
+#[cfg(feature = "http")]
 pub(crate) type CallerFn = dyn Fn(&Parts) -> Result<Caller<ErasedContext>, Rejection> + Send + Sync;
 
 /// Who sent a request, as the request function decided: an identity and the tools'
@@ -57,12 +66,14 @@ pub(crate) type CallerFn = dyn Fn(&Parts) -> Result<Caller<ErasedContext>, Rejec
 /// # Ok(()) }
 /// # fn main() {}
 /// ```
+#[cfg(feature = "http")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Caller<C> {
     pub(crate) identity: String,
     pub(crate) context: C,
 }
 
+#[cfg(feature = "http")]
 impl<C> Caller<C> {
     /// `context` for the principal named `identity`.
     pub fn new(identity: impl Into<String>, context: C) -> Self {
@@ -87,12 +98,14 @@ impl<C> Caller<C> {
 
 /// Why the request function refused a request: the HTTP status (401 or 403) and a
 /// message, sent as the response. The request never reaches a tool.
+#[cfg(feature = "http")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejection {
     status: StatusCode,
     message: String,
 }
 
+#[cfg(feature = "http")]
 impl Rejection {
     /// 401 Unauthorized, with `WWW-Authenticate: Bearer`: no credentials, or ones that
     /// do not identify anybody.
@@ -116,14 +129,17 @@ impl Rejection {
     }
 }
 
+#[cfg(feature = "http")]
 impl std::fmt::Display for Rejection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} {}", self.status, self.message)
     }
 }
 
+#[cfg(feature = "http")]
 impl std::error::Error for Rejection {}
 
+#[cfg(feature = "http")]
 impl IntoResponse for Rejection {
     fn into_response(self) -> Response {
         let mut response = (self.status, self.message).into_response();
@@ -142,6 +158,7 @@ impl IntoResponse for Rejection {
 /// let (parts, ()) = request.into_parts();
 /// assert_eq!(toolcall_mcp::bearer_token(&parts), Some("s3cret"));
 /// ```
+#[cfg(feature = "http")]
 pub fn bearer_token(parts: &Parts) -> Option<&str> {
     let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
@@ -157,6 +174,11 @@ pub(crate) struct CallerContext(pub(crate) ErasedContext);
 /// the one anonymous identity when the server has none.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Identity(pub(crate) Arc<str>);
+
+/// The address a connection comes from, in each request's extensions: the caller of a
+/// request that carries no identity.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RemoteAddr(pub(crate) std::net::SocketAddr);
 
 /// When a request arrived (its head was read), in its extensions: a call's time limit
 /// counts from it.
@@ -204,7 +226,7 @@ impl Drop for DisconnectTrigger {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "http"))]
 mod tests {
     #![allow(clippy::unwrap_used)]
 

@@ -92,6 +92,7 @@ pub(crate) fn definitions(toolset: &dyn Tools) -> Result<Vec<Tool>, String> {
 /// caching hints it lacks filled in; before, without `resultType` and without a
 /// `structuredContent` that is not an object (SEP-2106). The HTTP layer's hot path, which
 /// answers without rmcp's handler, shapes its results with this.
+#[cfg(feature = "http")]
 pub(crate) fn shape_result(result: &mut rmcp::model::ServerResult, version: Option<&ProtocolVersion>) {
     if version.is_some_and(|v| is_at_least(v, &ProtocolVersion::V_2026_07_28)) {
         result.fill_missing_cache_hints();

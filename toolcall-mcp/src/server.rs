@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use rmcp::model::{ErrorData, JsonObject, Tool};
 use rmcp::service::{RequestContext, RoleServer};
+#[cfg(feature = "http")]
 use rmcp::transport::streamable_http_server::session::SessionStore;
 use serde_json::Value;
 use toolcall_runtime::{Annotations, LogLevel, Progress, ToolError, ToolInfo, Toolset};
@@ -26,12 +27,13 @@ use crate::error::ServeError;
 use crate::limit::CallLimit;
 #[cfg(feature = "prompts")]
 use crate::prompts::{PromptTable, Prompts};
+#[cfg(feature = "http")]
 use crate::request::{Caller, CallerContext, CallerFn, Rejection};
 #[cfg(feature = "resources")]
 use crate::resources::{ResourceNotifier, ResourceTable, Resources, Subscriptions};
+#[cfg(feature = "http")]
 use crate::settings::HttpSettings;
 use crate::talk;
-use axum::http;
 
 /// What the function of a tool added at run time ([`McpServer::tool`]) returns.
 pub(crate) type AddedFuture =
@@ -110,6 +112,7 @@ impl<C: Send + Sync + 'static> Clone for McpServer<C> {
 pub(crate) struct Server {
     pub(crate) toolset: &'static dyn Tools,
     pub(crate) context: ErasedContext,
+    #[cfg(feature = "http")]
     pub(crate) from_request: Option<Arc<CallerFn>>,
     pub(crate) filter: Option<Arc<Filter>>,
     /// The description of each of `tools`, in the same order (`None` only if the
@@ -120,6 +123,7 @@ pub(crate) struct Server {
     /// The log level this session set (`logging/setLevel`); fresh for each session.
     pub(crate) log_level: talk::SessionLevel,
     pub(crate) default_log_level: LogLevel,
+    #[cfg(feature = "http")]
     pub(crate) http: HttpSettings,
     pub(crate) limit: Arc<CallLimit>,
     pub(crate) tools: Arc<[Tool]>,
@@ -280,6 +284,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     ///     Ok(Caller::new(format!("user-{user}"), user))
     /// });
     /// ```
+    #[cfg(feature = "http")]
     pub fn context_from_request(
         mut self,
         function: impl Fn(&http::request::Parts) -> Result<Caller<C>, Rejection> + Send + Sync + 'static,
@@ -296,12 +301,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// The HTTP transport's settings (allowed hosts and origins, limits, session store):
     /// see [`HttpSettings`], whose fields document each default. Transports without HTTP
     /// (stdio, an in-process pipe) ignore them.
+    #[cfg(feature = "http")]
     pub fn http(mut self, settings: HttpSettings) -> Self {
         self.server.http = settings.at_least_one();
         self
     }
 
     /// The HTTP settings this server will serve with.
+    #[cfg(feature = "http")]
     pub fn http_settings(&self) -> &HttpSettings {
         &self.server.http
     }
@@ -316,7 +323,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// Decides, for each request, which tools its caller sees and may call: `filter`
-    /// gets the request's context (over HTTP the one [`McpServer::context_from_request`]
+    /// gets the request's context (over HTTP the one `McpServer::context_from_request`
     /// built, else the server's) and a tool's description, and says whether the caller
     /// may use it. A hidden tool is an unknown tool to that caller everywhere: `tools/list`
     /// leaves it out (pages count only the tools shown), and `tools/call` of it gets
@@ -394,7 +401,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// of clients' reach: with it, a client could forge the answers a tool reads.
     ///
     /// The state is rmcp's HMAC-SHA256 seal (`RequestStateCodec`), bound to the caller's
-    /// identity ([`McpServer::context_from_request`]), the tool and its arguments. It is
+    /// identity (`McpServer::context_from_request`), the tool and its arguments. It is
     /// signed, not encrypted: it holds the client's own answers, readable by it.
     ///
     /// ```
@@ -553,12 +560,14 @@ impl Server {
         Server {
             toolset,
             context,
+            #[cfg(feature = "http")]
             from_request: None,
             filter: None,
             infos,
             content: Arc::new(content),
             log_level: talk::SessionLevel::default(),
             default_log_level: DEFAULT_LOG_LEVEL,
+            #[cfg(feature = "http")]
             http: HttpSettings::default(),
             limit: Arc::new(CallLimit::new(DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS)),
             tools: tools.into(),
@@ -659,9 +668,16 @@ impl Server {
         }
     }
 
+    /// The context of one call without HTTP: the server's.
+    #[cfg(not(feature = "http"))]
+    pub(crate) fn context_of(&self, _: &RequestContext<RoleServer>) -> Result<ErasedContext, ErrorData> {
+        Ok(Arc::clone(&self.context))
+    }
+
     /// The context of one call: the one the request function built for its HTTP request,
     /// else the server's. A request over HTTP without one when the server has a request
     /// function is refused rather than served as the server's context.
+    #[cfg(feature = "http")]
     pub(crate) fn context_of(
         &self,
         request: &RequestContext<RoleServer>,
@@ -681,6 +697,7 @@ impl Server {
 
 /// The setters of each HTTP setting, from before [`HttpSettings`] was public: kept for a
 /// release. Set the fields of [`HttpSettings`] and pass it to [`McpServer::http`].
+#[cfg(feature = "http")]
 impl<C: Send + Sync + 'static> McpServer<C> {
     /// Sets [`HttpSettings::allowed_hosts`].
     #[deprecated(note = "set `HttpSettings::allowed_hosts` and pass the settings to `McpServer::http`")]

@@ -104,6 +104,7 @@ impl SessionLevel {
 
     /// Runs `work` (rmcp's handling of one request) so that a session it creates takes
     /// this state.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) async fn creating<F: std::future::Future>(self, work: F) -> F::Output {
         NEW_SESSION.scope(self, work).await
     }
@@ -130,11 +131,13 @@ impl SessionLevel {
 
     /// The revision the session agreed on, and whether its client can be asked; `None`
     /// before its `initialize` was answered.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn client(&self) -> Option<&(ProtocolVersion, bool)> {
         self.0.client.get()
     }
 
     /// The session's peer, while rmcp serves the session.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn live_peer(&self) -> Option<Peer<RoleServer>> {
         let held = self.0.peer.lock().ok()?;
         held.as_ref().filter(|peer| !peer.is_transport_closed()).cloned()

@@ -157,7 +157,7 @@ impl State {
 
 /// Serves one connection until it ends or its watchdog ends it.
 async fn connection(stream: TcpStream, front: Front, limits: Limits, slot: OwnedSemaphorePermit) {
-    let remote = stream.peer_addr().ok().map(super::rate::RemoteAddr);
+    let remote = stream.peer_addr().ok().map(crate::request::RemoteAddr);
     let state = Arc::new(State::new());
     let io = TokioIo::new(Watched { inner: stream, state: Arc::clone(&state) });
     let tower = TowerToHyperService::new(front);

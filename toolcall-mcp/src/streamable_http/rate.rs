@@ -16,7 +16,6 @@
 //! [`HttpSettings::tool_rate_limits`]: crate::HttpSettings::tool_rate_limits
 
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,6 +29,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use super::body::BodyBytes;
 use crate::plain::plain;
 use crate::request::Identity;
+use crate::request::RemoteAddr;
 
 /// A rate: so many calls per second, with bursts up to `burst` at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,11 +60,6 @@ impl RateLimit {
         Quota::per_second(self.per_second).allow_burst(self.burst)
     }
 }
-
-/// The address a connection comes from, in each request's extensions: the caller of a
-/// request that carries no identity.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RemoteAddr(pub(crate) SocketAddr);
 
 /// The limiters of one server: one keyed by caller, and one per limited tool, keyed by
 /// caller too.

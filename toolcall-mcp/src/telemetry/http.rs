@@ -14,9 +14,9 @@ use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::Request;
-use axum::http::request::Parts;
-use axum::http::{Method, Version};
 use axum::response::Response;
+use http::Method;
+use http::request::Parts;
 
 use super::REQUEST_LOG_TARGET;
 use crate::request::{Arrived, Identity};
@@ -152,15 +152,4 @@ pub(crate) async fn request_log<F: std::future::Future<Output = Response>>(
     let status = response.status().as_u16();
     let line = LogLine { note, method, path, status, started };
     response.map(|inner| Body::new(Logged { inner, _line: line }))
-}
-
-/// An HTTP version as `network.protocol.version` writes it.
-pub(crate) fn version(version: Version) -> &'static str {
-    match version {
-        Version::HTTP_09 => "0.9",
-        Version::HTTP_10 => "1.0",
-        Version::HTTP_2 => "2",
-        Version::HTTP_3 => "3",
-        _ => "1.1",
-    }
 }

@@ -29,6 +29,7 @@
 //! and the text of a tool's error are recorded only when asked for: with
 //! [`capture_content`], or `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`.
 
+#[cfg(feature = "http")]
 mod http;
 #[cfg(feature = "otel")]
 mod otel;
@@ -43,7 +44,42 @@ use tracing::field::Empty;
 
 use crate::error::cut;
 
-pub(crate) use http::{HttpNote, request_log};
+#[cfg(feature = "http")]
+use http::HttpNote;
+#[cfg(feature = "http")]
+pub(crate) use http::request_log;
+
+/// Without feature `http` there is no request log, so no note for it: a request never
+/// carries one.
+#[cfg(not(feature = "http"))]
+#[derive(Clone)]
+enum HttpNote {}
+
+#[cfg(not(feature = "http"))]
+impl HttpNote {
+    fn method(&self, _: &'static str, _: Option<&::http::request::Parts>) {
+        match *self {}
+    }
+
+    fn tool(&self, _: &str) {
+        match *self {}
+    }
+
+    fn error(&self, _: &str) {
+        match *self {}
+    }
+}
+
+/// An HTTP version as `network.protocol.version` writes it.
+fn http_version(version: ::http::Version) -> &'static str {
+    match version {
+        ::http::Version::HTTP_09 => "0.9",
+        ::http::Version::HTTP_10 => "1.0",
+        ::http::Version::HTTP_2 => "2",
+        ::http::Version::HTTP_3 => "3",
+        _ => "1.1",
+    }
+}
 
 /// The message of the error a call cancelled by its client ends with (`crate::call`
 /// ends it so; a span records such an error as `cancelled`).
@@ -100,7 +136,7 @@ impl Served {
             rpc.response.status_code = Empty,
             "error.type" = Empty,
         );
-        let parts = context.extensions.get::<axum::http::request::Parts>();
+        let parts = context.extensions.get::<::http::request::Parts>();
         let note = parts.and_then(|parts| parts.extensions.get::<HttpNote>()).cloned();
         if let Some(note) = &note {
             note.method(method, parts);
@@ -124,11 +160,11 @@ impl Served {
                 Some(parts) => {
                     span.record("network.transport", "tcp");
                     span.record("network.protocol.name", "http");
-                    span.record("network.protocol.version", http::version(parts.version));
+                    span.record("network.protocol.version", http_version(parts.version));
                     if let Some(session) = parts.headers.get("mcp-session-id") {
                         span.record("mcp.session.id", session_digest(session.as_bytes()).as_str());
                     }
-                    if let Some(remote) = parts.extensions.get::<crate::streamable_http::rate::RemoteAddr>() {
+                    if let Some(remote) = parts.extensions.get::<crate::request::RemoteAddr>() {
                         span.record("client.address", tracing::field::display(remote.0.ip()));
                         span.record("client.port", i64::from(remote.0.port()));
                     }

@@ -5,8 +5,8 @@
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use axum::http::HeaderMap;
-use axum::http::request::Parts;
+use http::HeaderMap;
+use http::request::Parts;
 use opentelemetry::propagation::Extractor;
 use opentelemetry::trace::TraceContextExt as _;
 use opentelemetry::{Context, InstrumentationScope, KeyValue, global};
@@ -117,7 +117,7 @@ impl Metric {
                 self.attributes.push(KeyValue::new("network.transport", "tcp"));
                 self.attributes.push(KeyValue::new("network.protocol.name", "http"));
                 self.attributes
-                    .push(KeyValue::new("network.protocol.version", super::http::version(parts.version)));
+                    .push(KeyValue::new("network.protocol.version", super::http_version(parts.version)));
             }
         }
     }
@@ -137,6 +137,7 @@ impl Metric {
     }
 
     /// A `prompts/get`, of a prompt the server has (`Some(name)`) or not.
+    #[cfg(feature = "prompts")]
     pub(super) fn prompt(&mut self, name: Option<&str>) {
         if let Some(name) = name {
             self.attributes.push(KeyValue::new("gen_ai.prompt.name", name.to_owned()));

@@ -1,6 +1,6 @@
 //! An MCP server of tools alone, over stdio: toolcall-mcp built with
-//! `default-features = false`, so it has no questions to the client (`ask`), no resources
-//! and no prompts. `tests/stdio.rs` talks to it.
+//! `default-features = false`, so it has no HTTP transport (`http`), no questions to the
+//! client (`ask`), no resources and no prompts. `tests/stdio.rs` talks to it.
 
 mod tools;
 mod toolset {
