@@ -28,8 +28,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use super::body::BodyBytes;
 use crate::plain::plain;
-use crate::request::Identity;
-use crate::request::RemoteAddr;
+use crate::request::{Identity, RemoteAddr};
 
 /// A rate: so many calls per second, with bursts up to `burst` at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
