@@ -5,7 +5,6 @@
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
 use rmcp::model::{CallToolResult, ContentBlock, ErrorData, ProtocolVersion};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -14,9 +13,10 @@ use serde_json::Value;
 use toolcall_runtime::__private::Dispatched;
 use toolcall_runtime::{CallFuture, Content, Progress, ToolError};
 
+use crate::arguments::Arguments;
 use crate::context::{Call, ErasedContext};
 use crate::error::{cut, error_result};
-use crate::inline::{Inline, Place, SMALL_ARGUMENTS};
+use crate::inline::{Inline, Place};
 use crate::request::Arrived;
 use crate::revision::{is_object_schema, takes_any_output};
 use crate::server::Server;
@@ -24,80 +24,15 @@ use crate::{limit, talk, telemetry};
 
 use tracing::Instrument as _;
 
-/// A call's arguments: the object rmcp parsed, or the JSON text they came in, decoded by
-/// the tool's decoder straight from the request's bytes (no `Value` built).
-#[derive(Clone, Debug)]
-pub(crate) enum Arguments {
-    /// An object (a `Value::Object`, or whatever a caller passed).
-    Value(Value),
-    /// The JSON text of an object (a slice of the request's body; only the HTTP layer's
-    /// hot path has one).
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    Text(Bytes),
-}
-
-impl Arguments {
-    /// The empty object.
-    #[cfg(feature = "http")]
-    pub(crate) fn empty() -> Self {
-        Arguments::Text(Bytes::from_static(b"{}"))
-    }
-
-    /// The text, when the arguments are text.
-    pub(crate) fn text(&self) -> Option<&str> {
-        match self {
-            Arguments::Value(_) => None,
-            Arguments::Text(text) => std::str::from_utf8(text).ok(),
-        }
-    }
-
-    /// The arguments as a value (text is parsed; text that is no JSON is `null`, which
-    /// every decoder refuses as it refuses the text).
-    pub(crate) fn to_value(&self) -> Value {
-        match self {
-            Arguments::Value(value) => value.clone(),
-            Arguments::Text(_) => {
-                self.text().and_then(|t| serde_json::from_str(t).ok()).unwrap_or(Value::Null)
-            }
-        }
-    }
-
-    /// About how many bytes of JSON they are: exact for text; for a value, counted up to
-    /// just past [`SMALL_ARGUMENTS`] (past it, the size no longer matters).
-    pub(crate) fn size(&self) -> usize {
-        match self {
-            Arguments::Text(text) => text.len(),
-            Arguments::Value(value) => {
-                let mut size = 0;
-                approximate_size(value, &mut size);
-                size
-            }
-        }
-    }
-}
-
-/// Adds about `value`'s length as JSON text to `size`, stopping once past
-/// [`SMALL_ARGUMENTS`].
-fn approximate_size(value: &Value, size: &mut usize) {
-    if *size > SMALL_ARGUMENTS {
-        return;
-    }
+/// The text block of a successful result: a JSON string's own text (a tool returning
+/// `String`, `&str`, `char`, or an enum written as a string, says `removed "Beef ramen"`,
+/// not `"removed \"Beef ramen\""`, as rmcp's and FastMCP's servers send text), and any
+/// other value's JSON text. `structuredContent`, where the tool has an output schema,
+/// stays the JSON value.
+pub(crate) fn result_text(value: &Value) -> String {
     match value {
-        Value::String(text) => *size += text.len() + 3,
-        Value::Array(items) => {
-            *size += 2;
-            for item in items {
-                approximate_size(item, size);
-            }
-        }
-        Value::Object(map) => {
-            *size += 2;
-            for (key, item) in map {
-                *size += key.len() + 4;
-                approximate_size(item, size);
-            }
-        }
-        _ => *size += 8,
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -239,7 +174,8 @@ impl Server {
     }
 
     /// A successful call's result for a client on protocol `version`: a content tool's
-    /// blocks; else the value as JSON text and, when the tool has an output schema, as
+    /// blocks; else one text block ([`result_text`]: a string's own text, any other value's
+    /// JSON text) and, when the tool has an output schema, the value as
     /// `structuredContent` too: from 2026-07-28 whatever JSON it is (SEP-2106); before,
     /// only an object of a tool whose schema is an object schema (the schemas those
     /// revisions are sent; `tools/list` leaves the others out).
@@ -249,7 +185,7 @@ impl Server {
         {
             return CallToolResult::success(blocks);
         }
-        let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+        let mut result = CallToolResult::success(vec![ContentBlock::text(result_text(&value))]);
         if self.structured.contains(name) && self.structures(name, &value, version) {
             result.structured_content = Some(value);
         }
@@ -470,8 +406,8 @@ mod tests {
         let tool = server.tools.iter().position(|t| t.name == name);
         let job = Job { tool, ..job(None, name, Arguments::empty(), Instant::now()) };
         let result = server.run_for(job, std::future::pending()).await.unwrap();
-        let text = result.content[0].as_text().unwrap().text.clone();
-        serde_json::from_str(&text).unwrap()
+        // A string result's text block is the string itself, not its JSON.
+        result.content[0].as_text().unwrap().text.clone()
     }
 
     #[tokio::test]

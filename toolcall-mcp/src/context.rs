@@ -20,7 +20,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use toolcall_runtime::{Format, Progress, ToolError, ToolInfo, Toolset};
 
-use crate::call::Arguments;
+use crate::arguments::Arguments;
 
 /// The tools' context, its type erased.
 pub(crate) type ErasedContext = Arc<dyn Any + Send + Sync>;

@@ -31,9 +31,10 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
+use crate::arguments::Arguments;
 #[cfg(feature = "ask")]
 use crate::ask::rounds;
-use crate::call::{Arguments, Job, arrival};
+use crate::call::{Job, arrival};
 use crate::server::{McpServer, Server};
 use crate::talk;
 use crate::telemetry::Served;

@@ -1,6 +1,5 @@
 #![doc = include_str!("../README.md")]
 
-#[cfg(any(feature = "resources", feature = "prompts"))]
 mod arguments;
 #[cfg(feature = "ask")]
 mod ask;
@@ -31,6 +30,8 @@ mod settings;
 mod stdio;
 #[cfg(feature = "http")]
 mod streamable_http;
+#[cfg(any(feature = "resources", feature = "prompts"))]
+mod string_arguments;
 mod talk;
 pub mod telemetry;
 

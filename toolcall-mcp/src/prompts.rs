@@ -38,10 +38,10 @@ use rmcp::model::{ErrorData, Prompt, PromptArgument, PromptMessage, Role};
 use serde_json::Value;
 use toolcall_runtime::Toolset;
 
-use crate::arguments::{Argument, arguments_of, call_error, to_json};
 pub use crate::completion::{CompleteFn, starting_with};
 use crate::completion::{Completer, completer};
 use crate::context::{ErasedContext, refused, typed};
+use crate::string_arguments::{Argument, arguments_of, call_error, to_json};
 
 /// What getting a prompt answers: its messages, or an error for the client.
 pub type PromptResult = Result<Vec<PromptMessage>, ErrorData>;

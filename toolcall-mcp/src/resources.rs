@@ -51,10 +51,10 @@ use rmcp::service::{Peer, RoleServer};
 use serde_json::Value;
 use toolcall_runtime::{Content, ResourceBody, ResourceInfo, ResourceKind, ResourceSet, UriTemplate};
 
-use crate::arguments::{arguments_of, call_error, to_json};
 pub use crate::completion::{CompleteFn, starting_with};
 use crate::completion::{Completer, completer};
 use crate::context::{ErasedContext, refused, typed};
+use crate::string_arguments::{arguments_of, call_error, to_json};
 
 /// What a read answers: the resource's contents, or an error for the client (most often
 /// [`not_found`]).

@@ -75,7 +75,7 @@ use serde_json::value::RawValue;
 use super::body::BodyBytes;
 use super::events::{self, Events, KeepAlive};
 use super::sessions::{HotEvents, HotSession, NewSession, SessionLink};
-use crate::call::Arguments;
+use crate::arguments::Arguments;
 use crate::list::ListCache;
 use crate::server::Server;
 use crate::settings::HttpSettings;
