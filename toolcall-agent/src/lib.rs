@@ -812,7 +812,7 @@ impl<C> Agent<C> {
             _ => Vec::new(),
         };
         let content = if blocks.is_empty() {
-            glue::content(&result)
+            answer_text(&result)
         } else {
             blocks.iter().map(Content::describe).collect::<Vec<_>>().join("\n")
         };
@@ -830,6 +830,16 @@ impl<C> Agent<C> {
             blocks,
         };
         Answered { answer, refusal, failed, kind }
+    }
+}
+
+/// What the model reads for a compiled tool's `result`: a string result's own text (a
+/// tool returning `String` says `removed "Beef ramen"`, not its JSON literal
+/// `"removed \"Beef ramen\""`), any other value's JSON text, an error's JSON object.
+fn answer_text(result: &Result<serde_json::Value, ToolError>) -> String {
+    match result {
+        Ok(serde_json::Value::String(text)) => text.clone(),
+        other => glue::content(other),
     }
 }
 

@@ -198,3 +198,21 @@ async fn a_tool_that_keeps_refusing_calls_ends_the_run_past_its_retry_limit() {
     let error = agent(&model).tool_retries(1).run("add", |_| {}).await.unwrap_err();
     assert!(matches!(error, AgentError::ToolRetries { refused: 2, .. }), "{error:?}");
 }
+
+/// A tool returning `String` answers the model with the text itself, not its JSON
+/// literal (#62): `say "hi"`, not `"say \"hi\""`; other values stay their JSON text.
+#[tokio::test]
+async fn a_string_result_reaches_the_model_as_its_text() {
+    let model = ScriptedModel::new([
+        ModelResponse::calls([
+            ToolCall::new("c1", "echo_later", r#"{"text":"say \"hi\""}"#),
+            ToolCall::new("c2", "divide_later", r#"{"a":1,"b":4}"#),
+        ]),
+        ModelResponse::text("done"),
+    ]);
+    let agent = Agent::with_model(&toolcall_fixtures::toolset::ALL, (), model.clone());
+    agent.run("echo", |_| {}).await.unwrap();
+    let Message::Tool { results } = &model.requests()[1].messages[2] else { panic!("no tool answers") };
+    let contents: Vec<&str> = results.iter().map(|r| r.content.as_str()).collect();
+    assert_eq!(contents, [r#"say "hi""#, "0.25"]);
+}

@@ -28,7 +28,7 @@ async fn an_abandoned_call_is_dropped_on_the_server() {
     call.abort();
     assert!(live_becomes(&ctx, 0).await, "notifications/cancelled dropped the call's future");
     let me = client.call_tool(CallToolRequestParams::new("whoami")).await.unwrap();
-    assert_eq!(me.content[0].as_text().map(|t| t.text.clone()), Some("\"ada\"".into()));
+    assert_eq!(me.content[0].as_text().map(|t| t.text.clone()), Some("ada".into()));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

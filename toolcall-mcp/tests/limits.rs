@@ -39,7 +39,7 @@ async fn a_flood_waits_in_line_and_the_cap_holds() {
         McpServer::new(&GAUGE, Gauge::new("local", &stats)).max_concurrent_calls(4).max_queued_calls(100);
     let uri = serve(server).await;
     let answers = flood(&uri, 4, 10, 20).await;
-    assert!(answers.iter().all(|a| a.as_deref() == Ok("\"local\"")), "{answers:?}");
+    assert!(answers.iter().all(|a| a.as_deref() == Ok("local")), "{answers:?}");
     assert_eq!(stats.calls.load(Ordering::SeqCst), 40);
     assert_eq!(stats.peak.load(Ordering::SeqCst), 4, "the cap is reached and never passed");
 }
@@ -79,7 +79,7 @@ async fn a_timed_out_call_gives_its_slot_back() {
     assert!(timed_out.contains("did not finish within 200 ms"), "{timed_out}");
     assert_eq!(stats.live.load(Ordering::SeqCst), 0, "the call was dropped");
     // With no line at all, the next call is refused unless the slot is free.
-    assert_eq!(call(&client, "whoami", json!({})).await, Ok("\"local\"".into()));
+    assert_eq!(call(&client, "whoami", json!({})).await, Ok("local".into()));
 }
 
 /// #20's volume check over real HTTP: 1,000 sequential calls from one client, then 200
@@ -91,11 +91,11 @@ async fn a_thousand_sequential_and_two_hundred_concurrent_calls_are_all_answered
     let client = Client::new(&uri, Era::Stateless).connect().await.expect("connect");
     for i in 0..1_000 {
         let answer = call(&client, "work", json!({"ms": 0})).await;
-        assert_eq!(answer.as_deref(), Ok("\"local\""), "call {i}");
+        assert_eq!(answer.as_deref(), Ok("local"), "call {i}");
     }
     assert_eq!(stats.calls.load(Ordering::SeqCst), 1_000);
     let answers = flood(&uri, 20, 10, 1).await;
     assert_eq!(answers.len(), 200);
-    assert!(answers.iter().all(|a| a.as_deref() == Ok("\"local\"")), "{answers:?}");
+    assert!(answers.iter().all(|a| a.as_deref() == Ok("local")), "{answers:?}");
     assert_eq!(stats.calls.load(Ordering::SeqCst), 1_200, "every call ran once: none lost");
 }

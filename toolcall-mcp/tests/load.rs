@@ -76,7 +76,7 @@ async fn run(load: Load) -> Outcome {
         for (answer, latency) in task.await.unwrap() {
             match answer {
                 Ok(text) => {
-                    assert_eq!(text, "\"load\"");
+                    assert_eq!(text, "load");
                     outcome.answered += 1;
                 }
                 Err(text) => {

@@ -3,8 +3,10 @@
 //! integer, a string, a union), and every result of such a tool as `structuredContent`,
 //! whatever JSON it is; a client on an earlier revision keeps the rule those revisions
 //! have: an `outputSchema` only when it is an object schema (from 2025-06-18), and
-//! `structuredContent` only for an object result of such a tool. The JSON text block is
-//! the same in every revision.
+//! `structuredContent` only for an object result of such a tool. The text block is the
+//! same in every revision: a string result's own text (`hello`, as rmcp's and FastMCP's
+//! servers send a `str`), any other result's JSON text; `structuredContent` stays the JSON
+//! value (`"hello"`, which the schema `{"type":"string"}` describes).
 //!
 //! The tools are a toolset written out by hand the way toolcall-build writes one, whose
 //! `ToolInfo::output` holds a schema of any shape, plus one tool added at run time
@@ -62,6 +64,11 @@ static RESULTS: Toolset = Toolset::new(&INFO, &EMITTED, dispatch);
 fn dispatch<'a>(_: &'a (), name: &'a str, _: &'a Value) -> Option<Dispatched<'a>> {
     let value = result_of(name)?;
     Some(Dispatched::Ready(Ok(value)))
+}
+
+/// The text block of a result `value`: a string's own text, any other value's JSON.
+fn text_of(value: &Value) -> String {
+    value.as_str().map_or_else(|| value.to_string(), str::to_owned)
 }
 
 /// What tool `name` returns.
@@ -172,10 +179,13 @@ async fn a_2026_07_28_client_gets_any_result_as_structured_content() {
     for name in TOOLS {
         let value = result_of(name).unwrap();
         let (text, structured) = call(&client, name).await;
-        assert_eq!(text, value.to_string(), "{name}: the JSON text");
+        assert_eq!(text, text_of(&value), "{name}: the text");
         let expected = schema_of(name).map(|_| value);
         assert_eq!(structured, expected, "{name}: structuredContent exactly when it has an output schema");
     }
+    // The string result in full: its text plain, its structured content the JSON string
+    // its schema `{"type":"string"}` describes.
+    assert_eq!(call(&client, "greeting").await, ("hello".to_owned(), Some(json!("hello"))));
     client.cancel().await.ok();
 }
 
@@ -188,7 +198,7 @@ async fn earlier_revisions_get_structured_content_only_for_objects_of_object_sch
         for name in TOOLS {
             let value = result_of(name).unwrap();
             let (text, structured) = call(&client, name).await;
-            assert_eq!(text, value.to_string(), "{version} {name}: the JSON text, as in 2026-07-28");
+            assert_eq!(text, text_of(&value), "{version} {name}: the text, as in 2026-07-28");
             // Today's rule: `user` alone (an object, of an object schema). `maybe_user`
             // returns an object too, but its schema (`anyOf`) is not sent to these clients.
             let expected = (name == "user").then_some(value);

@@ -77,7 +77,7 @@ async fn a_stateless_client_is_served_by_both_replicas_in_turn() {
     let answers = twenty_calls(&client).await;
     let tools = client.list_all_tools().await.unwrap();
     assert_eq!(tools.len(), 2);
-    let by_a = answers.iter().filter(|a| *a == "\"a\"").count();
+    let by_a = answers.iter().filter(|a| *a == "a").count();
     assert_eq!((by_a, answers.len() - by_a), (10, 10), "{answers:?}");
     assert_eq!(stats[0].calls.load(Ordering::SeqCst), 10);
     assert_eq!(stats[1].calls.load(Ordering::SeqCst), 10);
@@ -93,7 +93,7 @@ async fn a_session_client_alternates_through_a_shared_session_store() {
         replicas(|server| server.with_http(|http| http.session_store = Some(Arc::clone(&shared)))).await;
     let client = alternating(&balancer.uri, Era::Legacy).connect().await.expect("initialize");
     let answers = twenty_calls(&client).await;
-    assert!(answers.contains(&"\"a\"".to_owned()) && answers.contains(&"\"b\"".to_owned()), "{answers:?}");
+    assert!(answers.contains(&"a".to_owned()) && answers.contains(&"b".to_owned()), "{answers:?}");
     assert_eq!(stats[0].calls.load(Ordering::SeqCst) + stats[1].calls.load(Ordering::SeqCst), 20);
     assert_eq!(store.sessions.read().await.len(), 1, "one session, stored once");
     assert!(store.loads.load(Ordering::SeqCst) >= 1, "the other replica restored it from the store");
@@ -122,7 +122,7 @@ async fn without_legacy_sessions_a_legacy_client_alternates_too() {
     let (balancer, stats) = replicas(|server| server.with_http(|http| http.legacy_sessions = false)).await;
     let client = alternating(&balancer.uri, Era::Legacy).connect().await.expect("initialize");
     let answers = twenty_calls(&client).await;
-    let by_a = answers.iter().filter(|a| *a == "\"a\"").count();
+    let by_a = answers.iter().filter(|a| *a == "a").count();
     assert!(by_a >= 5 && answers.len() - by_a >= 5, "{answers:?}");
     assert_eq!(stats[0].calls.load(Ordering::SeqCst) + stats[1].calls.load(Ordering::SeqCst), 20);
 }
@@ -161,7 +161,7 @@ async fn a_stored_session_is_restored_only_for_its_owner() {
     assert_eq!((status, text.as_str()), (404, "Not Found: Session not found"));
     let (status, _, text) = post(&b, whoami, &headers("Bearer ada-token")).await;
     assert_eq!(status, 200, "{text}");
-    assert!(text.contains(r#"\"ada\""#), "{text}");
+    assert!(text.contains(r#""text":"ada""#), "{text}");
     assert_eq!(stats.calls.load(Ordering::SeqCst), 1);
 }
 
@@ -177,7 +177,7 @@ async fn a_session_client_alternates_through_a_redis_session_store() {
         replicas(|server| server.with_http(|http| http.session_store = Some(Arc::clone(&shared)))).await;
     let client = alternating(&balancer.uri, Era::Legacy).connect().await.expect("initialize");
     let answers = twenty_calls(&client).await;
-    assert!(answers.contains(&"\"a\"".to_owned()) && answers.contains(&"\"b\"".to_owned()), "{answers:?}");
+    assert!(answers.contains(&"a".to_owned()) && answers.contains(&"b".to_owned()), "{answers:?}");
     assert_eq!(stats[0].calls.load(Ordering::SeqCst) + stats[1].calls.load(Ordering::SeqCst), 20);
     // One key, with the owner the HTTP layer wrote beside the client's `initialize`.
     let redis = redis_keys(&url).await;

@@ -184,7 +184,7 @@ fn answer(events: &[Event], id: u64, user: &str) -> String {
     let (event, message) = &answers[0];
     assert_eq!(message["id"], id, "{message}");
     assert_ne!(message["result"]["isError"], true, "{message}");
-    assert_eq!(message["result"]["content"][0]["text"], format!("\"{user}\""), "{message}");
+    assert_eq!(message["result"]["content"][0]["text"], user, "{message}");
     event.id.clone().expect("the response has an event id")
 }
 

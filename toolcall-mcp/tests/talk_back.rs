@@ -245,7 +245,7 @@ async fn a_hidden_tool_is_an_unknown_tool_to_its_caller() {
 
     // The same tool for an editor runs.
     let erased = call(&editor, "erase").await.unwrap();
-    assert_eq!(erased.content, vec![ContentBlock::text("\"erased x\"")]);
+    assert_eq!(erased.content, vec![ContentBlock::text("erased x")]);
     assert_eq!(editor_ctx.hits.load(Ordering::SeqCst), 1);
 }
 

@@ -589,7 +589,9 @@ fn returned(result: Value) -> Result<Returned, ToolError> {
         return Err(ToolError::Failed(text()));
     }
     if let Some(structured) = result.get("structuredContent").filter(|value| !value.is_null()) {
-        return Ok(Returned { content: structured.to_string(), blocks: Vec::new() });
+        // A string (2026-07-28 allows any JSON) is read as its text, as a text block is.
+        let content = structured.as_str().map_or_else(|| structured.to_string(), str::to_owned);
+        return Ok(Returned { content, blocks: Vec::new() });
     }
     let only_text = blocks.iter().all(|block| matches!(block, Content::Text(_)));
     let content = text();
@@ -727,6 +729,11 @@ mod tests {
             json!({"content": [{"type": "text", "text": "{\"a\":1}"}], "structuredContent": {"a": 1}}),
         );
         assert_eq!(structured.map(|r| r.content).map_err(|e| e.to_string()).unwrap(), r#"{"a":1}"#);
+        // A string's structured content (2026-07-28) is read as its text, not its JSON.
+        let string = returned(
+            json!({"content": [{"type": "text", "text": "removed \"Beef ramen\""}], "structuredContent": "removed \"Beef ramen\""}),
+        );
+        assert_eq!(string.map(|r| r.content).map_err(|e| e.to_string()).unwrap(), r#"removed "Beef ramen""#);
         let image =
             returned(json!({"content": [{"type": "image", "data": "AQID", "mimeType": "image/png"}]}));
         let image = image.map_err(|e| e.to_string()).unwrap();
