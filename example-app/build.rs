@@ -27,6 +27,9 @@ fn main() {
         .context("crate::App")
         .type_provider(MoneyProvider)
         .form_type("crate::models::Confirm")
+        // A search index of the tools in tools.rs: `serve --tool-search` and
+        // `agent --tool-search` send the model a search tool instead of every definition.
+        .tool_search(true)
         .expect_warnings(EXPECTED_WARNINGS)
         .compile();
 }

@@ -28,6 +28,7 @@ pub struct Builder {
     missing_docs: Level,
     expected_warnings: Option<PathBuf>,
     runtime_features: Option<std::collections::BTreeSet<String>>,
+    tool_search: bool,
 }
 
 impl Default for Builder {
@@ -58,7 +59,26 @@ impl Builder {
             missing_docs: Level::Warning,
             expected_warnings: None,
             runtime_features: std::env::var(RUNTIME_FEATURES_VAR).ok().map(|list| feature_set(&list)),
+            tool_search: false,
         }
+    }
+
+    /// Compiles a search index of the tools into `tools.rs` (off by default; off, the file
+    /// is what it was without this call): every tool's name, title, description, module,
+    /// parameter names and docs and enum values, split into words, folded, stemmed and
+    /// weighted ([`toolcall_runtime::search`]), written as static data. `toolset::ALL.search(query, limit)`
+    /// and each module's `TOOLS.search(..)` rank with BM25 over it with nothing built at
+    /// start-up; toolcall-mcp's and toolcall-agent's tool search use it. A tool whose
+    /// description is missing or only a few words gets a warning: search finds a tool by
+    /// what its texts say.
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// toolcall_build::Builder::new().tool_search(true).compile();
+    /// ```
+    pub fn tool_search(mut self, on: bool) -> Self {
+        self.tool_search = on;
+        self
     }
 
     /// The features the crate's toolcall-runtime dependency has (`["chrono"]`): a
@@ -410,6 +430,7 @@ impl Builder {
             form_types: &self.form_types,
             missing_docs: self.missing_docs,
             runtime_features: self.runtime_features.as_ref(),
+            tool_search: self.tool_search,
         }
     }
 

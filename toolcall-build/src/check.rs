@@ -41,6 +41,34 @@ pub fn check(modules: &[ToolModule], diags: &Diagnostics) {
     check_crate_limits(modules, diags);
 }
 
+/// The fewest words of description search finds a tool well by: shorter, the tool is found
+/// only when a query names it.
+pub const SEARCHABLE_WORDS: usize = 4;
+
+/// With tool search on (`Builder::tool_search`), a warning for each tool whose description
+/// is missing or under [`SEARCHABLE_WORDS`] words: search matches a query against what a
+/// tool's texts say, and a name alone rarely holds the words a user asks with.
+pub fn check_searchable(modules: &[ToolModule], diags: &Diagnostics) {
+    for module in modules {
+        for tool in &module.tools {
+            let words = tool.ir.description.split_whitespace().count();
+            if words >= SEARCHABLE_WORDS {
+                continue;
+            }
+            let said = if words == 0 {
+                "has no description".to_owned()
+            } else {
+                format!("has a description of {words} word{}", if words == 1 { "" } else { "s" })
+            };
+            let message = format!(
+                "tool search will find `{}` poorly: it {said}; say what it does in a sentence in its doc comment (the words a user would ask with)",
+                tool.ir.name
+            );
+            diags.warn(&module.file, tool.span, message);
+        }
+    }
+}
+
 /// The deepest a tool's schema may nest: serde_json (like most JSON parsers) refuses a
 /// document nested past 128 levels, and the definitions a provider or an MCP client reads
 /// wrap the schema in up to 8 more (the tools array, the tool, `function`, `result`...).

@@ -44,6 +44,8 @@ pub(crate) struct Options<'b> {
     pub(crate) missing_docs: Level,
     /// The features of the crate's toolcall-runtime, when known.
     pub(crate) runtime_features: Option<&'b std::collections::BTreeSet<String>>,
+    /// Whether `tools.rs` gets a search index of the tools (`Builder::tool_search`).
+    pub(crate) tool_search: bool,
 }
 
 /// Runs the generator on its own thread (see [`Builder::generate_from`](crate::Builder::generate_from)); `loader`
@@ -138,6 +140,9 @@ fn generate_here(
     let forms = form_type::lower(options.form_types, &krate, script.as_deref(), &mut impls, &diags);
     let tools: Vec<ToolModule> = modules.iter().filter(|m| m.kind == Kind::Tool).cloned().collect();
     check::check(&tools, &diags);
+    if options.tool_search {
+        check::check_searchable(&tools, &diags);
+    }
     served::check_served(&modules, &diags);
     if let Some(context) = &context {
         check_context_used(context, &modules, script.as_deref(), &diags);
@@ -146,8 +151,9 @@ fn generate_here(
     let impls: Vec<model::LocalImpl> = impls.into_values().collect();
     let roots =
         codegen::Roots { tools: &groups[0].root, prompts: &groups[1].root, resources: &groups[2].root };
-    let (code, memo) =
-        codegen::generate_file(&modules, &impls, &outputs, &forms, &roots, &context_tokens, memo);
+    let settings =
+        codegen::Settings { roots: &roots, context: &context_tokens, tool_search: options.tool_search };
+    let (code, memo) = codegen::generate_file(&modules, &impls, &outputs, &forms, &settings, memo);
     let modules = tools.iter().map(GeneratedModule::from_model).collect();
     let crate_files = tree.files().to_vec();
     let outputs = outputs.iter().map(output_type::OutputDef::generated).collect();

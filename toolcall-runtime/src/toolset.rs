@@ -19,6 +19,7 @@ use crate::fast::Args;
 use crate::info::{Names, ToolInfo, unknown_tool};
 use crate::progress::Progress;
 use crate::render::{Format, render_infos};
+use crate::search::{SearchHit, SearchIndex};
 
 /// What generated dispatchers look like: `None` when `name` is not one of theirs. The
 /// context and the arguments outlive the call, so an async tool may borrow both.
@@ -71,6 +72,9 @@ pub struct Toolset<C: 'static = ()> {
     /// Whether the dispatcher serves more tools than this toolset holds (a module's
     /// toolset on the crate's dispatcher): a name not among `tools` is then unknown here.
     subset: bool,
+    /// The compiled search index of the crate's tools and the row of `tools[0]` in it,
+    /// when the build wrote one (`Builder::tool_search`).
+    search: Option<(&'static SearchIndex, usize)>,
 }
 
 /// How a toolset reaches its tools from a `Value`.
@@ -178,7 +182,14 @@ impl<C> Toolset<C> {
     /// assert_eq!(EMPTY.emit(toolcall_runtime::Format::OpenAi, true), "[]");
     /// ```
     pub const fn new(tools: &'static [ToolInfo], emitted: &'static Emitted, dispatch: DispatchFn<C>) -> Self {
-        Toolset { tools, emitted, dispatch: Dispatch::Value(dispatch), text: None, subset: false }
+        Toolset {
+            tools,
+            emitted,
+            dispatch: Dispatch::Value(dispatch),
+            text: None,
+            subset: false,
+            search: None,
+        }
     }
 
     /// Builds a toolset around one generated dispatcher, which reads a call's arguments
@@ -189,7 +200,14 @@ impl<C> Toolset<C> {
         emitted: &'static Emitted,
         dispatch: TextDispatchFn<C>,
     ) -> Self {
-        Toolset { tools, emitted, dispatch: Dispatch::Args(dispatch), text: Some(dispatch), subset: false }
+        Toolset {
+            tools,
+            emitted,
+            dispatch: Dispatch::Args(dispatch),
+            text: Some(dispatch),
+            subset: false,
+            search: None,
+        }
     }
 
     /// Builds a toolset of some of the tools a generated dispatcher serves (`tools`, a
@@ -225,6 +243,54 @@ impl<C> Toolset<C> {
             return None;
         }
         self.dispatch.call(ctx, name, args, progress)
+    }
+
+    /// Adds the compiled search index of the crate's tools, in which this toolset's first
+    /// tool is row `first` (0 for the crate's `ALL`; a module's first row for its `TOOLS`).
+    /// Generated code calls this when the build script turned search on
+    /// (`Builder::tool_search(true)`).
+    pub const fn with_search(mut self, index: &'static SearchIndex, first: usize) -> Self {
+        self.search = Some((index, first));
+        self
+    }
+
+    /// Whether the build compiled a search index for these tools
+    /// (`toolcall_build::Builder::tool_search(true)`): without one, [`Toolset::search`]
+    /// finds nothing.
+    pub fn is_searchable(&self) -> bool {
+        self.search.is_some()
+    }
+
+    /// The tools best matching `query`, best first, at most `limit`: BM25 over the index
+    /// the build compiled from every tool's name, title, description, module, parameter
+    /// names and docs and enum values ([`crate::search`]). The query goes through the
+    /// same tokenizer (words split at separators and case changes, folded, stop words
+    /// dropped, stemmed); tools sharing no term with it are not returned. Nothing is built
+    /// at start-up, and a search allocates its result and one score per tool. Empty when
+    /// the build compiled no index ([`Toolset::is_searchable`]).
+    ///
+    /// ```
+    /// // example-app's build.rs calls `toolcall_build::Builder::new().tool_search(true)`.
+    /// use example_app::toolset;
+    ///
+    /// let hits = toolset::ALL.search("what will the weather be like in Paris tomorrow?", 3);
+    /// assert_eq!(hits[0].tool.name, "get_weather");
+    /// assert!(hits.windows(2).all(|pair| pair[0].score >= pair[1].score));
+    /// // A module's toolset finds its own tools only.
+    /// let notes = toolset::notes::TOOLS.search("remove a note", 5);
+    /// assert_eq!(notes[0].tool.name, "remove_note"); // delete_note, under its wire name
+    /// assert!(notes.iter().all(|hit| hit.tool.module == "notes"));
+    /// ```
+    pub fn search(&self, query: &str, limit: usize) -> Vec<SearchHit> {
+        let Some((index, first)) = self.search else { return Vec::new() };
+        let end = first + self.tools.len();
+        index
+            .rank(query, limit, |row| (first..end).contains(&(row as usize)))
+            .into_iter()
+            .filter_map(|(row, score)| {
+                self.tools.get(row as usize - first).map(|tool| SearchHit { tool, score })
+            })
+            .collect()
     }
 
     /// Adds the dispatcher that decodes argument text without parsing it into a `Value`

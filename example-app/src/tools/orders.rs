@@ -90,7 +90,7 @@ pub struct Order {
     pub discount: Option<Discount>,
 }
 
-/// Place an order.
+/// Place an order for items, shipped at the chosen speed.
 ///
 /// # Arguments
 ///

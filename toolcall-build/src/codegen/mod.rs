@@ -24,6 +24,7 @@ mod form_type;
 mod from_arg;
 mod memo;
 mod output_type;
+mod search;
 mod syntax;
 
 use std::collections::BTreeMap;
@@ -65,19 +66,28 @@ impl Roots<'_> {
     }
 }
 
-/// Generates the whole `tools.rs` text. `roots` are the module paths of the source
-/// directories; `context` the context type (`()` when none is declared); `outputs` and
-/// `forms` the types named with `Builder::output_type` and `Builder::form_type`. Code already formatted in `memo` is taken from
-/// it; the memo given back holds what this file's code formatted to.
+/// What the whole file is generated with, beside the model.
+pub struct Settings<'a> {
+    /// The module paths of the source directories.
+    pub roots: &'a Roots<'a>,
+    /// The context type (`()` when none is declared).
+    pub context: &'a TokenStream,
+    /// Whether the tools get a compiled search index (`Builder::tool_search`).
+    pub tool_search: bool,
+}
+
+/// Generates the whole `tools.rs` text. `outputs` and `forms` are the types named with
+/// `Builder::output_type` and `Builder::form_type`. Code already formatted in `memo` is
+/// taken from it; the memo given back holds what this file's code formatted to.
 pub fn generate_file(
     modules: &[ToolModule],
     impls: &[LocalImpl],
     outputs: &[crate::output_type::OutputDef],
     forms: &[crate::form_type::FormDef],
-    roots: &Roots<'_>,
-    context: &TokenStream,
+    settings: &Settings<'_>,
     memo: Memo,
 ) -> (String, Memo) {
+    let (roots, context, tool_search) = (settings.roots, settings.context, settings.tool_search);
     let sets = [Kind::Tool, Kind::Prompt, Kind::Resource].map(|kind| Set::new(kind, modules));
     let mut tree = Node::default();
     for module in modules {
@@ -87,9 +97,10 @@ pub fn generate_file(
     out.line(RUNTIME_ALIAS);
     let skeletons = Skeletons::new(context);
     let keys = key_fns(modules, impls);
-    tree.write(&mut out, &Scope { roots, context, skeletons: &skeletons, sets: &sets, keys: &keys }, &[]);
+    let scope = Scope { roots, context, skeletons: &skeletons, sets: &sets, keys: &keys, tool_search };
+    tree.write(&mut out, &scope, &[]);
     for set in &sets {
-        set.write(&mut out, context, &skeletons);
+        set.write(&mut out, context, &skeletons, tool_search);
     }
     if !keys.is_empty() {
         out.line("");
@@ -267,8 +278,9 @@ impl<'m> Set<'m> {
     /// The toolset static, its info table assembled from the modules' rows, and its
     /// dispatcher, which asks each module's in turn; for resources, `RESOURCES` around
     /// them. Functions are not named here. Tools always have `ALL`; a crate without
-    /// prompts or resources gets no `PROMPTS` or `RESOURCES`.
-    fn write(&self, out: &mut Out, context: &TokenStream, skeletons: &Skeletons) {
+    /// prompts or resources gets no `PROMPTS` or `RESOURCES`. With `tool_search`, `ALL`
+    /// searches the index written after it.
+    fn write(&self, out: &mut Out, context: &TokenStream, skeletons: &Skeletons, tool_search: bool) {
         if self.kind != Kind::Tool && self.modules.is_empty() {
             return;
         }
@@ -290,6 +302,13 @@ impl<'m> Set<'m> {
             .collect();
         let count = proc_macro2::Literal::usize_unsuffixed(parts.len());
         let visibility = if self.kind == Kind::Resource { quote!() } else { quote!(pub) };
+        let searched = tool_search && self.kind == Kind::Tool;
+        let with_search = if searched {
+            let index = syntax::ident(search::INDEX);
+            quote!(.with_search(&#index, 0))
+        } else {
+            quote!()
+        };
         write_code(
             out,
             quote! {
@@ -297,7 +316,7 @@ impl<'m> Set<'m> {
                 // Not every crate uses every toolset.
                 #[allow(dead_code)]
                 #visibility static #toolset: ::toolcall_runtime::Toolset<#context> =
-                    ::toolcall_runtime::Toolset::generated(&#info, &#emitted, #dispatch_fn);
+                    ::toolcall_runtime::Toolset::generated(&#info, &#emitted, #dispatch_fn)#with_search;
                 static #emitted: ::toolcall_runtime::Emitted = ::toolcall_runtime::Emitted::new();
                 /// Each module's rows, in the toolset's order.
                 const #parts_name: [&[::toolcall_runtime::ToolInfo]; #count] = [#(&#parts),*];
@@ -311,6 +330,9 @@ impl<'m> Set<'m> {
             .map(|m| (local(&generated_path(m)), dispatch::is_hashed(m.tools.len())))
             .collect();
         write_items(out, vec![syn::Item::Fn(dispatch::chain(names.dispatch, &dispatchers, skeletons))]);
+        if searched {
+            search::write_index(out, &self.modules);
+        }
         if self.kind == Kind::Resource {
             write_code(out, self.resource_set(context));
         }
@@ -361,6 +383,8 @@ struct Scope<'a, 'm> {
     sets: &'a [Set<'m>; 3],
     /// The file's key functions, at its root.
     keys: &'a KeyFns,
+    /// Whether the tools' toolsets search a compiled index.
+    tool_search: bool,
 }
 
 impl Scope<'_, '_> {
@@ -444,6 +468,12 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
         |item: syn::Ident| generated_path(module).iter().fold(quote!(#item), |path, _| quote!(super::#path));
     let (all_info, parts) = (up(syntax::ident(names.info)), up(syntax::ident(names.parts)));
     let index = proc_macro2::Literal::usize_unsuffixed(scope.set(module.kind).index_of(module));
+    let with_search = if scope.tool_search && module.kind == Kind::Tool {
+        let search_index = up(syntax::ident(search::INDEX));
+        quote!(.with_search(&#search_index, __rt::start_of(&#parts, #index)))
+    } else {
+        quote!()
+    };
     write_code(
         out,
         quote! {
@@ -454,7 +484,7 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
                 __rt::rows(&#all_info, __rt::start_of(&#parts, #index), __INFO.len()),
                 &__EMITTED,
                 __dispatch,
-            );
+            )#with_search;
         },
     );
     data::emitted(out, "__EMITTED");
