@@ -157,13 +157,16 @@ fn docs_headings_sections_and_links() {
     let search = info("search_catalogue");
     assert_eq!(
         search.description,
-        "Finds products in the `Catalogue` by name. See the search guide for the query syntax."
+        "Finds products in the `Catalogue` (https://example.com/catalogue) by name. See the search guide \
+         (https://example.com/search) for the query syntax."
     );
     let props = properties("search_catalogue");
     assert_eq!(props["query"]["description"], "what to look for, joined with this continuation line");
     assert_eq!(props["limit"]["description"], "at most this many results");
     let text = toolset::ALL.emit(Format::OpenAi, false);
-    for leak in ["must not leak", "Never;", "nested bullet", "Search the catalogue", "https://"] {
+    // A link keeps its URL (#62 item 13); the definitions themselves are not text.
+    assert_eq!(text.matches("https://example.com/search").count(), 1, "{text}");
+    for leak in ["must not leak", "Never;", "nested bullet", "Search the catalogue", "[the search guide]"] {
         assert!(!text.contains(leak), "`{leak}` leaked");
     }
     let markers = properties("bullet_markers");

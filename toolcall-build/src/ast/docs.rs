@@ -15,13 +15,25 @@
 //!   trailing `:`), each item's first paragraph read as ``name [(Type)] [separator text]``, e.g.
 //!   ``* `city` - city name``. Nested lists and later paragraphs of an item are ignored.
 //!
-//! Readable text keeps inline code in backticks and emphasis with its markers as written, keeps
-//! link text and drops link syntax (intra-doc links such as ``[`Foo`]`` and `[crate::a::B]`,
-//! inline and reference links), resolves escapes and entities, turns line breaks into spaces and
-//! drops HTML comments and footnote references. Other sections (`# Examples`, `# Errors`,
-//! `# Panics`, `# Safety`, ...) never leak into either result. Parsing runs in time linear in
-//! the input and never panics.
+//! Readable text keeps inline code in backticks and emphasis with its markers as written,
+//! resolves escapes and entities, turns line breaks into spaces and drops HTML comments and
+//! footnote references. Links keep what the author wrote for a reader (#62 item 13):
+//!
+//! * a rustdoc intra-doc link loses its brackets and keeps its text: ``[`Foo`]`` is `` `Foo` ``,
+//!   `[Forecast]` is `Forecast`, `[the unit][crate::Unit]` and `[the unit](crate::Unit)` are
+//!   `the unit`. A bracketed label is such a link when rustdoc could resolve it: a code span, a
+//!   path (`a::B`, `fn@f`, `f()`, `m!`), or a name in the item's [`Scope`] (declared or imported
+//!   in its module, the prelude, a primitive type);
+//! * a link to a URL keeps it after its text in parentheses, the way a plain-text reader writes
+//!   it: `[Configuring time tracking](https://x.org/t)` is `Configuring time tracking
+//!   (https://x.org/t)` (an autolink `<https://x.org>` is the URL once), for inline links, reference
+//!   links with a definition and images alike;
+//! * brackets that are no link stay as written: `+[country code][number]`, `[NAME]`, `a[i]`.
+//!
+//! Other sections (`# Examples`, `# Errors`, `# Panics`, `# Safety`, ...) never leak into either
+//! result. Parsing runs in time linear in the input and never panics.
 
+use std::collections::BTreeSet;
 use std::iter::Peekable;
 use std::ops::Range;
 
@@ -78,10 +90,153 @@ pub fn is_doc_hidden(attrs: &[Attribute]) -> bool {
 }
 
 /// Parses doc text (as produced by [`doc_text`]) as CommonMark into a description and parameter
-/// docs.
+/// docs, its bracketed names read in a scope that is not known ([`Scope::unknown`]).
+#[cfg(test)]
 pub fn parse_docs(text: &str) -> Docs {
-    let blocks: Vec<Block> = BlockReader::new(text).collect();
+    parse_docs_in(text, &Scope::unknown())
+}
+
+/// Parses doc text (as produced by [`doc_text`]) as CommonMark into a description and parameter
+/// docs; a bracketed name is an intra-doc link when `scope` holds it.
+pub fn parse_docs_in(text: &str, scope: &Scope) -> Docs {
+    let blocks: Vec<Block> = BlockReader::new(text, scope).collect();
     Docs { description: description(&blocks), params: parameter_docs(&blocks) }
+}
+
+/// The names a bare intra-doc link (`[Forecast]`, `[get_weather]`) can name: what rustdoc
+/// resolves it against. Those are the items and imports of the documented item's module, the
+/// prelude and the primitive types; a name outside them (`[number]`, `[NAME]`) is text in
+/// brackets, as rustdoc shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scope {
+    /// The names the module declares or imports.
+    names: BTreeSet<String>,
+    /// The module imports with a glob (`use crate::models::*`), or is not known: a name written
+    /// as a type is (`Recipe`) may be in it.
+    open: bool,
+}
+
+impl Scope {
+    /// The scope of a module with `items`: every item's name, every name a `use` brings in
+    /// (renames applied), open when a `use` is a glob.
+    pub fn of_items(items: &[syn::Item]) -> Scope {
+        let mut scope = Scope::default();
+        for item in items {
+            let ident = match item {
+                syn::Item::Const(i) => Some(&i.ident),
+                syn::Item::Enum(i) => Some(&i.ident),
+                syn::Item::ExternCrate(i) => Some(i.rename.as_ref().map_or(&i.ident, |(_, rename)| rename)),
+                syn::Item::Fn(i) => Some(&i.sig.ident),
+                syn::Item::Macro(i) => i.ident.as_ref(),
+                syn::Item::Mod(i) => Some(&i.ident),
+                syn::Item::Static(i) => Some(&i.ident),
+                syn::Item::Struct(i) => Some(&i.ident),
+                syn::Item::Trait(i) => Some(&i.ident),
+                syn::Item::TraitAlias(i) => Some(&i.ident),
+                syn::Item::Type(i) => Some(&i.ident),
+                syn::Item::Union(i) => Some(&i.ident),
+                syn::Item::Use(u) => {
+                    scope.add_use(&u.tree);
+                    None
+                }
+                _ => None,
+            };
+            if let Some(ident) = ident {
+                scope.names.insert(crate::ast::unraw(ident));
+            }
+        }
+        scope
+    }
+
+    /// A scope that is not known: a name written as a type is (`Forecast`) is taken as in it.
+    #[cfg(test)]
+    pub fn unknown() -> Scope {
+        Scope { names: BTreeSet::new(), open: true }
+    }
+
+    /// Adds the names a `use` tree brings in.
+    fn add_use(&mut self, tree: &syn::UseTree) {
+        match tree {
+            syn::UseTree::Path(path) => self.add_use(&path.tree),
+            syn::UseTree::Name(name) => {
+                self.names.insert(crate::ast::unraw(&name.ident));
+            }
+            syn::UseTree::Rename(rename) => {
+                self.names.insert(crate::ast::unraw(&rename.rename));
+            }
+            syn::UseTree::Glob(_) => self.open = true,
+            syn::UseTree::Group(group) => group.items.iter().for_each(|item| self.add_use(item)),
+        }
+    }
+
+    /// Whether rustdoc would find the single name `name` here.
+    fn resolves(&self, name: &str) -> bool {
+        self.names.contains(name)
+            || PRELUDE.contains(&name)
+            || PRIMITIVES.contains(&name)
+            || (self.open && is_type_name(name))
+    }
+}
+
+/// The names of the standard prelude (and the crates every crate sees) a doc may link bare.
+const PRELUDE: &[&str] = &[
+    "std",
+    "core",
+    "alloc",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "Vec",
+    "String",
+    "Box",
+    "ToString",
+    "ToOwned",
+    "Clone",
+    "Copy",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Default",
+    "Eq",
+    "PartialEq",
+    "Ord",
+    "PartialOrd",
+    "Hash",
+    "Debug",
+    "Iterator",
+    "IntoIterator",
+    "Extend",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "FromIterator",
+    "AsRef",
+    "AsMut",
+    "Into",
+    "From",
+    "TryFrom",
+    "TryInto",
+    "drop",
+    "Self",
+];
+
+/// The primitive types, which rustdoc links by name (`[u32]`).
+const PRIMITIVES: &[&str] = &[
+    "bool", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
+    "isize", "f32", "f64",
+];
+
+/// Whether `name` is written as a type is: an uppercase letter first, a lowercase one later
+/// (`Recipe`, `HashMap`; not `NAME`, not `number`).
+fn is_type_name(name: &str) -> bool {
+    name.starts_with(char::is_uppercase) && name.chars().any(char::is_lowercase)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -210,10 +365,10 @@ struct BlockReader<'a> {
 }
 
 impl<'a> BlockReader<'a> {
-    /// A reader over `source` parsed with [`markdown_options`].
-    fn new(source: &'a str) -> Self {
-        let parser =
-            Parser::new_with_broken_link_callback(source, markdown_options(), Some(IntraDocLinks { source }));
+    /// A reader over `source` parsed with [`markdown_options`], its bracketed names read in `scope`.
+    fn new(source: &'a str, scope: &'a Scope) -> Self {
+        let links = IntraDocLinks { source, scope };
+        let parser = Parser::new_with_broken_link_callback(source, markdown_options(), Some(links));
         Self { source, events: parser.into_offset_iter().peekable() }
     }
 
@@ -356,12 +511,15 @@ struct InlineWriter<'a> {
     source: &'a str,
     text: String,
     opens_with_text: Option<bool>,
+    /// The links and images open at the cursor: where each one's text starts in `text`, and
+    /// the URL it shows after that text (`None` for an intra-doc link).
+    links: Vec<(usize, Option<String>)>,
 }
 
 impl<'a> InlineWriter<'a> {
     /// An empty writer for events of `source`.
     fn new(source: &'a str) -> Self {
-        Self { source, text: String::new(), opens_with_text: None }
+        Self { source, text: String::new(), opens_with_text: None, links: Vec::new() }
     }
 
     /// Appends the readable text of one event found at `range` of the source.
@@ -373,11 +531,32 @@ impl<'a> InlineWriter<'a> {
             Event::InlineHtml(html) if !html.starts_with("<!--") => self.push(html),
             Event::SoftBreak | Event::HardBreak => self.push(" "),
             Event::TaskListMarker(checked) => self.push(if *checked { "[x] " } else { "[ ] " }),
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                self.links.push((self.text.len(), shown_destination(dest_url)));
+            }
+            Event::End(TagEnd::Link | TagEnd::Image) => self.close_link(),
             Event::Start(tag) => {
                 self.push(emphasis_marker(span_of(self.source, range), tag.to_end(), Edge::Opening))
             }
             Event::End(end) => self.push(emphasis_marker(span_of(self.source, range), *end, Edge::Closing)),
             _ => {}
+        }
+    }
+
+    /// Ends the innermost open link: its URL, when it shows one, follows its text in
+    /// parentheses (`guide (https://x.org)`), or stands alone when the text is empty or is the
+    /// URL itself (an autolink).
+    fn close_link(&mut self) {
+        let Some((start, Some(url))) = self.links.pop() else { return };
+        let text = self.text.get(start..).unwrap_or("").trim();
+        let is_url = text == url || url.strip_prefix("mailto:").is_some_and(|address| address == text);
+        if is_url {
+            return;
+        }
+        if text.is_empty() {
+            self.push(&url);
+        } else {
+            self.push(&format!(" ({url})"));
         }
     }
 
@@ -422,7 +601,7 @@ enum Edge {
 }
 
 /// The delimiter run of an emphasis, strong or strikethrough span as written (`*`, `__`, `~~`,
-/// ...), `""` for links and images, whose syntax is dropped.
+/// ...), `""` for other spans.
 fn emphasis_marker(span: &str, end: TagEnd, edge: Edge) -> &str {
     let (len, fallback) = match end {
         TagEnd::Emphasis => (1, "*"),
@@ -441,30 +620,31 @@ fn emphasis_marker(span: &str, end: TagEnd, edge: Edge) -> &str {
 // Intra-doc links
 // ---------------------------------------------------------------------------------------------
 
-/// Makes links of the broken references rustdoc would resolve as intra-doc links, so their
-/// brackets go the way of other link syntax.
+/// Makes links of the broken references rustdoc would resolve as intra-doc links (with no URL,
+/// so only their text shows); any other broken reference stays text, brackets and all.
 struct IntraDocLinks<'a> {
     source: &'a str,
+    scope: &'a Scope,
 }
 
 impl<'a> BrokenLinkCallback<'a> for IntraDocLinks<'a> {
     fn handle_broken_link(&mut self, link: BrokenLink<'a>) -> Option<(CowStr<'a>, CowStr<'a>)> {
-        is_intra_doc_link(self.source, &link).then_some((link.reference, CowStr::Borrowed("")))
+        is_intra_doc_link(self.source, self.scope, &link)
+            .then_some((CowStr::Borrowed(""), CowStr::Borrowed("")))
     }
 }
 
-/// Whether a reference with no definition is taken as an intra-doc link: any full or collapsed
-/// reference (`[text][crate::Foo]`, `[Foo][]`), and a shortcut (`[Foo]`, ``[`Foo`]``) whose label
-/// is a code span or a path and that does not follow a word (`a[i]`, `#[derive]`).
-fn is_intra_doc_link(source: &str, link: &BrokenLink<'_>) -> bool {
+/// Whether a reference with no definition is taken as an intra-doc link: its label names
+/// something rustdoc would resolve ([`is_intra_doc_label`]), and a shortcut (`[Foo]`,
+/// ``[`Foo`]``) does not follow a word (`a[i]`, `#[derive]`, `[a][b]`).
+fn is_intra_doc_link(source: &str, scope: &Scope, link: &BrokenLink<'_>) -> bool {
     match link.link_type {
         LinkType::Reference
         | LinkType::ReferenceUnknown
         | LinkType::Collapsed
-        | LinkType::CollapsedUnknown => true,
+        | LinkType::CollapsedUnknown => is_intra_doc_label(&link.reference, scope),
         LinkType::Shortcut | LinkType::ShortcutUnknown => {
-            !follows_word(source, link.span.start)
-                && (is_code_span_label(&link.reference) || is_path_like(&link.reference))
+            !follows_word(source, link.span.start) && is_intra_doc_label(&link.reference, scope)
         }
         _ => false,
     }
@@ -477,6 +657,28 @@ fn follows_word(source: &str, start: usize) -> bool {
     before.is_some_and(|c| is_identifier_char(c) || "]!#".contains(c))
 }
 
+/// Whether a link label names what rustdoc resolves: a code span (``[`Vec::new()`]``), a path
+/// (`crate::a::B`), one with a disambiguator or a call or macro suffix (`fn@f`, `f()`, `m!`),
+/// or a single name (generics aside: `Vec<T>`) that `scope` holds.
+fn is_intra_doc_label(label: &str, scope: &Scope) -> bool {
+    if is_code_span_label(label) {
+        return true;
+    }
+    if !is_path_like(label) {
+        return false;
+    }
+    let (disambiguated, path) = match label.split_once('@') {
+        Some((kind, path)) => (kind.chars().all(|c| c.is_ascii_lowercase()), path),
+        None => (false, label),
+    };
+    let bare = path.strip_suffix("()").or_else(|| path.strip_suffix('!'));
+    if disambiguated || bare.is_some() || path.contains("::") {
+        return true;
+    }
+    let name = path.split('<').next().unwrap_or(path);
+    !name.is_empty() && scope.resolves(name)
+}
+
 /// Whether a link label is one code span, as in ``[`Vec::new()`]``.
 fn is_code_span_label(label: &str) -> bool {
     let inner = label.trim_matches('`');
@@ -487,6 +689,17 @@ fn is_code_span_label(label: &str) -> bool {
 fn is_path_like(label: &str) -> bool {
     label.starts_with(|c: char| c.is_alphabetic() || c == '_')
         && label.chars().all(|c| is_identifier_char(c) || ":<>!()@".contains(c))
+}
+
+/// The URL a link shows after its text: its destination as written, or `None` when it has
+/// none or it is an intra-doc path (`crate::Unit`, `` `Foo` ``, `Foo#method.bar`): what
+/// rustdoc takes for one, a destination with no `/` whose characters all fit a path.
+fn shown_destination(dest: &str) -> Option<String> {
+    let path = dest.split('#').next().unwrap_or("").replace('`', "");
+    let path = path.trim();
+    let is_path =
+        !path.is_empty() && path.chars().all(|c| c.is_alphanumeric() || ":_<>, !*&;@()".contains(c));
+    (!dest.trim().is_empty() && !is_path).then(|| dest.to_owned())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -835,9 +1048,12 @@ mod tests {
     fn link_definitions_are_not_description_text() {
         assert_eq!(
             description_of("Uses [the docs].\n\n[the docs]: https://example.com\n\nMore."),
-            "Uses the docs."
+            "Uses the docs (https://example.com)."
         );
-        assert_eq!(description_of("[the docs]: https://example.com\n\nUses [the docs]."), "Uses the docs.");
+        assert_eq!(
+            description_of("[the docs]: https://example.com\n\nUses [the docs]."),
+            "Uses the docs (https://example.com)."
+        );
         // A definition cannot interrupt a paragraph: rustdoc shows this line as text, and so do we.
         assert_eq!(
             description_of("Uses [the docs].\n[the docs]: https://example.com"),
@@ -859,7 +1075,10 @@ mod tests {
         );
         // Links never nest: the inner one wins and the outer brackets are text, as rustdoc shows them.
         assert_eq!(description_of("A [nested [link](a)](b) here."), "A [nested link](b) here.");
-        assert_eq!(description_of("A [link](http://x.org/(a)[b]) here."), "A link here.");
+        assert_eq!(
+            description_of("A [link](http://x.org/(a)[b]) here."),
+            "A link (http://x.org/(a)[b]) here."
+        );
     }
 
     #[test]
@@ -884,6 +1103,103 @@ mod tests {
             params("# Arguments\n* `unit` - a [`Unit`], see [docs](Foo)"),
             vec![param("unit", "a `Unit`, see docs")]
         );
+    }
+
+    #[test]
+    fn what_the_author_wrote_in_brackets_reaches_the_model() {
+        // #62 item 13: two descriptions of a public function-calling benchmark lost words.
+        assert_eq!(
+            description_of("The phone number, as +[country code][number]."),
+            "The phone number, as +[country code][number]."
+        );
+        assert_eq!(
+            description_of("See [Configuring time tracking](https://example.com/docs/time-tracking)."),
+            "See Configuring time tracking (https://example.com/docs/time-tracking)."
+        );
+        assert_eq!(
+            params("# Arguments\n* `phone` - +[country code][number], e.g. +4712345678"),
+            vec![param("phone", "+[country code][number], e.g. +4712345678")]
+        );
+        // Placeholders are no links: nothing in scope has these names.
+        assert_eq!(
+            description_of("Write it as [YEAR]-[MONTH], greet [name] or [first name][last name]."),
+            "Write it as [YEAR]-[MONTH], greet [name] or [first name][last name]."
+        );
+        assert_eq!(description_of("A [text][] reference."), "A [text][] reference.");
+    }
+
+    #[test]
+    fn links_to_urls_keep_their_urls() {
+        assert_eq!(
+            description_of(
+                "Read [the guide](https://x.org/g \"Title\") and [the API][api].\n\n[api]: https://x.org/api"
+            ),
+            "Read the guide (https://x.org/g) and the API (https://x.org/api)."
+        );
+        assert_eq!(description_of("See [](https://x.org/empty)."), "See https://x.org/empty.");
+        assert_eq!(description_of("See [https://x.org](https://x.org)."), "See https://x.org.");
+        assert_eq!(
+            description_of("Mail <mailto:a@b.org> or [us](mailto:a@b.org)."),
+            "Mail mailto:a@b.org or us (mailto:a@b.org)."
+        );
+        assert_eq!(
+            description_of("Relative [page](../guide/index.html)."),
+            "Relative page (../guide/index.html)."
+        );
+        assert_eq!(description_of("Anchor [below](#errors)."), "Anchor below (#errors).");
+        assert_eq!(
+            description_of("A [**bold** `code` link](https://x.org) here."),
+            "A **bold** `code` link (https://x.org) here."
+        );
+        assert_eq!(
+            params("# Arguments\n* `tz` - a zone from [the tz database](https://www.iana.org/time-zones)"),
+            vec![param("tz", "a zone from the tz database (https://www.iana.org/time-zones)")]
+        );
+    }
+
+    #[test]
+    fn intra_doc_destinations_and_paths_lose_their_syntax() {
+        assert_eq!(
+            description_of(
+                "See [the unit](crate::Unit), [it](`Foo`), [a method](Foo#method.bar) and [m](Vec<String>)."
+            ),
+            "See the unit, it, a method and m."
+        );
+        assert_eq!(
+            description_of(
+                "Calls [f()], [vec!], [struct@Forecast], [`anything at all`] and [x][crate::y::Z]."
+            ),
+            "Calls f(), vec!, struct@Forecast, `anything at all` and x."
+        );
+        // Prelude names and primitives resolve anywhere.
+        assert_eq!(description_of("An [Option] of [u32] in a [Vec<T>]."), "An Option of u32 in a Vec<T>.");
+    }
+
+    #[test]
+    fn a_bare_name_links_when_the_items_module_holds_it() {
+        let file: syn::File = syn::parse_quote! {
+            use crate::models::{Recipe, units::Unit as Measure};
+            pub struct Forecast;
+            pub fn get_weather() {}
+            const LIMIT: u32 = 3;
+        };
+        let scope = Scope::of_items(&file.items);
+        let read = |text: &str| parse_docs_in(text, &scope).description;
+        assert_eq!(
+            read(
+                "Like [get_weather], [Forecast], [Recipe], [Measure] and [LIMIT]: a [Unit], [Name] or [number]."
+            ),
+            "Like get_weather, Forecast, Recipe, Measure and LIMIT: a [Unit], [Name] or [number]."
+        );
+        assert_eq!(read("[text][get_weather] and [text][Name]."), "text and [text][Name].");
+        // A glob import may bring in any type; an unknown scope is read the same way.
+        let glob: syn::File = syn::parse_quote! { use crate::models::*; };
+        let open = Scope::of_items(&glob.items);
+        assert_eq!(
+            parse_docs_in("A [Recipe], [number] or [NAME].", &open).description,
+            "A Recipe, [number] or [NAME]."
+        );
+        assert_eq!(description_of("A [Recipe], [number] or [NAME]."), "A Recipe, [number] or [NAME].");
     }
 
     // --- parameter sections ---------------------------------------------------------------------
@@ -1161,15 +1477,18 @@ mod tests {
         assert_eq!(
             parse_docs(text),
             Docs {
-                description: "See the guide, Guide and guide.".to_owned(),
-                params: vec![param("a", "see guide and more")]
+                description: "See the guide (https://example.com), Guide (https://example.com) and guide \
+                              (https://example.com)."
+                    .to_owned(),
+                params: vec![param("a", "see guide (https://example.com) and more")]
             }
         );
+        // An autolink is its URL once; a destination rustdoc reads as a path is an intra-doc link.
         assert_eq!(
-            description_of("Visit <https://example.com> or [x](<a b> \"t\")."),
-            "Visit https://example.com or x."
+            description_of("Visit <https://example.com>, <a@b.org> or [x](<a b> \"t\")."),
+            "Visit https://example.com, a@b.org or x."
         );
-        assert_eq!(description_of("A ![logo](logo.png) image."), "A logo image.");
+        assert_eq!(description_of("A ![logo](logo.png) image."), "A logo (logo.png) image.");
     }
 
     #[test]

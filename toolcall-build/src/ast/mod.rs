@@ -20,7 +20,7 @@ pub mod tool;
 
 use std::path::Path;
 
-use crate::ast::docs::{doc_text, parse_docs};
+use crate::ast::docs::{Scope, doc_text, parse_docs_in};
 use crate::diagnostics::Diagnostics;
 use attr::{Both, RenameRule};
 
@@ -113,26 +113,28 @@ pub struct Variant {
 }
 
 impl Container {
-    /// Reads a struct, enum or alias item; `None` for any other item. Attribute errors
-    /// go to `diags`, located in `file`.
-    pub fn from_item(item: &syn::Item, file: &Path, diags: &Diagnostics) -> Option<Container> {
+    /// Reads a struct, enum or alias item; `None` for any other item. Its docs' bracketed
+    /// names are read in `scope` (its module's). Attribute errors go to `diags`, located in
+    /// `file`.
+    pub fn from_item(item: &syn::Item, file: &Path, scope: &Scope, diags: &Diagnostics) -> Option<Container> {
         let mut errors = Vec::new();
         let container = match item {
             syn::Item::Struct(s) => {
                 let attrs = attr::container(&s.attrs, false, &mut errors);
-                let (style, fields) = fields(&s.fields, attrs.rename_all.clone(), &mut errors);
-                Container::new(&s.ident, &s.vis, &s.generics, &s.attrs, attrs, Data::Struct(style, fields))
+                let (style, fields) = fields(&s.fields, attrs.rename_all.clone(), scope, &mut errors);
+                let data = Data::Struct(style, fields);
+                Container::new(&s.ident, &s.vis, &s.generics, (&s.attrs, scope), attrs, data)
             }
             syn::Item::Enum(e) => {
                 let attrs = attr::container(&e.attrs, true, &mut errors);
-                let variants = e.variants.iter().map(|v| variant(v, &attrs, &mut errors)).collect();
-                Container::new(&e.ident, &e.vis, &e.generics, &e.attrs, attrs, Data::Enum(variants))
+                let variants = e.variants.iter().map(|v| variant(v, &attrs, scope, &mut errors)).collect();
+                Container::new(&e.ident, &e.vis, &e.generics, (&e.attrs, scope), attrs, Data::Enum(variants))
             }
             syn::Item::Type(t) => Container::new(
                 &t.ident,
                 &t.vis,
                 &t.generics,
-                &t.attrs,
+                (&t.attrs, scope),
                 attr::Container::default(),
                 Data::Alias(t.ty.clone()),
             ),
@@ -148,7 +150,7 @@ impl Container {
         ident: &syn::Ident,
         vis: &syn::Visibility,
         generics: &syn::Generics,
-        attrs: &[syn::Attribute],
+        (attrs, scope): (&[syn::Attribute], &Scope),
         serde: attr::Container,
         data: Data,
     ) -> Self {
@@ -158,7 +160,7 @@ impl Container {
             file: std::path::PathBuf::new(),
             visible: is_crate_visible(vis),
             generics: generics.clone(),
-            doc: doc_of(attrs),
+            doc: doc_of(attrs, scope),
             attrs: serde,
             derives_deserialize: attr::derives(attrs, "Deserialize"),
             derives_serialize: attr::derives(attrs, "Serialize"),
@@ -212,14 +214,16 @@ pub fn is_crate_visible(vis: &syn::Visibility) -> bool {
     }
 }
 
-fn doc_of(attrs: &[syn::Attribute]) -> String {
-    parse_docs(&doc_text(attrs)).description
+/// The first paragraph of an item's docs, its bracketed names read in `scope`.
+fn doc_of(attrs: &[syn::Attribute], scope: &Scope) -> String {
+    parse_docs_in(&doc_text(attrs), scope).description
 }
 
 /// The fields of a struct or variant, named under `rules` (per direction).
 fn fields(
     fields: &syn::Fields,
     rules: Both<Option<RenameRule>>,
+    scope: &Scope,
     errors: &mut Vec<attr::AttrError>,
 ) -> (Style, Vec<Field>) {
     let style = match fields {
@@ -251,7 +255,7 @@ fn fields(
                 name,
                 ty: field.ty.clone(),
                 visible: is_crate_visible(&field.vis),
-                doc: doc_of(&field.attrs),
+                doc: doc_of(&field.attrs, scope),
                 attrs,
                 span: syn::spanned::Spanned::span(&field.ty),
             }
@@ -262,7 +266,12 @@ fn fields(
 
 /// One variant: its name under the container's `rename_all`, its fields under its own
 /// `rename_all` or else the container's `rename_all_fields`.
-fn variant(v: &syn::Variant, container: &attr::Container, errors: &mut Vec<attr::AttrError>) -> Variant {
+fn variant(
+    v: &syn::Variant,
+    container: &attr::Container,
+    scope: &Scope,
+    errors: &mut Vec<attr::AttrError>,
+) -> Variant {
     let attrs = attr::variant(&v.attrs, errors);
     let base = v.ident.to_string();
     let named = |rename: &Option<String>, rule: Option<RenameRule>| match (rename, rule) {
@@ -278,7 +287,7 @@ fn variant(v: &syn::Variant, container: &attr::Container, errors: &mut Vec<attr:
         serialize: attrs.rename_all.serialize.or(container.rename_all_fields.serialize),
         deserialize: attrs.rename_all.deserialize.or(container.rename_all_fields.deserialize),
     };
-    let (style, fields) = fields(&v.fields, rules, errors);
+    let (style, fields) = fields(&v.fields, rules, scope, errors);
     let is_default = v.attrs.iter().any(|a| a.path().is_ident("default"));
-    Variant { ident: v.ident.clone(), name, style, fields, doc: doc_of(&v.attrs), attrs, is_default }
+    Variant { ident: v.ident.clone(), name, style, fields, doc: doc_of(&v.attrs, scope), attrs, is_default }
 }

@@ -9,7 +9,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::ast::defaults::{DefaultFact, FoundDefault, Names, body_defaults, enum_default};
-use crate::ast::docs::{Docs, doc_text, parse_docs};
+use crate::ast::docs::{Docs, Scope, doc_text, parse_docs_in};
 use crate::ast::overrides::{CONST_NAME, ParamOverride, read_overrides};
 use crate::ast::signature;
 use crate::context::{ContextType, ContextUse, progress_use};
@@ -85,6 +85,7 @@ pub fn read_tools(
 ) -> ToolFile {
     let report = diags.in_file(&parsed.file);
     let overrides = file_overrides(parsed, diags);
+    let scope = Scope::of_items(&parsed.ast.items);
     let tools: Vec<ToolFn> = parsed
         .ast
         .items
@@ -93,7 +94,7 @@ pub fn read_tools(
             syn::Item::Fn(function) if signature::is_candidate(function) => Some(function),
             _ => None,
         })
-        .filter_map(|function| read_tool(function, parsed, names, &overrides, context, &report))
+        .filter_map(|function| read_tool(function, (parsed, &scope), names, &overrides, context, &report))
         .collect();
     let overrides = overrides_with_targets(overrides, parsed, &tools, &report);
     let (metadata, metadata_visible) = file_metadata(parsed, diags);
@@ -211,10 +212,11 @@ fn overrides_visible(parsed: &ParsedFile) -> bool {
     parsed.consts.get(CONST_NAME).is_some_and(|c| !matches!(c.vis, syn::Visibility::Inherited))
 }
 
-/// Reads one candidate function; `None` (with a warning) when its signature cannot be served.
+/// Reads one candidate function of `parsed` (whose items are `scope`, what its docs may link
+/// to by name); `None` (with a warning) when its signature cannot be served.
 fn read_tool(
     function: &syn::ItemFn,
-    parsed: &ParsedFile,
+    (parsed, scope): (&ParsedFile, &Scope),
     lookup: &dyn Names,
     overrides: &[ParamOverride],
     context: Option<&ContextType>,
@@ -236,7 +238,7 @@ fn read_tool(
             return None;
         }
     };
-    let docs = parse_docs(&doc_text(&function.attrs));
+    let docs = parse_docs_in(&doc_text(&function.attrs), scope);
     let names = param_names(&inputs, &docs, report);
     let bindings: Vec<String> = names.iter().filter_map(|(_, binding)| binding.clone()).collect();
     let defaults = body_defaults(&function.block, &bindings, lookup);

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::ast::Container;
+use crate::ast::docs::Scope;
 use crate::diagnostics::Diagnostics;
 use crate::parse::{MAX_BRACKET_DEPTH, ParsedFile};
 
@@ -220,10 +221,12 @@ struct Items<'r> {
 
 impl Items<'_> {
     fn read(&mut self, tree: &mut CrateTree, module: &[String], items: &[syn::Item]) {
+        // What the docs of its types may link to by name.
+        let scope = Scope::of_items(items);
         for item in items {
             match item {
                 syn::Item::Struct(_) | syn::Item::Enum(_) | syn::Item::Type(_) => {
-                    if let Some(mut container) = Container::from_item(item, self.file, self.diags) {
+                    if let Some(mut container) = Container::from_item(item, self.file, &scope, self.diags) {
                         container.module = module.to_vec();
                         container.file = self.file.to_owned();
                         let entry = tree.modules.entry(module.to_vec()).or_default();
