@@ -47,6 +47,41 @@ pub enum Command {
     /// Write the tool definitions the crate's build generates.
     #[command(display_name = "cargo-toolcall")]
     Export(ExportArgs),
+    /// Print the tools the build's search index finds for a query, best first.
+    #[command(display_name = "cargo-toolcall")]
+    Search(SearchArgs),
+}
+
+/// The long help of `search`, after the options.
+const SEARCH_AFTER_HELP: &str = "\
+Search runs the crate's own build script (as export does) and ranks the tools it generated
+with the index `Builder::tool_search(true)` compiles into tools.rs: the same tokenizer,
+weights and BM25 as the built crate's `toolset::ALL.search(QUERY, LIMIT)`, so what it
+prints is what a model searching the crate's tools would find. A tool that shares no word
+with the query is not listed.
+
+Exit status: 0 when something was found, 1 when nothing was (or on an error), 2 for a bad
+command line.";
+
+/// The options of `cargo toolcall search`.
+#[derive(Debug, PartialEq, Args)]
+#[command(after_long_help = SEARCH_AFTER_HELP)]
+pub struct SearchArgs {
+    /// What a user or model would ask for, in words.
+    #[arg(value_name = "QUERY", required = true)]
+    pub query: Vec<String>,
+    /// How many tools to print at most.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub limit: usize,
+    /// The crate directory [default: the current one].
+    #[arg(long, value_name = "DIR")]
+    pub path: Option<PathBuf>,
+    /// Path to the crate's Cargo.toml.
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// The toolset to search, by the file build.rs writes it to (`Builder::out_file`).
+    #[arg(long, value_name = "FILE", default_value = "tools.rs")]
+    pub toolset: String,
 }
 
 /// The long help of `export`, after the options.
@@ -154,6 +189,22 @@ mod tests {
             Ok(Cargo::Toolcall(Toolcall { command: Some(Command::Export(args)), .. })) => args,
             other => panic!("expected export: {other:?}"),
         }
+    }
+
+    #[test]
+    fn search_takes_a_query_of_words_and_a_limit() {
+        let Ok(Cargo::Toolcall(Toolcall { command: Some(Command::Search(args)), .. })) =
+            parse_words("search weather in Paris --limit 3")
+        else {
+            panic!("expected search");
+        };
+        assert_eq!(args.query, ["weather", "in", "Paris"]);
+        assert_eq!(args.limit, 3);
+        assert_eq!(args.toolset, "tools.rs");
+        assert_eq!(
+            parse_words("search").map(|_| ()).map_err(|e| e.kind()),
+            Err(ErrorKind::MissingRequiredArgument)
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 mod args;
 mod build;
+mod search;
 mod term;
 
 use std::path::{Path, PathBuf};
@@ -26,6 +27,7 @@ fn main() -> ExitCode {
     term::init_color(&args);
     match args::parse(args) {
         Ok(Cargo::Toolcall(Toolcall { command: Some(Command::Export(export)), .. })) => run_export(&export),
+        Ok(Cargo::Toolcall(Toolcall { command: Some(Command::Search(args)), .. })) => search::run(&args),
         Ok(Cargo::Toolcall(Toolcall { command: None, .. })) => clap_exit(&args::help()),
         Err(error) => clap_exit(&error),
     }
@@ -63,10 +65,10 @@ fn export(args: &ExportArgs) -> Result<ExitCode, String> {
 }
 
 /// The crate directory from `--manifest-path` or `--path` (default: the current one).
-fn crate_dir(args: &ExportArgs) -> Result<PathBuf, String> {
-    let dir = match (&args.manifest_path, &args.path) {
+pub(crate) fn crate_dir(manifest_path: Option<&Path>, path: Option<&Path>) -> Result<PathBuf, String> {
+    let dir = match (manifest_path, path) {
         (Some(manifest), _) => manifest.parent().map(Path::to_owned).unwrap_or_default(),
-        (None, Some(path)) => path.clone(),
+        (None, Some(path)) => path.to_path_buf(),
         (None, None) => PathBuf::from("."),
     };
     let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
@@ -88,7 +90,7 @@ fn exported_text(args: &ExportArgs) -> Result<String, String> {
             ));
         }
     }
-    let dir = crate_dir(args)?;
+    let dir = crate_dir(args.manifest_path.as_deref(), args.path.as_deref())?;
     let out_dir = build::out_dir_of(&dir)?;
     let record = read_record(&out_dir, &args.toolset)?;
     report(&record, args);
@@ -110,7 +112,7 @@ fn exported_text(args: &ExportArgs) -> Result<String, String> {
 
 /// The record the build left for `toolset` in `out_dir`; `Err` names the toolsets it did
 /// leave.
-fn read_record(out_dir: &Path, toolset: &str) -> Result<Record, String> {
+pub(crate) fn read_record(out_dir: &Path, toolset: &str) -> Result<Record, String> {
     let path = out_dir.join(export::record_file(toolset));
     match std::fs::read_to_string(&path) {
         Ok(text) => {

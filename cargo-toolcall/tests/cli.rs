@@ -408,3 +408,26 @@ fn export_prints_the_builds_warnings_and_keeps_notes_quiet() {
     let unlisted = stderr(&export_scratch(&dir, &[]));
     assert!(unlisted.contains("tuple: strict mode"), "{unlisted}");
 }
+
+/// `search` prints what the built crate's own compiled index finds: example-app's
+/// `toolset::ALL.search`, in the same order.
+#[test]
+fn search_prints_what_the_built_crates_index_finds() {
+    let query = "what will the weather be like in Oslo this week";
+    let output = cargo_toolcall(["toolcall", "search", "--path", "example-app", "--limit", "3", query]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let printed: Vec<String> = stdout(&output)
+        .lines()
+        .filter(|line| !line.starts_with("    "))
+        .filter_map(|line| line.split_whitespace().nth(1).map(str::to_owned))
+        .collect();
+    let built: Vec<&str> =
+        example_app::toolset::ALL.search(query, 3).iter().map(|hit| hit.tool.name).collect();
+    assert_eq!(printed, built);
+    assert_eq!(built.first(), Some(&"get_weather"));
+    assert!(!stderr(&output).contains("compiles no search index"), "{}", stderr(&output));
+
+    let nothing = cargo_toolcall(["toolcall", "search", "--path", "example-app", "zebra", "husbandry"]);
+    assert_eq!(nothing.status.code(), Some(1));
+    assert!(stdout(&nothing).starts_with("no tool of the "), "{}", stdout(&nothing));
+}

@@ -66,6 +66,24 @@ impl Record {
         Record { tools_dir: tools_dir.to_owned(), modules, diagnostics, printed }
     }
 
+    /// Every tool of the record in the generated toolset's order (`ALL`'s rows), with its
+    /// module path (`billing::invoices`).
+    pub fn tools(&self) -> impl Iterator<Item = (String, &Tool)> {
+        self.modules.iter().flat_map(|m| m.tools.iter().map(move |(_, _, ir)| (m.path.join("::"), ir)))
+    }
+
+    /// The search index `Builder::tool_search(true)` compiles for these tools: row `i` is
+    /// the `i`th of [`Record::tools`]. The same documents as the build's
+    /// ([`toolcall_runtime::search::Document::of_ir`]), so `cargo toolcall search` finds
+    /// what the built crate's `search` finds.
+    pub fn search_index(&self) -> toolcall_runtime::search::OwnedIndex {
+        let mut index = toolcall_runtime::search::OwnedIndex::new();
+        for (module, ir) in self.tools() {
+            index.add(&toolcall_runtime::search::Document::of_ir(ir, &module));
+        }
+        index
+    }
+
     /// The record as JSON text (one line; the IR as `toolcall_runtime::ir` serializes).
     pub fn to_text(&self) -> String {
         let modules: Vec<Value> = self

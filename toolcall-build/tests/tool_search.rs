@@ -85,7 +85,9 @@ fn the_index_is_the_runtimes_index_of_the_same_tools() {
             let ir = &tool.ir;
             let parameters = serde_json::from_str(&render_input(ir, InputKind::Lax)).unwrap();
             let path = module.path.join("::");
-            index.add(&Document::of_tool(&ir.name, &ir.title, &ir.description, &path, &parameters));
+            let document = Document::of_tool(&ir.name, &ir.title, &ir.description, &path, &parameters);
+            assert_eq!(document, Document::of_ir(ir, &path));
+            index.add(&document);
         }
     }
     for (term, postings) in index.terms() {

@@ -42,7 +42,7 @@ pub use output::{OutputSpec, OutputType};
 pub use params::ToolParam;
 pub use progress::{Answer, AskError, AskFuture, LogLevel, Progress, ProgressSink};
 pub use progress::{Confirmation, NotConfirmed};
-pub use registry::{DuplicateTool, Registry};
+pub use registry::{DuplicateTool, Registry, RegistryHit};
 pub use render::Format;
 pub use search::SearchHit;
 pub use served::{Message, ResourceInfo, ResourceKind, ResourceMeta, ResourceSet, Role};

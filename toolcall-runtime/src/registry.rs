@@ -11,6 +11,7 @@ use crate::call::Runner;
 use crate::dynamic::DynTool;
 use crate::error::ToolError;
 use crate::render::Format;
+use crate::search::{Document, OwnedIndex};
 use crate::toolset::Toolset;
 
 /// Adding a tool failed because its name is already in the registry.
@@ -54,6 +55,19 @@ pub struct Registry {
     tools: Vec<DynTool>,
     routes: HashMap<String, Route>,
     order: Vec<String>,
+    /// Every tool's search document, indexed once as the tool is added: row `i` is
+    /// `order[i]`.
+    index: OwnedIndex,
+}
+
+/// One tool a [`Registry::search`] found: its name, and how well it matched (BM25;
+/// higher is better, comparable only within one search).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RegistryHit<'a> {
+    /// The tool's name.
+    pub name: &'a str,
+    /// Its score for the query.
+    pub score: f32,
 }
 
 impl Registry {
@@ -73,8 +87,8 @@ impl Registry {
         }
         let index = self.sets.len();
         self.sets.push(set);
-        for name in names {
-            self.insert(name, Route::Static(index));
+        for (name, info) in names.into_iter().zip(set.describe()) {
+            self.insert(name, Route::Static(index), &Document::of_info(info));
         }
         Ok(self)
     }
@@ -85,14 +99,43 @@ impl Registry {
             return Err(DuplicateTool { name: tool.name().to_owned() });
         }
         let name = tool.name().to_owned();
-        self.insert(&name, Route::Dynamic(self.tools.len()));
+        let document = Document::of_ir(tool.tool(), "");
+        self.insert(&name, Route::Dynamic(self.tools.len()), &document);
         self.tools.push(tool);
         Ok(self)
     }
 
-    fn insert(&mut self, name: &str, route: Route) {
+    fn insert(&mut self, name: &str, route: Route, document: &Document) {
         self.routes.insert(name.to_owned(), route);
         self.order.push(name.to_owned());
+        self.index.add(document);
+    }
+
+    /// The tools best matching `query`, best first, at most `limit`: the same BM25 search
+    /// as [`Toolset::search`] (one tokenizer, one set of weights), over an index of every
+    /// tool added, static or built at run time, each read once as it was added.
+    ///
+    /// ```
+    /// use toolcall_runtime::ir::{Param, Tool, Type};
+    /// use toolcall_runtime::{DynTool, Registry};
+    ///
+    /// let mut registry = Registry::new();
+    /// let rate = Tool::new("exchange_rate")
+    ///     .description("The exchange rate between two currencies.")
+    ///     .param(Param::new("from", Type::string()));
+    /// registry.add_tool(DynTool::new(rate, |_| Ok(serde_json::json!(1.1)))).unwrap();
+    /// let echo = Tool::new("echo").description("Repeats the text it is given.");
+    /// registry.add_tool(DynTool::new(echo, |a| Ok(a["text"].clone()))).unwrap();
+    /// let hits = registry.search("how many euros is a dollar? currency rate", 5);
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!(hits[0].name, "exchange_rate");
+    /// ```
+    pub fn search(&self, query: &str, limit: usize) -> Vec<RegistryHit<'_>> {
+        self.index
+            .rank(query, limit, |_| true)
+            .into_iter()
+            .filter_map(|(row, score)| self.order.get(row as usize).map(|name| RegistryHit { name, score }))
+            .collect()
     }
 
     /// Every tool name, in the order added; prints as a list.

@@ -4,7 +4,6 @@
 //! the arguments of `SearchIndex::compiled`: every term in byte order with its postings
 //! (row, weighted count), one term per line, then each row's length.
 
-use serde_json::Value;
 use toolcall_runtime::search::{Document, OwnedIndex};
 
 use super::data::{Out, quoted};
@@ -17,14 +16,12 @@ pub const INDEX: &str = "__ALL_SEARCH";
 const LENGTHS_PER_LINE: usize = 16;
 
 /// The index of `modules`' tools, in the order `ALL`'s table holds them.
-pub fn index_of(modules: &[&ToolModule]) -> OwnedIndex {
+fn index_of(modules: &[&ToolModule]) -> OwnedIndex {
     let mut index = OwnedIndex::new();
     for module in modules {
         let path = module.path.join("::");
         for tool in &module.tools {
-            let parameters: Value = serde_json::from_str(&tool.texts.parameters).unwrap_or(Value::Null);
-            let ir = &tool.ir;
-            index.add(&Document::of_tool(&ir.name, &ir.title, &ir.description, &path, &parameters));
+            index.add(&Document::of_ir(&tool.ir, &path));
         }
     }
     index

@@ -75,6 +75,15 @@ impl Document {
         document
     }
 
+    /// The document of a tool given as IR, in module `module` (`billing::invoices`; "" for
+    /// a tool of no module): its input schema rendered as every format but Gemini takes
+    /// it. What the build indexes, `cargo toolcall search` reads and a registry adds.
+    pub fn of_ir(tool: &crate::ir::Tool, module: &str) -> Document {
+        let schema = crate::render::render_input(tool, crate::render::InputKind::Lax);
+        let parameters = serde_json::from_str(&schema).unwrap_or(Value::Null);
+        Document::of_tool(&tool.name, &tool.title, &tool.description, module, &parameters)
+    }
+
     /// The document of a tool whose input schema is JSON text (`ToolInfo::parameters`);
     /// text that is no JSON adds nothing.
     pub fn of_info(info: &crate::ToolInfo) -> Document {
