@@ -82,9 +82,10 @@ async fn each_user_reads_their_own_notes_and_nobody_elses() {
     grace.cancel().await.ok();
 }
 
-/// A client that can ask its user, who answers `confirm`.
+/// A client that can ask its user, who answers with `action` (ticking the box or not
+/// when they accept).
 #[derive(Clone)]
-struct Confirming(bool);
+struct Confirming(ElicitationAction, bool);
 
 impl ClientHandler for Confirming {
     fn get_info(&self) -> ClientConfig {
@@ -101,40 +102,70 @@ impl ClientHandler for Confirming {
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         let asked = serde_json::to_value(&request).unwrap();
-        assert_eq!(asked["message"], "Remove note 1 for good?");
+        assert!(asked["message"].as_str().is_some_and(|m| m.ends_with("for good?")), "{asked}");
         // The form generated from `Confirm` (`Builder::form_type`), "no" filled in.
         let confirm = json!({"type": "boolean", "description": "Remove it for good.", "default": false});
         assert_eq!(asked["requestedSchema"]["properties"]["confirm"], confirm);
         assert_eq!(asked["requestedSchema"]["required"], json!(["confirm"]));
-        let mut answer = ElicitResult::new(ElicitationAction::Accept);
-        answer.content = Some(json!({"confirm": self.0}));
+        let mut answer = ElicitResult::new(self.0.clone());
+        if self.0 == ElicitationAction::Accept {
+            answer.content = Some(json!({"confirm": self.1}));
+        }
         Ok(answer)
     }
 }
 
+/// `remove_note` removes only after a yes (`Progress::confirm_with`, #62): a box left
+/// unticked, a decline, a dismissed question and a client that cannot ask are each
+/// refused, saying which, and the note stays.
 #[tokio::test]
-async fn remove_note_asks_first_when_the_client_can_answer() {
+async fn remove_note_asks_first_and_removes_only_after_a_yes() {
     let store = Arc::new(Store::seeded(Duration::ZERO));
-    let remove = CallToolRequestParams::new("remove_note")
-        .with_arguments(json!({"id": 1}).as_object().cloned().unwrap());
-    let refusing = connect(App::for_user(&store, user(1, "Ada")), Confirming(false)).await;
-    let kept = refusing.call_tool(remove.clone()).await.unwrap();
-    assert_eq!(kept.is_error, Some(true));
-    assert!(kept.content[0].as_text().unwrap().text.contains("note 1 was not removed: the user said no"));
-    assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 2, "the note is still there");
-    let confirming = connect(App::for_user(&store, user(1, "Ada")), Confirming(true)).await;
-    let removed = confirming.call_tool(remove.clone()).await.unwrap();
+    let remove = |id: u64| {
+        CallToolRequestParams::new("remove_note")
+            .with_arguments(json!({"id": id}).as_object().cloned().unwrap())
+    };
+    let refusals = [
+        (Some(Confirming(ElicitationAction::Accept, false)), "the user declined; nothing was done"),
+        (Some(Confirming(ElicitationAction::Decline, true)), "the user declined; nothing was done"),
+        (
+            Some(Confirming(ElicitationAction::Cancel, true)),
+            "the user dismissed the question without answering; nothing was done",
+        ),
+        (
+            None,
+            "it needs the user's confirmation, and the user cannot be asked (the client did not \
+             declare elicitation (asking the user)); nothing was done",
+        ),
+    ];
+    for (user_answers, says) in refusals {
+        let kept = match user_answers {
+            Some(handler) => {
+                let client = connect(App::for_user(&store, user(1, "Ada")), handler).await;
+                let kept = client.call_tool(remove(1)).await.unwrap();
+                client.cancel().await.ok();
+                kept
+            }
+            // A client without elicitation (the Inspector CLI, a Python client without an
+            // elicitation callback): no one to ask is no yes.
+            None => {
+                let plain = connect(App::for_user(&store, user(1, "Ada")), ()).await;
+                let kept = plain.call_tool(remove(1)).await.unwrap();
+                plain.cancel().await.ok();
+                kept
+            }
+        };
+        assert_eq!(kept.is_error, Some(true), "{says}");
+        let text = kept.content[0].as_text().unwrap().text.clone();
+        assert!(text.ends_with(&format!("note 1 was not removed: {says}")), "{text}");
+        assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 2, "the note is still there: {says}");
+    }
+    let confirming =
+        connect(App::for_user(&store, user(1, "Ada")), Confirming(ElicitationAction::Accept, true)).await;
+    let removed = confirming.call_tool(remove(1)).await.unwrap();
     assert_eq!(removed.is_error, Some(false), "{removed:?}");
     assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 1);
-    // A client that cannot ask: the host's approval of destructive tools applies.
-    let plain = connect(App::for_user(&store, user(1, "Ada")), ()).await;
-    let remove_two = CallToolRequestParams::new("remove_note")
-        .with_arguments(json!({"id": 2}).as_object().cloned().unwrap());
-    assert_eq!(plain.call_tool(remove_two).await.unwrap().is_error, Some(false));
-    for client in [refusing.cancel().await, confirming.cancel().await] {
-        client.ok();
-    }
-    plain.cancel().await.ok();
+    confirming.cancel().await.ok();
 }
 
 #[tokio::test]

@@ -404,15 +404,21 @@ async fn a_viewer_neither_sees_nor_can_call_a_destructive_tool() {
         let added = net::call(&grace, "add_note", json!({"text": "read-only? not quite"})).await.unwrap();
         assert!(added.contains(r#""owner":2"#), "{added}");
     }
-    // Ada, an editor, sees every tool and removes her note.
+    // Ada, an editor, sees every tool and may call `remove_note`; her client cannot ask
+    // her to confirm (no elicitation), so the tool refuses and her note stays.
     let ada = connect(&served.uri, Some("s3cret"), false, false).await.unwrap();
     assert_eq!(
         ada.list_all_tools().await.unwrap().iter().map(|t| t.name.as_ref()).collect::<Vec<_>>(),
         every
     );
     let removed = net::call(&ada, "remove_note", json!({"id": 1})).await;
-    assert_eq!(removed.as_deref(), Ok(r#"{"id":1,"owner":1,"text":"buy oat milk"}"#));
-    assert!(!text(&ada, "list_notes").await.contains("oat milk"));
+    assert_eq!(
+        removed.map_err(|refused| refused.replace("tool failed: ", "")),
+        Err("note 1 was not removed: it needs the user's confirmation, and the user cannot be asked \
+             (the client did not declare elicitation (asking the user)); nothing was done"
+            .to_owned())
+    );
+    assert!(text(&ada, "list_notes").await.contains("oat milk"));
 }
 
 /// A client that records the progress and log notifications it receives.

@@ -456,7 +456,10 @@ impl<C> Agent<C> {
     /// Asks `approve` before running a call of a tool annotated destructive
     /// (`destructiveHint: true`): `true` runs it, `false` answers the model that the call
     /// was declined, and it does not run. The calls of one reply are asked about one at a
-    /// time, in order, before any of them runs.
+    /// time, in order, before any of them runs. An approved call runs with an approved
+    /// `Progress` ([`Progress::approved`]): the tool's own confirmation
+    /// ([`Progress::confirm`]) is that yes. Without `approve`, such a confirmation has
+    /// no one to ask and is refused.
     ///
     /// ```text
     /// let agent = agent.approve(|call| {
@@ -713,7 +716,8 @@ impl<C> Agent<C> {
         for call in calls {
             on_event(Event::ToolCall { id: &call.id, name: &call.name, arguments: &call.arguments });
         }
-        // Approval first, one call at a time and in order (a person answers them).
+        // Approval first, one call at a time and in order (a person answers them): whether
+        // each call may run, and whether a person said yes to it.
         let mut approved = Vec::with_capacity(calls.len());
         for call in calls {
             let destructive = match catalog.find(&call.name) {
@@ -722,13 +726,16 @@ impl<C> Agent<C> {
             };
             let ask = self.approve.as_ref().filter(|_| destructive);
             approved.push(match ask {
-                Some(approve) => approve(call).await,
-                None => true,
+                Some(approve) => (approve(call).await, true),
+                None => (true, false),
             });
         }
         let (sender, mut reports) = mpsc::unbounded_channel();
-        let each = calls.iter().zip(approved).enumerate().map(|(index, (call, approved))| {
+        let each = calls.iter().zip(approved).enumerate().map(|(index, (call, (approved, asked)))| {
             let progress = Progress::new(CallSink { call: index, reports: sender.clone() });
+            // A call a person approved confirms itself: the tool's own confirmation
+            // (`Progress::confirm`) is that yes, not asked again.
+            let progress = if approved && asked { progress.approved() } else { progress };
             async move {
                 let answer = |content: String| Answered {
                     answer: ToolReturn {

@@ -255,7 +255,8 @@ async fn a_tools_own_time_limit_ends_its_call_and_the_model_is_told() {
     let app = App::for_user(&store, User::ada());
     let calls = [("call_1", "remove_note", r#"{"id":1}"#)];
     let server = Server::start(vec![tool_calls(&calls), answer("it took too long")]).await;
-    let agent = Agent::new(&toolset::ALL, app, server.base_url.clone());
+    // Approved, so the tool's own confirmation is that yes and it goes to the store.
+    let agent = Agent::new(&toolset::ALL, app, server.base_url.clone()).approve(|_| async { true });
     let started = std::time::Instant::now();
     let (outcome, _) = run(&agent, "remove my first note").await;
     assert_eq!(outcome.unwrap().answer, "it took too long");

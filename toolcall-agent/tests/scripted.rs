@@ -216,3 +216,38 @@ async fn a_string_result_reaches_the_model_as_its_text() {
     let contents: Vec<&str> = results.iter().map(|r| r.content.as_str()).collect();
     assert_eq!(contents, [r#"say "hi""#, "0.25"]);
 }
+
+/// `remove_note` confirms before it removes (`Progress::confirm_with`): a call the
+/// approval callback approved is that confirmation, and the note goes; without a callback
+/// no one can be asked, and the model is told nothing was done (#62).
+#[tokio::test]
+async fn an_approved_call_is_the_tools_confirmation_and_without_approval_nothing_is_removed() {
+    let script = || {
+        ScriptedModel::new([
+            ModelResponse::calls([ToolCall::new("c1", "remove_note", r#"{"id":1}"#)]),
+            ModelResponse::text("done"),
+        ])
+    };
+    let answer = |model: &ScriptedModel| {
+        let Message::Tool { results } = &model.requests()[1].messages[2] else { panic!("no tool answers") };
+        (results[0].is_error, results[0].content.clone())
+    };
+    let model = script();
+    let unasked = Agent::with_model(&toolset::ALL, App::demo(), model.clone());
+    unasked.run("remove note 1", |_| {}).await.unwrap();
+    let (is_error, content) = answer(&model);
+    assert!(is_error, "{content}");
+    assert!(
+        content.contains(
+            "note 1 was not removed: it needs the user's confirmation, and the user cannot be asked"
+        ),
+        "{content}"
+    );
+    assert_eq!(unasked.context().store.notes_of(1, 10).await.unwrap().len(), 2, "nothing was removed");
+
+    let model = script();
+    let approved = Agent::with_model(&toolset::ALL, App::demo(), model.clone()).approve(|_| async { true });
+    approved.run("remove note 1", |_| {}).await.unwrap();
+    assert_eq!(answer(&model), (false, r#"{"id":1,"owner":1,"text":"buy oat milk"}"#.to_owned()));
+    assert_eq!(approved.context().store.notes_of(1, 10).await.unwrap().len(), 1, "the note went");
+}

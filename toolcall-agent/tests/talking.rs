@@ -144,7 +144,7 @@ async fn an_approved_destructive_call_runs() {
     assert_eq!(agent.context().hits.load(Ordering::SeqCst), 1);
     assert_eq!(asked.lock().map(|a| a.len()).unwrap_or_default(), 1);
     let answers = answers(&model);
-    assert_eq!((answers[1].content.as_str(), answers[1].is_error), (r#""erased notes""#, false));
+    assert_eq!((answers[1].content.as_str(), answers[1].is_error), ("erased notes", false));
 }
 
 #[tokio::test]

@@ -96,6 +96,12 @@ fn server(store: &Arc<Store>, runs: &Arc<AtomicUsize>) -> McpServer<App> {
         .tool(Tool::new("ask_model", "Ask the client's model.", no_args()), |_, _, progress: Progress| async move {
             progress.sample("6 times 7?", 50).await.map(Value::String).map_err(|e| ToolError::Failed(e.to_string()))
         })
+        .tool(Tool::new("forget", "Forget note 2, once the user confirms.", no_args()), |app: Arc<App>, _, progress: Progress| async move {
+            // Only a yes goes on; anything else is the tool's error (`NotConfirmed` into `ToolError`).
+            progress.confirm("Forget note 2?").await.required()?;
+            let forgotten = app.store.remove(app.user.id, 2).await.map_err(|e| ToolError::Failed(e.to_string()))?;
+            Ok(json!(format!("forgot {}", forgotten.map_or(0, |note| note.id))))
+        })
 }
 
 /// A client that declares `capabilities` on `version` and answers every question with
@@ -422,12 +428,79 @@ async fn remove_note_removes_nothing_until_the_answer_says_so() {
     assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 2, "asked before removing");
     let no = json!({key.clone(): {"action": "decline"}});
     let (error, text) = complete(round(&client, "remove_note", args.clone(), Some((no, &state))).await);
-    assert!(error && text.contains("note 1 was not removed: the user said no"), "{text}");
+    assert!(error && text.ends_with("note 1 was not removed: the user declined; nothing was done"), "{text}");
+    assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 2);
+    let dismissed = json!({key.clone(): {"action": "cancel"}});
+    let (error, text) =
+        complete(round(&client, "remove_note", args.clone(), Some((dismissed, &state))).await);
+    let says = "note 1 was not removed: the user dismissed the question without answering; nothing was done";
+    assert!(error && text.ends_with(says), "{text}");
+    let unticked = json!({key.clone(): {"action": "accept", "content": {"confirm": false}}});
+    let (error, text) = complete(round(&client, "remove_note", args.clone(), Some((unticked, &state))).await);
+    assert!(error && text.ends_with("the user declined; nothing was done"), "{text}");
     assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 2);
     let yes = json!({key: {"action": "accept", "content": {"confirm": true}}});
     let (error, text) = complete(round(&client, "remove_note", args, Some((yes, &state))).await);
     assert!(!error, "{text}");
     assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 1, "removed once confirmed");
+    client.cancel().await.ok();
+}
+
+/// `Progress::confirm` (#62): a yes/no question, a form with no field, asked with an
+/// `elicitation/create` request (2025-11-25) or an input-required round (2026-07-28). Only
+/// an accept goes on; a decline, a dismissed question and a client that cannot ask are each
+/// the tool's error, saying which, and nothing is done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_confirmation_goes_on_only_after_a_yes_and_never_when_the_client_cannot_ask() {
+    let refused = [
+        (ElicitationAction::Decline, "the user declined; nothing was done"),
+        (ElicitationAction::Cancel, "the user dismissed the question without answering; nothing was done"),
+    ];
+    for (action, says) in refused {
+        let (store, runs) = (Arc::new(Store::seeded(Duration::ZERO)), Arc::new(AtomicUsize::new(0)));
+        let handler = legacy(json!({"elicitation": {}}), action);
+        let client = connect(server(&store, &runs), &handler, false).await;
+        assert_eq!(call(&client, "forget", json!({})).await, (true, format!("tool failed: {says}")));
+        assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 2, "{says}: nothing was done");
+        client.cancel().await.ok();
+    }
+    // A client without elicitation is not asked, and its call does nothing.
+    let (store, runs) = (Arc::new(Store::seeded(Duration::ZERO)), Arc::new(AtomicUsize::new(0)));
+    for cannot in [legacy(json!({}), ElicitationAction::Accept), modern(json!({}), ElicitationAction::Accept)]
+    {
+        let modern = cannot.version == ProtocolVersion::V_2026_07_28;
+        let client = connect(server(&store, &runs), &cannot, modern).await;
+        let cannot_ask = "tool failed: it needs the user's confirmation, and the user cannot be asked \
+             (the client did not declare elicitation (asking the user)); nothing was done";
+        assert_eq!(
+            call(&client, "forget", json!({})).await,
+            (true, cannot_ask.to_owned()),
+            "modern: {modern}"
+        );
+        assert!(cannot.asked().is_empty());
+        client.cancel().await.ok();
+    }
+    assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 2, "a client that cannot ask removed nothing");
+    // A yes, over a request and over a round.
+    let handler = legacy(json!({"elicitation": {}}), ElicitationAction::Accept);
+    let client = connect(server(&store, &runs), &handler, false).await;
+    assert_eq!(call(&client, "forget", json!({})).await, (false, "forgot 2".to_owned()));
+    let asked = handler.asked();
+    assert_eq!(asked[0]["message"], "Forget note 2?");
+    assert_eq!(asked[0]["requestedSchema"], json!({"type": "object", "properties": {}}));
+    client.cancel().await.ok();
+    let store = Arc::new(Store::seeded(Duration::ZERO));
+    let client = connect(server(&store, &runs), &modern(everything(), ElicitationAction::Accept), true).await;
+    let first = input_required(round(&client, "forget", json!({}), None).await);
+    let (key, asked, state) = question(&first);
+    assert_eq!(asked["params"]["requestedSchema"], json!({"type": "object", "properties": {}}));
+    assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 2, "asked before forgetting");
+    let yes = json!({key: {"action": "accept", "content": {}}});
+    assert_eq!(
+        complete(round(&client, "forget", json!({}), Some((yes, &state))).await),
+        (false, "forgot 2".into())
+    );
+    assert_eq!(store.notes_of(1, 10).await.unwrap().len(), 1);
     client.cancel().await.ok();
 }
 

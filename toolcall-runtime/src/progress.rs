@@ -20,6 +20,44 @@
 //! }
 //! assert_eq!(export(Progress::none(), vec!["a".into()]), 1);
 //! ```
+//!
+//! A destructive tool asks the user first with [`Progress::confirm`] (or
+//! [`Progress::confirm_with`], for a typed form): the [`Confirmation`] tells yes from no,
+//! from a dismissed question, from a client that cannot ask, and
+//! [`Confirmation::required`] turns anything but yes into the error the model reads, so
+//! the destructive part runs only after a yes. No one to ask is not a yes.
+//!
+//! ```
+//! use toolcall_runtime::{Confirmation, Progress};
+//!
+//! /// Delete a note for good.
+//! ///
+//! /// # Arguments
+//! ///
+//! /// * `id` - the note
+//! pub async fn delete_note(id: u64, progress: &Progress) -> Result<String, String> {
+//!     progress
+//!         .confirm(&format!("Delete note {id}?"))
+//!         .await
+//!         .required()
+//!         .map_err(|no| format!("note {id} was not deleted: {no}"))?;
+//!     Ok(format!("deleted note {id}")) // only after a yes
+//! }
+//! # fn run<F: std::future::Future>(f: F) -> Option<F::Output> {
+//! #     tokio::runtime::Builder::new_current_thread().build().ok().map(|rt| rt.block_on(f))
+//! # }
+//! // A call with no client to ask (`Progress::none()`) is refused, and says why.
+//! let refused = run(delete_note(3, Progress::none())).and_then(Result::err).unwrap_or_default();
+//! assert_eq!(
+//!     refused,
+//!     "note 3 was not deleted: it needs the user's confirmation, and the user cannot be asked \
+//!      (this call has no client to ask); nothing was done"
+//! );
+//! // A caller that approved the call before it ran (an agent's approval callback).
+//! let approved = Progress::none().clone().approved();
+//! assert_eq!(run(delete_note(3, &approved)), Some(Ok("deleted note 3".to_owned())));
+//! # assert_eq!(Confirmation::CannotAsk("x".into()).is_yes(), false);
+//! ```
 
 use std::fmt;
 use std::future::Future;
@@ -131,6 +169,134 @@ impl fmt::Display for AskError {
 
 impl std::error::Error for AskError {}
 
+/// What became of a request for the user's confirmation ([`Progress::confirm`],
+/// [`Progress::confirm_with`]) before a destructive step: only [`Confirmation::Yes`]
+/// lets it run. A client that cannot ask is [`Confirmation::CannotAsk`], never a yes:
+/// [`Confirmation::required`] refuses it with a text the model can read, as it refuses a
+/// no. A tool that means to go on without a confirmation when no one can be asked says so
+/// in its own `match` arm.
+///
+/// ```
+/// use toolcall_runtime::{Answer, AskError, Confirmation};
+///
+/// // The answer to a typed form reads as a confirmation: accepted with the box ticked.
+/// let ticked = |answer| Confirmation::from_answer(answer, |confirm: &bool| *confirm);
+/// assert_eq!(ticked(Ok(Answer::Accept(true))), Confirmation::Yes);
+/// assert_eq!(ticked(Ok(Answer::Accept(false))), Confirmation::Declined);
+/// assert_eq!(ticked(Ok(Answer::Cancel)), Confirmation::Cancelled);
+/// let cannot = ticked(Err(AskError::Unsupported("no elicitation".into())));
+/// assert_eq!(cannot, Confirmation::CannotAsk("no elicitation".into()));
+/// let refused = cannot.required().map_err(|no| no.to_string());
+/// assert_eq!(
+///     refused,
+///     Err("it needs the user's confirmation, and the user cannot be asked (no elicitation); \
+///          nothing was done".to_owned())
+/// );
+/// ```
+#[must_use = "a confirmation does nothing unless its answer is checked (`.required()?`)"]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Confirmation {
+    /// The user said yes; or whoever runs the tool approved this very call before it ran
+    /// ([`Progress::approved`]: an agent's approval callback), and no one was asked again.
+    Yes,
+    /// The user said no: declined the question, or accepted a form that says no.
+    Declined,
+    /// The user dismissed the question without answering.
+    Cancelled,
+    /// No one could be asked, and why: no client ([`Progress::none`]), a client that did
+    /// not declare elicitation (an MCP client without an elicitation callback), or a
+    /// server built without toolcall-mcp's feature `ask`.
+    CannotAsk(String),
+    /// Asking failed on the way (the client answered an error or went away, or its answer
+    /// did not fit the form), and why.
+    Failed(String),
+}
+
+impl Confirmation {
+    /// `answer` (of [`Progress::ask`], [`Progress::ask_with`], [`Progress::elicit`]) as a
+    /// confirmation: an accepted form for which `yes` is true is [`Confirmation::Yes`];
+    /// one for which it is false, or a decline, is [`Confirmation::Declined`]; a cancel is
+    /// [`Confirmation::Cancelled`]; [`AskError::Unsupported`] is
+    /// [`Confirmation::CannotAsk`] and [`AskError::Failed`] is [`Confirmation::Failed`].
+    pub fn from_answer<T>(answer: Result<Answer<T>, AskError>, yes: impl FnOnce(&T) -> bool) -> Confirmation {
+        match answer {
+            Ok(Answer::Accept(form)) if yes(&form) => Confirmation::Yes,
+            Ok(Answer::Accept(_) | Answer::Decline) => Confirmation::Declined,
+            Ok(Answer::Cancel) => Confirmation::Cancelled,
+            Err(AskError::Unsupported(why)) => Confirmation::CannotAsk(why),
+            Err(AskError::Failed(why)) => Confirmation::Failed(why),
+        }
+    }
+
+    /// Whether this is [`Confirmation::Yes`].
+    pub fn is_yes(&self) -> bool {
+        matches!(self, Confirmation::Yes)
+    }
+
+    /// `Ok(())` for [`Confirmation::Yes`]; anything else is [`NotConfirmed`], whose text
+    /// tells the model what happened and that nothing was done. With `?` in a tool
+    /// returning `Result<_, String>`, the refusal is the tool's error.
+    pub fn required(self) -> Result<(), NotConfirmed> {
+        match self {
+            Confirmation::Yes => Ok(()),
+            other => Err(NotConfirmed(other)),
+        }
+    }
+}
+
+/// A [`Confirmation`] other than yes, as an error: its `Display` is the text the model
+/// reads (`the user declined; nothing was done`). Converts into a `String` and a
+/// [`ToolError::Failed`](crate::ToolError::Failed), so `?` returns it from a tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotConfirmed(Confirmation);
+
+impl NotConfirmed {
+    /// What the confirmation was: [`Confirmation::Declined`], [`Confirmation::Cancelled`],
+    /// [`Confirmation::CannotAsk`] or [`Confirmation::Failed`].
+    pub fn confirmation(&self) -> &Confirmation {
+        &self.0
+    }
+}
+
+impl fmt::Display for NotConfirmed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Confirmation::Declined => f.write_str("the user declined; nothing was done"),
+            Confirmation::Cancelled => {
+                f.write_str("the user dismissed the question without answering; nothing was done")
+            }
+            Confirmation::CannotAsk(why) => write!(
+                f,
+                "it needs the user's confirmation, and the user cannot be asked ({why}); nothing was done"
+            ),
+            Confirmation::Failed(why) => {
+                write!(f, "asking the user to confirm failed ({why}); nothing was done")
+            }
+            // Never built from a yes (`required` gives `Ok`); said plainly all the same.
+            Confirmation::Yes => f.write_str("the user confirmed"),
+        }
+    }
+}
+
+impl std::error::Error for NotConfirmed {}
+
+impl From<NotConfirmed> for String {
+    fn from(refused: NotConfirmed) -> String {
+        refused.to_string()
+    }
+}
+
+impl From<NotConfirmed> for crate::ToolError {
+    fn from(refused: NotConfirmed) -> crate::ToolError {
+        crate::ToolError::Failed(refused.to_string())
+    }
+}
+
+/// The form of a plain yes/no question ([`Progress::confirm`]): no field, so accepting it
+/// is the yes (what MCP clients show as a message with accept and decline, and FastMCP
+/// asks for `response_type=None`).
+const YES_NO: &str = r#"{"type":"object","properties":{}}"#;
+
 /// The future of a question to the client ([`ProgressSink::elicit`], [`ProgressSink::sample`]).
 pub type AskFuture<T> = Pin<Box<dyn Future<Output = Result<T, AskError>> + Send>>;
 
@@ -204,19 +370,36 @@ impl<S: ProgressSink + ?Sized> ProgressSink for Arc<S> {
 #[derive(Clone, Default)]
 pub struct Progress {
     sink: Option<Arc<dyn ProgressSink>>,
+    /// Whoever runs the tool approved this call before it ran ([`Progress::approved`]).
+    approved: bool,
 }
 
-static NONE: Progress = Progress { sink: None };
+static NONE: Progress = Progress { sink: None, approved: false };
 
 impl Progress {
     /// Reports to `sink`.
     pub fn new(sink: impl ProgressSink + 'static) -> Progress {
-        Progress { sink: Some(Arc::new(sink)) }
+        Progress { sink: Some(Arc::new(sink)), approved: false }
     }
 
     /// Reports to a shared `sink`.
     pub fn shared(sink: Arc<dyn ProgressSink>) -> Progress {
-        Progress { sink: Some(sink) }
+        Progress { sink: Some(sink), approved: false }
+    }
+
+    /// This progress, for a call that whoever runs the tool approved before it ran: a
+    /// person answered yes to this very call (an agent loop's approval callback, a
+    /// person who typed the call). [`Progress::confirm`] and [`Progress::confirm_with`]
+    /// then answer [`Confirmation::Yes`] without asking again. Only the caller sets it;
+    /// an MCP server never does (a client's own approval is not known to it).
+    pub fn approved(mut self) -> Progress {
+        self.approved = true;
+        self
+    }
+
+    /// Whether the call was approved before it ran ([`Progress::approved`]).
+    pub fn is_approved(&self) -> bool {
+        self.approved
     }
 
     /// The progress that reports nowhere: what [`Toolset::call`](crate::Toolset::call) and
@@ -298,6 +481,49 @@ impl Progress {
             None => Err(AskError::Unsupported("this call has no client to ask".to_owned())),
         }
     }
+
+    /// Asks the user to confirm `message` (a yes/no question: over MCP an elicitation
+    /// whose form has no field, so accept is yes, decline is no) and waits for the answer,
+    /// before a destructive step. A client that cannot ask is [`Confirmation::CannotAsk`]
+    /// at once, not a yes; a call approved before it ran ([`Progress::approved`]) is
+    /// [`Confirmation::Yes`] without asking. `.required()?` lets only a yes through:
+    ///
+    /// ```
+    /// # use toolcall_runtime::Progress;
+    /// # async fn remove(_id: u64) {}
+    /// /// Remove a recipe for good.
+    /// pub async fn remove_recipe(id: u64, progress: &Progress) -> Result<String, String> {
+    ///     progress.confirm(&format!("Remove recipe {id}?")).await.required()?;
+    ///     remove(id).await;
+    ///     Ok(format!("removed recipe {id}"))
+    /// }
+    /// ```
+    ///
+    /// On MCP 2026-07-28 the question ends the call with an input-required result and the
+    /// tool runs again from its start with the answer: ask before changing anything.
+    pub async fn confirm(&self, message: &str) -> Confirmation {
+        if self.approved {
+            return Confirmation::Yes;
+        }
+        let schema = serde_json::from_str(YES_NO).unwrap_or(Value::Null);
+        Confirmation::from_answer(self.elicit(message, &schema).await, |_| true)
+    }
+
+    /// [`Progress::confirm`] with a typed form `T` shown filled in from `defaults`
+    /// ([`Progress::ask_with`]); `yes` reads whether an accepted answer confirms (a ticked
+    /// box). Declined, or accepted with `yes` false, is [`Confirmation::Declined`]; an
+    /// answer that does not fit `T` is [`Confirmation::Failed`].
+    pub async fn confirm_with<T: Form + serde::Serialize>(
+        &self,
+        message: &str,
+        defaults: &T,
+        yes: impl FnOnce(&T) -> bool,
+    ) -> Confirmation {
+        if self.approved {
+            return Confirmation::Yes;
+        }
+        Confirmation::from_answer(self.ask_with(message, defaults).await, yes)
+    }
 }
 
 /// A form's answer decoded as `T`.
@@ -315,7 +541,10 @@ fn typed<T: Form>(answer: Answer) -> Result<Answer<T>, AskError> {
 
 impl fmt::Debug for Progress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Progress").field("reporting", &self.is_reporting()).finish()
+        f.debug_struct("Progress")
+            .field("reporting", &self.is_reporting())
+            .field("approved", &self.approved)
+            .finish()
     }
 }
 
@@ -425,6 +654,87 @@ mod tests {
         let Err(AskError::Unsupported(_)) = ready(Progress::none().elicit_url("Sign in", "https://x")) else {
             panic!("asked nobody")
         };
+    }
+
+    /// A sink whose user answers every question with `answer`, keeping the forms asked.
+    struct Replying(Answer, Mutex<Vec<Value>>);
+
+    impl ProgressSink for Replying {
+        fn progress(&self, _: u64, _: Option<u64>, _: &str) {}
+        fn log(&self, _: LogLevel, _: &str) {}
+        fn elicit(&self, message: &str, schema: &Value) -> AskFuture<Answer> {
+            let asked = serde_json::json!({"message": message, "schema": schema});
+            self.1.lock().unwrap_or_else(|e| e.into_inner()).push(asked);
+            Box::pin(std::future::ready(Ok(self.0.clone())))
+        }
+    }
+
+    #[test]
+    fn a_confirmation_tells_yes_from_no_from_dismissed_and_no_one_to_ask_is_no_yes() {
+        let replying = |answer: Answer| Arc::new(Replying(answer, Mutex::default()));
+        let accept = replying(Answer::Accept(Map::new()));
+        let progress = Progress::new(Arc::clone(&accept));
+        assert_eq!(ready(progress.confirm("Delete note 3?")), Confirmation::Yes);
+        // A yes/no question: a form with no field.
+        let asked = accept.1.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let form = serde_json::json!({"type": "object", "properties": {}});
+        assert_eq!(asked, [serde_json::json!({"message": "Delete note 3?", "schema": form})]);
+        let answered = |answer| ready(Progress::new(replying(answer)).confirm("Delete?"));
+        assert_eq!(answered(Answer::Decline), Confirmation::Declined);
+        assert_eq!(answered(Answer::Cancel), Confirmation::Cancelled);
+        // No client, or one that cannot ask: not a yes, and the refusal says so.
+        let nobody = ready(Progress::none().confirm("Delete?"));
+        assert_eq!(nobody, Confirmation::CannotAsk("this call has no client to ask".to_owned()));
+        let cannot = ready(Progress::new(Recorder::default()).confirm("Delete?"));
+        let Err(refused) = cannot.clone().required() else { panic!("a client that cannot ask said yes") };
+        assert_eq!(refused.confirmation(), &cannot);
+        assert_eq!(
+            String::from(refused),
+            "it needs the user's confirmation, and the user cannot be asked (whoever runs this tool \
+             cannot ask the user); nothing was done"
+        );
+        let said = |c: Confirmation| c.required().map_err(|no| no.to_string());
+        assert_eq!(said(Confirmation::Declined), Err("the user declined; nothing was done".to_owned()));
+        assert_eq!(
+            said(Confirmation::Cancelled),
+            Err("the user dismissed the question without answering; nothing was done".to_owned())
+        );
+        assert_eq!(
+            said(Confirmation::Failed("the client went away".into())),
+            Err("asking the user to confirm failed (the client went away); nothing was done".to_owned())
+        );
+        assert_eq!(said(Confirmation::Yes), Ok(()));
+        let failed: crate::ToolError = Confirmation::Declined.required().map_err(Into::into).unwrap_err();
+        assert_eq!(failed, crate::ToolError::Failed("the user declined; nothing was done".to_owned()));
+    }
+
+    #[test]
+    fn an_approved_call_is_confirmed_without_asking() {
+        let decline = Arc::new(Replying(Answer::Decline, Mutex::default()));
+        let progress = Progress::new(Arc::clone(&decline)).approved();
+        assert!(progress.is_approved() && !Progress::none().is_approved());
+        assert_eq!(ready(progress.confirm("Delete?")), Confirmation::Yes);
+        let defaults = Age { name: "Ada".to_owned(), age: 0 };
+        assert_eq!(ready(progress.confirm_with("Who?", &defaults, |_| false)), Confirmation::Yes);
+        assert!(decline.1.lock().unwrap_or_else(|e| e.into_inner()).is_empty(), "nobody was asked");
+        // Asking for a form is not confirming: an approved call's questions still go out.
+        assert_eq!(ready(progress.elicit("Name?", &Value::Null)), Ok(Answer::Decline));
+    }
+
+    #[test]
+    fn a_typed_form_confirms_when_its_answer_says_yes() {
+        let progress = Progress::new(Answering(serde_json::json!({"age": 36})));
+        let defaults = Age { name: "Ada".to_owned(), age: 0 };
+        assert_eq!(ready(progress.confirm_with("Who?", &defaults, |a| a.age >= 18)), Confirmation::Yes);
+        let young = Progress::new(Answering(serde_json::json!({"age": 7})));
+        assert_eq!(ready(young.confirm_with("Who?", &defaults, |a| a.age >= 18)), Confirmation::Declined);
+        let wrong = Progress::new(Answering(serde_json::json!({"age": 300})));
+        let Confirmation::Failed(why) = ready(wrong.confirm_with("Who?", &defaults, |_| true)) else {
+            panic!("an answer that does not fit the form confirmed")
+        };
+        assert!(why.contains("age: expected 0 to 255"), "{why}");
+        let none = ready(Progress::none().confirm_with("Who?", &defaults, |_| true));
+        assert!(matches!(none, Confirmation::CannotAsk(_)), "{none:?}");
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! `example-app call NAME JSON`: one tool call through the generated dispatcher, as the
-//! demo's signed-in user, on `--db`'s database (or the built-in one).
+//! demo's signed-in user, on `--db`'s database (or the built-in one). The call is approved by
+//! whoever typed it: a tool that confirms first (`remove_note`) takes it as the yes.
 
 use std::ffi::OsString;
 use std::process::ExitCode;
 
 use clap::Args;
+use toolcall_runtime::Progress;
 
 use crate::app::Location;
 use crate::models::User;
@@ -38,7 +40,16 @@ impl CallArgs {
             Err(exit) => return exit,
         };
         let app = App::for_user(&store, User::ada());
-        match runtime.block_on(toolset::ALL.call_bytes(&app, &self.name, &bytes(self.json))) {
+        let json = bytes(self.json);
+        // The person who typed the call approved it: a tool's own confirmation
+        // (`remove_note`'s `Progress::confirm_with`) is that yes, not a question no one
+        // can answer here.
+        let approved = Progress::default().approved();
+        let called = match std::str::from_utf8(&json) {
+            Ok(text) => runtime.block_on(toolset::ALL.call_json_reporting(&app, &self.name, text, &approved)),
+            Err(_) => runtime.block_on(toolset::ALL.call_bytes(&app, &self.name, &json)),
+        };
+        match called {
             Ok(value) => super::println_stdout(&value.to_string()),
             Err(error) => {
                 let _ = super::println_stdout(&error.to_value().to_string());

@@ -3,7 +3,7 @@
 //! write another user's notes. Their result types ([`User`], [`Note`]) live in
 //! [`crate::models`]; the build finds them there and describes them (MCP `outputSchema`).
 
-use toolcall_runtime::{Answer, AskError, Content, LogLevel, Progress, ToolMeta};
+use toolcall_runtime::{Content, LogLevel, Progress, ToolMeta};
 
 use crate::App;
 use crate::app::StoreError;
@@ -78,8 +78,9 @@ pub async fn add_note(app: &App, text: String) -> Result<Note, String> {
     app.store.insert(app.user.id, &text).await.map_err(told)
 }
 
-/// Delete one of the signed-in user's notes for good. Over MCP, a client that can ask
-/// the user asks them to confirm first.
+/// Delete one of the signed-in user's notes for good, once the user confirms. Over MCP, a
+/// client that can ask the user asks them; one that cannot gets a refusal, and nothing is
+/// deleted.
 ///
 /// # Arguments
 ///
@@ -87,23 +88,19 @@ pub async fn add_note(app: &App, text: String) -> Result<Note, String> {
 ///
 /// # Errors
 ///
-/// When the signed-in user has no note with that id, the user did not confirm, or the
-/// notes database does not answer.
+/// When the signed-in user has no note with that id, the user did not confirm (or could
+/// not be asked), or the notes database does not answer.
 pub async fn delete_note(app: &App, id: u64, progress: &Progress) -> Result<Note, String> {
-    // A typed form (`Builder::form_type` in build.rs), shown with "no" filled in.
-    match progress.ask_with(&format!("Remove note {id} for good?"), &Confirm { confirm: false }).await {
-        Ok(Answer::Accept(Confirm { confirm: true })) => {}
-        Ok(Answer::Accept(Confirm { confirm: false }) | Answer::Decline) => {
-            return Err(format!("note {id} was not removed: the user said no"));
-        }
-        Ok(Answer::Cancel) => return Err(format!("note {id} was not removed: the user did not answer")),
-        // No client that can ask (one without the capability, the agent, a direct call):
-        // the caller's own approval of destructive tools applies.
-        Err(AskError::Unsupported(_)) => {}
-        Err(AskError::Failed(why)) => {
-            return Err(format!("note {id} was not removed: asking for confirmation failed: {why}"));
-        }
-    }
+    // A typed form (`Builder::form_type` in build.rs), shown with "no" filled in. Only a
+    // yes goes on: a no, a dismissed question, a client that cannot ask (no elicitation)
+    // and a failed question are each refused with a text the model reads. A caller that
+    // approved this call before it ran (the agent's approval) is not asked again.
+    let question = format!("Remove note {id} for good?");
+    progress
+        .confirm_with(&question, &Confirm { confirm: false }, |answer| answer.confirm)
+        .await
+        .required()
+        .map_err(|refused| format!("note {id} was not removed: {refused}"))?;
     match app.store.remove(app.user.id, id).await {
         Ok(Some(note)) => Ok(note),
         Ok(None) => Err(format!("you have no note {id}")),
