@@ -1,9 +1,11 @@
-//! Module declarations: a tool file that its parent module does not declare is never
-//! compiled, so the generated code could not reach its tools and rustc would fail inside
-//! `tools.rs` (E0433). This stage says so first, at the file, naming the line to add.
+//! Module declarations: a tool, prompt or resource file that its parent module does not
+//! declare is never compiled, so the generated code could not reach its functions and rustc
+//! would fail inside `tools.rs` (E0433). This stage says so first, at the file, naming the
+//! line to add. (A crate root without `mod tools;`, `mod prompts;` or `mod resources;` is
+//! the crate tree's to report: `tree::CrateTree::walk`.)
 //!
-//! Takes every tool file (and the tools root's own module file when it lives outside the
-//! tools directory, `src/tools.rs`); gives a located error for each file whose parent
+//! Takes every file of one directory (and its root's own module file when it lives outside
+//! the directory, `src/tools.rs`); gives a located error for each file whose parent
 //! module file (`mod.rs` or `parent.rs`, or an inline `mod parent { .. }`) has no
 //! `mod name` item, and for a `mod name;` that is private. When the root module file is
 //! not at hand (the tools root is declared inline elsewhere), top-level files are not
@@ -74,8 +76,8 @@ fn check_one(source: &SourceFile, name: &str, parent: &[String], scope: &Scope, 
                 1,
                 1,
                 format!(
-                    "`{here}` is not declared as a module, so it is not compiled and its tools cannot \
-                     be called: add `pub mod {ident};` to `{}`",
+                    "`{here}` is not declared as a module, so it is not compiled and the generated \
+                     code cannot reach its functions: add `pub mod {ident};` to `{}`",
                     display(file)
                 ),
             ),
@@ -84,8 +86,8 @@ fn check_one(source: &SourceFile, name: &str, parent: &[String], scope: &Scope, 
                     file,
                     item.ident.span(),
                     format!(
-                        "`mod {ident};` is private, so the generated code cannot call the tools of \
-                         `{here}`: make it `pub mod {ident};`"
+                        "`mod {ident};` is private, so the generated code cannot reach the functions \
+                         of `{here}`: make it `pub mod {ident};`"
                     ),
                 );
             }

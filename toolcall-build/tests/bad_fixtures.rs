@@ -447,7 +447,7 @@ fn the_root_module_file_may_sit_beside_the_tools_dir() {
     assert_eq!(
         lines,
         "src/tools/dropped.rs:1:1: error: `src/tools/dropped.rs` is not declared as a module, so it is not \
-         compiled and its tools cannot be called: add `pub mod dropped;` to `src/tools.rs`\n"
+         compiled and the generated code cannot reach its functions: add `pub mod dropped;` to `src/tools.rs`\n"
     );
     std::fs::remove_file(dir.join("src/tools.rs")).unwrap();
     let generated = Builder::new().crate_dir(&dir).generate().unwrap();

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use crate::ast::Container;
 use crate::ast::docs::Scope;
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostics, Level};
 use crate::parse::{MAX_BRACKET_DEPTH, ParsedFile};
 
 /// A module path from the crate root: `["models", "task"]` is `crate::models::task`.
@@ -51,6 +51,9 @@ pub struct Module {
     pub consts: BTreeMap<String, syn::ItemConst>,
     /// The submodules it declares, with whether each is visible outside it.
     pub children: BTreeMap<String, bool>,
+    /// The line of the last `mod` item written for it in its file (0 when none): where a
+    /// missing declaration is reported, beside the others.
+    pub last_mod_line: usize,
     /// It holds item macros or glob imports of other crates: a name the build cannot
     /// find here may still be here.
     pub opaque: bool,
@@ -82,7 +85,9 @@ impl CrateTree {
     /// Walks the crate from its root file (`src/lib.rs`, else `src/main.rs`) through
     /// `loader`, skipping each group's module root (its files are the group's: tools,
     /// prompts, resources), then adds those files. Without a root file, the tree holds
-    /// the groups' files alone.
+    /// the groups' files alone. A group with files whose module root the crate does not
+    /// declare (no `mod resources;` in `src/main.rs`) is an error there
+    /// ([`CrateTree::check_roots_declared`]).
     pub fn walk(loader: Loader<'_>, groups: &[(&[String], &[ParsedFile])], diags: &Diagnostics) -> CrateTree {
         let skip: Vec<&[String]> = groups.iter().map(|(root, _)| *root).collect();
         let mut walk = Walk { loader, skip: &skip, diags, tree: CrateTree::default(), seen: BTreeSet::new() };
@@ -95,11 +100,54 @@ impl CrateTree {
             }
         }
         let mut tree = walk.tree;
+        tree.check_roots_declared(loader, groups, diags);
         for (root, files) in groups {
             tree.add_tool_files(files, root, diags);
         }
         tree.finish();
         tree
+    }
+
+    /// Reports each group with files whose module root the crate does not declare: rustc
+    /// would compile none of its files and fail inside the generated `tools.rs`, with a hint
+    /// that names another module. The error is at the module that lacks the `mod` item
+    /// (beside its other `mod` items) and names the line to add. A crate root that does not
+    /// declare it is looked at in both `src/lib.rs` and `src/main.rs` (the generated file may
+    /// be included by either). A module the build cannot see all of (item macros) is not
+    /// judged.
+    fn check_roots_declared(
+        &self,
+        loader: Loader<'_>,
+        groups: &[(&[String], &[ParsedFile])],
+        diags: &Diagnostics,
+    ) {
+        if !self.rooted {
+            return;
+        }
+        for (root, files) in groups {
+            let Some(first) = files.first() else { continue };
+            for (depth, name) in root.iter().enumerate() {
+                let parent = &root[..depth];
+                let Some(module) = self.modules.get(parent) else { break };
+                if module.children.contains_key(name) {
+                    continue;
+                }
+                if module.opaque || (parent.is_empty() && other_root_declares(loader, &module.file, name)) {
+                    break;
+                }
+                let keyword = if parent.is_empty() { "mod" } else { "pub mod" };
+                let path = root.join("::");
+                let message = format!(
+                    "`{}` does not declare `{keyword} {name};`, so the files of `{}` (module `crate::{path}`) \
+                     are not compiled and the generated code cannot reach them: add `{keyword} {name};` to `{}`",
+                    display(&module.file),
+                    display(&group_dir(first)),
+                    display(&module.file),
+                );
+                diags.at(Level::Error, &module.file, module.last_mod_line.max(1), 1, message);
+                break;
+            }
+        }
     }
 
     /// The files the walk read (tool files aside), in the order read.
@@ -259,7 +307,11 @@ impl Items<'_> {
         let mut path = parent.to_vec();
         path.push(name.clone());
         let visible = visible_from_root(&item.vis, parent);
-        tree.modules.entry(parent.to_vec()).or_default().children.insert(name.clone(), visible);
+        let declaring = tree.modules.entry(parent.to_vec()).or_default();
+        declaring.children.insert(name.clone(), visible);
+        if !self.inline {
+            declaring.last_mod_line = declaring.last_mod_line.max(item.ident.span().start().line);
+        }
         match &item.content {
             Some((_, items)) => {
                 tree.modules.entry(path.clone()).or_default().file = self.file.to_owned();
@@ -311,6 +363,33 @@ fn visible_from_root(vis: &syn::Visibility, module: &[String]) -> bool {
     // The scope is the module `depth` names deep on this module's path: only the
     // crate root's (depth 0) holds every module.
     scope == Some(0)
+}
+
+/// Whether the crate root other than `read` (`src/main.rs` beside `src/lib.rs`, and back)
+/// declares module `name`, or cannot be read all.
+fn other_root_declares(loader: Loader<'_>, read: &Path, name: &str) -> bool {
+    let other = if read == Path::new("src/lib.rs") { "src/main.rs" } else { "src/lib.rs" };
+    let Some(text) = loader(Path::new(other)) else { return false };
+    let Ok(ast) = syn::parse_file(&text) else { return true };
+    ast.items.iter().any(|item| match item {
+        syn::Item::Mod(m) => crate::ast::unraw(&m.ident) == name,
+        syn::Item::Macro(m) => !m.mac.path.is_ident("macro_rules"),
+        _ => false,
+    })
+}
+
+/// The directory of a group whose file `first` is: its path less its module path below the
+/// group's root (`src/resources/recipes.rs` -> `src/resources`).
+fn group_dir(first: &ParsedFile) -> PathBuf {
+    let is_mod_rs = first.file.file_name().is_some_and(|name| name == "mod.rs");
+    let below = if is_mod_rs { first.module.len() } else { first.module.len().saturating_sub(1) };
+    let folder = folder(&first.file);
+    folder.ancestors().nth(below).map_or(folder.clone(), Path::to_path_buf)
+}
+
+/// A path as diagnostics write it (`/` on every platform).
+fn display(path: &Path) -> String {
+    path.display().to_string().replace('\\', "/")
 }
 
 /// The folder holding `file`.
