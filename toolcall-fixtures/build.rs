@@ -8,6 +8,7 @@
 fn main() {
     toolcall_build::Builder::new()
         .output_type("crate::models::Forecast")
+        .form_type("crate::models::Confirm")
         .expect_warnings("../snapshots/generator/diagnostics__fixtures.snap")
         .compile();
     toolcall_build::Builder::new()

@@ -61,12 +61,12 @@ pub fn prefilled(schema: &str, defaults: &Value) -> Value {
 }
 
 /// Decodes a form's values as generated [`Form::decode`] impls do: `read` (the type's
-/// decoder) on the whole object, its errors read as a tool's (`age: expected an integer,
-/// got "ten"`).
+/// decoder) on the whole object, its errors naming the form's fields (`age: expected an
+/// integer, got "ten"`, `unknown field "why"`: [`ArgError::form_text`]).
 #[doc(hidden)]
 pub fn decode_values<T>(
     values: &Value,
     read: impl for<'v> FnOnce(&'v Value) -> Result<T, ArgError>,
 ) -> Result<T, String> {
-    read(values).map_err(|error| crate::output::root_error(error).to_string())
+    read(values).map_err(|error| error.form_text())
 }

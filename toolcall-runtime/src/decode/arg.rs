@@ -87,7 +87,21 @@ impl ArgError {
     pub fn into_tool_error(self, name: &str) -> ToolError {
         ToolError::InvalidArgument { name: self.path_from(name), reason: self.reason }
     }
+
+    /// The error as the answer to a form reads it, the value being the whole answer: the
+    /// form's fields are what it names, never arguments (`unknown field "why"`, `missing
+    /// required field "confirm"`, `copies: expected an integer, got "two"`).
+    pub fn form_text(&self) -> String {
+        let path = self.path_from("");
+        match path.strip_prefix('.').unwrap_or(&path) {
+            "" => self.reason.to_string(),
+            path => format!("{}: {}", crate::capture::cut(path, FORM_PATH), self.reason),
+        }
+    }
 }
+
+/// A field path in a form's error is cut to this many characters (as an argument path is).
+const FORM_PATH: usize = 120;
 
 impl fmt::Display for ArgError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
