@@ -110,7 +110,7 @@ impl Server {
             let slot = self.limit.enter().await?;
             started.store(true, std::sync::atomic::Ordering::SeqCst);
             let first = FirstPoll { inline: &self.inline, tool, count: self.tools.len(), place };
-            let work = first.run(in_span(self.call_of(context, name, args, progress), span), slot);
+            let work = first.run(in_span(self.call_of(context, name, args, progress, version), span), slot);
             Ok::<_, limit::Busy>(match talk {
                 Some(talk) => talk.around(work).await,
                 None => work.await,
@@ -155,7 +155,19 @@ impl Server {
     /// The call of tool `name`, not yet polled: the function of a tool added at run time
     /// (polled with panics caught, as a generated async tool is), else the toolset's,
     /// decoding text arguments straight from their text.
-    fn call_of(&self, context: ErasedContext, name: &str, args: Arguments, progress: Progress) -> Call {
+    fn call_of(
+        &self,
+        context: ErasedContext,
+        name: &str,
+        args: Arguments,
+        progress: Progress,
+        version: Option<&ProtocolVersion>,
+    ) -> Call {
+        if let Some(searching) = &self.search
+            && searching.settings.tool_name() == name
+        {
+            return Box::pin(std::future::ready(self.search_tools(&context, &args.to_value(), version)));
+        }
         let Some(function) = self.added.get(name).cloned() else {
             return self.toolset.call(context, name.to_owned(), args, progress);
         };

@@ -63,6 +63,12 @@ pub(crate) trait Tools: Send + Sync {
     /// The tools' MCP definitions as JSON text (`emit(Format::Mcp, false)`).
     fn mcp_definitions(&self) -> &'static str;
 
+    /// Whether the build compiled a search index of the tools.
+    fn is_searchable(&self) -> bool;
+
+    /// The tools best matching `query` in the compiled index, best first.
+    fn search(&self, query: &str, limit: usize) -> Vec<toolcall_runtime::SearchHit>;
+
     /// The call of tool `name` with `context`, not yet polled: text arguments decoded
     /// straight from their text, an object through the value decoder.
     fn call(&'static self, context: ErasedContext, name: String, args: Arguments, progress: Progress)
@@ -76,6 +82,14 @@ impl<C: Send + Sync + 'static> Tools for Toolset<C> {
 
     fn mcp_definitions(&self) -> &'static str {
         self.emit(Format::Mcp, false)
+    }
+
+    fn is_searchable(&self) -> bool {
+        Toolset::is_searchable(self)
+    }
+
+    fn search(&self, query: &str, limit: usize) -> Vec<toolcall_runtime::SearchHit> {
+        Toolset::search(self, query, limit)
     }
 
     fn call(

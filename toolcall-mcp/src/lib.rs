@@ -22,6 +22,7 @@ mod request;
 #[cfg(feature = "resources")]
 pub mod resources;
 mod revision;
+pub mod search;
 mod server;
 #[cfg(feature = "redis")]
 mod session_store;
@@ -50,6 +51,7 @@ pub use resources::{ResourceNotifier, Resources};
 pub use rmcp;
 #[cfg(feature = "http")]
 pub use rmcp::transport::streamable_http_server::session::{SessionState, SessionStore, SessionStoreError};
+pub use search::ToolSearch;
 #[cfg(feature = "ask")]
 pub use server::DEFAULT_REQUEST_STATE_TTL;
 pub use server::{

@@ -127,7 +127,7 @@ impl Server {
     fn shown_bits(&self, ctx: &ErasedContext) -> Box<[u64]> {
         let mut bits = vec![0u64; self.tools.len().div_ceil(64)];
         for (at, info) in self.infos.iter().enumerate() {
-            if self.shows(ctx, *info) {
+            if self.listed(at) && self.shows(ctx, *info) {
                 bits[at / 64] |= 1 << (at % 64);
             }
         }

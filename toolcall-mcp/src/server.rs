@@ -31,6 +31,7 @@ use crate::prompts::{PromptTable, Prompts};
 use crate::request::{Caller, CallerContext, CallerFn, Rejection};
 #[cfg(feature = "resources")]
 use crate::resources::{ResourceNotifier, ResourceTable, Resources, Subscriptions};
+use crate::search::{Searching, ToolSearch};
 #[cfg(feature = "http")]
 use crate::settings::HttpSettings;
 use crate::talk;
@@ -162,6 +163,8 @@ pub(crate) struct Server {
     /// oauth hook: the OAuth resource server guarding `/mcp` ([`McpServer::oauth`]).
     #[cfg(feature = "oauth")]
     pub(crate) oauth: Option<Arc<crate::oauth::ResourceServer>>,
+    /// Tool search, when on ([`McpServer::tool_search`]).
+    pub(crate) search: Option<Arc<Searching>>,
 }
 
 impl<C: Send + Sync + 'static> McpServer<C> {
@@ -523,6 +526,31 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
+    /// Tool search: `tools/list` shows only the tools `search` names always visible and a
+    /// `search_tools` tool, which takes a query (and an optional limit) and answers with
+    /// the best matching tools' definitions, in `tools/list`'s form for the client's
+    /// revision; every tool stays callable by its name, listed or not. For a server of
+    /// many tools: a model is sent the few it needs instead of every definition.
+    ///
+    /// The ranking is the crate's compiled index (`toolcall_build::Builder::tool_search(true)`
+    /// in build.rs; without it the tools are indexed at start, with a warning); tools
+    /// added with [`McpServer::tool`] are indexed as they are added. A search returns only
+    /// tools the caller sees ([`McpServer::tool_filter`]). Why there is no `call_tool`
+    /// proxy: [`crate::search`].
+    ///
+    /// ```
+    /// use toolcall_mcp::{McpServer, ToolSearch};
+    /// # use example_app::{App, toolset};
+    /// # let app = App::demo();
+    /// let server = McpServer::new(&toolset::ALL, app).tool_search(ToolSearch::new().always_visible(["whoami"]));
+    /// let listed: Vec<&str> = server.tools().iter().map(|t| t.name.as_ref()).collect();
+    /// assert!(listed.contains(&"search_tools") && listed.contains(&"get_weather"));
+    /// ```
+    pub fn tool_search(mut self, search: ToolSearch) -> Self {
+        self.server.start_search(search);
+        self
+    }
+
     /// A handle that tells subscribed clients a resource changed. (Feature `resources`,
     /// on by default.)
     #[cfg(feature = "resources")]
@@ -595,6 +623,7 @@ impl Server {
             inline: Arc::new(crate::inline::Inline::new(crate::inline::DEFAULT_INLINE_BUDGET)),
             #[cfg(feature = "oauth")] // oauth hook
             oauth: None,
+            search: None,
         }
     }
 
@@ -619,9 +648,101 @@ impl Server {
         if definition.output_schema.is_some() {
             Arc::make_mut(&mut self.structured).insert(name);
         }
+        if let Some(searching) = &mut self.search {
+            Arc::make_mut(searching).add(self.tools.len(), &definition);
+        }
+        self.push_definition(definition);
+    }
+
+    /// Appends a definition to the tools served, with the description filters see.
+    fn push_definition(&mut self, definition: Tool) {
         let info: &'static ToolInfo = Box::leak(Box::new(info_of(&definition)));
         self.infos = self.infos.iter().copied().chain([Some(info)]).collect();
         self.tools = self.tools.iter().cloned().chain([definition]).collect();
+    }
+
+    /// Turns tool search on ([`McpServer::tool_search`]): the tools not yet in an index
+    /// are indexed (all of them when the toolset has no compiled index), and the search
+    /// tool is served beside them.
+    fn start_search(&mut self, settings: ToolSearch) {
+        let name = settings.tool_name().to_owned();
+        let unknown: Vec<&str> =
+            settings.always_visible_names().filter(|n| !self.tools.iter().any(|t| t.name == *n)).collect();
+        let mistake = if self.search.is_some() {
+            Some("tool search is turned on twice (McpServer::tool_search)".to_owned())
+        } else if self.tools.iter().any(|t| t.name == name) {
+            Some(format!(
+                "tool search's tool `{name}` has the name of a tool; choose another with ToolSearch::named"
+            ))
+        } else if !unknown.is_empty() {
+            Some(format!("ToolSearch::always_visible names no tool: {}", unknown.join(", ")))
+        } else {
+            None
+        };
+        if let Some(mistake) = mistake {
+            self.definitions_error.get_or_insert(mistake);
+            return;
+        }
+        let compiled = self.toolset.is_searchable();
+        let mut searching = Searching::new(settings.clone(), compiled);
+        let from_toolset = self.toolset.describe().len();
+        for (at, tool) in self.tools.iter().enumerate() {
+            if !compiled || at >= from_toolset {
+                searching.add(at, tool);
+            }
+        }
+        if !compiled {
+            log::warn!(
+                "tool search: the toolset has no compiled index (call `.tool_search(true)` on the Builder in build.rs); its {from_toolset} tools were indexed at start"
+            );
+        }
+        Arc::make_mut(&mut self.structured).insert(name);
+        self.push_definition(settings.definition());
+        self.search = Some(Arc::new(searching));
+    }
+
+    /// Whether `tools/list` shows the tool at `at`: every tool without search; with it,
+    /// the search tool and those named always visible.
+    pub(crate) fn listed(&self, at: usize) -> bool {
+        let Some(searching) = &self.search else { return true };
+        self.tools.get(at).is_some_and(|tool| {
+            tool.name == searching.settings.tool_name() || searching.settings.is_always_visible(&tool.name)
+        })
+    }
+
+    /// A `search_tools` call: the definitions of the tools best matching the query among
+    /// those the caller sees and `tools/list` does not show, as a client on `version`
+    /// gets them.
+    pub(crate) fn search_tools(
+        &self,
+        ctx: &ErasedContext,
+        args: &Value,
+        version: Option<&rmcp::model::ProtocolVersion>,
+    ) -> Result<Value, ToolError> {
+        let Some(searching) = &self.search else {
+            return Err(ToolError::Failed("tool search is not on".to_owned()));
+        };
+        let (query, limit) = searching.settings.read_arguments(args)?;
+        let wanted = limit.saturating_mul(4).max(limit);
+        let compiled: Vec<(usize, f32)> = if searching.compiled {
+            self.toolset
+                .search(&query, wanted)
+                .into_iter()
+                .filter_map(|hit| {
+                    self.tools.iter().position(|t| t.name == hit.tool.name).map(|at| (at, hit.score))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let keep =
+            |at: usize| !self.listed(at) && self.infos.get(at).is_some_and(|info| self.shows(ctx, *info));
+        let found: Vec<&Tool> = searching
+            .rank(&query, limit, compiled, keep)
+            .into_iter()
+            .filter_map(|at| self.tools.get(at))
+            .collect();
+        Ok(crate::search::found(&found, version))
     }
 
     /// A clone for a new session: it shares everything but the session's own state
@@ -643,13 +764,15 @@ impl Server {
         }
     }
 
-    /// The tools the caller whose context is `ctx` sees, in order.
+    /// The tools the caller whose context is `ctx` sees listed, in order (with search on,
+    /// only the search tool and those named always visible: [`Server::listed`]).
     pub(crate) fn visible(&self, ctx: &ErasedContext) -> Vec<&Tool> {
         self.tools
             .iter()
             .zip(self.infos.iter())
-            .filter(|(_, info)| self.shows(ctx, **info))
-            .map(|(t, _)| t)
+            .enumerate()
+            .filter(|(at, (_, info))| self.listed(*at) && self.shows(ctx, **info))
+            .map(|(_, (t, _))| t)
             .collect()
     }
 
