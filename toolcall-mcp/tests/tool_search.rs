@@ -9,6 +9,7 @@
 mod common;
 
 use common::connect;
+use common::net::{post, serve};
 use example_app::{App, toolset};
 use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::{RoleClient, RunningService};
@@ -144,4 +145,43 @@ async fn mistakes_in_the_settings_stop_the_server_from_starting() {
             other => panic!("expected the definitions' error naming {says:?}: {other:?}"),
         }
     }
+}
+
+/// 2026-07-28 over HTTP (stateless): the list and a search, each asked several times (the
+/// hot path answers once the tool is warm) and once through rmcp: the same answers, and
+/// the definition found carries its output schema as that revision's list does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_works_on_2026_07_28_over_http_on_either_path() {
+    let uri = serve(server()).await;
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {},
+                      "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"}});
+    let ask = async |method: &str, name: Option<&str>, mut params: Value| -> Value {
+        params["_meta"] = meta.clone();
+        let mut headers = vec![("mcp-protocol-version", "2026-07-28"), ("mcp-method", method)];
+        if let Some(name) = name {
+            headers.push(("mcp-name", name));
+        }
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let (status, _, text) = post(&uri, body.to_string(), &headers).await;
+        assert_eq!(status, 200, "{text}");
+        let data = text.lines().find_map(|l| l.strip_prefix("data: ")).unwrap_or(&text);
+        serde_json::from_str(data).unwrap()
+    };
+    let listed = ask("tools/list", None, json!({})).await;
+    let names: Vec<&str> =
+        listed["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["whoami", "search_tools"]);
+    let query = json!({"name": "search_tools", "arguments": {"query": "weather forecast for a city"}});
+    let mut answers = Vec::new();
+    for _ in 0..12 {
+        answers.push(ask("tools/call", Some("search_tools"), query.clone()).await);
+    }
+    let mut cold = query.clone();
+    cold["x-through-rmcp"] = json!(true);
+    answers.push(ask("tools/call", Some("search_tools"), cold).await);
+    let first = &answers[0]["result"]["structuredContent"]["tools"][0];
+    assert_eq!(first["name"], "get_weather", "{}", answers[0]);
+    assert!(first.get("outputSchema").is_some(), "{first}");
+    assert!(answers.windows(2).all(|pair| pair[0] == pair[1]), "the hot path and rmcp answer alike");
 }

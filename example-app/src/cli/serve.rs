@@ -51,7 +51,7 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::Value;
 use toolcall_mcp::oauth::{AccessToken, ResourceServer};
-use toolcall_mcp::{Caller, HttpSettings, McpServer, Rejection, bearer_token};
+use toolcall_mcp::{Caller, HttpSettings, McpServer, Rejection, ToolSearch, bearer_token};
 
 use crate::app::{Location, PoolSettings, Store};
 use crate::models::{Role, User};
@@ -165,6 +165,11 @@ pub struct ServeArgs {
     /// where other users of the machine can read a process's arguments.
     #[arg(long, value_name = "VAR", requires = "introspection_client_id")]
     pub introspection_client_secret_env: Option<String>,
+    /// Tool search: tools/list shows `whoami` and a `search_tools` tool, which finds the
+    /// other tools' definitions by a query (from the index the build compiled); every tool
+    /// stays callable by name.
+    #[arg(long)]
+    pub tool_search: bool,
 }
 
 /// Resolves on SIGTERM or SIGINT (on other platforms, Ctrl-C).
@@ -418,6 +423,9 @@ impl ServeArgs {
             .tool_filter(|app: &App, tool| app.user.role.may_use(tool))
             .resources(crate::served::resources())
             .prompts(crate::served::prompts());
+        if self.tool_search {
+            server = server.tool_search(ToolSearch::new().always_visible(["whoami"]));
+        }
         server = self.limits(server);
         if let Some(oauth) = oauth {
             return server.oauth(oauth).context_from_request(move |request| {
