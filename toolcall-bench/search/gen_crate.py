@@ -15,8 +15,11 @@ The crate, `bfcl-tools-<N>`, is written to `<out>/bfcl-tools-<N>/` (default out:
 committed, and is rewritten only where a file's text changed (so cargo's fingerprints
 stay valid on a re-run). It holds:
 
-- `src/tools/<category>_<k>.rs`: the tools, grouped by the BFCL category the function
-  was first seen in, at most 200 per file. Each tool is a `pub fn` whose doc comment's
+- `src/tools/m<NN>.rs`: the tools, grouped by the BFCL category the function was first
+  seen in, at most 200 per file, in pool order. The module names are neutral on purpose:
+  toolcall's search indexes a tool's module path (`live_multiple_0` would add `live` and
+  `multiple` to every tool of that category, words BFCL's definitions do not have and
+  the FastMCP side does not see). Each tool is a `pub fn` whose doc comment's
   first paragraph is the BFCL description (whitespace collapsed to one line), followed by
   a `# Arguments` section with a `* name - text` bullet per described parameter. Types:
   string -> `String`, integer/long -> `i64`, float/number/double -> `f64`, boolean ->
@@ -177,8 +180,8 @@ def select(functions: list[dict], count: str) -> list[dict]:
     return chosen
 
 
-def tool_code(fn: dict, rust_fn: str, enum_names: set[str]) -> tuple[str, list[str]]:
-    """The Rust text of one tool (its enums first) and its parameters' notes."""
+def tool_code(fn: dict, rust_fn: str, enum_names: set[str]) -> str:
+    """The Rust text of one tool, its enums first."""
     params = fn["parameters"] if isinstance(fn["parameters"], dict) else {}
     props = params.get("properties") or {}
     required = set(params.get("required") or [])
@@ -216,7 +219,7 @@ def tool_code(fn: dict, rust_fn: str, enum_names: set[str]) -> tuple[str, list[s
             doc.append("///")
         doc += ["/// # Arguments", "///", *bullets]
     signature = f"pub fn {rust_fn}({', '.join(args)}) -> String {{\n    \"called\".to_owned()\n}}\n"
-    return "".join(enums) + "\n".join(doc) + ("\n" if doc else "") + signature, []
+    return "".join(enums) + "\n".join(doc) + ("\n" if doc else "") + signature
 
 
 def search_available(toolcall: Path) -> bool:
@@ -361,7 +364,7 @@ def main() -> None:
     modules: list[tuple[str, list[dict]]] = []
     for category, members in groups.items():
         for k in range(0, len(members), MAX_PER_FILE):
-            modules.append((f"{category}_{k // MAX_PER_FILE}", members[k : k + MAX_PER_FILE]))
+            modules.append((f"m{len(modules):02}", members[k : k + MAX_PER_FILE]))
 
     used_fns: set[str] = set()
     names: list[dict] = []
@@ -381,7 +384,7 @@ def main() -> None:
             used_fns.add(rust_fn)
             if rust_fn != wire:
                 metas.append(f"    ToolMeta::new({rust_str(rust_fn)}).name({rust_str(wire)}),\n")
-            code, _ = tool_code(fn, rust_fn, enum_names)
+            code = tool_code(fn, rust_fn, enum_names)
             bodies.append(code)
             names.append(
                 {
