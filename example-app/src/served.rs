@@ -18,7 +18,7 @@ pub fn resources() -> Resources<App> {
 
 /// The prompts.
 pub fn prompts() -> Prompts<App> {
-    Prompts::from_toolset(&toolset::PROMPTS)
+    Prompts::from_set(&toolset::PROMPTS)
 }
 
 /// One resource per note of the caller (none when the database does not answer).

@@ -26,7 +26,7 @@ pub fn server() -> McpServer<()> {
         .resources(Resources::from_set(&toolset::RESOURCES))
         .prompts(
             // A completion function named at run time, beside the generated prompts.
-            Prompts::from_toolset(&toolset::PROMPTS).complete(
+            Prompts::from_set(&toolset::PROMPTS).complete(
                 "test_prompt_with_arguments",
                 "arg1",
                 |_, typed, _| {

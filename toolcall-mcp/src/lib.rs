@@ -1,5 +1,9 @@
 #![doc = include_str!("../README.md")]
 
+/// What [`server!`] expands to: the stand-ins for what a crate did not generate.
+#[doc(hidden)]
+#[path = "generated.rs"]
+pub mod __generated;
 mod arguments;
 #[cfg(feature = "ask")]
 mod ask;

@@ -3,7 +3,7 @@
 //! completions of those arguments.
 //!
 //! Most prompts are written as tools are: plain functions in `src/prompts/*.rs`, which the
-//! build script turns into the crate's `PROMPTS` toolset ([`Prompts::from_toolset`]): the
+//! build script turns into the crate's `PROMPTS` toolset ([`Prompts::from_set`]): the
 //! function's name, doc comment and parameters are the prompt's name, description and
 //! arguments; each argument's string is decoded by the parameter's own decoder (`"42"`
 //! for a `u32`), so a wrong one gets the message a tool's would; an enum parameter
@@ -107,15 +107,42 @@ impl<C: Send + Sync + 'static> Prompts<C> {
         Prompts::default()
     }
 
-    /// The prompts of a generated toolset (the crate's `PROMPTS`, from `src/prompts`).
-    pub fn from_toolset(prompts: &'static Toolset<C>) -> Self {
-        Prompts::new().toolset(prompts)
+    /// The crate's generated prompts (`toolset::PROMPTS`, from `src/prompts`), as
+    /// [`Resources::from_set`](crate::Resources::from_set) takes its resources: the same
+    /// name for both (`from_toolset` before; it still works, deprecated).
+    ///
+    /// ```
+    /// use toolcall_mcp::{Prompts, Resources};
+    /// # use example_app::{App, toolset};
+    ///
+    /// let resources = Resources::<App>::from_set(&toolset::RESOURCES);
+    /// let prompts = Prompts::<App>::from_set(&toolset::PROMPTS);
+    /// assert_eq!(prompts.len(), toolset::PROMPTS.len());
+    /// # assert_eq!(resources.len(), toolset::RESOURCES.len());
+    /// #[allow(deprecated)]
+    /// let old = Prompts::<App>::from_toolset(&toolset::PROMPTS);
+    /// assert_eq!(old.len(), prompts.len());
+    /// ```
+    pub fn from_set(prompts: &'static Toolset<C>) -> Self {
+        Prompts::new().set(prompts)
     }
 
-    /// Adds the prompts of a generated toolset: each function a prompt, its parameters
-    /// the arguments (required unless optional or defaulted), decoded by their own
-    /// decoders; enum arguments complete from their variants.
-    pub fn toolset(mut self, prompts: &'static Toolset<C>) -> Self {
+    /// The old name of [`Prompts::from_set`].
+    #[deprecated(note = "renamed `Prompts::from_set`, as `Resources::from_set`")]
+    pub fn from_toolset(prompts: &'static Toolset<C>) -> Self {
+        Prompts::from_set(prompts)
+    }
+
+    /// The old name of [`Prompts::set`].
+    #[deprecated(note = "renamed `Prompts::set`, as `Resources::set`")]
+    pub fn toolset(self, prompts: &'static Toolset<C>) -> Self {
+        self.set(prompts)
+    }
+
+    /// Adds the prompts of a generated toolset (`toolset::PROMPTS`): each function a
+    /// prompt, its parameters the arguments (required unless optional or defaulted),
+    /// decoded by their own decoders; enum arguments complete from their variants.
+    pub fn set(mut self, prompts: &'static Toolset<C>) -> Self {
         for info in prompts.describe() {
             let arguments = arguments_of(info);
             for argument in arguments.iter().filter(|a| !a.choices.is_empty()) {

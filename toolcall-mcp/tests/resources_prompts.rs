@@ -225,3 +225,31 @@ async fn a_server_with_tools_only_advertises_tools_only() {
     let _ = ErrorCode::RESOURCE_NOT_FOUND;
     client.cancel().await.ok();
 }
+
+/// `toolcall_mcp::server!` serves everything the crate's build generated (#62 point 2): a
+/// crate with `src/resources` and `src/prompts` (example-app) gets its resources, templates
+/// and prompts without a line for each, so none can be forgotten; a crate of tools alone
+/// (the fixtures) gets a server of its tools.
+#[tokio::test]
+async fn the_server_macro_serves_the_generated_resources_and_prompts() {
+    let client = common::connect(toolcall_mcp::server!(example_app::toolset, example_app::App::demo())).await;
+    let info = client.peer_info().expect("initialized");
+    assert!(info.capabilities.resources.is_some() && info.capabilities.prompts.is_some());
+    let prompts = client.list_all_prompts().await.unwrap();
+    let names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+    let generated: Vec<&str> = example_app::toolset::PROMPTS.names().collect();
+    assert_eq!(names, generated);
+    let templates = client.list_all_resource_templates().await.unwrap();
+    let uris: Vec<&str> = templates.iter().map(|t| t.uri_template.as_str()).collect();
+    assert_eq!(uris, ["notes://note/{id}", "notes://user/{user}/export.md"]);
+    let read = client.read_resource(ReadResourceRequestParams::new("notes://note/1")).await.unwrap();
+    let ResourceContents::TextResourceContents { text, .. } = &read.contents[0] else { panic!("{read:?}") };
+    assert_eq!(text, "buy oat milk");
+    client.cancel().await.ok();
+
+    let tools_only = common::connect(toolcall_mcp::server!(toolcall_fixtures::toolset, ())).await;
+    let info = tools_only.peer_info().expect("initialized");
+    assert!(info.capabilities.resources.is_none() && info.capabilities.prompts.is_none());
+    assert_eq!(tools_only.list_all_tools().await.unwrap().len(), ALL.len());
+    tools_only.cancel().await.ok();
+}
