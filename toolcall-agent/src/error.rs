@@ -64,6 +64,12 @@ pub enum AgentError {
     /// The provider reported an error in a 2xx reply: an `error` event in a stream, a
     /// Responses `status: failed`, a Gemini prompt blocked.
     Provider(String),
+    /// The model's reply held nothing the run can use: no text and no tool call of the
+    /// run, only items, blocks or parts it did not ask for (an OpenAI Responses
+    /// `tool_search_call` of a run without tool search, a server tool's call, thinking
+    /// alone), or nothing at all. The message names what came back, and why the model
+    /// stopped when it said.
+    Unusable(String),
     /// A [`Model`](crate::Model) of your own (or [`ScriptedModel`](crate::ScriptedModel),
     /// out of replies) failed.
     Model(String),
@@ -132,6 +138,7 @@ impl fmt::Display for AgentError {
             AgentError::Request(message) => write!(f, "the request was not sent: {message}"),
             AgentError::Provider(message) => write!(f, "the provider reported an error: {message}"),
             AgentError::Model(message) => write!(f, "the model failed: {message}"),
+            AgentError::Unusable(message) => f.write_str(message),
             AgentError::ToolRetries { tool, refused, message } => write!(
                 f,
                 "tool `{tool}` refused {refused} call(s) in a row, past the agent's retry limit; the last: {message}"
@@ -188,6 +195,38 @@ impl fmt::Display for Cause {
     }
 }
 
+/// The error of a reply holding only `kinds` (each written as `a \`tool_search_call\`
+/// item`), or nothing at all when `kinds` is empty, with why the model stopped when it
+/// said (`finish`).
+pub(crate) fn unusable(kinds: &[String], finish: Option<&str>) -> AgentError {
+    let finish = finish.map(|reason| format!(" (the model stopped: {reason})")).unwrap_or_default();
+    let held = match kinds {
+        [] => {
+            return AgentError::Unusable(format!("the model's reply held no text and no tool call{finish}"));
+        }
+        [one] => one.clone(),
+        [first @ .., last] => format!("{} and {last}", first.join(", ")),
+    };
+    AgentError::Unusable(format!(
+        "the model's reply held only {held}, which this agent did not ask for{finish}"
+    ))
+}
+
+/// `n` of a kind, as [`unusable`] lists it: "a `thinking` block", "2 `web_search_call` items".
+pub(crate) fn counted(kinds: &[String], noun: &str) -> Vec<String> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for kind in kinds {
+        match counts.iter_mut().find(|(k, _)| k == kind) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((kind, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(kind, n)| if n == 1 { format!("a `{kind}` {noun}") } else { format!("{n} `{kind}` {noun}s") })
+        .collect()
+}
+
 /// The first [`EXCERPT_CHARS`] characters of `text`, marked when cut.
 pub(crate) fn excerpt(text: &str) -> String {
     toolcall_runtime::capture::cut(text.trim(), EXCERPT_CHARS).into_owned()
@@ -229,6 +268,25 @@ mod tests {
         let malformed = AgentError::Malformed { reason: "no choices".into(), body: String::new() };
         assert_eq!(malformed.to_string(), "the endpoint's reply is malformed: no choices");
         assert!(AgentError::TurnLimit(3).to_string().contains("within 3 turn(s)"));
+    }
+
+    #[test]
+    fn an_unusable_reply_names_what_came_back() {
+        let one = unusable(&counted(&["tool_search_call".to_owned()], "item"), None);
+        assert_eq!(
+            one.to_string(),
+            "the model's reply held only a `tool_search_call` item, which this agent did not ask for"
+        );
+        let kinds = ["thinking", "server_tool_use", "thinking"].map(str::to_owned);
+        let two = unusable(&counted(&kinds, "block"), Some("end_turn"));
+        assert_eq!(
+            two.to_string(),
+            "the model's reply held only 2 `thinking` blocks and a `server_tool_use` block, which this agent did not ask for (the model stopped: end_turn)"
+        );
+        assert_eq!(
+            unusable(&[], Some("SAFETY")).to_string(),
+            "the model's reply held no text and no tool call (the model stopped: SAFETY)"
+        );
     }
 
     #[test]

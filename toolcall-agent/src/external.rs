@@ -10,12 +10,14 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::ops::Deref;
 use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 use toolcall_runtime::ir::Tool;
 use toolcall_runtime::render::render_tool;
+use toolcall_runtime::search::{Document, OwnedIndex};
 use toolcall_runtime::{Content, DynTool, Format, Progress, ToolError};
 
 use crate::error::AgentError;
@@ -28,9 +30,9 @@ pub(crate) trait Source: Send + Sync {
     /// The source's name in messages (the command line or URL).
     fn label(&self) -> &str;
     /// Its tools as last listed, without asking the source.
-    fn current(&self) -> Arc<[ExternalTool]>;
+    fn current(&self) -> Arc<ToolList>;
     /// Its tools now: listed again first when the source said they changed.
-    fn tools(&self) -> BoxFuture<'_, Result<Arc<[ExternalTool]>, AgentError>>;
+    fn tools(&self) -> BoxFuture<'_, Result<Arc<ToolList>, AgentError>>;
     /// Calls `tool` with arguments the IR validator accepted.
     fn call<'a>(
         &'a self,
@@ -75,6 +77,47 @@ impl ExternalTool {
     }
 }
 
+/// One listing of a source's tools, with its search index: each tool is indexed once, when
+/// the list is made (that is, when the source is connected, and again only when its list
+/// changes), for [`Agent::tool_search`](crate::Agent::tool_search).
+pub(crate) struct ToolList {
+    tools: Vec<ExternalTool>,
+    /// The group the tools are searched and (on OpenAI Responses) namespaced under.
+    namespace: String,
+    /// Row `i` is `tools[i]`.
+    index: OwnedIndex,
+}
+
+impl ToolList {
+    /// The list of `tools`, grouped under `namespace`, indexed.
+    pub(crate) fn new(tools: Vec<ExternalTool>, namespace: impl Into<String>) -> Self {
+        let namespace = namespace.into();
+        let mut index = OwnedIndex::new();
+        for tool in &tools {
+            index.add(&Document::of_ir(&tool.tool, &namespace));
+        }
+        ToolList { tools, namespace, index }
+    }
+
+    /// The group the tools belong to (the server's prefix, else its name).
+    pub(crate) fn namespace(&self) -> &str {
+        &self.namespace
+    }
+
+    /// The search index of the tools: row `i` is the `i`th tool.
+    pub(crate) fn index(&self) -> &OwnedIndex {
+        &self.index
+    }
+}
+
+impl Deref for ToolList {
+    type Target = [ExternalTool];
+
+    fn deref(&self) -> &[ExternalTool] {
+        &self.tools
+    }
+}
+
 /// A call's successful answer.
 pub(crate) struct Returned {
     /// What the model reads: the text, or the structured result's JSON text.
@@ -87,7 +130,7 @@ pub(crate) struct Returned {
 #[derive(Default)]
 pub(crate) struct Catalog {
     sources: Vec<Arc<dyn Source>>,
-    lists: Vec<Arc<[ExternalTool]>>,
+    lists: Vec<Arc<ToolList>>,
     by_name: HashMap<String, (usize, usize)>,
     names: Vec<String>,
     /// The definitions of every tool, compiled then external, by format.
@@ -110,7 +153,7 @@ impl Catalog {
 
     fn of(
         sources: Vec<Arc<dyn Source>>,
-        lists: Vec<Arc<[ExternalTool]>>,
+        lists: Vec<Arc<ToolList>>,
         compiled: &[&str],
     ) -> Result<Catalog, AgentError> {
         let mut by_name = HashMap::new();
@@ -160,6 +203,11 @@ impl Catalog {
     /// The external tools' names, in order.
     pub(crate) fn names(&self) -> &[String] {
         &self.names
+    }
+
+    /// Every source's tools as listed, in the order the sources were given.
+    pub(crate) fn lists(&self) -> &[Arc<ToolList>] {
+        &self.lists
     }
 
     /// The tool the model calls `name`, and its source.

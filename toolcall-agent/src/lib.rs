@@ -11,6 +11,7 @@ mod message;
 mod model;
 mod output;
 mod providers;
+mod search;
 pub mod telemetry;
 #[cfg(feature = "otel")]
 mod trace_context;
@@ -18,12 +19,13 @@ mod trace_context;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use futures_util::StreamExt;
 use futures_util::future::Either;
 use tokio::sync::mpsc;
+use toolcall_runtime::search::{Document, OwnedIndex};
 use toolcall_runtime::{Content, LogLevel, Progress, ProgressSink, ToolError, ToolInfo, Toolset, glue};
 
 pub use crate::choice::ToolChoice;
@@ -40,6 +42,8 @@ pub use crate::model::{
 pub use crate::output::{OutputSpec, OutputType};
 pub use crate::providers::{ANTHROPIC_MAX_TOKENS, DEFAULT_MODEL, Provider};
 use crate::providers::{Endpoint, HttpModel};
+pub use crate::search::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, ToolSearch};
+use crate::search::{Entry, Searching};
 
 /// The most requests one [`Agent::run`] sends when [`Agent::max_turns`] is not called.
 pub const DEFAULT_MAX_TURNS: usize = 10;
@@ -192,6 +196,9 @@ pub struct Agent<C: 'static> {
     keep_tool_choice: bool,
     choose: Option<Choose>,
     parallel_tool_calls: Option<bool>,
+    search: Option<ToolSearch>,
+    /// The compiled tools indexed at the first search, when the build compiled no index.
+    compiled_index: OnceLock<OwnedIndex>,
 }
 
 impl<C> fmt::Debug for Agent<C> {
@@ -208,6 +215,7 @@ impl<C> fmt::Debug for Agent<C> {
             .field("stream", &self.stream)
             .field("approve", &self.approve.is_some())
             .field("mcp", &self.sources.iter().map(|source| source.label()).collect::<Vec<_>>())
+            .field("tool_search", &self.search)
             .finish_non_exhaustive()
     }
 }
@@ -270,6 +278,8 @@ impl<C> Agent<C> {
             keep_tool_choice: false,
             choose: None,
             parallel_tool_calls: None,
+            search: None,
+            compiled_index: OnceLock::new(),
         }
     }
 
@@ -485,6 +495,44 @@ impl<C> Agent<C> {
         self
     }
 
+    /// Sends the tools deferred, found by the model through a search tool answered from
+    /// toolcall's index, so a request carries a few definitions instead of every one.
+    /// The tools [`ToolSearch::always_visible`] names go with every request; the others
+    /// are found by a search (the crate's compiled index, `Builder::tool_search(true)`,
+    /// and the MCP servers' tools, indexed as they are listed), best first, at most the
+    /// limit the model asks for ([`ToolSearch::limit`] when it does not), and called by
+    /// name as ever. Each provider gets the deferral it has:
+    ///
+    /// | provider | what is sent | the search's answer |
+    /// |---|---|---|
+    /// | Anthropic | every tool, each one not always visible with `"defer_loading": true`, and the search tool | a `tool_result` of `tool_reference` blocks naming the tools found |
+    /// | OpenAI Responses | the always-visible tools as functions, the others `"defer_loading": true` in a `namespace` per module (per MCP server), and `{"type": "tool_search", "execution": "client"}` | a `tool_search_output` item with the found tools' definitions |
+    /// | Chat Completions, Gemini, a [`Model`] of your own | the always-visible tools and the search tool | the found tools' definitions as JSON text; every later request of the conversation carries them |
+    ///
+    /// A search tool named as a tool of the run, or an always-visible name no tool has,
+    /// is [`AgentError::Config`] when the run starts. Without this call every request
+    /// carries every definition, as [`Toolset::emit`] gives them.
+    ///
+    /// ```no_run
+    /// # use example_app::{App, toolset};
+    /// # async fn run(app: App) -> Result<(), Box<dyn std::error::Error>> {
+    /// use toolcall_agent::{Agent, Provider, ToolSearch};
+    ///
+    /// // example-app's build.rs calls `toolcall_build::Builder::new().tool_search(true)`.
+    /// let agent = Agent::for_provider(&toolset::ALL, app, Provider::Anthropic, "https://api.anthropic.com/v1")
+    ///     .tool_search(ToolSearch::new().always_visible(["whoami"]).limit(5));
+    /// // The model is sent `whoami`, the search tool and the other tools deferred; it
+    /// // asks `search_tools` for "weather forecast", gets `get_weather`, and calls it.
+    /// let outcome = agent.run("Will it rain in Oslo tomorrow?", |_| {}).await?;
+    /// # Ok(())
+    /// # }
+    /// # fn main() {}
+    /// ```
+    pub fn tool_search(mut self, search: ToolSearch) -> Self {
+        self.search = Some(search);
+        self
+    }
+
     /// Whether a call of tool `name` is asked about ([`Agent::approve`]): a compiled tool
     /// annotated destructive (`destructiveHint: true`), or an MCP tool so annotated (or
     /// not read-only, with [`McpToolset::ask_unless_read_only`](crate::McpToolset)), as
@@ -604,6 +652,9 @@ impl<C> Agent<C> {
         };
         let compiled: Vec<&str> = self.tools.names().collect();
         let mut catalog = Catalog::gather(&self.sources, &compiled).await?;
+        if let Some(search) = &self.search {
+            check_search(search, &compiled, &catalog)?;
+        }
         let mut messages = history.to_vec();
         if messages.is_empty()
             && let Some(system) = &self.system
@@ -620,7 +671,10 @@ impl<C> Agent<C> {
             if turn > 1 {
                 catalog = catalog.refreshed(&compiled).await?;
             }
-            let tools = Tools::new(self.tools, Some(&catalog), self.strict);
+            let searching = self.search.as_ref().map(|settings| {
+                Searching::new(settings, self.tools.describe(), Some(&catalog), self.strict, &messages)
+            });
+            let tools = Tools::new(self.tools, Some(&catalog), self.strict).searching(searching.as_ref());
             self.limits.check_request(&run)?;
             let tool_choice = match &self.choose {
                 Some(choose) => choose(turn, &messages),
@@ -651,6 +705,10 @@ impl<C> Agent<C> {
             };
             let mut refused = None;
             match &output {
+                // Nothing to answer with and nothing to run: the reply is not an answer.
+                None if reply.tool_calls.is_empty() && reply.content.is_empty() => {
+                    return Err(error::unusable(&[], reply.finish_reason.as_deref()));
+                }
                 None if reply.tool_calls.is_empty() => {
                     return Ok((finish(reply.content, messages), O::none()));
                 }
@@ -789,6 +847,9 @@ impl<C> Agent<C> {
     /// The answer to one call; past the tool's own time limit, the call is dropped
     /// (cancelled at its `.await`) and the answer says which limit it hit.
     async fn answer_one_untraced(&self, call: &ToolCall, progress: &Progress, catalog: &Catalog) -> Answered {
+        if let Some(search) = self.search.as_ref().filter(|search| search.tool_name() == call.name) {
+            return self.answer_search(search, call, catalog);
+        }
         if !self.tools.contains(&call.name)
             && let Some((source, tool)) = catalog.find(&call.name)
         {
@@ -838,6 +899,105 @@ impl<C> Agent<C> {
         };
         Answered { answer, refusal, failed, kind }
     }
+}
+
+impl<C> Agent<C> {
+    /// The answer to a call of the search tool: the best matches among the tools of the
+    /// run not always visible, as [`search::answer_text`] writes them; arguments that do
+    /// not check are refused as any tool's are.
+    fn answer_search(&self, settings: &ToolSearch, call: &ToolCall, catalog: &Catalog) -> Answered {
+        let (content, error) = match settings.read_arguments(&call.arguments) {
+            Ok((query, limit)) => {
+                (search::answer_text(&self.find_tools(settings, &query, limit, catalog)), None)
+            }
+            Err(error) => (glue::content(&Err(error.clone())), Some(error)),
+        };
+        let refusal = error.as_ref().map(ToString::to_string);
+        let kind = error.as_ref().map(ToolError::kind);
+        let answer = ToolReturn {
+            id: call.id.clone(),
+            name: call.name.clone(),
+            content,
+            is_error: error.is_some(),
+            blocks: Vec::new(),
+        };
+        Answered { answer, refusal, failed: false, kind }
+    }
+
+    /// The tools of the run best matching `query`, best first, at most `limit`, the
+    /// always-visible ones left out: the compiled tools ranked by the build's index (or,
+    /// without one, an index of them made at the agent's first search), the MCP servers'
+    /// by the index made when they were listed, merged by score.
+    fn find_tools<'a>(
+        &self,
+        settings: &ToolSearch,
+        query: &str,
+        limit: usize,
+        catalog: &'a Catalog,
+    ) -> Vec<Entry<'a>> {
+        let keep = |name: &str| !settings.is_always_visible(name);
+        let infos = self.tools.describe();
+        let mut hits: Vec<(f32, usize, Entry<'a>)> = Vec::new();
+        if self.tools.is_searchable() {
+            let wide = limit.saturating_add(settings.always_visible_names().count());
+            for hit in self.tools.search(query, wide).into_iter().filter(|hit| keep(hit.tool.name)) {
+                let at = infos.iter().position(|info| info.name == hit.tool.name).unwrap_or(usize::MAX);
+                hits.push((hit.score, at, Entry::Compiled(hit.tool)));
+            }
+        } else {
+            let index = self.compiled_index.get_or_init(|| {
+                let mut index = OwnedIndex::new();
+                for info in infos {
+                    index.add(&Document::of_info(info));
+                }
+                index
+            });
+            let ranked =
+                index.rank(query, limit, |row| infos.get(row as usize).is_some_and(|info| keep(info.name)));
+            for (row, score) in ranked {
+                if let Some(info) = infos.get(row as usize) {
+                    hits.push((score, row as usize, Entry::Compiled(info)));
+                }
+            }
+        }
+        let mut offset = infos.len();
+        for list in catalog.lists() {
+            let ranked =
+                list.index().rank(query, limit, |row| list.get(row as usize).is_some_and(|t| keep(&t.name)));
+            for (row, score) in ranked {
+                if let Some(tool) = list.get(row as usize) {
+                    hits.push((
+                        score,
+                        offset + row as usize,
+                        Entry::External { tool, group: list.namespace() },
+                    ));
+                }
+            }
+            offset += list.len();
+        }
+        hits.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        hits.into_iter().take(limit).map(|(_, _, entry)| entry).collect()
+    }
+}
+
+/// Settings of tool search the run can use: a search tool whose name no tool of the run
+/// has, always-visible names that are tools of the run.
+fn check_search(search: &ToolSearch, compiled: &[&str], catalog: &Catalog) -> Result<(), AgentError> {
+    let offered = |name: &str| compiled.contains(&name) || catalog.find(name).is_some();
+    if offered(search.tool_name()) {
+        return Err(AgentError::Config(format!(
+            "the search tool's name `{}` is a tool's name: name the search tool otherwise (ToolSearch::named)",
+            search.tool_name()
+        )));
+    }
+    let missing: Vec<&str> = search.always_visible_names().filter(|name| !offered(name)).collect();
+    if !missing.is_empty() {
+        return Err(AgentError::Config(format!(
+            "ToolSearch::always_visible names {}, which the run does not offer",
+            missing.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// What the model reads for a compiled tool's `result`: a string result's own text (a

@@ -20,6 +20,7 @@ use crate::error::AgentError;
 use crate::external::Catalog;
 use crate::message::{Message, ModelResponse};
 use crate::output::OutputSpec;
+use crate::search::Searching;
 
 /// What a model's request yields: text deltas as they arrive (only when streaming), then
 /// exactly one [`StreamPart::Done`] with the whole reply.
@@ -82,12 +83,16 @@ pub struct ModelRequest<'a> {
 }
 
 /// The tool definitions of a run, in every provider's format: the compiled toolset's
-/// and, after them, those of the MCP servers the agent was given.
+/// and, after them, those of the MCP servers the agent was given. With
+/// [`Agent::tool_search`](crate::Agent::tool_search), the tools always visible, the search
+/// tool and the tools the conversation's searches found (the HTTP providers with native
+/// deferral, Anthropic and OpenAI Responses, send the others deferred).
 #[derive(Clone, Copy)]
 pub struct Tools<'a> {
     set: &'a (dyn Definitions + Sync),
     external: Option<&'a Catalog>,
     strict: bool,
+    search: Option<&'a Searching<'a>>,
 }
 
 /// A toolset, whatever its context type.
@@ -108,13 +113,28 @@ impl<C> Definitions for Toolset<C> {
 
 impl<'a> Tools<'a> {
     pub(crate) fn new<C>(set: &'a Toolset<C>, external: Option<&'a Catalog>, strict: bool) -> Self {
-        Tools { set, external: external.filter(|catalog| !catalog.is_empty()), strict }
+        Tools { set, external: external.filter(|catalog| !catalog.is_empty()), strict, search: None }
+    }
+
+    /// The same tools, offered through a search tool.
+    pub(crate) fn searching(mut self, search: Option<&'a Searching<'a>>) -> Self {
+        self.search = search;
+        self
+    }
+
+    /// The search view of the request, when the agent searches tools.
+    pub(crate) fn search(&self) -> Option<&'a Searching<'a>> {
+        self.search
     }
 
     /// The definitions in `format`, a JSON array: `Toolset::emit(format, strict)` byte for
     /// byte, then each MCP tool's definition (strict when `strict` and its schema can
-    /// be).
+    /// be). With tool search: the always-visible tools, the search tool, then the tools
+    /// the conversation's searches found.
     pub fn definitions(&self, format: Format) -> &'a str {
+        if let Some(search) = self.search {
+            return search.plain_definitions(format);
+        }
         let compiled = self.set.emit(format, self.strict);
         match self.external {
             Some(catalog) => catalog.definitions(compiled, format, self.strict),
@@ -127,8 +147,12 @@ impl<'a> Tools<'a> {
         self.strict
     }
 
-    /// The tool names, in definition order.
+    /// The tool names, in definition order (with tool search, those
+    /// [`Tools::definitions`] holds).
     pub fn names(&self) -> Vec<&'a str> {
+        if let Some(search) = self.search {
+            return search.plain_names();
+        }
         let mut names: Vec<&'a str> = self.set.names();
         if let Some(catalog) = self.external {
             names.extend(catalog.names().iter().map(String::as_str));
@@ -138,7 +162,7 @@ impl<'a> Tools<'a> {
 
     /// Whether no tool is offered.
     pub fn is_empty(&self) -> bool {
-        self.set.names().is_empty() && self.external.is_none()
+        self.search.is_none() && self.set.names().is_empty() && self.external.is_none()
     }
 }
 

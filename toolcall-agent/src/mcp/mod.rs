@@ -45,7 +45,7 @@ use serde_json::Value;
 use toolcall_runtime::{Content, DynTool, Progress, ToolError, ToolFailure};
 
 use crate::error::AgentError;
-use crate::external::{BoxFuture, ExternalTool, Returned, Source};
+use crate::external::{BoxFuture, ExternalTool, Returned, Source, ToolList};
 
 /// The longest tool name every provider takes (`^[a-zA-Z0-9_-]{1,64}$`).
 const MAX_NAME: usize = 64;
@@ -398,7 +398,7 @@ impl ClientHandler for Listener {
 /// The last listing.
 #[derive(Default)]
 struct Listed {
-    tools: Option<Arc<[ExternalTool]>>,
+    tools: Option<Arc<ToolList>>,
     infos: Vec<McpToolInfo>,
     warnings: Vec<String>,
 }
@@ -493,8 +493,14 @@ impl Connection {
         for warning in &warnings {
             log::warn!("{warning}");
         }
+        let namespace = match (self.settings.prefix.as_deref(), self.name.as_str()) {
+            (Some(prefix), _) => offered_name(None, prefix),
+            (None, "") => "mcp".to_owned(),
+            (None, name) => offered_name(None, name),
+        };
+        let tools = Arc::new(ToolList::new(tools, namespace));
         let mut listed = self.lock();
-        *listed = Listed { tools: Some(tools.into()), infos, warnings };
+        *listed = Listed { tools: Some(tools), infos, warnings };
         Ok(())
     }
 }
@@ -504,11 +510,11 @@ impl Source for Connection {
         &self.label
     }
 
-    fn current(&self) -> Arc<[ExternalTool]> {
-        self.lock().tools.clone().unwrap_or_else(|| Arc::from(Vec::new()))
+    fn current(&self) -> Arc<ToolList> {
+        self.lock().tools.clone().unwrap_or_else(|| Arc::new(ToolList::new(Vec::new(), "mcp")))
     }
 
-    fn tools(&self) -> BoxFuture<'_, Result<Arc<[ExternalTool]>, AgentError>> {
+    fn tools(&self) -> BoxFuture<'_, Result<Arc<ToolList>, AgentError>> {
         Box::pin(async move {
             if self.shared.changed.load(Ordering::SeqCst) || self.lock().tools.is_none() {
                 self.list().await?;

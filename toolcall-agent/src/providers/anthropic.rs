@@ -15,10 +15,11 @@ use serde_json::Value;
 use toolcall_runtime::{Content, Format, base64_encode};
 
 use super::{HttpModel, arguments_object, definitions, send, system_text};
-use crate::error::AgentError;
+use crate::error::{AgentError, counted, unusable};
 use crate::http::{Assembler, SseEvent, decode};
 use crate::message::{Message, ModelResponse, ToolCall, ToolReturn, Usage};
 use crate::model::{ModelRequest, ModelStream};
+use crate::search::{Searching, found_names};
 
 /// `max_tokens` when [`Agent::max_tokens`](crate::Agent::max_tokens) is not called
 /// (Anthropic requires one): [`ANTHROPIC_MAX_TOKENS`](crate::ANTHROPIC_MAX_TOKENS).
@@ -108,6 +109,24 @@ impl<'a> ResultContent<'a> {
         });
         ResultContent::Blocks(blocks.collect())
     }
+
+    /// An answer of the search tool (a tool of that name, not failed) as a
+    /// `tool_reference` block per deferred tool found; any other answer as
+    /// [`ResultContent::of`] writes it (a search that found nothing as its text).
+    fn of_search(result: &'a ToolReturn, search: &Searching<'_>) -> Self {
+        if result.name != search.tool_name() || result.is_error {
+            return ResultContent::of(result);
+        }
+        let references: Vec<Value> = found_names(&result.content)
+            .into_iter()
+            .filter(|name| search.is_deferred(name))
+            .map(|name| serde_json::json!({"type": "tool_reference", "tool_name": name}))
+            .collect();
+        if references.is_empty() {
+            return ResultContent::of(result);
+        }
+        ResultContent::Blocks(references)
+    }
 }
 
 /// The final-answer tool for typed output.
@@ -120,7 +139,10 @@ struct OutputTool<'a> {
 }
 
 fn body<'a>(model: &'a HttpModel, request: &ModelRequest<'a>) -> Result<Request<'a>, AgentError> {
-    let mut tools = definitions(request, Format::Anthropic)?;
+    let mut tools = match request.tools.search() {
+        Some(search) => search.anthropic_tools()?,
+        None => definitions(request, Format::Anthropic)?,
+    };
     if let Some(spec) = request.output {
         let tool =
             OutputTool { name: &spec.name, description: &spec.description, input_schema: &spec.schema };
@@ -128,8 +150,8 @@ fn body<'a>(model: &'a HttpModel, request: &ModelRequest<'a>) -> Result<Request<
     }
     let tool_choice = tool_choice(request, !tools.is_empty());
     let cache = model.settings.prompt_cache;
-    let mut messages =
-        serde_json::to_value(turns(request.messages)).map_err(|e| AgentError::Request(e.to_string()))?;
+    let mut messages = serde_json::to_value(turns_with(request.messages, request.tools.search()))
+        .map_err(|e| AgentError::Request(e.to_string()))?;
     let system = system_text(request.messages).map(|text| match cache {
         true => serde_json::json!([{"type": "text", "text": text, "cache_control": ephemeral()}]),
         false => Value::String(text),
@@ -181,7 +203,14 @@ fn tool_choice<'a>(request: &ModelRequest<'a>, has_tools: bool) -> Option<ToolCh
 
 /// The conversation as messages; tool results are user blocks, and consecutive blocks of
 /// one role share a message (the roles must alternate).
+#[cfg(test)]
 fn turns(messages: &[Message]) -> Vec<Turn<'_>> {
+    turns_with(messages, None)
+}
+
+/// [`turns`], with the answers of tool search (`search`) as `tool_reference` blocks
+/// naming the deferred tools found, which the API expands into their definitions.
+fn turns_with<'a>(messages: &'a [Message], search: Option<&Searching<'_>>) -> Vec<Turn<'a>> {
     let mut turns: Vec<Turn<'_>> = Vec::new();
     for message in messages {
         let (role, blocks) = match message {
@@ -199,7 +228,10 @@ fn turns(messages: &[Message]) -> Vec<Turn<'_>> {
             Message::Tool { results } => {
                 let results = results.iter().map(|result| Block::ToolResult {
                     tool_use_id: &result.id,
-                    content: ResultContent::of(result),
+                    content: match search {
+                        Some(search) => ResultContent::of_search(result, search),
+                        None => ResultContent::of(result),
+                    },
                     is_error: result.is_error,
                 });
                 ("user", results.collect())
@@ -216,7 +248,9 @@ fn turns(messages: &[Message]) -> Vec<Turn<'_>> {
 /// A message object: what the loop reads of it.
 #[derive(Deserialize)]
 struct Response {
-    content: Vec<ContentBlock>,
+    /// The blocks, each read as a [`ContentBlock`] (the others named when nothing else
+    /// can be used).
+    content: Vec<Value>,
     #[serde(default)]
     usage: AnthropicUsage,
     #[serde(default)]
@@ -277,17 +311,33 @@ impl AnthropicUsage {
     }
 }
 
-/// Text blocks joined, `tool_use` blocks as calls (their `input` re-encoded).
+/// A block of a reply, with its type when the loop does not read it (a `thinking` block,
+/// a server tool's): the reply is of no use when it holds only such blocks.
+fn block(value: Value) -> Result<(ContentBlock, Option<String>), AgentError> {
+    let kind = value.get("type").and_then(Value::as_str).unwrap_or("untyped").to_owned();
+    let block: ContentBlock = serde_json::from_value(value).map_err(|e| AgentError::Malformed {
+        reason: format!("a `{kind}` block: {e}"),
+        body: String::new(),
+    })?;
+    let other = matches!(block, ContentBlock::Other).then_some(kind);
+    Ok((block, other))
+}
+
+/// Text blocks joined, `tool_use` blocks as calls (their `input` re-encoded); a reply
+/// holding only blocks of other kinds is [`AgentError::Unusable`], naming them.
 fn read(response: Response) -> Result<ModelResponse, AgentError> {
-    let (mut content, mut tool_calls) = (String::new(), Vec::new());
-    for block in response.content {
-        match block {
-            ContentBlock::Text { text } => content.push_str(&text),
-            ContentBlock::ToolUse { id, name, input } => {
+    let (mut content, mut tool_calls, mut skipped) = (String::new(), Vec::new(), Vec::new());
+    for value in response.content {
+        match block(value)? {
+            (ContentBlock::Text { text }, _) => content.push_str(&text),
+            (ContentBlock::ToolUse { id, name, input }, _) => {
                 tool_calls.push(ToolCall::new(id, name, input.to_string()))
             }
-            ContentBlock::Other => {}
+            (ContentBlock::Other, kind) => skipped.extend(kind),
         }
+    }
+    if content.is_empty() && tool_calls.is_empty() && !skipped.is_empty() {
+        return Err(unusable(&counted(&skipped, "block"), response.stop_reason.as_deref()));
     }
     Ok(ModelResponse {
         content,
@@ -307,7 +357,7 @@ enum StreamEvent {
     },
     ContentBlockStart {
         index: usize,
-        content_block: ContentBlock,
+        content_block: Value,
     },
     ContentBlockDelta {
         index: usize,
@@ -372,6 +422,8 @@ struct AnthropicStream {
     usage: AnthropicUsage,
     started: bool,
     stop_reason: Option<String>,
+    /// The kinds of the blocks it does not read.
+    skipped: Vec<String>,
 }
 
 impl Assembler for AnthropicStream {
@@ -381,16 +433,16 @@ impl Assembler for AnthropicStream {
                 self.started = true;
                 self.usage = message.usage;
             }
-            StreamEvent::ContentBlockStart { index, content_block } => match content_block {
-                ContentBlock::Text { text } => {
+            StreamEvent::ContentBlockStart { index, content_block } => match block(content_block)? {
+                (ContentBlock::Other, kind) => self.skipped.extend(kind),
+                (ContentBlock::Text { text }, _) => {
                     self.blocks.push((index, Streamed::Text(text.clone())));
                     return Ok(Some(text));
                 }
-                ContentBlock::ToolUse { id, name, .. } => {
+                (ContentBlock::ToolUse { id, name, .. }, _) => {
                     // The start carries `input: {}`; the input arrives as `input_json_delta`s.
                     self.blocks.push((index, Streamed::Call(ToolCall::new(id, name, ""))));
                 }
-                ContentBlock::Other => {}
             },
             StreamEvent::ContentBlockDelta { index, delta } => {
                 let block = self.blocks.iter_mut().find(|(at, _)| *at == index).map(|(_, block)| block);
@@ -443,6 +495,9 @@ impl Assembler for AnthropicStream {
                     reply.tool_calls.push(call);
                 }
             }
+        }
+        if reply.content.is_empty() && reply.tool_calls.is_empty() && !self.skipped.is_empty() {
+            return Err(unusable(&counted(&self.skipped, "block"), reply.finish_reason.as_deref()));
         }
         Ok(reply)
     }

@@ -18,7 +18,7 @@ use toolcall_runtime::Format;
 
 use super::{HttpModel, arguments_object, definitions, send, system_text};
 use crate::choice::ToolChoice;
-use crate::error::AgentError;
+use crate::error::{AgentError, counted, unusable};
 use crate::http::{Assembler, SseEvent, decode};
 use crate::message::{Message, ModelResponse, ToolCall, Usage};
 use crate::model::{ModelRequest, ModelStream};
@@ -230,6 +230,10 @@ struct ReplyPart {
     function_call: Option<ReplyCall>,
     #[serde(default)]
     thought_signature: Option<String>,
+    /// The part's other fields: a part the loop does not read (`executableCode`,
+    /// `inlineData`, ..) is named by them.
+    #[serde(flatten)]
+    other: serde_json::Map<String, Value>,
 }
 
 #[derive(Deserialize)]
@@ -283,8 +287,13 @@ fn fresh_id() -> String {
     format!("gemini_call_{}", NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
-/// The parts of the first candidate, added to `reply`: text (not thoughts) and calls.
-fn take_parts(response: Response, reply: &mut ModelResponse) -> Result<String, AgentError> {
+/// The parts of the first candidate, added to `reply`: text (not thoughts) and calls; the
+/// kinds of the other parts added to `skipped`.
+fn take_parts(
+    response: Response,
+    reply: &mut ModelResponse,
+    skipped: &mut Vec<String>,
+) -> Result<String, AgentError> {
     if let Some(error) = response.error {
         let status = error.status.map(|s| format!("{s}: ")).unwrap_or_default();
         return Err(AgentError::Provider(format!("{status}{}", error.message)));
@@ -311,6 +320,10 @@ fn take_parts(response: Response, reply: &mut ModelResponse) -> Result<String, A
             reply.tool_calls.push(call);
         } else if let Some(piece) = part.text.filter(|_| !part.thought) {
             text.push_str(&piece);
+        } else if part.thought {
+            skipped.push("thought".to_owned());
+        } else {
+            skipped.extend(part.other.keys().next().cloned());
         }
     }
     reply.content.push_str(&text);
@@ -325,7 +338,17 @@ fn read(response: Response) -> Result<ModelResponse, AgentError> {
         });
     }
     let mut reply = ModelResponse::default();
-    take_parts(response, &mut reply)?;
+    let mut skipped = Vec::new();
+    take_parts(response, &mut reply, &mut skipped)?;
+    usable(reply, &skipped)
+}
+
+/// `reply`, unless it holds no text and no call but parts of other kinds (`skipped`):
+/// then [`AgentError::Unusable`], naming them.
+fn usable(reply: ModelResponse, skipped: &[String]) -> Result<ModelResponse, AgentError> {
+    if reply.content.is_empty() && reply.tool_calls.is_empty() && !skipped.is_empty() {
+        return Err(unusable(&counted(skipped, "part"), reply.finish_reason.as_deref()));
+    }
     Ok(reply)
 }
 
@@ -334,13 +357,14 @@ fn read(response: Response) -> Result<ModelResponse, AgentError> {
 struct GeminiStream {
     reply: ModelResponse,
     events: usize,
+    skipped: Vec<String>,
 }
 
 impl Assembler for GeminiStream {
     fn event(&mut self, event: SseEvent) -> Result<Option<String>, AgentError> {
         self.events += 1;
         let response: Response = decode(event.data.as_bytes())?;
-        take_parts(response, &mut self.reply).map(Some)
+        take_parts(response, &mut self.reply, &mut self.skipped).map(Some)
     }
 
     fn finish(self) -> Result<ModelResponse, AgentError> {
@@ -350,7 +374,7 @@ impl Assembler for GeminiStream {
                 body: String::new(),
             });
         }
-        Ok(self.reply)
+        usable(self.reply, &self.skipped)
     }
 }
 

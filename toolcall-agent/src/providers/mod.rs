@@ -204,7 +204,7 @@ fn send<'a, B, R, A>(
     url: String,
     body: Result<B, AgentError>,
     stream: bool,
-    read: fn(R) -> Result<ModelResponse, AgentError>,
+    read: impl FnOnce(R) -> Result<ModelResponse, AgentError> + Send + 'a,
     start: impl FnOnce() -> A + Send + 'a,
 ) -> ModelStream<'a>
 where

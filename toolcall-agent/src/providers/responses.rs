@@ -12,16 +12,22 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use toolcall_runtime::Format;
 
-use super::{HttpModel, definitions, send, system_text};
+use super::{HttpModel, arguments_object, definitions, send, system_text};
 use crate::choice::ToolChoice;
-use crate::error::AgentError;
+use crate::error::{AgentError, counted, unusable};
 use crate::http::{Assembler, SseEvent, decode};
 use crate::message::{Message, ModelResponse, Reasoning, ToolCall, Usage};
 use crate::model::{ModelRequest, ModelStream};
+use crate::search::{Searching, found_names};
 
 pub(super) fn request<'a>(model: &'a HttpModel, request: ModelRequest<'a>) -> ModelStream<'a> {
     let body = body(model, &request);
-    send(model, model.url("responses"), body, request.stream, read, ResponsesStream::default)
+    // With tool search, a client `tool_search_call` is a call of the search tool.
+    let search = request.tools.search().map(|search| search.tool_name().to_owned());
+    let streamed = search.clone();
+    let read = move |response| read_with(response, search.as_deref());
+    let start = move || ResponsesStream { search: streamed, ..ResponsesStream::default() };
+    send(model, model.url("responses"), body, request.stream, read, start)
 }
 
 #[derive(Serialize)]
@@ -66,10 +72,27 @@ enum Item<'a> {
         call_id: &'a str,
         name: &'a str,
         arguments: &'a str,
+        /// The namespace of a tool sent deferred (tool search).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        namespace: Option<String>,
     },
     FunctionCallOutput {
         call_id: &'a str,
         output: &'a str,
+    },
+    /// A call of the search tool, as the model made it (a client `tool_search`).
+    ToolSearchCall {
+        call_id: &'a str,
+        execution: &'static str,
+        status: &'static str,
+        arguments: Value,
+    },
+    /// The answer to a search: the tools it loads.
+    ToolSearchOutput {
+        call_id: &'a str,
+        execution: &'static str,
+        status: &'static str,
+        tools: Vec<Value>,
     },
 }
 
@@ -107,7 +130,10 @@ fn body<'a>(model: &'a HttpModel, request: &ModelRequest<'a>) -> Result<Request<
             strict: true,
         },
     });
-    let tools = definitions(request, Format::OpenAiResponses)?;
+    let tools = match request.tools.search() {
+        Some(search) => search.responses_tools()?,
+        None => definitions(request, Format::OpenAiResponses)?,
+    };
     let has_tools = !tools.is_empty();
     let tool_choice = match request.tool_choice {
         ToolChoice::None => Some(Value::from("none")),
@@ -118,7 +144,7 @@ fn body<'a>(model: &'a HttpModel, request: &ModelRequest<'a>) -> Result<Request<
     Ok(Request {
         model: &model.settings.model,
         instructions: system_text(request.messages),
-        input: items(request.messages),
+        input: items_with(request.messages, request.tools.search())?,
         tools,
         tool_choice: tool_choice.filter(|_| has_tools),
         parallel_tool_calls: request.parallel_tool_calls.filter(|_| has_tools),
@@ -135,7 +161,19 @@ fn body<'a>(model: &'a HttpModel, request: &ModelRequest<'a>) -> Result<Request<
 }
 
 /// The conversation as input items; system messages go to `instructions` instead.
+#[cfg(test)]
 fn items(messages: &[Message]) -> Vec<Item<'_>> {
+    items_with(messages, None).unwrap_or_default()
+}
+
+/// [`items`], with tool search (`search`): a call of the search tool as a client
+/// `tool_search_call`, its answer as a `tool_search_output` loading the tools found (in
+/// their namespaces), a call of a deferred tool with its namespace.
+fn items_with<'a>(
+    messages: &'a [Message],
+    search: Option<&Searching<'_>>,
+) -> Result<Vec<Item<'a>>, AgentError> {
+    let is_search = |name: &str| search.is_some_and(|search| search.tool_name() == name);
     let mut items = Vec::new();
     for message in messages {
         match message {
@@ -150,20 +188,42 @@ fn items(messages: &[Message]) -> Vec<Item<'_>> {
                 if !content.is_empty() {
                     items.push(Item::Message { role: "assistant", content });
                 }
-                items.extend(tool_calls.iter().map(|call| Item::FunctionCall {
-                    call_id: &call.id,
-                    name: &call.name,
-                    arguments: &call.arguments,
+                items.extend(tool_calls.iter().map(|call| match is_search(&call.name) {
+                    true => Item::ToolSearchCall {
+                        call_id: &call.id,
+                        execution: "client",
+                        status: "completed",
+                        arguments: arguments_object(&call.arguments),
+                    },
+                    false => Item::FunctionCall {
+                        call_id: &call.id,
+                        name: &call.name,
+                        arguments: &call.arguments,
+                        namespace: search.and_then(|search| search.namespace_of(&call.name)),
+                    },
                 }));
             }
-            Message::Tool { results } => items.extend(
-                results
-                    .iter()
-                    .map(|result| Item::FunctionCallOutput { call_id: &result.id, output: &result.content }),
-            ),
+            Message::Tool { results } => {
+                for result in results {
+                    let item = match search.filter(|_| is_search(&result.name)) {
+                        Some(search) => Item::ToolSearchOutput {
+                            call_id: &result.id,
+                            execution: "client",
+                            status: "completed",
+                            // A search refused (its arguments did not check) loads nothing.
+                            tools: match result.is_error {
+                                true => Vec::new(),
+                                false => search.responses_found(&found_names(&result.content))?,
+                            },
+                        },
+                        None => Item::FunctionCallOutput { call_id: &result.id, output: &result.content },
+                    };
+                    items.push(item);
+                }
+            }
         }
     }
-    items
+    Ok(items)
 }
 
 /// A response object: what the loop reads of it.
@@ -173,7 +233,9 @@ struct Response {
     status: Option<String>,
     #[serde(default)]
     incomplete_details: Option<IncompleteDetails>,
-    output: Vec<OutputItem>,
+    /// The items, each read as an [`OutputItem`] (the others named when nothing else can
+    /// be used).
+    output: Vec<Value>,
     #[serde(default)]
     usage: Option<ResponsesUsage>,
     #[serde(default)]
@@ -193,8 +255,47 @@ enum OutputItem {
         arguments: String,
     },
     Reasoning(ReasoningItem),
+    ToolSearchCall(SearchCall),
     #[serde(other)]
     Other,
+}
+
+/// A `tool_search_call` item: the model searching for tools.
+#[derive(Deserialize, Default)]
+struct SearchCall {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    call_id: Option<String>,
+    /// `client` when the caller runs the search; `server` for hosted tool search.
+    #[serde(default)]
+    execution: Option<String>,
+    #[serde(default)]
+    arguments: Value,
+}
+
+impl SearchCall {
+    /// The call of the search tool `name` it is, when the caller is to run it.
+    fn call(self, name: Option<&str>) -> Option<ToolCall> {
+        let name = name.filter(|_| self.execution.as_deref() != Some("server"))?;
+        let id = self.call_id.or(self.id).unwrap_or_default();
+        let arguments = match self.arguments {
+            Value::String(text) => text,
+            Value::Null => "{}".to_owned(),
+            other => other.to_string(),
+        };
+        Some(ToolCall::new(id, name, arguments))
+    }
+}
+
+/// An output item, with its type when the loop does not read it.
+fn output_item(value: Value) -> Result<(OutputItem, String), AgentError> {
+    let kind = value.get("type").and_then(Value::as_str).unwrap_or("untyped").to_owned();
+    let item = serde_json::from_value(value).map_err(|e| AgentError::Malformed {
+        reason: format!("a `{kind}` item: {e}"),
+        body: String::new(),
+    })?;
+    Ok((item, kind))
 }
 
 /// A `reasoning` output item.
@@ -292,8 +393,17 @@ impl Response {
     }
 }
 
-/// A failed response is an error; any other is its text (else refusal) and its calls.
+/// [`read_with`] without tool search.
+#[cfg(test)]
 fn read(response: Response) -> Result<ModelResponse, AgentError> {
+    read_with(response, None)
+}
+
+/// A failed response is an error; any other is its text (else refusal) and its calls (a
+/// client `tool_search_call` a call of the search tool `search`, when the run searches);
+/// one holding none of them, only items of other kinds, is [`AgentError::Unusable`],
+/// naming them.
+fn read_with(response: Response, search: Option<&str>) -> Result<ModelResponse, AgentError> {
     if response.status.as_deref() == Some("failed") {
         let error =
             response.error.unwrap_or(ResponseError { code: None, message: "the response failed".into() });
@@ -301,8 +411,10 @@ fn read(response: Response) -> Result<ModelResponse, AgentError> {
     }
     let (mut text, mut refusal, mut tool_calls) = (String::new(), String::new(), Vec::new());
     let mut reasoning = Vec::new();
+    let mut skipped = Vec::new();
     let finish_reason = response.finish_reason();
-    for item in response.output {
+    for value in response.output {
+        let (item, kind) = output_item(value)?;
         match item {
             OutputItem::Message { content } => {
                 for part in content {
@@ -317,8 +429,15 @@ fn read(response: Response) -> Result<ModelResponse, AgentError> {
                 tool_calls.push(ToolCall::new(call_id, name, arguments));
             }
             OutputItem::Reasoning(item) => reasoning.push(item.into()),
-            OutputItem::Other => {}
+            OutputItem::ToolSearchCall(item) => match item.call(search) {
+                Some(call) => tool_calls.push(call),
+                None => skipped.push(kind),
+            },
+            OutputItem::Other => skipped.push(kind),
         }
+    }
+    if text.is_empty() && refusal.is_empty() && tool_calls.is_empty() && !skipped.is_empty() {
+        return Err(unusable(&counted(&skipped, "item"), finish_reason.as_deref()));
     }
     let content = if text.is_empty() { refusal } else { text };
     let usage = response.usage.unwrap_or_default().into();
@@ -354,10 +473,13 @@ struct StreamItem {
     call_id: String,
     #[serde(default)]
     name: String,
+    /// Text for a `function_call`, an object for a `tool_search_call`.
     #[serde(default)]
-    arguments: String,
+    arguments: Value,
     #[serde(default)]
     id: String,
+    #[serde(default)]
+    execution: Option<String>,
     #[serde(default)]
     summary: Vec<SummaryPart>,
     #[serde(default)]
@@ -373,6 +495,10 @@ struct ResponsesStream {
     reasoning: Vec<Reasoning>,
     usage: Option<Usage>,
     finish_reason: Option<String>,
+    /// The search tool's name, when the run searches tools.
+    search: Option<String>,
+    /// The kinds of the items it does not read.
+    skipped: Vec<String>,
 }
 
 impl ResponsesStream {
@@ -393,13 +519,35 @@ impl Assembler for ResponsesStream {
             }
             "response.refusal.delta" => self.refusal.push_str(&event.delta.unwrap_or_default()),
             "response.output_item.added" => {
-                if let (Some(index), Some(item)) = (event.output_index, event.item)
-                    && item.kind == "function_call"
-                {
-                    self.calls.push((index, ToolCall::new(item.call_id, item.name, item.arguments)));
+                if let (Some(index), Some(item)) = (event.output_index, event.item) {
+                    match item.kind.as_str() {
+                        "function_call" => {
+                            let arguments = item.arguments.as_str().unwrap_or_default().to_owned();
+                            self.calls.push((index, ToolCall::new(item.call_id, item.name, arguments)));
+                        }
+                        "message" | "reasoning" => {}
+                        "tool_search_call" if self.search.is_some() => {}
+                        _ => self.skipped.push(item.kind),
+                    }
                 }
             }
             "response.output_item.done" => {
+                if let (Some(index), Some(item)) = (event.output_index, event.item.as_ref())
+                    && item.kind == "tool_search_call"
+                {
+                    let call = SearchCall {
+                        id: Some(item.id.clone()).filter(|id| !id.is_empty()),
+                        call_id: Some(item.call_id.clone()).filter(|id| !id.is_empty()),
+                        execution: item.execution.clone(),
+                        arguments: item.arguments.clone(),
+                    };
+                    match call.call(self.search.as_deref()) {
+                        Some(call) => self.calls.push((index, call)),
+                        // Counted when it was added.
+                        None if self.search.is_none() => {}
+                        None => self.skipped.push(item.kind.clone()),
+                    }
+                }
                 if let Some(item) = event.item.filter(|item| item.kind == "reasoning") {
                     let item = ReasoningItem {
                         id: item.id,
@@ -445,10 +593,21 @@ impl Assembler for ResponsesStream {
             let reason = "the stream ended before `response.completed`".to_owned();
             return Err(AgentError::Malformed { reason, body: String::new() });
         };
+        if self.text.is_empty()
+            && self.refusal.is_empty()
+            && self.calls.is_empty()
+            && !self.skipped.is_empty()
+        {
+            return Err(unusable(&counted(&self.skipped, "item"), self.finish_reason.as_deref()));
+        }
         let content = if self.text.is_empty() { self.refusal } else { self.text };
+        let mut calls = self.calls;
+        // In the reply's order (a search call is taken when it is done, a function call
+        // when it is added).
+        calls.sort_by_key(|(index, _)| *index);
         Ok(ModelResponse {
             content,
-            tool_calls: self.calls.into_iter().map(|(_, call)| call).collect(),
+            tool_calls: calls.into_iter().map(|(_, call)| call).collect(),
             usage,
             reasoning: self.reasoning,
             finish_reason: self.finish_reason,
