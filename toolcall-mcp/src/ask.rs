@@ -27,7 +27,7 @@ pub(crate) mod rounds;
 
 use rmcp::model::{
     ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
-    ElicitationAction, ProtocolVersion,
+    ElicitationAction, PrimitiveSchemaDefinition, ProtocolVersion,
 };
 use rmcp::service::{Peer, RoleServer};
 use serde_json::{Value, json};
@@ -97,10 +97,39 @@ impl Kind {
     }
 }
 
-/// The parameters of a form question: `elicitation/create` in form mode.
+/// The parameters of a form question: `elicitation/create` in form mode. A schema MCP
+/// elicitation does not take is [`AskError::Failed`], naming what is wrong with it
+/// ([`not_a_form`]).
 pub(crate) fn form_params(message: &str, schema: &Value) -> Result<ElicitRequestParams, AskError> {
-    serde_json::from_value(json!({"mode": "form", "message": message, "requestedSchema": schema}))
-        .map_err(|e| AskError::Failed(format!("the form's schema is not one MCP elicitation takes: {e}")))
+    serde_json::from_value(json!({"mode": "form", "message": message, "requestedSchema": schema})).map_err(
+        |e| {
+            let why = not_a_form(schema).unwrap_or_else(|| e.to_string());
+            AskError::Failed(format!("the form's schema is not one MCP elicitation takes: {why}"))
+        },
+    )
+}
+
+/// What keeps `schema` from being a form MCP elicitation takes (a flat object schema whose
+/// every property is a primitive field), for the tool's author; `None` when nothing this
+/// check knows of.
+fn not_a_form(schema: &Value) -> Option<String> {
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        return Some(r#"its root must say "type": "object""#.to_owned());
+    }
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Some("it needs `properties`, an object of fields".to_owned());
+    };
+    properties
+        .iter()
+        .find(|(_, property)| {
+            serde_json::from_value::<PrimitiveSchemaDefinition>((*property).clone()).is_err()
+        })
+        .map(|(name, _)| {
+            format!(
+                "field {name:?} is none of a string (formats email, uri, date, date-time), number, \
+                 integer, boolean, enum or multi-select of enum values"
+            )
+        })
 }
 
 /// The parameters of a URL question: `elicitation/create` in URL mode, with

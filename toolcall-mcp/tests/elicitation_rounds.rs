@@ -96,6 +96,14 @@ fn server(store: &Arc<Store>, runs: &Arc<AtomicUsize>) -> McpServer<App> {
         .tool(Tool::new("ask_model", "Ask the client's model.", no_args()), |_, _, progress: Progress| async move {
             progress.sample("6 times 7?", 50).await.map(Value::String).map_err(|e| ToolError::Failed(e.to_string()))
         })
+        .tool(Tool::new("form", "Ask with the form in `schema`.", no_args()), |_, args, progress: Progress| async move {
+            let schema = args.get("schema").cloned().unwrap_or_default();
+            match progress.elicit("Fill in the form", &schema).await {
+                Ok(Answer::Accept(values)) => Ok(Value::Object(values)),
+                Ok(other) => Ok(json!(format!("{other:?}"))),
+                Err(error) => Err(ToolError::Failed(error.to_string())),
+            }
+        })
         .tool(Tool::new("forget", "Forget note 2, once the user confirms.", no_args()), |app: Arc<App>, _, progress: Progress| async move {
             // Only a yes goes on; anything else is the tool's error (`NotConfirmed` into `ToolError`).
             progress.confirm("Forget note 2?").await.required()?;
@@ -760,4 +768,67 @@ async fn the_official_sdks_answer_forms_and_pages() {
         };
         assert_eq!(modes, all, "{client}: {seen}");
     }
+}
+
+/// What a hand-written form (`Progress::elicit`) may hold, as the README's "Asking" says:
+/// the root's `$schema`, `title`, `description`, `properties` and `required`; string
+/// fields with `title`, `description`, `minLength`, `maxLength`, `format` (email, uri,
+/// date, date-time) and `default`; numbers and integers with `minimum`, `maximum` and
+/// `default`; booleans with `default`; enums (`enum`, titled `oneOf` of `const`/`title`,
+/// the deprecated `enumNames` passed as written) and multi-selects (`type: array` of
+/// `enum` or `anyOf` items, `minItems`, `maxItems`). Other keywords (`pattern`,
+/// `multipleOf`, `additionalProperties`, `$defs`) are dropped; a field of another kind (a
+/// nested object, a list of strings, another format, a type array) is the tool's error,
+/// naming the field, and nothing is asked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hand_written_form_keeps_what_elicitation_takes_and_names_what_it_cannot() {
+    let (store, runs) = (Arc::new(Store::seeded(Duration::ZERO)), Arc::new(AtomicUsize::new(0)));
+    let asked = async |schema: Value| {
+        let handler = legacy(json!({"elicitation": {}}), ElicitationAction::Decline);
+        let client = connect(server(&store, &runs), &handler, false).await;
+        let answer = call(&client, "form", json!({"schema": schema})).await;
+        client.cancel().await.ok();
+        (handler.asked().first().map(|question| question["requestedSchema"].clone()), answer)
+    };
+    let name = json!({"type": "string", "title": "Name", "description": "Yours.", "minLength": 1,
+                      "maxLength": 40, "format": "email", "default": "ada@example.com"});
+    let root = |properties: Value| {
+        json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "title": "Sign up",
+               "description": "Who you are.", "properties": properties, "required": ["name"]})
+    };
+    let mut with_extras = root(json!({"name": name}));
+    with_extras["properties"]["name"]["pattern"] = json!("^[a-z]");
+    with_extras["additionalProperties"] = json!(false);
+    with_extras["$defs"] = json!({"unused": {}});
+    assert_eq!(asked(with_extras).await, (Some(root(json!({"name": name}))), (false, "Decline".to_owned())));
+    let kinds = json!({
+        "ratio": {"type": "number", "minimum": 0.0, "maximum": 1.0, "default": 0.5},
+        "count": {"type": "integer", "minimum": 0, "maximum": 9},
+        "agree": {"type": "boolean", "default": true},
+        "plan": {"type": "string", "enum": ["free", "pro"], "enumNames": ["Free", "Pro"]},
+        "size": {"type": "string", "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]},
+        "tags": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "string", "enum": ["x", "y"]}},
+        "picks": {"type": "array", "items": {"anyOf": [{"const": "x", "title": "X"}]}},
+    });
+    let form = json!({"type": "object", "properties": kinds});
+    let mut dropped = form.clone();
+    dropped["properties"]["ratio"]["multipleOf"] = json!(0.1);
+    assert_eq!(asked(dropped).await.0, Some(form));
+    for (field, schema) in [
+        ("nested", json!({"type": "object", "properties": {}})),
+        ("list", json!({"type": "array", "items": {"type": "string"}})),
+        ("address", json!({"type": "string", "format": "ipv4"})),
+        ("maybe", json!({"type": ["string", "null"]})),
+    ] {
+        let (question, answer) = asked(json!({"type": "object", "properties": {field: schema}})).await;
+        assert_eq!(question, None, "{field}: nothing is asked");
+        let says = format!(
+            "tool failed: asking failed: the form's schema is not one MCP elicitation takes: field \"{field}\" \
+             is none of a string (formats email, uri, date, date-time), number, integer, boolean, enum or \
+             multi-select of enum values"
+        );
+        assert_eq!(answer, (true, says));
+    }
+    let (question, answer) = asked(json!({"properties": {}})).await;
+    assert!(question.is_none() && answer.1.ends_with(r#"its root must say "type": "object""#), "{answer:?}");
 }

@@ -1,6 +1,7 @@
 // A real OpenID provider for toolcall-mcp's OAuth end-to-end tests: npm `oidc-provider`
 // (installed by scripts/install-clients; its node_modules directory in OIDC_MODULES), on
-// 127.0.0.1 at a port the OS picks. It prints `issuer URL` as its first line.
+// 127.0.0.1 at OIDC_PORT, else a port the OS picks. It prints `issuer URL` as its first
+// line. toolcall-mcp's README (OAuth, "Trying it locally") runs it by hand.
 //
 // Client credentials (RFC 6749 §4.4) with resource indicators (RFC 8707): a token is
 // asked for one resource, the MCP server's URI, and names it as its audience. The
@@ -27,7 +28,7 @@ const { default: Provider, errors } = await import(
 const resources = JSON.parse(process.env.OIDC_RESOURCES || '{}');
 
 const server = http.createServer();
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+await new Promise((resolve) => server.listen(Number(process.env.OIDC_PORT || 0), '127.0.0.1', resolve));
 const issuer = `http://127.0.0.1:${server.address().port}`;
 
 const client = (id, scope) => ({
