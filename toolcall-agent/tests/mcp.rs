@@ -382,3 +382,48 @@ async fn names_taken_twice_end_the_run_and_refusals_count_against_tool_retries()
     let (outcome, _) = run(&agent(Provider::OpenAi, &server, &tools).tool_retries(0)).await;
     assert_eq!(outcome.unwrap().answer, "gave up");
 }
+
+/// With tool search, an MCP server's tools are indexed when listed and searched with the
+/// compiled ones: on Responses they go deferred in one namespace per server (its prefix),
+/// a search finds one of them, and the model calls it by name in that namespace.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tool_search_finds_mcp_tools_beside_the_compiled_ones() {
+    let Some(python) = python() else { return };
+    let tools = stdio(&python).await;
+    let search = serde_json::json!({"type": "tool_search_call", "id": "tsc_1", "call_id": "call_s",
+        "execution": "client", "arguments": {"query": "repeat a text"}, "status": "completed"});
+    let echo = serde_json::json!({"type": "function_call", "id": "fc_1", "call_id": "call_e", "name": "py_echo",
+        "namespace": "py", "arguments": r#"{"text":"hi","times":2}"#, "status": "completed"});
+    let replies = vec![
+        common::response(vec![search], 10, 5),
+        common::response(vec![echo], 10, 5),
+        provider_text(Provider::OpenAiResponses, "done"),
+    ];
+    let server = Server::start(replies).await;
+    let agent = agent(Provider::OpenAiResponses, &server, &tools)
+        .tool_search(toolcall_agent::ToolSearch::new().always_visible(["whoami"]));
+    let (outcome, seen) = run(&agent).await;
+    assert_eq!(outcome.unwrap().answer, "done");
+    let results = results(&seen);
+    assert_eq!(results[1], ("py_echo".into(), "hi hi".into()), "the tool found ran on the server");
+    let requests = server.requests();
+    let sent = requests[0].body["tools"].as_array().unwrap();
+    let py = sent.iter().find(|tool| tool["name"] == "py").expect("a namespace for the server");
+    let names: Vec<&str> =
+        py["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, PY_TOOLS, "every tool of the server, deferred");
+    assert!(py["tools"].as_array().unwrap().iter().all(|t| t["defer_loading"] == true));
+    let found = results[0].1.clone();
+    let found: Value = serde_json::from_str(&found).unwrap();
+    assert_eq!(found["tools"][0]["name"], "py_echo", "{found}");
+    let input = requests[1].body["input"].as_array().unwrap();
+    let loaded = &input.last().unwrap()["tools"][0];
+    assert_eq!(
+        (loaded["type"].as_str(), loaded["name"].as_str()),
+        (Some("namespace"), Some("py")),
+        "{loaded}"
+    );
+    assert_eq!(loaded["tools"][0]["name"], "py_echo");
+    let call = &requests[2].body["input"].as_array().unwrap()[3];
+    assert_eq!((call["name"].as_str(), call["namespace"].as_str()), (Some("py_echo"), Some("py")), "{call}");
+}
