@@ -226,6 +226,21 @@ def main() -> None:
         out("|---|---:|---:|")
         for name, b in sizes["bytes"].items():
             out(f"| {name} | {b['lax']:,} | {b['strict']:,} |")
+        definitions = read_json(root / "results/mcp-1000.json")
+        ranking = runs.get("1000", {}).get("toolcall")
+        if definitions and ranking:
+            each = {
+                d["name"]: len(json.dumps(d, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+                for d in definitions
+            }
+            for k in (5, 10):
+                found = [sum(each[n] for n in r["top"][:k]) for r in ranking.values()]
+                figures[f"mcp_bytes_top{k}_1000"] = statistics.median(found)
+                out(
+                    f"\nA search's top {k} at 1,000 tools, as MCP definitions (compact JSON): median "
+                    f"{statistics.median(found):,.0f} bytes a query, "
+                    f"{statistics.median(found) / sizes['bytes']['mcp']['lax']:.1%} of the whole MCP list."
+                )
         out("")
 
     build = read_json(root / "results/build-2000.json")
