@@ -1,6 +1,6 @@
 //! `example-app agent PROMPT --provider openai|responses|anthropic|gemini --base-url URL
 //! [--model M] [--max-turns N] [--max-requests N] [--max-tool-calls N] [--strict]
-//! [--stream] [--mcp CMD_OR_URL]..`: every tool,
+//! [--stream] [--tool-search] [--mcp CMD_OR_URL]..`: every tool,
 //! as the demo's signed-in user, in a tool loop over the provider's API
 //! ([`toolcall_agent`]), with the tools of each MCP server given beside them (`--mcp`,
 //! repeatable: an `http://` or `https://` URL is a streamable HTTP endpoint, anything
@@ -15,6 +15,12 @@
 //! provider's, the turn limit, `--max-requests` or `--max-tool-calls` passed) is one
 //! `error: ...` line on stderr and exit status 1.
 //!
+//! With `--tool-search` the model is sent `whoami` and a search tool instead of every
+//! definition ([`toolcall_agent::Agent::tool_search`]): the other tools go deferred where
+//! the provider defers natively (Anthropic, Responses), and the model finds them by
+//! searching the app's compiled index; each search prints as a call of `search_tools`
+//! and its answer.
+//!
 //! A call of a tool annotated destructive (`remove_note`) runs only when approved
 //! ([`Approval`]): asked on the terminal (`run remove_note {"id":2}? [y/N]` on stderr,
 //! an answer on stdin), every call with `--yes`, none when stdin is not a terminal and
@@ -25,7 +31,9 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Args;
-use toolcall_agent::{Agent, DEFAULT_MAX_TURNS, Event, McpToolset, Provider, ToolCall, UsageLimits};
+use toolcall_agent::{
+    Agent, DEFAULT_MAX_TURNS, Event, McpToolset, Provider, ToolCall, ToolSearch, UsageLimits,
+};
 
 use super::println_stdout;
 use crate::app::Location;
@@ -67,6 +75,10 @@ pub struct AgentArgs {
     /// Print the model's text as it streams.
     #[arg(long)]
     pub stream: bool,
+    /// Send whoami and a search tool instead of every tool: the model finds the others
+    /// by searching (deferred on Anthropic and Responses).
+    #[arg(long)]
+    pub tool_search: bool,
     /// Run destructive tools (remove_note) without asking. Without it they are asked
     /// about on the terminal, or declined when stdin is not a terminal.
     #[arg(long, short = 'y')]
@@ -183,6 +195,9 @@ impl AgentArgs {
             limits = limits.tool_calls(calls);
         }
         agent = agent.limits(limits);
+        if self.tool_search {
+            agent = agent.tool_search(ToolSearch::new().always_visible(["whoami"]));
+        }
         for server in &self.mcp {
             let connected = McpToolset::parse(server).map(McpToolset::connect);
             let tools = match connected {
