@@ -36,13 +36,13 @@ pub struct Weights {
 impl Weights {
     /// The weights the index is built with.
     pub const DEFAULT: Weights = Weights {
-        name: 6,
-        title: 4,
-        description: 2,
-        module: 2,
-        parameter: 2,
+        name: 12,
+        title: 8,
+        description: 4,
+        module: 4,
+        parameter: 4,
         parameter_doc: 1,
-        enum_value: 1,
+        enum_value: 3,
     };
 }
 
@@ -64,7 +64,20 @@ impl Document {
     /// The document of a tool: its name, title, description, module path and input schema
     /// (`parameters`, JSON Schema as every format but Gemini takes it).
     pub fn of_tool(name: &str, title: &str, description: &str, module: &str, parameters: &Value) -> Document {
-        let weights = Weights::DEFAULT;
+        Document::of_tool_weighted(name, title, description, module, parameters, &Weights::DEFAULT)
+    }
+
+    /// [`Document::of_tool`] with other weights: what measuring a change of weights
+    /// starts from (an index built with them ranks differently from the build's).
+    pub fn of_tool_weighted(
+        name: &str,
+        title: &str,
+        description: &str,
+        module: &str,
+        parameters: &Value,
+        weights: &Weights,
+    ) -> Document {
+        let weights = *weights;
         let mut document = Document::default();
         document.add(name, weights.name);
         document.add(title, weights.title);

@@ -48,11 +48,11 @@ pub fn is_stop_word(word: &str) -> bool {
 pub fn terms(text: &str, mut f: impl FnMut(&str)) {
     let stemmer = Stemmer::create(Algorithm::English);
     let mut folded = String::new();
-    for word in words(text) {
+    each_word(text, |word| {
         folded.clear();
         fold_into(word, &mut folded);
-        if folded.chars().count() < 2 || folded.len() > MAX_WORD || is_stop_word(&folded) {
-            continue;
+        if folded.chars().nth(1).is_none() || folded.len() > MAX_WORD || is_stop_word(&folded) {
+            return;
         }
         let stem: Cow<'_, str> = if folded.bytes().all(|b| b.is_ascii_lowercase()) {
             stemmer.stem(&folded)
@@ -60,7 +60,7 @@ pub fn terms(text: &str, mut f: impl FnMut(&str)) {
             Cow::Borrowed(folded.as_str())
         };
         f(&stem);
-    }
+    });
 }
 
 /// The search terms of `text` as owned strings (see [`terms`]).
@@ -81,35 +81,31 @@ fn fold_into(word: &str, out: &mut String) {
     }
 }
 
-/// The words of `text`: runs of letters and digits, split where the case changes from
-/// lower to upper (`getWeather`) and before the last capital of a run of capitals
-/// followed by a lower-case letter (`HTTPServer` -> `HTTP`, `Server`).
-fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|run| !run.is_empty()).flat_map(split_case)
-}
-
-/// One run of letters and digits split at its case changes.
-fn split_case(run: &str) -> impl Iterator<Item = &str> {
-    let mut cuts = Vec::new();
-    let chars: Vec<(usize, char)> = run.char_indices().collect();
-    for i in 1..chars.len() {
-        let (previous, here) = (chars[i - 1].1, chars[i].1);
-        let next = chars.get(i + 1).map(|(_, c)| *c);
-        let lower_to_upper = (previous.is_lowercase() || previous.is_numeric()) && here.is_uppercase();
-        let acronym_end =
-            previous.is_uppercase() && here.is_uppercase() && next.is_some_and(char::is_lowercase);
-        if lower_to_upper || acronym_end {
-            cuts.push(chars[i].0);
+/// Calls `f` with each word of `text`: runs of letters and digits, split where the case
+/// changes from lower (or a digit) to upper (`getWeather`) and before the last capital of
+/// a run of capitals followed by a lower-case letter (`HTTPServer` -> `HTTP`, `Server`).
+/// Nothing is allocated.
+fn each_word<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
+    for run in text.split(|c: char| !c.is_alphanumeric()).filter(|run| !run.is_empty()) {
+        let mut start = 0;
+        let mut chars = run.char_indices().peekable();
+        let mut previous: Option<char> = None;
+        while let Some((at, here)) = chars.next() {
+            if let Some(previous) = previous {
+                let next = chars.peek().map(|(_, c)| *c);
+                let lower_to_upper =
+                    (previous.is_lowercase() || previous.is_numeric()) && here.is_uppercase();
+                let acronym_end =
+                    previous.is_uppercase() && here.is_uppercase() && next.is_some_and(char::is_lowercase);
+                if lower_to_upper || acronym_end {
+                    f(&run[start..at]);
+                    start = at;
+                }
+            }
+            previous = Some(here);
         }
+        f(&run[start..]);
     }
-    let mut start = 0;
-    let mut pieces = Vec::with_capacity(cuts.len() + 1);
-    for cut in cuts {
-        pieces.push(&run[start..cut]);
-        start = cut;
-    }
-    pieces.push(&run[start..]);
-    pieces.into_iter()
 }
 
 #[cfg(test)]
@@ -117,7 +113,9 @@ mod tests {
     use super::*;
 
     fn split(text: &str) -> Vec<&str> {
-        words(text).collect()
+        let mut words = Vec::new();
+        each_word(text, |word| words.push(word));
+        words
     }
 
     #[test]
