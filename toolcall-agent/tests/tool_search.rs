@@ -571,3 +571,21 @@ fn the_sdk_check_refuses_a_misspelt_field() {
     assert!(stdout.contains("error anthropic") && stdout.contains("defer_load"), "{stdout}");
     assert!(stdout.contains("error responses"), "{stdout}");
 }
+
+#[tokio::test]
+async fn strict_search_requests_check_against_the_sdks_too() {
+    let mut bodies = Vec::new();
+    for provider in [Provider::OpenAi, Provider::OpenAiResponses, Provider::Anthropic] {
+        let server = Server::start(vec![common::provider_text(provider, "hi")]).await;
+        agent(provider, &server).strict(true).prompt_cache(true).run("hi", |_| {}).await.unwrap();
+        let body = server.requests()[0].body.clone();
+        let strict = match provider {
+            Provider::OpenAi => body["tools"][1]["function"]["strict"].clone(),
+            Provider::OpenAiResponses => body["tools"][1]["tools"][0]["strict"].clone(),
+            _ => body["tools"][0]["strict"].clone(),
+        };
+        assert_eq!(strict, json!(true), "{provider}: {body}");
+        bodies.push((provider, body));
+    }
+    check_against_the_sdks(&bodies);
+}
