@@ -211,9 +211,14 @@ fn serde_renames_defaults_and_skips_are_honoured() {
     assert_eq!(out["nickName"], Value::Null);
     assert!(out.get("internalId").is_none());
     let rust_names = json!({"full_name": "Ada", "e-mail": "a", "homeAddress": {"street": "s", "zip": 1}});
-    let (name, reason) = invalid("register", json!({"customer": rust_names}));
-    assert_eq!(name, "customer");
-    assert!(matches!(reason, Reason::UnknownFields { .. } | Reason::MissingField { .. }), "{reason:?}");
+    // Both mistakes of the struct at once (#62 item 5): the Rust name is unknown, the wire
+    // name missing.
+    let error = run("register", json!({"customer": rust_names})).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "2 mistakes in the arguments:\n- customer: unknown field \"full_name\" (did you mean \"fullName\"?)\n\
+         - customer: missing required field \"fullName\""
+    );
     let skipped =
         json!({"fullName": "A", "e-mail": "a", "homeAddress": {"street": "s", "zip": 1}, "internalId": 1});
     let (name, reason) = invalid("register", json!({"customer": skipped}));
@@ -226,6 +231,68 @@ fn serde_renames_defaults_and_skips_are_honoured() {
         json!({"customer": {"fullName": "A", "e-mail": "a", "homeAddress": {"street": "s", "zip": "1"}}}),
     );
     assert_eq!(name, "customer.homeAddress.zip");
+}
+
+/// Every problem of an error as `path: reason` lines.
+fn lines(error: &ToolError) -> Vec<String> {
+    match error {
+        ToolError::Several(errors) => errors.iter().map(ToString::to_string).collect(),
+        error => vec![error.to_string()],
+    }
+}
+
+#[test]
+fn a_struct_argument_reports_every_mistake_at_once() {
+    // #62 item 5: four fields missing were one mistake a round trip.
+    let error = run("register", json!({"customer": {}})).unwrap_err();
+    assert_eq!(
+        lines(&error),
+        [
+            r#"customer: missing required field "fullName""#,
+            r#"customer: missing required field "e-mail""#,
+            r#"customer: missing required field "homeAddress""#,
+        ]
+    );
+    assert!(error.to_string().starts_with("3 mistakes in the arguments:\n- customer: missing"), "{error}");
+    // Unknown keys first, then the fields in declaration order, nested structs' at their
+    // paths; beside the call's own mistakes, in the order of the parameters.
+    let customer = json!({
+        "fullName": 7, "e-mail": "a@b", "homeAddress": {"street": 2, "zip": "x", "city": "Oslo"}, "bogus": 1
+    });
+    let error = run("register", json!({"customer": customer.clone(), "extra": true})).unwrap_err();
+    assert_eq!(
+        lines(&error),
+        [
+            r#"unknown argument "extra""#,
+            r#"customer: unknown field "bogus""#,
+            "customer.fullName: expected a string, got 7",
+            r#"customer.homeAddress: unknown field "city""#,
+            "customer.homeAddress.street: expected a string, got 2",
+            r#"customer.homeAddress.zip: expected an integer, got "x""#,
+        ]
+    );
+    // The IR decoder lists the same problems.
+    let generated = toolcall_build::Builder::new()
+        .crate_dir(env!("CARGO_MANIFEST_DIR"))
+        .generate()
+        .expect("the fixture crate generates");
+    let tool = generated.modules.iter().flat_map(|m| &m.tools).find(|t| t.ir.name == "register").unwrap();
+    let args = json!({"customer": customer, "extra": true});
+    let generic = toolcall_runtime::__private::decode_arguments(&tool.ir, &args).unwrap_err();
+    assert_eq!(lines(&generic), lines(&error));
+    // A nested struct's mistake beside another argument's.
+    let error = run("ship", json!({"address": {"street": 1, "zip": 1}, "express": "yes"})).unwrap_err();
+    assert_eq!(
+        lines(&error),
+        ["address.street: expected a string, got 1", r#"express: expected a boolean, got "yes""#]
+    );
+}
+
+#[test]
+fn an_enum_reports_one_problem_of_the_variant_it_read() {
+    // Which variant failed how is one mistake, as the IR decoder (which tries each) says it.
+    let error = run("item", json!({"item": {"type": "Link", "target": 1, "extra": 2}})).unwrap_err();
+    assert_eq!(lines(&error), [r#"item: unknown field "extra""#]);
 }
 
 #[test]

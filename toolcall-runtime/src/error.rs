@@ -53,9 +53,11 @@ pub enum ToolError {
     /// `Toolset::call(..).await`. Its body did not run.
     AsyncTool(String),
     /// Several mistakes in one call, every one of them, so the model fixes them in one
-    /// round trip: the unknown arguments first, then each argument's error in declaration
-    /// order (one per argument, the first found inside it). A single mistake is never
-    /// wrapped: it is its own variant.
+    /// round trip: the unknown arguments first, then each argument's errors in declaration
+    /// order. Inside an argument, an object (a struct) gives all of its own: its unknown
+    /// fields, then each field's, nested objects' at their paths (`recipe.cuisine`); an
+    /// array its first bad item's, an enum one of the variant it read. A single mistake is
+    /// never wrapped: it is its own variant.
     Several(Vec<ToolError>),
 }
 

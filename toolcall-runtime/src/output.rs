@@ -101,9 +101,15 @@ pub fn decode_answer<T>(
     }
 }
 
-/// A decoding error of the whole answer, as the tool error of the same mistake in a
+/// A decoding error of the whole answer, as the tool error of the same mistakes in a
 /// tool's arguments: the answer's properties are what a tool's parameters are.
 pub(crate) fn root_error(error: ArgError) -> ToolError {
+    let all = error.into_problems().into_iter().map(root_problem);
+    ToolError::all(all).unwrap_or(ToolError::Several(Vec::new()))
+}
+
+/// One problem of the whole answer as a tool error.
+fn root_problem(error: ArgError) -> ToolError {
     if error.path().next().is_some() {
         let path = error.path_from("");
         let name = path.strip_prefix('.').unwrap_or(&path).to_owned();

@@ -10,7 +10,10 @@ use std::fmt::Display;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::decode::{ArgError, FromArg, Integer, StringInteger, deserialize_arg, expect_object, tuple_items};
+use crate::decode::{
+    ArgError, FromArg, Integer, StringInteger, deserialize_arg, expect_object, object_and_unknown,
+    tuple_items,
+};
 use crate::error::{Reason, ToolError, summarize};
 pub use crate::validate::Bounds;
 
@@ -93,20 +96,6 @@ fn required<'a, T>(
 /// Decodes a required slot with `serde::Deserialize`.
 pub fn serde<T: DeserializeOwned>(value: Option<&Value>, depth: usize) -> Result<T, SlotError> {
     required(value, |v| deserialize_arg(v, depth))
-}
-
-/// The object of a struct whose fields sit beside an internally tagged enum's `tag`: the
-/// `known` keys and the tag allowed.
-#[inline(never)]
-pub fn object_tagged<'a>(
-    value: &'a Value,
-    known: &[&str],
-    tag: &str,
-    depth: usize,
-) -> Result<Fields<'a>, ArgError> {
-    let mut keys = known.to_vec();
-    keys.push(tag);
-    expect_object(value, &keys, depth).map(Fields)
 }
 
 /// A whole value decoded by serde: a type whose absent field takes its default from a
@@ -233,6 +222,42 @@ impl<'a> Fields<'a> {
 /// The object of a struct (or struct variant) with exactly the `known` keys allowed.
 pub fn object<'a>(value: &'a Value, known: &[&str], depth: usize) -> Result<Fields<'a>, ArgError> {
     expect_object(value, known, depth).map(Fields)
+}
+
+/// The members of a struct's object, and the error naming its keys not in `known`, if any:
+/// a generated decoder reports it with its fields' errors (`crate::decode::all`). Not an
+/// object (or too deep): the error.
+pub fn members<'a>(
+    value: &'a Value,
+    known: &[&str],
+    depth: usize,
+) -> Result<(Fields<'a>, Option<ArgError>), ArgError> {
+    object_and_unknown(value, known, depth).map(|(map, unknown)| (Fields(map), unknown))
+}
+
+/// [`members`] of a struct whose fields sit beside an internally tagged enum's `tag`.
+#[inline(never)]
+pub fn members_tagged<'a>(
+    value: &'a Value,
+    known: &[&str],
+    tag: &str,
+    depth: usize,
+) -> Result<(Fields<'a>, Option<ArgError>), ArgError> {
+    let mut keys = known.to_vec();
+    keys.push(tag);
+    members(value, &keys, depth)
+}
+
+/// A field whose default only serde can give (`#[serde(default = "path")]`): `None` when
+/// absent (the generated decoder then hands the whole value to serde), else decoded.
+pub fn if_present<'a, T>(
+    value: Option<&'a Value>,
+    decode: impl FnOnce(Option<&'a Value>) -> Result<T, SlotError>,
+) -> Result<Option<T>, SlotError> {
+    match value {
+        None => Ok(None),
+        some => decode(some).map(Some),
+    }
 }
 
 /// The items of a tuple struct or tuple variant.

@@ -8,7 +8,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::arguments::arguments;
 use crate::decode::{
-    ArgError, MAX_DEPTH, check_depth, expect_object, integer_value, is_decimal_integer, nesting_depth,
+    ArgError, MAX_DEPTH, check_depth, integer_value, is_decimal_integer, nesting_depth, object_and_unknown,
 };
 use crate::error::{Reason, ToolError, summarize};
 use crate::ir::{Definition, Param, Tool, Type, Width, find_definition};
@@ -338,20 +338,29 @@ fn validate_tuple(cx: Cx<'_>, items: &[Type], value: &Value, depth: usize) -> Re
     Ok(Value::Array(out))
 }
 
+/// An object's every mistake at once, as the generated struct decoders report them: its
+/// unknown keys, then each field's errors in declaration order.
 fn validate_object(cx: Cx<'_>, params: &[Param], value: &Value, depth: usize) -> Result<Value, ArgError> {
     let known: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
-    let map = expect_object(value, &known, depth)?;
+    let (map, mut error) = object_and_unknown(value, &known, depth)?;
     let mut out = Map::new();
     for param in params {
         let slot = map.get(&param.name);
         // An absent field is reported at this object's path, as `decode_field` does.
-        let value = field(cx, param, slot, depth + 1)
-            .map_err(|e| if slot.is_some() { e.at_key(&param.name) } else { e })?;
-        if let Some(value) = value {
-            out.insert(param.name.clone(), value);
+        match field(cx, param, slot, depth + 1) {
+            Ok(Some(value)) => {
+                out.insert(param.name.clone(), value);
+            }
+            Ok(None) => {}
+            Err(e) => {
+                error = Some(ArgError::add(error, if slot.is_some() { e.at_key(&param.name) } else { e }))
+            }
         }
     }
-    Ok(Value::Object(out))
+    match error {
+        Some(error) => Err(error),
+        None => Ok(Value::Object(out)),
+    }
 }
 
 /// One object property or tool parameter: `Ok(None)` when absent and optional (or an
@@ -376,6 +385,8 @@ fn validate_map(cx: Cx<'_>, values: &Type, value: &Value, depth: usize) -> Resul
     Ok(Value::Object(out))
 }
 
+/// The first branch that accepts `value`; else the first branch's first problem (an enum's
+/// generated decoder, too, reports one problem of the variant it read).
 fn validate_branches(cx: Cx<'_>, branches: &[Type], value: &Value, depth: usize) -> Result<Value, ArgError> {
     let mut first_error = None;
     for branch in branches {
@@ -386,5 +397,5 @@ fn validate_branches(cx: Cx<'_>, branches: &[Type], value: &Value, depth: usize)
             }
         }
     }
-    Err(first_error.unwrap_or_else(|| ArgError::invalid("no type accepts this value")))
+    Err(first_error.map_or_else(|| ArgError::invalid("no type accepts this value"), ArgError::into_first))
 }

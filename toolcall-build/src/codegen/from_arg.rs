@@ -37,6 +37,10 @@ pub fn local_impl(local: &LocalImpl) -> TokenStream {
     let body = match unit_enum_names(local) {
         // The names checked, then picked by the type's `FastArg` impl (no second `match`).
         Some(names) => quote!(__rt::slot::unit_enum(value, &[#(#names),*], depth)),
+        None if reports_one_problem(&local.shape) => {
+            let body = shape_body(&local.shape, &ident.to_string());
+            quote!(__rt::decode::one_problem(|| -> Result<Self, __rt::ArgError> { #body }))
+        }
         None => shape_body(&local.shape, &ident.to_string()),
     };
     let accepts_null = matches!(local.shape, Shape::Unit).then(|| {
@@ -66,6 +70,18 @@ pub fn local_impl(local: &LocalImpl) -> TokenStream {
             }
             #from_tagged
         }
+    }
+}
+
+/// Whether the type is an enum one of whose variants holds data, read by its tag: its
+/// decoder keeps the first problem of the variant it read (`__rt::decode::one_problem`), as
+/// the IR decoder, which tries each branch, reports one. (An untagged enum's error is one
+/// already.)
+fn reports_one_problem(shape: &Shape) -> bool {
+    match shape {
+        Shape::Enum { tagging: Tagging::Untagged, .. } => false,
+        Shape::Enum { variants, .. } => variants.iter().any(|v| !matches!(v.payload, Payload::Unit)),
+        _ => false,
     }
 }
 
@@ -132,6 +148,12 @@ fn in_context(expr: TokenStream, context: Context<'_>) -> TokenStream {
 
 /// `Path { a: .., b: .. }` decoded from the object in `value`. `tag` is an extra key the
 /// object may hold (an internally tagged enum's tag).
+///
+/// Every field is read into a `Result`, and `__rt::decode::all` keeps every error (the
+/// unknown keys first, then the fields in declaration order), so a struct reports all its
+/// mistakes at once, as a call does. A field whose default is a function is read only when
+/// present: absent, the whole value goes to serde (only serde can call that function) once
+/// the other fields decoded.
 fn struct_literal(
     path: TokenStream,
     fields: &[Field],
@@ -149,62 +171,82 @@ fn struct_literal(
         .flat_map(|f| std::iter::once(&f.wire).chain(&f.aliases))
         .map(String::as_str)
         .chain(fixed);
-    let inits = fields.iter().map(|field| {
-        let ident = &field.ident;
-        let Some(decode) = &field.decode else {
-            return quote!(#ident: Default::default());
-        };
-        let wire = &field.wire;
-        // A field with aliases is read under any of its names (`get_aliased`).
-        let member = match field.aliases.as_slice() {
-            [] => quote!(object.get(#wire)),
-            aliases => {
-                let read = in_context(quote!(object.get_aliased(#wire, &[#(#aliases),*])), context);
-                quote!(#read?)
-            }
-        };
-        let expr = if field.default {
-            let inner = slot_expr(decode, &quote!(present), &quote!(depth + 1));
-            quote!(__rt::slot::defaulted(#member, |present| #inner).map_err(|e| e.field(#wire)))
-        } else if field.aliases.is_empty() && matches!(decode, Decode::FromArg) {
-            // A plain field: one call reads, decodes and names it.
-            quote!(object.field(#wire, depth))
-        } else {
-            let expr = slot_expr(decode, &member, &quote!(depth + 1));
-            quote!(#expr.map_err(|e| e.field(#wire)))
-        };
-        let expr = in_context(expr, context);
-        quote!(#ident: #expr?)
-    });
-    let object = match tag {
-        Some(Tag::Runtime) => quote!(__rt::slot::object_tagged(#value, &[#(#known),*], tag, depth)),
-        _ => in_context(quote!(__rt::slot::object(#value, &[#(#known),*], depth)), context),
+    let members = match tag {
+        Some(Tag::Runtime) => quote!(__rt::slot::members_tagged(#value, &[#(#known),*], tag, depth)),
+        _ => in_context(quote!(__rt::slot::members(#value, &[#(#known),*], depth)), context),
     };
-    // A field whose default is a function: when it is absent, serde decodes the whole
-    // value, since only serde can call that function. The keys are checked above, and a
-    // field given under two of its names is refused first, as the decoder below would.
-    let read = |field: &Field| {
-        let wire = &field.wire;
-        let aliases = &field.aliases;
-        in_context(quote!(object.get_aliased(#wire, &[#(#aliases),*])), context)
-    };
-    let by_function: Vec<TokenStream> =
-        fields.iter().filter(|f| f.default_fn && f.decode.is_some()).map(read).collect();
-    let aliased: Vec<TokenStream> =
-        fields.iter().filter(|f| !f.aliases.is_empty() && f.decode.is_some()).map(read).collect();
+    let decoded: Vec<(&Field, &Decode)> =
+        fields.iter().filter_map(|f| f.decode.as_ref().map(|decode| (f, decode))).collect();
+    let bindings: Vec<syn::Ident> = (0..decoded.len()).map(|i| format_ident!("f{i}")).collect();
+    let results = grouped(decoded.iter().map(|(field, decode)| field_result(field, decode)).collect());
+    let pattern = grouped(bindings.iter().map(ToTokens::to_token_stream).collect());
+    let collected = in_context(quote!(__rt::decode::all(unknown, #results)), context);
+    let object = if decoded.is_empty() { quote!(_) } else { quote!(object) };
+    let by_function: Vec<&syn::Ident> =
+        decoded.iter().zip(&bindings).filter(|((field, _), _)| field.default_fn).map(|(_, b)| b).collect();
     let fallback = (!by_function.is_empty()).then(|| {
         quote! {
-            if #(#by_function?.is_none())||* {
-                #(#aliased?;)*
+            let (#(Some(#by_function),)*) = (#(#by_function,)*) else {
                 return __rt::slot::whole(value, depth);
-            }
+            };
+        }
+    });
+    let mut next = bindings.iter();
+    let inits = fields.iter().map(|field| {
+        let ident = &field.ident;
+        match field.decode.as_ref().and_then(|_| next.next()) {
+            Some(binding) => quote!(#ident: #binding),
+            None => quote!(#ident: Default::default()),
         }
     });
     quote!({
-        let object = #object?;
+        let (#object, unknown) = #members?;
+        let #pattern = #collected?;
         #fallback
         #path { #(#inits),* }
     })
+}
+
+/// One field of a struct's object (`object`) read into a `Result<_, ArgError>` whose error
+/// names the field.
+fn field_result(field: &Field, decode: &Decode) -> TokenStream {
+    let wire = &field.wire;
+    // A field with aliases is read under any of its names (`get_aliased`), its value
+    // then bound to `member`.
+    let member = if field.aliases.is_empty() { quote!(object.get(#wire)) } else { quote!(member) };
+    let result = if field.default_fn {
+        let inner = slot_expr(decode, &quote!(present), &quote!(depth + 1));
+        quote!(__rt::slot::if_present(#member, |present| #inner).map_err(|e| e.field(#wire)))
+    } else if field.default {
+        let inner = slot_expr(decode, &quote!(present), &quote!(depth + 1));
+        quote!(__rt::slot::defaulted(#member, |present| #inner).map_err(|e| e.field(#wire)))
+    } else if field.aliases.is_empty() && matches!(decode, Decode::FromArg) {
+        // A plain field: one call reads, decodes and names it.
+        quote!(object.field(#wire, depth))
+    } else {
+        let expr = slot_expr(decode, &member, &quote!(depth + 1));
+        quote!(#expr.map_err(|e| e.field(#wire)))
+    };
+    match field.aliases.as_slice() {
+        [] => result,
+        aliases => quote!(object.get_aliased(#wire, &[#(#aliases),*]).and_then(|member| #result)),
+    }
+}
+
+/// `items` as one tuple, or, past the runtime's `MAX_COLLECTED`, as tuples of tuples of at
+/// most that many each: the shape `__rt::decode::Collect` has impls for.
+fn grouped(items: Vec<TokenStream>) -> TokenStream {
+    let most = toolcall_runtime::__private::decode::MAX_COLLECTED;
+    if items.len() <= most {
+        return quote!((#(#items,)*));
+    }
+    let mut rest = items.into_iter().peekable();
+    let mut groups = Vec::new();
+    while rest.peek().is_some() {
+        let group: Vec<TokenStream> = rest.by_ref().take(most).collect();
+        groups.push(quote!((#(#group,)*)));
+    }
+    grouped(groups)
 }
 
 /// `Path(a, b)` decoded from the array in `value`.

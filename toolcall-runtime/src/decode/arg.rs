@@ -6,7 +6,7 @@ use std::hash::Hash;
 
 use serde_json::{Map, Value};
 
-use crate::error::{Reason, ToolError};
+use crate::error::{MAX_LISTED, Reason, ToolError};
 
 /// How deep arrays and objects may nest inside one argument.
 pub const MAX_DEPTH: usize = 128;
@@ -20,7 +20,12 @@ pub enum Segment {
     Index(usize),
 }
 
-/// A decoding failure: what was wrong, and where inside the argument.
+/// A decoding failure: what was wrong, and where inside the argument; with every further
+/// problem found beside it, when the value is an object whose fields fail one by one (a
+/// struct reports all of its fields' mistakes at once, as a call reports its arguments').
+///
+/// [`ArgError::reason`] and [`ArgError::path`] are the first problem's; [`ArgError::problems`]
+/// gives each. At most [`MAX_PROBLEMS`] are kept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArgError {
     /// Steps from the argument down to the failing value, innermost last.
@@ -29,17 +34,75 @@ pub struct ArgError {
     /// What was wrong. Boxed, as in [`ToolError::InvalidArgument`], so a decoding
     /// `Result` stays small (the error is the rare case): read it as `&*error.reason`.
     pub reason: Box<Reason>,
+    /// The problems found after this one, each with its path from the same value, in the
+    /// order found; each holds none of its own. `None` for one problem (boxed: a decoding
+    /// `Result` stays small).
+    #[allow(clippy::box_collection, reason = "one pointer, not three: every decoding `Result` carries it")]
+    more: Option<Box<Vec<ArgError>>>,
 }
+
+/// The most problems one [`ArgError`] keeps: an object's decoder collects its fields'
+/// mistakes, nested objects theirs, and a value with more than this many stops being
+/// listed (its error's size never grows with the input's).
+pub const MAX_PROBLEMS: usize = 100;
 
 impl ArgError {
     /// An error at the current position.
     pub fn new(reason: Reason) -> Self {
-        ArgError { rev_path: Vec::new(), reason: Box::new(reason) }
+        ArgError { rev_path: Vec::new(), reason: Box::new(reason), more: None }
     }
 
     /// An error at the end of a path already built innermost first.
     pub(crate) fn at_rev_path(rev_path: Vec<Segment>, reason: Reason) -> Self {
-        ArgError { rev_path, reason: Box::new(reason) }
+        ArgError { rev_path, reason: Box::new(reason), more: None }
+    }
+
+    /// This error with every problem of `other` after its own (found in the same value,
+    /// their paths from it), up to [`MAX_PROBLEMS`] in all.
+    #[cold]
+    pub fn join(mut self, other: ArgError) -> Self {
+        let ArgError { rev_path, reason, more } = other;
+        let room = MAX_PROBLEMS.saturating_sub(self.count());
+        let list = self.more.get_or_insert_with(Box::default);
+        let others = more.map(|more| *more).unwrap_or_default();
+        let first = ArgError { rev_path, reason, more: None };
+        list.extend(std::iter::once(first).chain(others).take(room));
+        self
+    }
+
+    /// `first`, then every problem of `next`: the error of a value whose parts failed one
+    /// by one (`None` when none did).
+    pub fn add(first: Option<ArgError>, next: ArgError) -> ArgError {
+        match first {
+            Some(first) => first.join(next),
+            None => next,
+        }
+    }
+
+    /// How many problems it holds (at least one).
+    pub fn count(&self) -> usize {
+        1 + self.more.as_ref().map_or(0, |more| more.len())
+    }
+
+    /// Its first problem alone: what a decoder that tries several readings of one value
+    /// (an enum's variants) reports, so that which reading failed how stays one mistake.
+    pub fn into_first(mut self) -> Self {
+        self.more = None;
+        self
+    }
+
+    /// Each problem as an error of its own, in the order found.
+    pub fn into_problems(self) -> Vec<ArgError> {
+        let ArgError { rev_path, reason, more } = self;
+        let mut all = vec![ArgError { rev_path, reason, more: None }];
+        all.extend(more.map(|more| *more).unwrap_or_default());
+        all
+    }
+
+    /// Each problem, in the order found, to read its [`ArgError::reason`] and
+    /// [`ArgError::path`] (the first is this error itself).
+    pub fn problems(&self) -> impl Iterator<Item = &ArgError> {
+        std::iter::once(self).chain(self.more.iter().flat_map(|more| more.iter()))
     }
 
     /// A type's own decoder rejected the value with `message`.
@@ -47,15 +110,21 @@ impl ArgError {
         ArgError::new(Reason::Invalid { message: message.to_string() })
     }
 
-    /// Prefixes the path with an object key.
-    pub fn at_key(mut self, key: &str) -> Self {
-        self.rev_path.push(Segment::Key(key.to_owned()));
-        self
+    /// Prefixes the path (of every problem) with an object key.
+    pub fn at_key(self, key: &str) -> Self {
+        self.at(Segment::Key(key.to_owned()))
     }
 
-    /// Prefixes the path with an array index.
-    pub fn at_index(mut self, index: usize) -> Self {
-        self.rev_path.push(Segment::Index(index));
+    /// Prefixes the path (of every problem) with an array index.
+    pub fn at_index(self, index: usize) -> Self {
+        self.at(Segment::Index(index))
+    }
+
+    fn at(mut self, segment: Segment) -> Self {
+        if let Some(more) = self.more.as_mut() {
+            more.iter_mut().for_each(|problem| problem.rev_path.push(segment.clone()));
+        }
+        self.rev_path.push(segment);
         self
     }
 
@@ -83,20 +152,41 @@ impl ArgError {
         out
     }
 
-    /// Turns this into the [`ToolError`] for argument `name`.
+    /// Turns this into the [`ToolError`] for argument `name`: `InvalidArgument`, or
+    /// [`ToolError::Several`] of one per problem.
     pub fn into_tool_error(self, name: &str) -> ToolError {
-        ToolError::InvalidArgument { name: self.path_from(name), reason: self.reason }
+        if self.more.is_none() {
+            return ToolError::InvalidArgument { name: self.path_from(name), reason: self.reason };
+        }
+        let all = self.into_problems().into_iter().map(|problem| problem.into_tool_error(name));
+        ToolError::all(all).unwrap_or(ToolError::Several(Vec::new()))
     }
 
     /// The error as the answer to a form reads it, the value being the whole answer: the
     /// form's fields are what it names, never arguments (`unknown field "why"`, `missing
-    /// required field "confirm"`, `copies: expected an integer, got "two"`).
+    /// required field "confirm"`, `copies: expected an integer, got "two"`); several
+    /// problems one a line, as a call's several mistakes are.
     pub fn form_text(&self) -> String {
-        let path = self.path_from("");
-        match path.strip_prefix('.').unwrap_or(&path) {
-            "" => self.reason.to_string(),
-            path => format!("{}: {}", crate::capture::cut(path, FORM_PATH), self.reason),
+        let line = |problem: &ArgError| {
+            let path = problem.path_from("");
+            match path.strip_prefix('.').unwrap_or(&path) {
+                "" => problem.reason.to_string(),
+                path => format!("{}: {}", crate::capture::cut(path, FORM_PATH), problem.reason),
+            }
+        };
+        let count = self.count();
+        if count == 1 {
+            return line(self);
         }
+        let mut text = format!("{count} mistakes in the answer:");
+        for problem in self.problems().take(MAX_LISTED) {
+            text.push_str("\n- ");
+            text.push_str(&line(problem));
+        }
+        if count > MAX_LISTED {
+            text.push_str(&format!("\n- and {} more", count - MAX_LISTED));
+        }
+        text
     }
 }
 
@@ -104,8 +194,13 @@ impl ArgError {
 const FORM_PATH: usize = 120;
 
 impl fmt::Display for ArgError {
+    /// `$.path: reason`, several problems joined by `; `.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path_from("$"), self.reason)
+        write!(f, "{}: {}", self.path_from("$"), self.reason)?;
+        for problem in self.more.iter().flat_map(|more| more.iter()) {
+            write!(f, "; {problem}")?;
+        }
+        Ok(())
     }
 }
 

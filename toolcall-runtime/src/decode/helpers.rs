@@ -33,6 +33,24 @@ pub fn expect_object<'a>(
     if unknown.is_empty() { Ok(map) } else { Err(ArgError::new(Reason::UnknownFields { fields: unknown })) }
 }
 
+/// `value` as an object, and the error naming every key not in `known` (the object's
+/// first mistake, reported with the others its fields make), if any; not an object (or too
+/// deep): the error.
+pub fn object_and_unknown<'a>(
+    value: &'a Value,
+    known: &[&str],
+    depth: usize,
+) -> Result<(&'a Map<String, Value>, Option<ArgError>), ArgError> {
+    match expect_object(value, known, depth) {
+        Ok(map) => Ok((map, None)),
+        Err(error) if matches!(*error.reason, Reason::UnknownFields { .. }) => match value.as_object() {
+            Some(map) => Ok((map, Some(error))),
+            None => Err(error),
+        },
+        Err(error) => Err(error),
+    }
+}
+
 pub(super) fn expected(reason: Reason) -> ArgError {
     ArgError::new(reason)
 }

@@ -19,13 +19,15 @@
 //! ```
 
 mod arg;
+mod collect;
 mod helpers;
 mod impls;
 
-pub use arg::{ArgError, FromArg, MAX_DEPTH, Segment, decode_arg, decode_field, decode_slot};
+pub use arg::{ArgError, FromArg, MAX_DEPTH, MAX_PROBLEMS, Segment, decode_arg, decode_field, decode_slot};
+pub use collect::{Collect, MAX_COLLECTED, all, one_problem};
 pub(crate) use helpers::is_decimal_integer;
 pub use helpers::{
     Integer, check_depth, decode_entries, decode_items, deserialize_arg, expect_object, integer_value,
-    nesting_depth, parse_date, parse_formatted, tuple_items,
+    nesting_depth, object_and_unknown, parse_date, parse_formatted, tuple_items,
 };
 pub use impls::StringInteger;
