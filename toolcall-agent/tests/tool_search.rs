@@ -481,6 +481,44 @@ async fn every_reply_the_agent_cannot_use_is_an_error_naming_what_came_back() {
         error.to_string().starts_with("the model's reply held only a `tool_search_call` item"),
         "{error}"
     );
+    // Streamed Anthropic thinking alone, streamed Chat with nothing in it.
+    let thinking = sse(&[
+        (
+            Some("message_start"),
+            json!({"type": "message_start", "message": {"usage": {"input_tokens": 3, "output_tokens": 1}}}),
+        ),
+        (
+            Some("content_block_start"),
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": ""}}),
+        ),
+        (
+            Some("message_delta"),
+            json!({"type": "message_delta", "delta": {"stop_reason": "max_tokens"}, "usage": {"output_tokens": 9}}),
+        ),
+    ]);
+    let mut empty = sse(&[(
+        None,
+        json!({"choices": [{"index": 0, "delta": {"role": "assistant"}, "finish_reason": "length"}]}),
+    )]);
+    empty.body.push_str("data: [DONE]\n\n");
+    for (provider, reply, expected) in [
+        (
+            Provider::Anthropic,
+            thinking,
+            "the model's reply held only a `thinking` block, which this agent did not ask for (the model stopped: max_tokens)",
+        ),
+        (
+            Provider::OpenAi,
+            empty,
+            "the model's reply held no text and no tool call (the model stopped: length)",
+        ),
+    ] {
+        let server = Server::start(vec![reply]).await;
+        let plain =
+            Agent::for_provider(&toolset::ALL, App::demo(), provider, server.url_for(provider)).stream(true);
+        let error = plain.run("hi", |_| {}).await.unwrap_err();
+        assert_eq!(error.to_string(), expected, "{provider}");
+    }
     // A hosted (server) search call on an agent that searches on its own is not its.
     let server = Server::start(vec![responses_only(vec![json!({"type": "tool_search_call", "id": "tsc_1", "execution": "server", "arguments": {}, "status": "completed"})])]).await;
     let error = agent(Provider::OpenAiResponses, &server).run("hi", |_| {}).await.unwrap_err();
