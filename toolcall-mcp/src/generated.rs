@@ -6,9 +6,11 @@
 //! A crate without `src/resources` or `src/prompts` gets no `RESOURCES` or `PROMPTS`
 //! (toolcall-build writes none), so the macro cannot name them outright. It looks them up
 //! as the crate's own code would: in a block that glob-imports this module's stand-ins
-//! ([`absent`]) and, in a block inside it, the crate's toolset module. A name the toolset
-//! module has shadows the stand-in of the outer block, so `RESOURCES` is the crate's when
-//! it exists and [`Absent`] otherwise, and [`Attach`] serves what it is.
+//! ([`absent`](crate::__generated::absent)) and, in a block inside it, the crate's
+//! toolset module. A name the toolset module has shadows the stand-in of the outer block,
+//! so `RESOURCES` is the crate's when it exists and
+//! [`Absent`](crate::__generated::Absent) otherwise, and
+//! [`Attach`](crate::__generated::Attach) serves what it is.
 
 use crate::McpServer;
 
