@@ -906,7 +906,7 @@ impl<C> Agent<C> {
     /// run not always visible, as [`search::answer_text`] writes them; arguments that do
     /// not check are refused as any tool's are.
     fn answer_search(&self, settings: &ToolSearch, call: &ToolCall, catalog: &Catalog) -> Answered {
-        let (content, error) = match settings.read_arguments(&call.arguments) {
+        let (content, error) = match search::read_arguments(settings, &call.arguments) {
             Ok((query, limit)) => {
                 (search::answer_text(&self.find_tools(settings, &query, limit, catalog)), None)
             }

@@ -32,144 +32,41 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value, json};
 use toolcall_runtime::render::{InputKind, render_infos, render_input, render_tool};
-use toolcall_runtime::{Annotations, DynTool, Format, ToolError, ToolInfo, ir};
+use toolcall_runtime::{Format, ToolError, ToolInfo};
 
 use crate::error::AgentError;
 use crate::external::{Catalog, ExternalTool};
 use crate::message::Message;
 
-/// How many tools a search returns when the model does not say
-/// ([`ToolSearch::limit`]).
-pub const DEFAULT_SEARCH_LIMIT: usize = 5;
+/// The settings of [`Agent::tool_search`](crate::Agent::tool_search), shared with
+/// toolcall-mcp: the tools every request still carries, how many tools a search returns,
+/// and the search tool's name. On OpenAI Responses the search is the API's own
+/// `tool_search` tool, which has no name; the conversation still records its calls under
+/// [`ToolSearch::tool_name`].
+pub use toolcall_runtime::search::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, ToolSearch};
 
-/// The most tools one search returns, whatever the model asks.
-pub const MAX_SEARCH_LIMIT: usize = 50;
-
-/// The settings of [`Agent::tool_search`](crate::Agent::tool_search): the tools every
-/// request still carries, how many tools a search returns, and the search tool's name.
-///
-/// ```
-/// use toolcall_agent::ToolSearch;
-///
-/// let search = ToolSearch::new().always_visible(["whoami"]).limit(8);
-/// assert_eq!(search.tool_name(), "search_tools");
-/// assert_eq!(search.default_limit(), 8);
-/// assert!(search.is_always_visible("whoami"));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ToolSearch {
-    always_visible: BTreeSet<String>,
-    limit: usize,
-    name: String,
+/// The search tool's definition in `format`, rendered from its IR ([`ToolSearch::tool`]).
+pub(crate) fn definition(settings: &ToolSearch, format: Format, strict: bool) -> String {
+    render_tool(&settings.tool(), format, strict && format != Format::Gemini)
 }
 
-impl Default for ToolSearch {
-    fn default() -> Self {
-        ToolSearch::new()
-    }
+/// The search tool's description and parameters (OpenAI Responses' client `tool_search`
+/// tool takes them).
+pub(crate) fn description_and_parameters(settings: &ToolSearch) -> (String, Value) {
+    let tool = settings.tool();
+    let parameters = serde_json::from_str(&render_input(&tool, InputKind::Lax)).unwrap_or(Value::Null);
+    (tool.description, parameters)
 }
 
-impl ToolSearch {
-    /// Every tool deferred (only the search tool sent up front); a search returns
-    /// [`DEFAULT_SEARCH_LIMIT`] tools unless the model asks for more.
-    pub fn new() -> Self {
-        ToolSearch {
-            always_visible: BTreeSet::new(),
-            limit: DEFAULT_SEARCH_LIMIT,
-            name: "search_tools".to_owned(),
-        }
-    }
-
-    /// Tools sent with every request, never deferred (the few every conversation needs);
-    /// searches do not return them. A name no tool of the run has is
-    /// [`AgentError::Config`] when a run starts.
-    pub fn always_visible(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        self.always_visible.extend(names.into_iter().map(Into::into));
-        self
-    }
-
-    /// How many tools a search returns when the model does not say (1 to
-    /// [`MAX_SEARCH_LIMIT`]).
-    pub fn limit(mut self, limit: usize) -> Self {
-        self.limit = limit.clamp(1, MAX_SEARCH_LIMIT);
-        self
-    }
-
-    /// The search tool's name instead of `search_tools` (when a tool of that name
-    /// exists: the same name twice is [`AgentError::Config`] when a run starts). On
-    /// OpenAI Responses the search is the API's own `tool_search` tool, which has no
-    /// name; the conversation still records its calls under this one.
-    pub fn named(mut self, name: impl Into<String>) -> Self {
-        self.name = name.into();
-        self
-    }
-
-    /// The search tool's name.
-    pub fn tool_name(&self) -> &str {
-        &self.name
-    }
-
-    /// How many tools a search returns when the model does not say.
-    pub fn default_limit(&self) -> usize {
-        self.limit
-    }
-
-    /// Whether `name` is sent with every request.
-    pub fn is_always_visible(&self, name: &str) -> bool {
-        self.always_visible.contains(name)
-    }
-
-    /// The names given as always visible.
-    pub(crate) fn always_visible_names(&self) -> impl Iterator<Item = &str> {
-        self.always_visible.iter().map(String::as_str)
-    }
-
-    /// The search tool as IR: what its definition is rendered from and its arguments are
-    /// checked against, as any tool's are.
-    fn ir(&self) -> ir::Tool {
-        let query = "What you need to do, in words (\"convert currencies\", \"weather forecast for a city\")";
-        let limit = format!("How many tools to return; {} when not given", self.limit);
-        ir::Tool::new(self.name.clone())
-            .description(
-                "Find the tools for a task among the tools you can call, which are too many to send \
-                 at once. Returns the best matches, best first; call a tool found by its name.",
-            )
-            .param(ir::Param::new("query", ir::Type::string()).description(query))
-            .param(
-                ir::Param::new("limit", ir::Type::integer_between(1, MAX_SEARCH_LIMIT as i64))
-                    .description(limit)
-                    .optional(),
-            )
-            .annotations(Annotations::new(Some(true), None, None, Some(false)))
-    }
-
-    /// The search tool's definition in `format`.
-    pub(crate) fn definition(&self, format: Format, strict: bool) -> String {
-        render_tool(&self.ir(), format, strict && format != Format::Gemini)
-    }
-
-    /// The search tool's description and parameters (OpenAI Responses' client
-    /// `tool_search` tool takes them).
-    pub(crate) fn description_and_parameters(&self) -> (String, Value) {
-        let tool = self.ir();
-        let parameters = serde_json::from_str(&render_input(&tool, InputKind::Lax)).unwrap_or(Value::Null);
-        (tool.description, parameters)
-    }
-
-    /// The query and limit of a search call (JSON text), checked as any tool's arguments
-    /// are (a missing query, a limit out of range, an unknown argument: the model's to fix).
-    pub(crate) fn read_arguments(&self, text: &str) -> Result<(String, usize), ToolError> {
-        let value = if text.trim().is_empty() {
-            Value::Object(Map::new())
-        } else {
-            serde_json::from_str(text).map_err(|e| ToolError::InvalidJson(e.to_string()))?
-        };
-        let checker = DynTool::new(self.ir(), |args| Ok(Value::Object(args.clone())));
-        let args = checker.run(&value)?;
-        let query = args.get("query").and_then(Value::as_str).unwrap_or_default().to_owned();
-        let limit = args.get("limit").and_then(Value::as_u64).map_or(self.limit, |n| n as usize);
-        Ok((query, limit.clamp(1, MAX_SEARCH_LIMIT)))
-    }
+/// The query and limit of a search call (JSON text), checked as any tool's arguments are
+/// (a missing query, a limit out of range, an unknown argument: the model's to fix).
+pub(crate) fn read_arguments(settings: &ToolSearch, text: &str) -> Result<(String, usize), ToolError> {
+    let value = if text.trim().is_empty() {
+        Value::Object(Map::new())
+    } else {
+        serde_json::from_str(text).map_err(|e| ToolError::InvalidJson(e.to_string()))?
+    };
+    settings.read_arguments(&value)
 }
 
 /// One tool of a run: compiled, or an MCP server's.
@@ -311,7 +208,7 @@ impl<'a> Searching<'a> {
         let mut loaded: Vec<String> = Vec::new();
         for message in messages {
             let Message::Tool { results } = message else { continue };
-            for result in results.iter().filter(|r| r.name == settings.name && !r.is_error) {
+            for result in results.iter().filter(|r| r.name == settings.tool_name() && !r.is_error) {
                 for name in found_names(&result.content) {
                     if known.contains(name.as_str())
                         && !settings.is_always_visible(&name)
@@ -332,7 +229,7 @@ impl<'a> Searching<'a> {
 
     /// The search tool's name.
     pub(crate) fn tool_name(&self) -> &str {
-        &self.settings.name
+        self.settings.tool_name()
     }
 
     /// Whether `name` is a tool of the run sent deferred (not always visible).
@@ -346,7 +243,7 @@ impl<'a> Searching<'a> {
         let visible =
             self.entries().map(|entry| entry.name()).filter(|name| self.settings.is_always_visible(name));
         let mut names: Vec<&str> = visible.collect();
-        names.push(&self.settings.name);
+        names.push(self.settings.tool_name());
         names.extend(self.loaded.iter().map(String::as_str));
         names
     }
@@ -358,7 +255,7 @@ impl<'a> Searching<'a> {
                 self.entries().map(|entry| (entry.name(), entry)).collect();
             let definitions = self.plain_names().into_iter().map(|name| match by_name.get(name) {
                 Some(entry) => entry.definition(format, self.strict),
-                None => self.settings.definition(format, self.strict),
+                None => definition(self.settings, format, self.strict),
             });
             format!("[{}]", definitions.collect::<Vec<_>>().join(","))
         })
@@ -375,7 +272,7 @@ impl<'a> Searching<'a> {
             }
             tools.push(Value::Object(definition));
         }
-        tools.push(parse(&self.settings.definition(Format::Anthropic, self.strict))?);
+        tools.push(parse(&definition(self.settings, Format::Anthropic, self.strict))?);
         Ok(tools)
     }
 
@@ -394,7 +291,7 @@ impl<'a> Searching<'a> {
             }
         }
         tools.extend(self.namespaces(&deferred)?);
-        let (description, parameters) = self.settings.description_and_parameters();
+        let (description, parameters) = description_and_parameters(self.settings);
         tools.push(json!({
             "type": "tool_search",
             "execution": "client",
@@ -469,9 +366,10 @@ mod tests {
     #[test]
     fn arguments_are_checked_as_any_tools_are() {
         let search = ToolSearch::new();
-        assert_eq!(search.read_arguments(r#"{"query":"weather"}"#).ok(), Some(("weather".to_owned(), 5)));
-        assert_eq!(search.read_arguments(r#"{"query":"x","limit":2}"#).ok(), Some(("x".to_owned(), 2)));
-        let error = |text: &str| search.read_arguments(text).err().map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(read_arguments(&search, r#"{"query":"weather"}"#).ok(), Some(("weather".to_owned(), 5)));
+        assert_eq!(read_arguments(&search, r#"{"query":"x","limit":2}"#).ok(), Some(("x".to_owned(), 2)));
+        let error =
+            |text: &str| read_arguments(&search, text).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(error("{}").contains("query"), "{}", error("{}"));
         assert!(error(r#"{"query":3}"#).contains("query"));
         assert!(error(r#"{"query":"x","limit":0}"#).contains("limit"));

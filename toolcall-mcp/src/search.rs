@@ -15,140 +15,38 @@
 //! by its own name and served as any call is: every tool stays callable, whether listed or
 //! not, and a caller the filter hides a tool from neither finds nor calls it.
 
-use std::collections::BTreeSet;
-
 use rmcp::model::{ProtocolVersion, Tool};
 use serde_json::{Value, json};
-use toolcall_runtime::__private::decode_arguments;
+use toolcall_runtime::Format;
 use toolcall_runtime::render::render_tool;
 use toolcall_runtime::search::{Document, OwnedIndex};
-use toolcall_runtime::{Annotations, Format, ToolError, ir};
 
-/// How many tools `search_tools` returns when the model does not say.
-pub const DEFAULT_SEARCH_LIMIT: usize = 5;
+/// The settings of [`McpServer::tool_search`](crate::McpServer::tool_search), shared with
+/// toolcall-agent: the tools `tools/list` still shows, how many tools a search returns,
+/// and the search tool's name.
+pub use toolcall_runtime::search::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, ToolSearch};
 
-/// The most tools one search returns, whatever the model asks.
-pub const MAX_SEARCH_LIMIT: usize = 50;
-
-/// The settings of tool search: the tools `tools/list` still shows, how many tools a
-/// search returns, and the search tool's name.
-///
-/// ```
-/// use toolcall_mcp::ToolSearch;
-///
-/// let search = ToolSearch::new().always_visible(["whoami"]).limit(8);
-/// assert_eq!(search.tool_name(), "search_tools");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ToolSearch {
-    always_visible: BTreeSet<String>,
-    limit: usize,
-    name: String,
-}
-
-impl Default for ToolSearch {
-    fn default() -> Self {
-        ToolSearch::new()
+/// The search tool's MCP definition: its IR ([`ToolSearch::tool`]) rendered by toolcall's
+/// renderer, with an output schema (`{"tools": [..]}`).
+pub(crate) fn definition(settings: &ToolSearch) -> Tool {
+    let text = render_tool(&settings.tool(), Format::Mcp, false);
+    let mut tool: Tool = serde_json::from_str(&text)
+        .unwrap_or_else(|_| Tool::new(settings.tool_name().to_owned(), "", rmcp::model::JsonObject::new()));
+    let output = json!({
+        "type": "object",
+        "properties": {
+            "tools": {
+                "type": "array",
+                "description": "The tools found, best first, as tools/list gives them",
+                "items": {"type": "object"}
+            }
+        },
+        "required": ["tools"]
+    });
+    if let Value::Object(output) = output {
+        tool.output_schema = Some(std::sync::Arc::new(output));
     }
-}
-
-impl ToolSearch {
-    /// `tools/list` shows `search_tools` alone; a search returns
-    /// [`DEFAULT_SEARCH_LIMIT`] tools unless the model asks for more.
-    pub fn new() -> Self {
-        ToolSearch {
-            always_visible: BTreeSet::new(),
-            limit: DEFAULT_SEARCH_LIMIT,
-            name: "search_tools".to_owned(),
-        }
-    }
-
-    /// Tools `tools/list` shows beside the search tool (the few every conversation needs);
-    /// searches do not return them again. A name no tool has is an error when the server
-    /// starts serving.
-    pub fn always_visible(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        self.always_visible.extend(names.into_iter().map(Into::into));
-        self
-    }
-
-    /// How many tools a search returns when the model does not say (1 to
-    /// [`MAX_SEARCH_LIMIT`]).
-    pub fn limit(mut self, limit: usize) -> Self {
-        self.limit = limit.clamp(1, MAX_SEARCH_LIMIT);
-        self
-    }
-
-    /// The search tool's name instead of `search_tools` (when a tool of that name exists).
-    pub fn named(mut self, name: impl Into<String>) -> Self {
-        self.name = name.into();
-        self
-    }
-
-    /// The search tool's name.
-    pub fn tool_name(&self) -> &str {
-        &self.name
-    }
-
-    /// Whether `name` is listed beside the search tool.
-    pub(crate) fn is_always_visible(&self, name: &str) -> bool {
-        self.always_visible.contains(name)
-    }
-
-    /// The names given as always visible.
-    pub(crate) fn always_visible_names(&self) -> impl Iterator<Item = &str> {
-        self.always_visible.iter().map(String::as_str)
-    }
-
-    /// The search tool as IR: what its definition is rendered from and its arguments
-    /// are checked against, as any tool's are.
-    fn ir(&self) -> ir::Tool {
-        let query = "What you need to do, in words (\"convert currencies\", \"weather forecast for a city\")";
-        let limit = format!("How many tools to return; {} when not given", self.limit);
-        ir::Tool::new(self.name.clone())
-            .description(
-                "Find the tools for a task among this server's tools, which are too many to list. \
-                 Returns the definitions of the best matches, best first; call a tool found by its name.",
-            )
-            .param(ir::Param::new("query", ir::Type::string()).description(query))
-            .param(
-                ir::Param::new("limit", ir::Type::integer_between(1, MAX_SEARCH_LIMIT as i64))
-                    .description(limit)
-                    .optional(),
-            )
-            .annotations(Annotations::new(Some(true), None, None, Some(false)))
-    }
-
-    /// The search tool's MCP definition: its IR rendered by toolcall's renderer, with an
-    /// output schema (`{"tools": [..]}`).
-    pub(crate) fn definition(&self) -> Tool {
-        let text = render_tool(&self.ir(), Format::Mcp, false);
-        let mut tool: Tool = serde_json::from_str(&text)
-            .unwrap_or_else(|_| Tool::new(self.name.clone(), "", rmcp::model::JsonObject::new()));
-        let output = json!({
-            "type": "object",
-            "properties": {
-                "tools": {
-                    "type": "array",
-                    "description": "The tools found, best first, as tools/list gives them",
-                    "items": {"type": "object"}
-                }
-            },
-            "required": ["tools"]
-        });
-        if let Value::Object(output) = output {
-            tool.output_schema = Some(std::sync::Arc::new(output));
-        }
-        tool
-    }
-
-    /// The query and limit of a `search_tools` call, checked as any tool's arguments are
-    /// (the same messages: a missing query, a limit out of range, an unknown argument).
-    pub(crate) fn read_arguments(&self, args: &Value) -> Result<(String, usize), ToolError> {
-        let args = decode_arguments(&self.ir(), args)?;
-        let query = args.get("query").and_then(Value::as_str).unwrap_or_default().to_owned();
-        let limit = args.get("limit").and_then(Value::as_u64).map_or(self.limit, |n| n as usize);
-        Ok((query, limit.clamp(1, MAX_SEARCH_LIMIT)))
-    }
+    tool
 }
 
 /// What a server with search on holds: the settings, and the index of the tools the
@@ -220,23 +118,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn arguments_are_checked_as_any_tools_are() {
-        let search = ToolSearch::new();
-        assert_eq!(search.read_arguments(&json!({"query": "weather"})).ok(), Some(("weather".to_owned(), 5)));
-        let two = search.read_arguments(&json!({"query": "weather", "limit": 2})).ok();
-        assert_eq!(two, Some(("weather".to_owned(), 2)));
-        let error =
-            |args: Value| search.read_arguments(&args).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(error(json!({})).contains("query"), "{}", error(json!({})));
-        assert!(error(json!({"query": 3})).contains("query"), "{}", error(json!({"query": 3})));
-        assert!(error(json!({"query": "x", "limit": 0})).contains("limit"));
-        assert!(error(json!({"query": "x", "limit": 51})).contains("limit"));
-        assert!(error(json!({"query": "x", "why": 1})).contains("why"));
-    }
-
-    #[test]
     fn the_definition_is_rendered_from_the_ir_with_an_output_schema() {
-        let tool = ToolSearch::new().named("find_tools").definition();
+        let tool = definition(&ToolSearch::new().named("find_tools"));
         assert_eq!(tool.name, "find_tools");
         assert_eq!(tool.input_schema["required"], json!(["query"]));
         assert_eq!(tool.input_schema["properties"]["limit"]["maximum"], json!(MAX_SEARCH_LIMIT));

@@ -697,7 +697,7 @@ impl Server {
             );
         }
         Arc::make_mut(&mut self.structured).insert(name);
-        self.push_definition(settings.definition());
+        self.push_definition(crate::search::definition(&settings));
         self.search = Some(Arc::new(searching));
     }
 

@@ -62,7 +62,7 @@ impl SearchIndex {
     }
 
     /// The rows best matching `query`, best first, at most `limit`, among those `keep`
-    /// accepts (see [`rank`]).
+    /// accepts, scored by BM25 (k1 = 1.2, b = 0.75) over the query's terms.
     pub fn rank(&self, query: &str, limit: usize, keep: impl Fn(u32) -> bool) -> Vec<(u32, f32)> {
         rank(self, query, limit, keep)
     }
@@ -117,7 +117,7 @@ impl OwnedIndex {
     }
 
     /// The rows best matching `query`, best first, at most `limit`, among those `keep`
-    /// accepts (see [`rank`]).
+    /// accepts, scored by BM25 (k1 = 1.2, b = 0.75) over the query's terms.
     pub fn rank(&self, query: &str, limit: usize, keep: impl Fn(u32) -> bool) -> Vec<(u32, f32)> {
         rank(self, query, limit, keep)
     }

@@ -12,10 +12,12 @@
 
 mod document;
 mod index;
+mod settings;
 mod tokenize;
 
 pub use document::{Document, Weights};
 pub use index::{OwnedIndex, Posting, SearchIndex};
+pub use settings::{DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, ToolSearch};
 pub use tokenize::{is_stop_word, terms, terms_of};
 
 use crate::info::ToolInfo;
