@@ -88,7 +88,7 @@ pub struct SearchArgs {
 const EXPORT_AFTER_HELP: &str = "\
 MODULE names (e.g. `weather`, `billing::invoices`) restrict the output to those modules.
 
-Export runs the crate's own build script (through `cargo check`, stopped once the script
+Export runs the crate's own build script (through `cargo build`, stopped once the script
 has run) and writes what its `Builder::compile` generated: the same settings (context,
 tools directory, output types, type providers), the same crate-wide types, the same
 definitions. Without `--pretty` the output is the built crate's `emit(FORMAT, STRICT)`

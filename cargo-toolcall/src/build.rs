@@ -1,11 +1,16 @@
 //! Runs a crate's own build script through cargo and finds where it wrote.
 //!
-//! `cargo check --message-format=json` on the crate's manifest; cargo reports each build
+//! `cargo build --message-format=json` on the crate's manifest; cargo reports each build
 //! script it ran (or found fresh) as a `build-script-executed` message with its
 //! `OUT_DIR`. Once the crate's own message arrives cargo is stopped: what export needs is
 //! written, and nothing of the crate itself has to compile.
+//!
+//! `build`, not `check`: right after the user's own `cargo build` everything is fresh, so
+//! the script's message comes within a second, where `check` would first check every
+//! dependency again in its own mode (a minute and more for a server's). Cargo's progress
+//! lines (`Compiling ..`) are passed on, so a run that has work to do says what it does.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -22,19 +27,25 @@ pub fn out_dir_of(dir: &Path) -> Result<PathBuf, String> {
     let wanted = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut child = Command::new(cargo)
-        .args(["check", "--message-format=json", "--manifest-path"])
+        .args(["build", "--message-format=json", "--manifest-path"])
         .arg(&manifest)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
-    let mut stderr = child.stderr.take();
+    let stderr = child.stderr.take();
     // Read on its own thread: a cargo blocked on a full stderr pipe would never finish.
     let said = std::thread::spawn(move || {
         let mut text = String::new();
-        if let Some(stderr) = stderr.as_mut() {
-            let _ = stderr.read_to_string(&mut text);
+        let Some(stderr) = stderr else { return text };
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if is_progress(&line) {
+                // A closed stderr only loses the progress line.
+                let _ = writeln!(std::io::stderr(), "{line}");
+            }
+            text.push_str(&line);
+            text.push('\n');
         }
         text
     });
@@ -55,6 +66,21 @@ pub fn out_dir_of(dir: &Path) -> Result<PathBuf, String> {
             Err(format!("the crate's build failed before its build script finished:\n{}", said.trim_end()))
         }
     }
+}
+
+/// Whether `line` is one of cargo's progress lines: a capitalised verb right-aligned in
+/// twelve columns, then what it acts on (`   Compiling serde v1.0.0`), and not the end of
+/// the run (`Finished`), which export's own stop would make misleading.
+fn is_progress(line: &str) -> bool {
+    let (Some(verb), Some(' ')) = (line.get(..12), line.get(12..).and_then(|rest| rest.chars().next()))
+    else {
+        return false;
+    };
+    let verb = verb.trim_start();
+    verb.len() > 1
+        && verb.starts_with(|c: char| c.is_ascii_uppercase())
+        && verb[1..].chars().all(|c| c.is_ascii_lowercase())
+        && verb != "Finished"
 }
 
 /// The `out_dir` of a `build-script-executed` message of the package at `wanted`.
@@ -103,6 +129,19 @@ fn percent_decoded(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_cargos_progress_lines_are_passed_on() {
+        assert!(is_progress("   Compiling serde v1.0.228"));
+        assert!(is_progress("    Blocking waiting for file lock on build directory"));
+        assert!(!is_progress("    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.2s"));
+        assert!(!is_progress("warning: scratch@0.0.0: src/tools/a.rs:1:1: a warning"));
+        assert!(!is_progress("error[E0425]: cannot find value `x` in this scope"));
+        assert!(!is_progress("   Compiling"));
+        assert!(!is_progress(""));
+        assert!(!is_progress("    ärger x"));
+        assert!(!is_progress("          ä x y z"));
+    }
 
     #[test]
     fn package_ids_of_every_cargo_name_their_directory() {
