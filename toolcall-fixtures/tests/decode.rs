@@ -326,6 +326,29 @@ fn aliases_decode_as_their_target() {
     );
 }
 
+/// A field whose default is a function (`#[serde(default = "full")]`) takes that default
+/// when absent and when `null` (an explicit null means absent, as strict schemas send it),
+/// under its name or its alias, in `run` and `run_json`.
+#[test]
+fn a_null_field_defaulted_by_a_function_takes_the_default() {
+    let brush = |opacity: (&str, Value)| {
+        let mut brush = json!({"colour": "red", "width": 2, "lineCap": "round", "label": null});
+        brush[opacity.0] = opacity.1;
+        json!({"brush": brush})
+    };
+    for key in ["opacity", "opacity_pct"] {
+        let out = run("paint_brush", brush((key, Value::Null))).unwrap();
+        assert_eq!(out["opacity"], 100, "{key}: null");
+        let text = brush((key, Value::Null)).to_string();
+        assert_eq!(toolset::ALL.run_json("paint_brush", &text).unwrap()["opacity"], 100, "{key}: run_json");
+        assert_eq!(run("paint_brush", brush((key, json!(40)))).unwrap()["opacity"], 40, "{key}: given");
+    }
+    let absent = json!({"brush": {"colour": "red", "width": 2, "lineCap": "round"}});
+    assert_eq!(run("paint_brush", absent).unwrap()["opacity"], 100);
+    let (name, _) = invalid("paint_brush", brush(("opacity", json!("high"))));
+    assert_eq!(name, "brush.opacity");
+}
+
 #[test]
 fn unit_enums_use_their_wire_names() {
     let args = json!({"colour": "sky-blue", "also": ["Red", "Green"]});

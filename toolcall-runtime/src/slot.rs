@@ -106,6 +106,27 @@ pub fn whole<T: DeserializeOwned>(value: &Value, depth: usize) -> Result<T, ArgE
     deserialize_arg(value, depth)
 }
 
+/// [`whole`], for a struct whose fields named `by_function` (their wire names and
+/// aliases) take their defaults from functions: those given as `null` are left out first,
+/// since an explicit `null` means absent and serde calls the function only for an absent
+/// field.
+#[cold]
+pub fn whole_defaulted<T: DeserializeOwned>(
+    value: &Value,
+    by_function: &[&str],
+    depth: usize,
+) -> Result<T, ArgError> {
+    let is_null_default = |key: &str, member: &Value| member.is_null() && by_function.contains(&key);
+    match value {
+        Value::Object(map) if map.iter().any(|(key, member)| is_null_default(key, member)) => {
+            let mut map = map.clone();
+            map.retain(|key, member| !is_null_default(key, member));
+            deserialize_arg(&Value::Object(map), depth)
+        }
+        _ => deserialize_arg(value, depth),
+    }
+}
+
 /// Decodes an `Option<T>` slot with `serde::Deserialize` (absent or `null` is `None`).
 pub fn serde_opt<T: DeserializeOwned>(value: Option<&Value>, depth: usize) -> Result<Option<T>, SlotError> {
     optional(value, |v| deserialize_arg(v, depth))
@@ -249,13 +270,14 @@ pub fn members_tagged<'a>(
 }
 
 /// A field whose default only serde can give (`#[serde(default = "path")]`): `None` when
-/// absent (the generated decoder then hands the whole value to serde), else decoded.
+/// absent or `null` (the generated decoder then hands the whole value to serde, through
+/// [`whole_defaulted`]), else decoded.
 pub fn if_present<'a, T>(
     value: Option<&'a Value>,
     decode: impl FnOnce(Option<&'a Value>) -> Result<T, SlotError>,
 ) -> Result<Option<T>, SlotError> {
     match value {
-        None => Ok(None),
+        None | Some(Value::Null) => Ok(None),
         some => decode(some).map(Some),
     }
 }

@@ -111,20 +111,22 @@ fn anthropic_strict_tools_with_untyped_nodes_go_out_without_strict() {
 }
 
 /// Anthropic's SDK takes one type name only (`transform_schema` fails on
-/// `["string","null"]`): a null option is an `anyOf` with `{"type":"null"}` there; the
-/// other formats keep the type array.
+/// `["string","null"]`), and MCP clients read `type` as one name (#62 point 8: the MCP
+/// Inspector warns of every type array): a null option is an `anyOf` with
+/// `{"type":"null"}` in every lax schema and Anthropic's strict one; the strict schemas of
+/// OpenAI and MCP keep the type array OpenAI's structured outputs ask for.
 #[test]
-fn anthropic_strict_writes_a_null_option_as_any_of() {
+fn a_null_option_is_any_of_but_in_openai_and_mcp_strict() {
     let tool = Tool::new("t").param(Param::new("note", Type::string().nullable()).description("or null"));
-    let anthropic = schema(&tool, Format::Anthropic, true);
-    assert_eq!(
-        anthropic["properties"]["note"],
-        json!({"description": "or null", "anyOf": [{"type": "string"}, {"type": "null"}]})
-    );
+    let any_of = json!({"description": "or null", "anyOf": [{"type": "string"}, {"type": "null"}]});
+    assert_eq!(schema(&tool, Format::Anthropic, true)["properties"]["note"], any_of);
     assert!(render_tool(&tool, Format::Anthropic, true).contains(r#""strict":true"#));
-    for (format, strict) in [(Format::Anthropic, false), (Format::OpenAi, true), (Format::Mcp, false)] {
-        let other = schema(&tool, format, strict);
-        assert_eq!(other["properties"]["note"]["type"], json!(["string", "null"]), "{format:?} {strict}");
+    for format in [Format::Anthropic, Format::OpenAi, Format::OpenAiResponses, Format::Mcp] {
+        assert_eq!(schema(&tool, format, false)["properties"]["note"], any_of, "{format:?} lax");
+    }
+    for format in [Format::OpenAi, Format::OpenAiResponses, Format::Mcp] {
+        let strict = schema(&tool, format, true);
+        assert_eq!(strict["properties"]["note"]["type"], json!(["string", "null"]), "{format:?} strict");
     }
 }
 

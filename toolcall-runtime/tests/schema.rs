@@ -616,12 +616,13 @@ fn option_option_row() {
     assert_openai_strict_basics(&r);
     assert!(r.required(Format::OpenAi, false).is_empty());
     let nickname = json!({"type":["string","null"],"description":"null clears it"});
-    assert_eq!(r.prop(Format::OpenAi, false, "nickname"), &nickname);
+    let lax_nickname = json!({"description":"null clears it","anyOf":[{"type":"string"},{"type":"null"}]});
+    assert_eq!(r.prop(Format::OpenAi, false, "nickname"), &lax_nickname);
     assert_eq!(r.prop(Format::OpenAi, true, "nickname"), &nickname, "already nullable: not widened twice");
     let address = r.prop(Format::OpenAi, true, "address");
     assert_eq!(address["anyOf"][1], json!({"type":"null"}));
     assert_eq!(address["anyOf"][0]["type"], "object");
-    assert_eq!(r.prop(Format::Anthropic, false, "age")["type"], json!(["integer", "null"]));
+    assert_eq!(r.prop(Format::Anthropic, false, "age")["anyOf"][1], json!({"type": "null"}));
 }
 
 #[test]
@@ -868,8 +869,12 @@ fn descriptions_and_names_are_escaped() {
 fn render_type_alone() {
     let ty = Type::Nullable(Box::new(Type::integer_between(i64::MIN, 5)));
     assert_eq!(
-        render_type(&ty, Format::OpenAi, false),
+        render_type(&ty, Format::OpenAi, true),
         r#"{"type":["integer","null"],"minimum":-9007199254740991,"maximum":5}"#
+    );
+    assert_eq!(
+        render_type(&ty, Format::OpenAi, false),
+        r#"{"anyOf":[{"type":"integer","minimum":-9007199254740991,"maximum":5},{"type":"null"}]}"#
     );
     // OpenAI strict needs a `type`: an untyped value is the `json-value` definition.
     assert_eq!(render_type(&Type::Any, Format::OpenAi, false), "{}");
@@ -881,8 +886,13 @@ fn render_type_alone() {
         render_type(&described, Format::Mcp, false),
         r#"{"type":"boolean","description":"yes or no"}"#
     );
+    let nullable = Type::Nullable(Box::new(described));
     assert_eq!(
-        render_type(&Type::Nullable(Box::new(described)), Format::Mcp, false),
+        render_type(&nullable, Format::Mcp, false),
+        r#"{"description":"yes or no","anyOf":[{"type":"boolean"},{"type":"null"}]}"#
+    );
+    assert_eq!(
+        render_type(&nullable, Format::Mcp, true),
         r#"{"type":["boolean","null"],"description":"yes or no"}"#
     );
 }

@@ -152,8 +152,8 @@ fn in_context(expr: TokenStream, context: Context<'_>) -> TokenStream {
 /// Every field is read into a `Result`, and `__rt::decode::all` keeps every error (the
 /// unknown keys first, then the fields in declaration order), so a struct reports all its
 /// mistakes at once, as a call does. A field whose default is a function is read only when
-/// present: absent, the whole value goes to serde (only serde can call that function) once
-/// the other fields decoded.
+/// present and not `null`: absent or `null`, the whole value goes to serde (only serde can
+/// call that function) once the other fields decoded, without those `null`s.
 fn struct_literal(
     path: TokenStream,
     fields: &[Field],
@@ -184,10 +184,14 @@ fn struct_literal(
     let object = if decoded.is_empty() { quote!(_) } else { quote!(object) };
     let by_function: Vec<&syn::Ident> =
         decoded.iter().zip(&bindings).filter(|((field, _), _)| field.default_fn).map(|(_, b)| b).collect();
+    let by_function_names = decoded
+        .iter()
+        .filter(|(field, _)| field.default_fn)
+        .flat_map(|(field, _)| std::iter::once(&field.wire).chain(&field.aliases));
     let fallback = (!by_function.is_empty()).then(|| {
         quote! {
             let (#(Some(#by_function),)*) = (#(#by_function,)*) else {
-                return __rt::slot::whole(value, depth);
+                return __rt::slot::whole_defaulted(value, &[#(#by_function_names),*], depth);
             };
         }
     });

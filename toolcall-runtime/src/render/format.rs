@@ -113,7 +113,11 @@ pub struct Settings {
     /// A null option is written `"nullable": true` (OpenAPI) rather than with a `null` type.
     pub nullable_keyword: bool,
     /// A plain type or null may be one `type` array (`["string","null"]`); else it is an
-    /// `anyOf` of the type and `{"type":"null"}` (Anthropic's SDK takes one type name only).
+    /// `anyOf` of the type and `{"type":"null"}`. Only the strict schemas of OpenAI and MCP
+    /// write type arrays (OpenAI's structured outputs ask for them); the lax schemas, which
+    /// MCP clients read, write `anyOf`: several clients read `type` as one name and drop
+    /// or refuse a tool with an array (the MCP Inspector warns of it), and Anthropic's SDK
+    /// takes one type name only.
     pub type_arrays: bool,
     /// Definitions are `$defs` used through `$ref`; else each use is written out
     /// ([`INLINED_LEVELS`] deep, then `{}`).
@@ -144,7 +148,7 @@ impl Settings {
             one_of: true,
             additional_properties: true,
             nullable_keyword: false,
-            type_arrays: true,
+            type_arrays: false,
             refs: true,
             ref_siblings: true,
             typed_any: false,
@@ -177,6 +181,7 @@ impl Settings {
                 one_of: false,
                 ref_siblings: false,
                 typed_any: true,
+                type_arrays: true,
                 ..lax
             },
             // Handled above: Gemini has no strict mode.
@@ -193,8 +198,7 @@ impl Settings {
                 one_of: false,
                 // "Recursive schemas" are not supported (provider-rules §3).
                 refs: false,
-                // `transform_schema` refuses a `type` that is not one name.
-                type_arrays: false,
+                // `transform_schema` refuses a `type` that is not one name (as lax).
                 ref_siblings: false,
                 ..lax
             },

@@ -316,12 +316,15 @@ impl<'o, 'c> Renderer<'o, 'c> {
             self.out.push_str(schema.get(1..).unwrap_or("}"));
             return;
         }
-        if let Some(name) = plain_type_name(inner.undescribed()).filter(|_| self.scope.settings.type_arrays) {
-            let description = match inner {
-                Type::Described(_, text) if description.is_empty() => text.as_str(),
-                _ => description,
-            };
-            return self.simple(inner.undescribed(), Some(or_null(name)), description, default);
+        let plain = plain_type_name(inner.undescribed());
+        // A plain type's own description describes the value, null or not: it stays
+        // beside the type array or the `anyOf`, not inside a branch.
+        let (inner, description) = match inner {
+            Type::Described(ty, text) if plain.is_some() && description.is_empty() => (&**ty, text.as_str()),
+            _ => (inner, description),
+        };
+        if let Some(name) = plain.filter(|_| self.scope.settings.type_arrays) {
+            return self.simple(inner, Some(or_null(name)), description, default);
         }
         let dropped = with_dropped_default(self.scope.settings, description, default);
         let description = dropped.as_deref().unwrap_or(description);
