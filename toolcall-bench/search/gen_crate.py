@@ -45,8 +45,11 @@ stay valid on a re-run). It holds:
     10)`, timed with `std::time::Instant`: after two warm-up calls, rounds of enough
     back-to-back calls to take about 0.2 ms, `ns` the median over 7 rounds of the mean
     per call.
-  - `--emit-sizes`: the bytes of `toolset::ALL.emit(format, strict)` per format, lax and
-    strict, as one JSON object.
+  - `--emit-sizes [QUERIES.json]`: the bytes of `toolset::ALL.emit(format, strict)` per
+    format, lax and strict, as one JSON object; with the queries (and search compiled in),
+    also what a request carries with search on: the search tool's definition
+    (`ToolSearch::new()`, rendered in each format) and the median bytes of a search's
+    answer (the top 5, `DEFAULT_SEARCH_LIMIT`, rendered in each format).
   - `--emit-mcp`: the MCP definitions (`emit(Format::Mcp, false)`), which the FastMCP
     side reads so that both sides index exactly the same names and text.
 - `Cargo.toml`: toolcall-runtime and toolcall-build by path (relative to this checkout, or
@@ -239,12 +242,12 @@ mod toolset {
 
 use toolcall_runtime::Format;
 
-const USAGE: &str = "usage: BIN QUERIES.json | BIN --emit-sizes | BIN --emit-mcp";
+const USAGE: &str = "usage: BIN QUERIES.json | BIN --emit-sizes [QUERIES.json] | BIN --emit-mcp";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("--emit-sizes") => emit_sizes(),
+        Some("--emit-sizes") => emit_sizes(args.get(1).map(String::as_str)),
         Some("--emit-mcp") => println!("{}", toolset::ALL.emit(Format::Mcp, false)),
         Some(path) if !path.starts_with('-') => search_all(path),
         _ => {
@@ -254,14 +257,15 @@ fn main() {
     }
 }
 
-fn emit_sizes() {
+fn emit_sizes(queries: Option<&str>) {
     let mut formats = serde_json::Map::new();
     for format in Format::ALL {
         let lax = toolset::ALL.emit(format, false).len();
         let strict = toolset::ALL.emit(format, true).len();
         formats.insert(format.as_str().to_owned(), serde_json::json!({"lax": lax, "strict": strict}));
     }
-    println!("{}", serde_json::json!({"tools": toolset::ALL.len(), "bytes": formats}));
+    let search = queries.map(search_sizes).unwrap_or(serde_json::Value::Null);
+    println!("{}", serde_json::json!({"tools": toolset::ALL.len(), "bytes": formats, "search": search}));
 }
 
 fn read_queries(path: &str) -> Vec<(String, String)> {
@@ -280,6 +284,35 @@ fn read_queries(path: &str) -> Vec<(String, String)> {
 
 SEARCH_ON = r'''
 const LIMIT: usize = 10;
+
+/// Per format, lax and strict: the search tool's definition and the median bytes of a
+/// search's answer (the top `DEFAULT_SEARCH_LIMIT` tools' definitions) over the queries.
+fn search_sizes(path: &str) -> serde_json::Value {
+    use toolcall_runtime::render::{render_infos, render_tool};
+    use toolcall_runtime::search::{DEFAULT_SEARCH_LIMIT, ToolSearch};
+    let queries = read_queries(path);
+    let tool = ToolSearch::new().tool();
+    let mut formats = serde_json::Map::new();
+    for format in Format::ALL {
+        let mut entry = serde_json::Map::new();
+        for (kind, strict) in [("lax", false), ("strict", true)] {
+            let strict = strict && format != Format::Gemini;
+            let mut answers: Vec<usize> = queries
+                .iter()
+                .map(|(_, query)| {
+                    let found: Vec<_> = toolset::ALL.search(query, DEFAULT_SEARCH_LIMIT).iter().map(|hit| *hit.tool).collect();
+                    render_infos(&found, format, strict).len()
+                })
+                .collect();
+            answers.sort_unstable();
+            let median = answers.get(answers.len() / 2).copied().unwrap_or(0);
+            let definition = render_tool(&tool, format, strict).len();
+            entry.insert(kind.to_owned(), serde_json::json!({"search_tool": definition, "answer_median": median}));
+        }
+        formats.insert(format.as_str().to_owned(), serde_json::Value::Object(entry));
+    }
+    serde_json::json!({"limit": DEFAULT_SEARCH_LIMIT, "queries": queries.len(), "bytes": formats})
+}
 const ROUNDS: usize = 7;
 const ROUND_NS: u128 = 200_000;
 
@@ -316,6 +349,10 @@ fn search_all(path: &str) {
 '''
 
 SEARCH_OFF = r'''
+/// Built without `tool_search`: no search sizes.
+fn search_sizes(_path: &str) -> serde_json::Value {
+    serde_json::Value::Null
+}
 /// Built without `tool_search` (gen_crate.py --search off): no search to run.
 fn search_all(path: &str) {
     let queries = read_queries(path);

@@ -226,6 +226,26 @@ def main() -> None:
         out("|---|---:|---:|")
         for name, b in sizes["bytes"].items():
             out(f"| {name} | {b['lax']:,} | {b['strict']:,} |")
+        search = sizes.get("search")
+        if search:
+            out(
+                f"\nWith search on (`ToolSearch::new()`, no tool always visible): a request carries the "
+                f"search tool instead of the {sizes['tools']:,} definitions, and each search adds its "
+                f"answer, the top {search['limit']} tools' definitions (median over "
+                f"{search['queries']:,} queries), to the conversation. Lax definitions, bytes:\n"
+            )
+            out("| format | every tool | search tool | one search's answer | search tool + one answer | share of every tool |")
+            out("|---|---:|---:|---:|---:|---:|")
+            for name, b in search["bytes"].items():
+                whole = sizes["bytes"][name]["lax"]
+                tool, answer = b["lax"]["search_tool"], b["lax"]["answer_median"]
+                out(f"| {name} | {whole:,} | {tool:,} | {answer:,} | {tool + answer:,} | {(tool + answer) / whole:.1%} |")
+            out(
+                "\nOn Anthropic and OpenAI Responses the agent uses the provider's own deferral "
+                "(`defer_loading: true`): the request still lists every tool, but only the search "
+                "tool (on Responses also each namespace's one-line description) and the tools a search "
+                "loads enter the model's context."
+            )
         definitions = read_json(root / "results/mcp-1000.json")
         ranking = runs.get("1000", {}).get("toolcall")
         if definitions and ranking:
