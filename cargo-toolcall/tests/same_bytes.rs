@@ -42,7 +42,8 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// `cargo toolcall export ARGS` on the crate at `dir`: (stdout, stderr).
+/// `cargo toolcall export ARGS` on the crate at `dir`: (stdout, stderr without cargo's
+/// progress lines, which export passes on while cargo has work to do).
 fn export(dir: &str, args: &[&str]) -> (String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_cargo-toolcall"))
         .args(["toolcall", "export", "--path", dir])
@@ -53,7 +54,10 @@ fn export(dir: &str, args: &[&str]) -> (String, String) {
         .unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(output.status.success(), "{dir} {args:?}: {stderr}");
-    (String::from_utf8(output.stdout).unwrap(), stderr)
+    let progress = |line: &str| line.starts_with("   Compiling ") || line.starts_with("    Blocking ");
+    let said: String =
+        stderr.lines().filter(|line| !progress(line)).map(|line| format!("{line}\n")).collect();
+    (String::from_utf8(output.stdout).unwrap(), said)
 }
 
 #[test]
