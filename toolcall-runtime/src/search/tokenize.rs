@@ -32,9 +32,42 @@ const STOP_WORDS: &[&str] = &[
     "who", "whom", "whose", "why", "will", "with", "would", "you", "your", "yours",
 ];
 
+/// The longest stop word, in bytes: each fits one `u64` ([`packed`]).
+const LONGEST_STOP_WORD: usize = 8;
+
+/// [`STOP_WORDS`] packed into integers, in the same (sorted) order: a query's words are
+/// looked up with integer comparisons, not string ones.
+const PACKED_STOP_WORDS: [u64; STOP_WORDS.len()] = {
+    let mut out = [0u64; STOP_WORDS.len()];
+    let mut i = 0;
+    while i < STOP_WORDS.len() {
+        out[i] = packed(STOP_WORDS[i].as_bytes());
+        i += 1;
+    }
+    out
+};
+
+/// A word of at most [`LONGEST_STOP_WORD`] bytes as a big-endian integer, zero-padded:
+/// two such words compare as integers as they do as strings.
+const fn packed(word: &[u8]) -> u64 {
+    let mut out = 0u64;
+    let mut i = 0;
+    while i < LONGEST_STOP_WORD {
+        out <<= 8;
+        if i < word.len() {
+            out |= word[i] as u64;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Whether `word` (folded) is a stop word.
 pub fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.binary_search(&word).is_ok()
+    // No stop word holds a 0 byte, so padding cannot make another word equal to one.
+    word.len() <= LONGEST_STOP_WORD
+        && !word.contains('\0')
+        && PACKED_STOP_WORDS.binary_search(&packed(word.as_bytes())).is_ok()
 }
 
 /// The search terms of `text`, in order, repeats kept: words split, folded, stop words
@@ -73,7 +106,9 @@ pub fn terms_of(text: &str) -> Vec<String> {
 /// `word` lower-cased, compatibility-decomposed, without combining marks, appended to `out`.
 fn fold_into(word: &str, out: &mut String) {
     if word.is_ascii() {
-        out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+        let start = out.len();
+        out.push_str(word);
+        out[start..].make_ascii_lowercase();
         return;
     }
     for c in word.nfkd().filter(|c| !is_combining_mark(*c)) {
@@ -137,7 +172,17 @@ mod tests {
     #[test]
     fn the_stop_words_are_sorted_for_the_binary_search() {
         assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]), "STOP_WORDS must stay sorted");
+        assert!(STOP_WORDS.iter().all(|w| w.len() <= LONGEST_STOP_WORD && !w.contains('\0')));
+        assert!(PACKED_STOP_WORDS.windows(2).all(|w| w[0] < w[1]), "packing keeps the order");
         assert!(is_stop_word("the") && !is_stop_word("weather"));
+        for word in STOP_WORDS {
+            assert!(is_stop_word(word), "{word}");
+            let longer = format!("{word}x");
+            assert_eq!(is_stop_word(&longer), STOP_WORDS.contains(&longer.as_str()), "{longer}");
+        }
+        for word in ["", "th", "thee", "the\0", "yourselves", "wherever", "whomever", "a\0"] {
+            assert_eq!(is_stop_word(word), STOP_WORDS.contains(&word), "{word:?}");
+        }
     }
 
     #[test]
