@@ -3,7 +3,7 @@
 //! one `toolcall` subcommand, and usage and errors read `cargo toolcall export ..`.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ColorChoice, Parser, Subcommand};
@@ -73,15 +73,40 @@ pub struct SearchArgs {
     /// How many tools to print at most.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub limit: usize,
+    /// The crate and its toolset.
+    #[command(flatten)]
+    pub krate: CrateArgs,
+}
+
+/// Which crate, and which toolset of its build: the options `export` and `search` share.
+#[derive(Debug, PartialEq, Args)]
+pub struct CrateArgs {
     /// The crate directory [default: the current one].
     #[arg(long, value_name = "DIR")]
     pub path: Option<PathBuf>,
     /// Path to the crate's Cargo.toml.
     #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
-    /// The toolset to search, by the file build.rs writes it to (`Builder::out_file`).
+    /// The toolset, by the file build.rs writes it to (`Builder::out_file`).
     #[arg(long, value_name = "FILE", default_value = "tools.rs")]
     pub toolset: String,
+}
+
+impl CrateArgs {
+    /// The crate directory from `--manifest-path` or `--path` (default: the current one);
+    /// `Err` names a directory that does not exist.
+    pub fn dir(&self) -> Result<PathBuf, String> {
+        let dir = match (&self.manifest_path, &self.path) {
+            (Some(manifest), _) => manifest.parent().map(Path::to_owned).unwrap_or_default(),
+            (None, Some(path)) => path.clone(),
+            (None, None) => PathBuf::from("."),
+        };
+        let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+        if !dir.is_dir() {
+            return Err(format!("{}: no such directory", dir.display()));
+        }
+        Ok(dir)
+    }
 }
 
 /// The long help of `export`, after the options.
@@ -119,15 +144,9 @@ pub struct ExportArgs {
     /// Exit 1 with a diff when FILE is not what export writes now.
     #[arg(long, value_name = "FILE")]
     pub check: Option<PathBuf>,
-    /// The crate directory [default: the current one].
-    #[arg(long, value_name = "DIR")]
-    pub path: Option<PathBuf>,
-    /// Path to the crate's Cargo.toml.
-    #[arg(long, value_name = "PATH")]
-    pub manifest_path: Option<PathBuf>,
-    /// The toolset to export, by the file build.rs writes it to (`Builder::out_file`).
-    #[arg(long, value_name = "FILE", default_value = "tools.rs")]
-    pub toolset: String,
+    /// The crate and its toolset.
+    #[command(flatten)]
+    pub krate: CrateArgs,
     /// Also print notes: information that needs no action (how recursive types are
     /// written where a format takes no `$ref`).
     #[arg(long)]
@@ -200,7 +219,7 @@ mod tests {
         };
         assert_eq!(args.query, ["weather", "in", "Paris"]);
         assert_eq!(args.limit, 3);
-        assert_eq!(args.toolset, "tools.rs");
+        assert_eq!(args.krate.toolset, "tools.rs");
         assert_eq!(
             parse_words("search").map(|_| ()).map_err(|e| e.kind()),
             Err(ErrorKind::MissingRequiredArgument)
@@ -220,19 +239,22 @@ mod tests {
         assert_eq!(args.format, Format::Mcp);
         assert!(args.strict);
         assert_eq!(args.out, Some(PathBuf::from("a.json")));
-        assert_eq!(args.path, Some(PathBuf::from("app")));
-        assert_eq!((args.pretty, args.toolset.as_str()), (true, "ctx.rs"));
+        assert_eq!(args.krate.path, Some(PathBuf::from("app")));
+        assert_eq!((args.pretty, args.krate.toolset.as_str()), (true, "ctx.rs"));
         assert_eq!(args.modules, vec!["weather", "billing::invoices"]);
         let listed = export("export --expect-warnings w.txt --notes");
         assert_eq!((listed.expect_warnings, listed.notes), (Some(PathBuf::from("w.txt")), true));
-        assert_eq!(export("export --manifest-path x/Cargo.toml").manifest_path, Some("x/Cargo.toml".into()));
+        assert_eq!(
+            export("export --manifest-path x/Cargo.toml").krate.manifest_path,
+            Some("x/Cargo.toml".into())
+        );
     }
 
     #[test]
     fn defaults_and_the_direct_form() {
         let args = export("export");
         assert_eq!((args.format, args.strict, args.modules.len()), (Format::OpenAi, false, 0));
-        assert_eq!((args.pretty, args.toolset.as_str()), (false, "tools.rs"));
+        assert_eq!((args.pretty, args.krate.toolset.as_str()), (false, "tools.rs"));
         assert_eq!(export("toolcall export --format responses").format, Format::OpenAiResponses);
         assert_eq!(export("export --format gemini").format, Format::Gemini);
     }

@@ -12,7 +12,7 @@ mod build;
 mod search;
 mod term;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use toolcall_build::export::{self, Record, RecordModule};
@@ -64,20 +64,6 @@ fn export(args: &ExportArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The crate directory from `--manifest-path` or `--path` (default: the current one).
-pub(crate) fn crate_dir(manifest_path: Option<&Path>, path: Option<&Path>) -> Result<PathBuf, String> {
-    let dir = match (manifest_path, path) {
-        (Some(manifest), _) => manifest.parent().map(Path::to_owned).unwrap_or_default(),
-        (None, Some(path)) => path.to_path_buf(),
-        (None, None) => PathBuf::from("."),
-    };
-    let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
-    if !dir.is_dir() {
-        return Err(format!("{}: no such directory", dir.display()));
-    }
-    Ok(dir)
-}
-
 /// Runs the crate's build script, reads the record of the chosen toolset, reports its
 /// diagnostics, refuses unsafe names, and renders the definitions as `emit()` does.
 fn exported_text(args: &ExportArgs) -> Result<String, String> {
@@ -90,9 +76,9 @@ fn exported_text(args: &ExportArgs) -> Result<String, String> {
             ));
         }
     }
-    let dir = crate_dir(args.manifest_path.as_deref(), args.path.as_deref())?;
+    let dir = args.krate.dir()?;
     let out_dir = build::out_dir_of(&dir)?;
-    let record = read_record(&out_dir, &args.toolset)?;
+    let record = read_record(&out_dir, &args.krate.toolset)?;
     report(&record, args);
     let modules: Vec<&RecordModule> = record
         .modules

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use toolcall_build::export::Record;
 
 use crate::args::SearchArgs;
-use crate::{build, crate_dir, read_record, term};
+use crate::{build, read_record, term};
 
 /// Runs the search; prints the hits on stdout, a message on stderr otherwise.
 pub fn run(args: &SearchArgs) -> ExitCode {
@@ -34,10 +34,10 @@ pub fn run(args: &SearchArgs) -> ExitCode {
 
 /// The text to print, and whether any tool was found.
 fn search(args: &SearchArgs) -> Result<(String, bool), String> {
-    let dir = crate_dir(args.manifest_path.as_deref(), args.path.as_deref())?;
+    let dir = args.krate.dir()?;
     let out_dir = build::out_dir_of(&dir)?;
-    let record = read_record(&out_dir, &args.toolset)?;
-    if !compiles_an_index(&out_dir.join(&args.toolset)) {
+    let record = read_record(&out_dir, &args.krate.toolset)?;
+    if !compiles_an_index(&out_dir.join(&args.krate.toolset)) {
         term::warning(
             "the build compiles no search index (call `.tool_search(true)` on the Builder in build.rs); \
              this is what it would find",
