@@ -86,7 +86,7 @@ fn a_copy_elsewhere_generates_the_same_bytes() {
 /// module and not the crate level (which names modules, never tools, and finds each
 /// module's rows of the info table from the modules' row counts, not a literal offset).
 #[test]
-fn adding_a_tool_changes_only_its_own_module() {
+fn adding_a_tool_changes_its_own_module_and_one_dispatcher_arm() {
     let sources = fixture_sources();
     let mut grown = sources.clone();
     let aliases = grown.iter_mut().find(|s| s.relative.ends_with("aliases.rs")).expect("aliases.rs");
@@ -108,8 +108,22 @@ fn adding_a_tool_changes_only_its_own_module() {
     let (before, after) = (items(sources), items(grown));
     assert_eq!(before.keys().collect::<Vec<_>>(), after.keys().collect::<Vec<_>>());
     let changed: Vec<&String> = before.keys().filter(|key| before[*key] != after[*key]).collect();
-    assert_eq!(changed, ["aliases"], "only the module that gained a tool changes");
+    assert_eq!(changed, ["(crate level)", "aliases"], "only the module that gained a tool, and the root");
     assert!(after["aliases"].contains("added_later"));
+    // At the root, the crate's dispatcher gains the tool's arm and nothing else changes.
+    let hash = toolcall_runtime::__private::name_hash("added_later");
+    let call = "self :: aliases :: __call_added_later (c , a , p)";
+    // prettyplease puts an arm in braces when it does not fit on one line.
+    let arms = [
+        format!("({hash} , \"added_later\") => {call} , "),
+        format!("({hash} , \"added_later\") => {{ {call} }} "),
+    ];
+    let root = &after["(crate level)"];
+    let arm = arms
+        .iter()
+        .find(|arm| root.contains(arm.as_str()))
+        .expect("the root dispatcher has the new tool's arm");
+    assert_eq!(root.replacen(arm.as_str(), "", 1), before["(crate level)"]);
 }
 
 #[test]

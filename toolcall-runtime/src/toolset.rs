@@ -212,8 +212,8 @@ impl<C> Toolset<C> {
 
     /// Builds a toolset of some of the tools a generated dispatcher serves (`tools`, a
     /// module's rows of the crate's table): any other name is unknown to it, as if the
-    /// dispatcher had no arm for it. Generated module toolsets share the crate's one
-    /// dispatcher this way.
+    /// dispatcher had no arm for it. (Generated module toolsets have dispatchers of their
+    /// own.)
     pub const fn subset(
         tools: &'static [ToolInfo],
         emitted: &'static Emitted,

@@ -37,8 +37,6 @@ pub struct Skeletons {
     /// `ctx`) and then whether it takes the progress handle (`_progress`, then `progress`).
     call_fn: [[syn::ItemFn; 2]; 2],
     dispatcher: syn::ItemFn,
-    /// A dispatcher given the name's hash, computed once by its caller.
-    hashed_dispatcher: syn::ItemFn,
 }
 
 impl Skeletons {
@@ -58,9 +56,6 @@ impl Skeletons {
             ],
             dispatcher: syn::parse_quote!(
                 fn f<'a>(c: &'a #context, name: &'a str, a: #args, p: #progress) -> #output {}
-            ),
-            hashed_dispatcher: syn::parse_quote!(
-                pub(crate) fn f<'a>(h: u64, c: &'a #context, name: &'a str, a: #args, p: #progress) -> #output {}
             ),
         }
     }
@@ -91,94 +86,31 @@ pub fn is_fast(tool: &ToolDef) -> bool {
     tool.params.len() <= crate::types::MAX_SLOTS && tool.params.iter().all(|p| p.fast)
 }
 
-/// The dispatcher, `fn <ident>(c: &Context, name, a: Args, p: &Progress) -> Option<Dispatched>`
-/// (short names: each arm passes them on, and keeps to one line): a `match`
-/// on the tool name ([`name_match`]) whose arm is the tool's call function, given the
-/// arguments as a `Value` or as text. A sync tool's call runs it; an async tool's decodes
-/// its arguments and hands back its boxed body; text a tool cannot read in one pass is
-/// `None` (the caller parses it and dispatches the `Value`), as is an unknown name.
+/// A dispatcher, `fn <ident>(c: &Context, name, a: Args, p: &Progress) -> Option<Dispatched>`
+/// (short names: each arm passes them on, and keeps to one line): a `match` on the tool
+/// name ([`name_match`]) whose arm is a plain (tail) call of the tool's call function,
+/// given the arguments as a `Value` or as text. A sync tool's call runs it; an async
+/// tool's decodes its arguments and hands back its boxed body; text a tool cannot read in
+/// one pass is `None` (the caller parses it and dispatches the `Value`), as is an unknown
+/// name.
 ///
-/// `target(tool, function)` is the path of one of the tool's generated functions.
+/// `arms` are the tools' names with the paths of their call functions: a module's own
+/// (its `TOOLS`), or every module's for the crate's toolset, which reaches each tool in
+/// one hop. (It once asked each module's dispatcher in turn: every call then moved its
+/// answer out of the module's, about 40 instructions of a 260-instruction call.)
 pub fn dispatcher(
-    tools: &[&ToolDef],
-    target: impl Fn(&ToolDef, &syn::Ident) -> syn::Path,
+    arms: &[(&str, syn::Path)],
     ident: &str,
+    doc_line: &str,
     skeletons: &Skeletons,
-) -> Vec<syn::ItemFn> {
-    // A call function returns what the dispatcher does, so an arm is a plain (tail) call.
-    let arms = tools
+) -> syn::ItemFn {
+    let arms = arms
         .iter()
-        .map(|tool| {
-            let function = path_expr(target(tool, &call_ident(tool)));
-            (tool.ir.name.as_str(), call(function, [var("c"), var("a"), var("p")]))
-        })
-        .collect::<Vec<_>>();
-    let doc_line = "Finds the tool called `name` and calls it with `a`, its arguments (a `Value` or text).";
-    if !is_hashed(tools.len()) {
-        let mut dispatcher =
-            function(&skeletons.dispatcher, super::syntax::ident(ident), name_match(arms, None));
-        dispatcher.vis = syn::parse_quote!(pub(crate));
-        dispatcher.attrs.push(doc(doc_line));
-        return vec![dispatcher];
-    }
-    // Past a few tools, the name's hash first: computed once, here or by the crate's
-    // dispatcher, which hands it to each module in turn.
-    let hashed_ident = format!("{ident}_hashed");
-    let mut hashed = function(
-        &skeletons.hashed_dispatcher,
-        super::syntax::ident(&hashed_ident),
-        name_match(arms, Some(var("h"))),
-    );
-    hashed.attrs.push(doc("Finds the tool called `name`, whose `name_hash` is `h`, and calls it with `a`."));
-    let hash = call(private("name_hash"), [var("name")]);
-    let body = vec![tail(call(var(&hashed_ident), [hash, var("c"), var("name"), var("a"), var("p")]))];
-    let mut dispatcher = function(&skeletons.dispatcher, super::syntax::ident(ident), body);
-    dispatcher.vis = syn::parse_quote!(pub(crate));
+        .map(|(name, function)| (*name, call(path_expr(function.clone()), [var("c"), var("a"), var("p")])))
+        .collect();
+    let mut dispatcher = function(&skeletons.dispatcher, super::syntax::ident(ident), name_match(arms));
     dispatcher.attrs.push(doc(doc_line));
-    vec![dispatcher, hashed]
-}
-
-/// Whether a dispatcher of `tools` tools matches the name's hash first (past
-/// [`PLAIN_MATCH_MAX`]), and so has a `_hashed` form taking the hash.
-pub fn is_hashed(tools: usize) -> bool {
-    tools > PLAIN_MATCH_MAX
-}
-
-/// The crate's dispatcher, `fn <ident>(c, name, a, p) -> Option<Dispatched>` like every
-/// dispatcher: asks each module's dispatcher of `modules` in turn, the first that knows
-/// the name answering. It names modules only, so adding a tool leaves it unchanged.
-pub fn chain(ident: &str, modules: &[(syn::Path, bool)], skeletons: &Skeletons) -> syn::ItemFn {
-    let inputs = || vec![var("c"), var("name"), var("a"), var("p")];
-    let module_call = |(module, hashed): &(syn::Path, bool)| {
-        let dispatcher = if *hashed { "__dispatch_hashed" } else { "__dispatch" };
-        let function = super::syntax::join(module, [super::syntax::ident(dispatcher)]);
-        let mut args = inputs();
-        if *hashed {
-            args.insert(0, var("h"));
-        }
-        call(path_expr(function), args)
-    };
-    let body = match modules.split_first() {
-        None => vec![let_(wild(), tuple(inputs())), tail(var(NONE))],
-        Some((first, rest)) => {
-            let mut expr = module_call(first);
-            for module in rest {
-                expr = method(expr, "or_else", [closure(false, [], module_call(module))]);
-            }
-            let mut body = Vec::new();
-            if modules.iter().any(|(_, hashed)| *hashed) {
-                // The name's hash once, for every module that matches on it.
-                body.push(let_(bind("h", false), call(private("name_hash"), [var("name")])));
-            }
-            body.push(tail(expr));
-            body
-        }
-    };
-    let mut chain = function(&skeletons.dispatcher, super::syntax::ident(ident), body);
-    chain
-        .attrs
-        .push(doc("Finds the module whose tool is called `name` and calls it with `a`, its arguments."));
-    chain
+    dispatcher
 }
 
 /// Up to this many tools, a dispatcher matches the name itself (a length test rules out
@@ -190,15 +122,14 @@ const PLAIN_MATCH_MAX: usize = 8;
 /// plain `match name`; past it `match (name_hash(name), name)`, an integer switch on the
 /// hash and then one string comparison, so dispatch cost barely grows with the number of
 /// tools.
-fn name_match(arms: Vec<(&str, Expr)>, hash: Option<Expr>) -> Vec<Stmt> {
+fn name_match(arms: Vec<(&str, Expr)>) -> Vec<Stmt> {
     if arms.is_empty() {
         return vec![let_(wild(), tuple([var("c"), var("name"), var("a"), var("p")])), tail(var(NONE))];
     }
-    let (scrutinee, pattern): (Expr, fn(&str) -> Pat) = if !is_hashed(arms.len()) {
+    let (scrutinee, pattern): (Expr, fn(&str) -> Pat) = if arms.len() <= PLAIN_MATCH_MAX {
         (var("name"), str_pat)
     } else {
-        let hash = hash.unwrap_or_else(|| call(private("name_hash"), [var("name")]));
-        (tuple([hash, var("name")]), |name| {
+        (tuple([call(private("name_hash"), [var("name")]), var("name")]), |name| {
             let hash = toolcall_runtime::__private::name_hash(name);
             // Unsuffixed: `name_hash` returns a `u64`.
             tuple_pat([int_pat(&hash.to_string()), str_pat(name)])

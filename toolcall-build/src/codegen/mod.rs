@@ -13,10 +13,11 @@
 //! in the same layout, without a round trip through `syn`.
 //!
 //! Storage: each module declares its tools' rows as a `const` and dispatches its own tools;
-//! the root assembles `ALL`'s info table from the modules' rows at compile time and chains
-//! their dispatchers, naming modules only. A module's `TOOLS` borrows its rows back from
-//! that table at a start computed from the modules' row counts, so every schema string is
-//! stored once and adding a tool changes no other module's generated code.
+//! the root assembles `ALL`'s info table from the modules' rows at compile time, and its
+//! dispatcher matches every tool's name to the tool's call function in its module (one hop
+//! per call). A module's `TOOLS` borrows its rows back from that table at a start computed
+//! from the modules' row counts, so every schema string is stored once and adding a tool
+//! changes no other module's generated code (only the root's dispatcher gains an arm).
 
 mod data;
 mod dispatch;
@@ -221,7 +222,7 @@ struct SetNames {
     parts: &'static str,
     /// The info table.
     info: &'static str,
-    /// The chained dispatcher.
+    /// The dispatcher of every module's tools.
     dispatch: &'static str,
     /// What its doc line says it holds.
     doc: &'static str,
@@ -276,8 +277,8 @@ impl<'m> Set<'m> {
     }
 
     /// The toolset static, its info table assembled from the modules' rows, and its
-    /// dispatcher, which asks each module's in turn; for resources, `RESOURCES` around
-    /// them. Functions are not named here. Tools always have `ALL`; a crate without
+    /// dispatcher, which calls each tool's call function in its module; for resources,
+    /// `RESOURCES` around them. Tools always have `ALL`; a crate without
     /// prompts or resources gets no `PROMPTS` or `RESOURCES`. With `tool_search`, `ALL`
     /// searches the index written after it.
     fn write(&self, out: &mut Out, context: &TokenStream, skeletons: &Skeletons, tool_search: bool) {
@@ -324,12 +325,22 @@ impl<'m> Set<'m> {
                     __rt::concat_rows(&#parts_name);
             },
         );
-        let dispatchers: Vec<(syn::Path, bool)> = self
+        let arms: Vec<(&str, syn::Path)> = self
             .modules
             .iter()
-            .map(|m| (local(&generated_path(m)), dispatch::is_hashed(m.tools.len())))
+            .flat_map(|m| {
+                let module = local(&generated_path(m));
+                m.tools
+                    .iter()
+                    .map(move |t| (t.ir.name.as_str(), syntax::join(&module, [dispatch::call_ident(t)])))
+            })
             .collect();
-        write_items(out, vec![syn::Item::Fn(dispatch::chain(names.dispatch, &dispatchers, skeletons))]);
+        let doc_line =
+            "Finds the tool called `name`, in whichever module, and calls it with `a`, its arguments.";
+        write_items(
+            out,
+            vec![syn::Item::Fn(dispatch::dispatcher(&arms, names.dispatch, doc_line, skeletons))],
+        );
         if searched {
             search::write_index(out, &self.modules);
         }
@@ -491,14 +502,15 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
     let rows: Vec<(String, &ToolDef)> = module.tools.iter().map(|t| (module.path.join("::"), t)).collect();
     data::info_table(out, "__INFO", &rows);
     let fn_path = module_path(scope.roots.of(module.kind), &module.path);
-    let tools: Vec<&ToolDef> = module.tools.iter().collect();
-    let dispatcher = dispatch::dispatcher(
-        &tools,
-        |_, function| syntax::join(&syntax::path("self"), [function.clone()]),
-        "__dispatch",
-        scope.skeletons,
-    );
-    let mut items: Vec<syn::Item> = dispatcher.into_iter().map(syn::Item::Fn).collect();
+    let arms: Vec<(&str, syn::Path)> = module
+        .tools
+        .iter()
+        .map(|t| (t.ir.name.as_str(), syntax::join(&syntax::path("self"), [dispatch::call_ident(t)])))
+        .collect();
+    let doc_line = "Finds the tool called `name` and calls it with `a`, its arguments (a `Value` or text).";
+    let mut dispatcher = dispatch::dispatcher(&arms, "__dispatch", doc_line, scope.skeletons);
+    dispatcher.vis = syn::parse_quote!(pub(crate));
+    let mut items = vec![syn::Item::Fn(dispatcher)];
     // The file's root, where the key functions are, seen from this module.
     let depth = generated_path(module).len();
     let root = syntax::path(&if depth == 0 { "self".to_owned() } else { vec!["super"; depth].join("::") });
