@@ -113,6 +113,25 @@ pub fn dispatcher(
     dispatcher
 }
 
+/// A module's dispatcher: the same `match` on its tools' names, each arm handing the call
+/// on to `crate_dispatcher` (the set's, which calls the tool's call function), any other
+/// name `None`. So each call function has one caller, the crate's dispatcher, and is
+/// inlined there: a call through `ALL` makes one hop, and a call through a module's
+/// `TOOLS` one name check more.
+pub fn forwarding_dispatcher(
+    names: &[&str],
+    crate_dispatcher: &syn::Path,
+    ident: &str,
+    doc_line: &str,
+    skeletons: &Skeletons,
+) -> syn::ItemFn {
+    let forward = || call(path_expr(crate_dispatcher.clone()), [var("c"), var("name"), var("a"), var("p")]);
+    let arms = names.iter().map(|name| (*name, forward())).collect();
+    let mut dispatcher = function(&skeletons.dispatcher, super::syntax::ident(ident), name_match(arms));
+    dispatcher.attrs.push(doc(doc_line));
+    dispatcher
+}
+
 /// Up to this many tools, a dispatcher matches the name itself (a length test rules out
 /// most arms at once); past it, the name's hash first.
 const PLAIN_MATCH_MAX: usize = 8;

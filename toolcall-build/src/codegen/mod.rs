@@ -502,13 +502,17 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
     let rows: Vec<(String, &ToolDef)> = module.tools.iter().map(|t| (module.path.join("::"), t)).collect();
     data::info_table(out, "__INFO", &rows);
     let fn_path = module_path(scope.roots.of(module.kind), &module.path);
-    let arms: Vec<(&str, syn::Path)> = module
-        .tools
-        .iter()
-        .map(|t| (t.ir.name.as_str(), syntax::join(&syntax::path("self"), [dispatch::call_ident(t)])))
-        .collect();
-    let doc_line = "Finds the tool called `name` and calls it with `a`, its arguments (a `Value` or text).";
-    let mut dispatcher = dispatch::dispatcher(&arms, "__dispatch", doc_line, scope.skeletons);
+    let names_here: Vec<&str> = module.tools.iter().map(|t| t.ir.name.as_str()).collect();
+    let crate_dispatcher: syn::Path =
+        syn::parse2(up(syntax::ident(names.dispatch))).unwrap_or_else(|_| syntax::path(names.dispatch));
+    let doc_line = "Finds the tool called `name` among this module's and calls it with `a`, its arguments.";
+    let mut dispatcher = dispatch::forwarding_dispatcher(
+        &names_here,
+        &crate_dispatcher,
+        "__dispatch",
+        doc_line,
+        scope.skeletons,
+    );
     dispatcher.vis = syn::parse_quote!(pub(crate));
     let mut items = vec![syn::Item::Fn(dispatcher)];
     // The file's root, where the key functions are, seen from this module.
