@@ -88,48 +88,36 @@ pub fn is_fast(tool: &ToolDef) -> bool {
 
 /// A dispatcher, `fn <ident>(c: &Context, name, a: Args, p: &Progress) -> Option<Dispatched>`
 /// (short names: each arm passes them on, and keeps to one line): a `match` on the tool
-/// name ([`name_match`]) whose arm is a plain (tail) call of the tool's call function,
-/// given the arguments as a `Value` or as text. A sync tool's call runs it; an async
-/// tool's decodes its arguments and hands back its boxed body; text a tool cannot read in
-/// one pass is `None` (the caller parses it and dispatches the `Value`), as is an unknown
-/// name.
+/// name ([`name_match`]) whose arms are `arms`' expressions, each a plain (tail) call
+/// ([`call_tool`] or [`forward`]); any other name is `None`.
 ///
-/// `arms` are the tools' names with the paths of their call functions: a module's own
-/// (its `TOOLS`), or every module's for the crate's toolset, which reaches each tool in
-/// one hop. (It once asked each module's dispatcher in turn: every call then moved its
-/// answer out of the module's, about 40 instructions of a 260-instruction call.)
+/// The crate's dispatcher of a set (`ALL`'s) calls each tool's call function in its module:
+/// one hop per call. (It once asked each module's dispatcher in turn: every call then moved
+/// its answer out of the module's, about 40 instructions of a 260-instruction call.) A
+/// module's dispatcher (its `TOOLS`') forwards its own names to the crate's, so each call
+/// function has one caller and is inlined there.
 pub fn dispatcher(
-    arms: &[(&str, syn::Path)],
+    arms: Vec<(&str, Expr)>,
     ident: &str,
     doc_line: &str,
     skeletons: &Skeletons,
 ) -> syn::ItemFn {
-    let arms = arms
-        .iter()
-        .map(|(name, function)| (*name, call(path_expr(function.clone()), [var("c"), var("a"), var("p")])))
-        .collect();
     let mut dispatcher = function(&skeletons.dispatcher, super::syntax::ident(ident), name_match(arms));
     dispatcher.attrs.push(doc(doc_line));
     dispatcher
 }
 
-/// A module's dispatcher: the same `match` on its tools' names, each arm handing the call
-/// on to `crate_dispatcher` (the set's, which calls the tool's call function), any other
-/// name `None`. So each call function has one caller, the crate's dispatcher, and is
-/// inlined there: a call through `ALL` makes one hop, and a call through a module's
-/// `TOOLS` one name check more.
-pub fn forwarding_dispatcher(
-    names: &[&str],
-    crate_dispatcher: &syn::Path,
-    ident: &str,
-    doc_line: &str,
-    skeletons: &Skeletons,
-) -> syn::ItemFn {
-    let forward = || call(path_expr(crate_dispatcher.clone()), [var("c"), var("name"), var("a"), var("p")]);
-    let arms = names.iter().map(|name| (*name, forward())).collect();
-    let mut dispatcher = function(&skeletons.dispatcher, super::syntax::ident(ident), name_match(arms));
-    dispatcher.attrs.push(doc(doc_line));
-    dispatcher
+/// A dispatcher arm calling a tool's call function `function` with the arguments. A sync
+/// tool's call runs it; an async tool's decodes its arguments and hands back its boxed
+/// body; text a tool cannot read in one pass is `None` (the caller parses it and
+/// dispatches the `Value`).
+pub fn call_tool(function: syn::Path) -> Expr {
+    call(path_expr(function), [var("c"), var("a"), var("p")])
+}
+
+/// A dispatcher arm handing the call on to the dispatcher `dispatcher`.
+pub fn forward(dispatcher: &syn::Path) -> Expr {
+    call(path_expr(dispatcher.clone()), [var("c"), var("name"), var("a"), var("p")])
 }
 
 /// Up to this many tools, a dispatcher matches the name itself (a length test rules out

@@ -12,12 +12,13 @@
 //! parsed first. Data (the info table, the schema strings) is written as text by [`data`],
 //! in the same layout, without a round trip through `syn`.
 //!
-//! Storage: each module declares its tools' rows as a `const` and dispatches its own tools;
-//! the root assembles `ALL`'s info table from the modules' rows at compile time, and its
-//! dispatcher matches every tool's name to the tool's call function in its module (one hop
-//! per call). A module's `TOOLS` borrows its rows back from that table at a start computed
-//! from the modules' row counts, so every schema string is stored once and adding a tool
-//! changes no other module's generated code (only the root's dispatcher gains an arm).
+//! Storage: each module declares its tools' rows as a `const`, and its dispatcher hands its
+//! own tools' calls to the root's; the root assembles `ALL`'s info table from the modules'
+//! rows at compile time, and its dispatcher matches every tool's name to the tool's call
+//! function in its module (one hop per call). A module's `TOOLS` borrows its rows back
+//! from that table at a start computed from the modules' row counts, so every schema
+//! string is stored once and adding a tool changes no other module's generated code (only
+//! the root's dispatcher gains an arm).
 
 mod data;
 mod dispatch;
@@ -325,21 +326,24 @@ impl<'m> Set<'m> {
                     __rt::concat_rows(&#parts_name);
             },
         );
-        let arms: Vec<(&str, syn::Path)> = self
+        let arms = self
             .modules
             .iter()
             .flat_map(|m| {
                 let module = local(&generated_path(m));
-                m.tools
-                    .iter()
-                    .map(move |t| (t.ir.name.as_str(), syntax::join(&module, [dispatch::call_ident(t)])))
+                m.tools.iter().map(move |t| {
+                    (
+                        t.ir.name.as_str(),
+                        dispatch::call_tool(syntax::join(&module, [dispatch::call_ident(t)])),
+                    )
+                })
             })
             .collect();
         let doc_line =
             "Finds the tool called `name`, in whichever module, and calls it with `a`, its arguments.";
         write_items(
             out,
-            vec![syn::Item::Fn(dispatch::dispatcher(&arms, names.dispatch, doc_line, skeletons))],
+            vec![syn::Item::Fn(dispatch::dispatcher(arms, names.dispatch, doc_line, skeletons))],
         );
         if searched {
             search::write_index(out, &self.modules);
@@ -502,22 +506,17 @@ fn module_items(out: &mut Out, module: &ToolModule, scope: &Scope<'_, '_>) {
     let rows: Vec<(String, &ToolDef)> = module.tools.iter().map(|t| (module.path.join("::"), t)).collect();
     data::info_table(out, "__INFO", &rows);
     let fn_path = module_path(scope.roots.of(module.kind), &module.path);
-    let names_here: Vec<&str> = module.tools.iter().map(|t| t.ir.name.as_str()).collect();
-    let crate_dispatcher: syn::Path =
-        syn::parse2(up(syntax::ident(names.dispatch))).unwrap_or_else(|_| syntax::path(names.dispatch));
-    let doc_line = "Finds the tool called `name` among this module's and calls it with `a`, its arguments.";
-    let mut dispatcher = dispatch::forwarding_dispatcher(
-        &names_here,
-        &crate_dispatcher,
-        "__dispatch",
-        doc_line,
-        scope.skeletons,
-    );
-    dispatcher.vis = syn::parse_quote!(pub(crate));
-    let mut items = vec![syn::Item::Fn(dispatcher)];
-    // The file's root, where the key functions are, seen from this module.
+    // The file's root, where the set's dispatcher and the key functions are, seen from
+    // this module.
     let depth = generated_path(module).len();
     let root = syntax::path(&if depth == 0 { "self".to_owned() } else { vec!["super"; depth].join("::") });
+    let crate_dispatcher = syntax::join(&root, [syntax::ident(names.dispatch)]);
+    let arms =
+        module.tools.iter().map(|t| (t.ir.name.as_str(), dispatch::forward(&crate_dispatcher))).collect();
+    let doc_line = "Finds the tool called `name` among this module's and calls it with `a`, its arguments.";
+    let mut dispatcher = dispatch::dispatcher(arms, "__dispatch", doc_line, scope.skeletons);
+    dispatcher.vis = syn::parse_quote!(pub(crate));
+    let mut items = vec![syn::Item::Fn(dispatcher)];
     items.extend(module_functions(module, &fn_path, scope, &root));
     write_items(out, items);
     write_code(out, module_checks(module, &fn_path));
