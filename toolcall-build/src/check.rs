@@ -718,6 +718,7 @@ mod tests {
             progress_at: Vec::new(),
             returns_content: false,
             timeout_ms: None,
+            task: None,
             scopes: Vec::new(),
             value_kind: toolcall_runtime::ResourceKind::Json,
             texts: Default::default(),

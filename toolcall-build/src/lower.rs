@@ -191,6 +191,7 @@ fn lower_fn(
         progress_at: function.progress_at.clone(),
         returns_content,
         timeout_ms: None,
+        task: None,
         scopes: Vec::new(),
         value_kind,
         texts: model::Texts::default(),

@@ -78,6 +78,18 @@ fn apply_entry(tool: &mut ToolDef, entry: ToolMetaEntry, report: &FileDiagnostic
     tool.ir.title = entry.title.unwrap_or_default();
     tool.ir.annotations = entry.annotations;
     tool.timeout_ms = entry.timeout_ms;
+    if let Some((policy, span)) = entry.task {
+        if policy.at_detach && tool.progress_at.is_empty() {
+            let message = format!(
+                "`{TOOLS_CONST}`: `{}` is `task_from_detach` but takes no `&Progress`, so it cannot call \
+                 `progress.detach()` and its task would never start; add a `progress: &Progress` parameter \
+                 or use `.task()`",
+                tool.ir.name
+            );
+            report.error(span, message);
+        }
+        tool.task = Some(policy);
+    }
     tool.scopes = checked_scopes(&tool.ir.name, entry.scopes.unwrap_or_default(), report);
     for (json, span) in entry.examples {
         match checked_example(&tool.ir, &json) {

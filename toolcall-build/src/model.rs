@@ -85,6 +85,9 @@ pub struct ToolDef {
     pub returns_content: bool,
     /// The time limit of one call (`ToolMeta::timeout_ms`), for servers and agents.
     pub timeout_ms: Option<u64>,
+    /// How it runs as a task (`ToolMeta::task`, `task_required`, `task_from_detach`), for
+    /// servers.
+    pub task: Option<toolcall_runtime::TaskPolicy>,
     /// The OAuth scopes a caller's token must carry to call it (`ToolMeta::scopes`): for
     /// `ToolInfo` only, never in a definition.
     pub scopes: Vec<String>,

@@ -49,6 +49,8 @@ pub(crate) struct Job<'a> {
     pub(crate) args: Arguments,
     /// When the request arrived: the time limit counts from it.
     pub(crate) arrived: Instant,
+    /// The call's time limit when it is not the tool's or the server's (a task's).
+    pub(crate) limit: Option<Duration>,
     /// What the tool reports to.
     pub(crate) progress: Progress,
     /// What forwards those reports to the client while the call runs, when anything does.
@@ -103,7 +105,8 @@ impl Server {
         cancelled: impl std::future::Future<Output = ()>,
         span: Option<&tracing::Span>,
     ) -> Result<CallToolResult, ErrorData> {
-        let Job { version, context, name, tool, args, arrived, progress, talk } = job;
+        let Job { version, context, name, tool, args, arrived, limit, progress, talk } = job;
+        let limit = limit.unwrap_or_else(|| self.limit_of(name));
         let started = std::sync::atomic::AtomicBool::new(false);
         let place = self.inline.place(tool, self.tools.len(), args.size());
         let call = async {
@@ -116,18 +119,18 @@ impl Server {
                 None => work.await,
             })
         };
-        let deadline = tokio::time::Instant::from_std(arrived + self.limit_of(name));
+        let deadline = tokio::time::Instant::from_std(arrived + limit);
         let outcome = tokio::select! {
             // The call first: one that is over at its first poll never starts the timer.
             biased;
             outcome = call => outcome,
             () = tokio::time::sleep_until(deadline) => {
                 let started = started.load(std::sync::atomic::Ordering::SeqCst);
-                let message = self.timed_out(name, started);
+                let message = self.timed_out(name, started, limit);
                 let json = serde_json::json!({
                     "error": "timeout",
                     "tool": cut(name, 120),
-                    "limit_ms": u64::try_from(self.limit_of(name).as_millis()).unwrap_or(u64::MAX),
+                    "limit_ms": u64::try_from(limit.as_millis()).unwrap_or(u64::MAX),
                     "started": started,
                     "message": message,
                 });
@@ -221,13 +224,16 @@ impl Server {
         self.tool_timeouts.get(name).copied().unwrap_or(self.timeout)
     }
 
-    fn timed_out(&self, name: &str, started: bool) -> String {
-        let limit = human(self.limit_of(name));
-        let whose = if self.tool_timeouts.contains_key(name) {
+    /// What a call of `name` that ran out of its `limit` says (`started`: it had a slot).
+    fn timed_out(&self, name: &str, started: bool, limit: Duration) -> String {
+        let whose = if limit != self.limit_of(name) {
+            "the task's time limit"
+        } else if self.tool_timeouts.contains_key(name) {
             "the tool's time limit"
         } else {
             "the server's time limit per call"
         };
+        let limit = human(limit);
         let name = cut(name, 120);
         if started {
             format!("tool `{name}` did not finish within {limit} ({whose}); it was cancelled")
@@ -348,7 +354,17 @@ mod tests {
         arrived: Instant,
     ) -> Job<'a> {
         let progress = Progress::default();
-        Job { version, context: Arc::new(()), name, tool: None, args, arrived, progress, talk: None }
+        Job {
+            version,
+            context: Arc::new(()),
+            name,
+            tool: None,
+            args,
+            arrived,
+            limit: None,
+            progress,
+            talk: None,
+        }
     }
 
     /// A call of `anything` (no such tool) on `server`, arrived at `arrived`, never cancelled.

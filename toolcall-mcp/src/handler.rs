@@ -37,6 +37,8 @@ use crate::ask::rounds;
 use crate::call::{Job, arrival};
 use crate::server::{McpServer, Server};
 use crate::talk;
+#[cfg(feature = "tasks")]
+use crate::tasks::start::TaskStart;
 use crate::telemetry::Served;
 
 impl ServerHandler for Server {
@@ -58,6 +60,11 @@ impl ServerHandler for Server {
         if self.prompts.is_some() {
             capabilities.prompts = Some(PromptsCapability::default());
             capabilities.completions = Some(Default::default());
+        }
+        #[cfg(feature = "tasks")]
+        if self.infos.iter().flatten().any(|info| info.task.is_some()) {
+            let extensions = capabilities.extensions.get_or_insert_with(Default::default);
+            extensions.insert(crate::tasks::TASKS_EXTENSION.to_owned(), Default::default());
         }
         let mut config = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(self.name.clone(), self.version.clone()));
@@ -299,6 +306,36 @@ impl ServerHandler for Server {
         }
         self.tools.iter().find(|t| t.name == name).cloned()
     }
+
+    /// The Tasks extension's `tasks/get` ([`crate::tasks::methods`]), in a span.
+    #[cfg(feature = "tasks")]
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
+        Served::begin("tasks/get", &context).run(self.task_get(request, &context)).await
+    }
+
+    /// The Tasks extension's `tasks/update`, in a span.
+    #[cfg(feature = "tasks")]
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Served::begin("tasks/update", &context).run(self.task_update(request, &context)).await
+    }
+
+    /// The Tasks extension's `tasks/cancel`, in a span.
+    #[cfg(feature = "tasks")]
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Served::begin("tasks/cancel", &context).run(self.task_cancel(request, &context)).await
+    }
 }
 
 impl Server {
@@ -340,8 +377,21 @@ impl Server {
         let stateless = context
             .protocol_version()
             .is_some_and(|version| crate::revision::is_at_least(&version, &ProtocolVersion::V_2026_07_28));
+        #[cfg(feature = "tasks")]
+        let detachable = match self.task_of(tool, stateless, &request.name, &context)? {
+            TaskStart::Now => {
+                let call = self.task_call(tool, &request.name, args, caller, None, &context);
+                return self.start_task(call?).await.map(Into::into);
+            }
+            TaskStart::AtDetach => true,
+            TaskStart::Never => false,
+        };
         #[cfg(feature = "ask")]
         let rounds = self.rounds(stateless, &request, &args, &context)?;
+        #[cfg(feature = "tasks")]
+        if let (true, Some((rounds, _))) = (detachable, &rounds) {
+            rounds.detach_into_task();
+        }
         #[cfg(feature = "ask")]
         let asking = rounds.as_ref().map(|(rounds, _)| Arc::clone(rounds));
         #[cfg(not(feature = "ask"))]
@@ -363,6 +413,7 @@ impl Server {
             tool,
             args,
             arrived,
+            limit: None,
             progress,
             talk: Some(talk),
         };
@@ -420,6 +471,15 @@ impl Server {
                 None => std::future::pending().await,
             }
         };
+        // A tool that detached (`ToolMeta::task_from_detach`) goes on as a task.
+        let detached = async {
+            #[cfg(feature = "tasks")]
+            if let Some(round) = &rounds {
+                round.0.detached().await;
+                return round;
+            }
+            std::future::pending().await
+        };
         tokio::select! {
             biased;
             outcome = self.run_for(job, cancelled) => outcome.map(Into::into),
@@ -427,7 +487,20 @@ impl Server {
                 let binding = rounds::binding(&identity(context), tool, &args.to_value());
                 rounds.input_required(&self.request_states, &binding).map(Into::into)
             }
+            (rounds, args) = detached => self.continue_as_task(rounds, args, tool, context).await,
         }
+    }
+
+    /// Without feature `tasks` no call detaches into a task.
+    #[cfg(not(feature = "tasks"))]
+    async fn continue_as_task(
+        &self,
+        _: &Arc<rounds::Rounds>,
+        _: &Arguments,
+        _: &str,
+        _: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        Err(ErrorData::internal_error("no call becomes a task without feature `tasks`", None))
     }
 
     /// `prompts/get`, in the span [`ServerHandler::get_prompt`] opens.
@@ -632,6 +705,33 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.server.get_tool(name)
     }
+
+    #[cfg(feature = "tasks")]
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
+        self.server.get_task(request, context).await
+    }
+
+    #[cfg(feature = "tasks")]
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.server.update_task(request, context).await
+    }
+
+    #[cfg(feature = "tasks")]
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.server.cancel_task(request, context).await
+    }
 }
 
 /// The error result of a call's `response`, if it is one (`isError`).
@@ -645,7 +745,7 @@ fn tool_error(response: &CallToolResponse) -> Option<&rmcp::model::CallToolResul
 /// The identity of the caller of `context`: over HTTP the request function's (or the one
 /// anonymous identity), else empty (stdio, an in-process pipe: one client).
 #[cfg(feature = "ask")]
-fn identity(context: &RequestContext<RoleServer>) -> String {
+pub(crate) fn identity(context: &RequestContext<RoleServer>) -> String {
     context
         .extensions
         .get::<http::request::Parts>()

@@ -38,6 +38,8 @@ mod streamable_http;
 #[cfg(any(feature = "resources", feature = "prompts"))]
 mod string_arguments;
 mod talk;
+#[cfg(feature = "tasks")]
+pub mod tasks;
 pub mod telemetry;
 
 pub use error::{ERROR_META_KEY, MAX_ERROR_RESULT, ServeError, error_json};
@@ -77,3 +79,5 @@ pub use settings::{HttpSettings, LOOPBACK_ORIGINS};
 pub use streamable_http::health::{ReadyFn, ReadyFuture};
 #[cfg(feature = "http")]
 pub use streamable_http::rate::RateLimit;
+#[cfg(feature = "tasks")]
+pub use tasks::{MemoryTaskStore, TaskSettings, TaskStore};

@@ -165,6 +165,9 @@ pub(crate) struct Server {
     pub(crate) oauth: Option<Arc<crate::oauth::ResourceServer>>,
     /// Tool search, when on ([`McpServer::tool_search`]).
     pub(crate) search: Option<Arc<Searching>>,
+    /// Where tasks are kept ([`McpServer::tasks`]); shared by clones.
+    #[cfg(feature = "tasks")]
+    pub(crate) tasks: crate::tasks::TaskSettings,
 }
 
 impl<C: Send + Sync + 'static> McpServer<C> {
@@ -551,6 +554,34 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
+    /// Where the server keeps the tasks of its task tools (`ToolMeta::task`), and for how
+    /// long: in this process's memory by default ([`TaskSettings::default`]); a
+    /// [`RedisTaskStore`](crate::RedisTaskStore) (feature `redis`) lets any replica answer
+    /// for a task another started. (Feature `tasks`, on by default.)
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use toolcall_mcp::{McpServer, TaskSettings};
+    /// # use example_app::{App, toolset};
+    /// let mut tasks = TaskSettings::default();
+    /// tasks.ttl = Duration::from_secs(600);
+    /// let server = McpServer::new(&toolset::ALL, App::demo()).tasks(tasks);
+    /// assert_eq!(server.task_settings().ttl, Duration::from_secs(600));
+    /// ```
+    ///
+    /// [`TaskSettings::default`]: crate::TaskSettings
+    #[cfg(feature = "tasks")]
+    pub fn tasks(mut self, settings: crate::tasks::TaskSettings) -> Self {
+        self.server.tasks = settings;
+        self
+    }
+
+    /// Where and how long tasks are kept ([`McpServer::tasks`]).
+    #[cfg(feature = "tasks")]
+    pub fn task_settings(&self) -> &crate::tasks::TaskSettings {
+        &self.server.tasks
+    }
+
     /// A handle that tells subscribed clients a resource changed. (Feature `resources`,
     /// on by default.)
     #[cfg(feature = "resources")]
@@ -624,6 +655,8 @@ impl Server {
             #[cfg(feature = "oauth")] // oauth hook
             oauth: None,
             search: None,
+            #[cfg(feature = "tasks")]
+            tasks: crate::tasks::TaskSettings::default(),
         }
     }
 

@@ -350,6 +350,16 @@ impl ProgressSink for Sink {
         self.queue(Report::Sample { prompt: prompt.to_owned(), max_tokens, reply });
         Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
     }
+
+    /// A 2026-07-28 call whose tool may become a task where it detaches
+    /// (`ToolMeta::task_from_detach`) ends here, to go on as a task; any other call goes on.
+    #[cfg(feature = "tasks")]
+    fn detach(&self) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send>> {
+        match &self.rounds {
+            Some(rounds) => rounds.detach(),
+            None => Box::pin(std::future::ready(())),
+        }
+    }
 }
 
 /// The answer to each question of a server built without feature `ask`.

@@ -64,6 +64,9 @@ pub struct ToolInfo {
     /// `Vec<Content>` or a `Result` of them): its result is the blocks as MCP writes them,
     /// and it has no output schema.
     pub returns_content: bool,
+    /// How the tool runs as a task (MCP Tasks extension), from its `ToolMeta::task`,
+    /// `task_required` or `task_from_detach`; `None` when it never does.
+    pub task: Option<crate::meta::TaskPolicy>,
 }
 
 impl ToolInfo {
@@ -87,6 +90,7 @@ impl ToolInfo {
         timeout_ms: None,
         scopes: &[],
         returns_content: false,
+        task: None,
     };
 
     /// Whether the tool says it may destroy or overwrite data (`destructiveHint: true`,

@@ -37,7 +37,7 @@ pub use error::{Reason, ToolError, UnknownName};
 pub use failure::ToolFailure;
 pub use form::{Form, prefilled};
 pub use info::{Names, ToolInfo};
-pub use meta::{Annotations, ToolMeta};
+pub use meta::{Annotations, TaskPolicy, TaskSupport, ToolMeta};
 pub use output::{OutputSpec, OutputType};
 pub use params::ToolParam;
 pub use progress::{Answer, AskError, AskFuture, LogLevel, Progress, ProgressSink};

@@ -41,6 +41,7 @@ pub struct ToolMeta {
     example: Option<&'static str>,
     icon: Option<(&'static str, &'static str)>,
     meta: Option<(&'static str, &'static str)>,
+    task: Option<TaskPolicy>,
 }
 
 impl ToolMeta {
@@ -59,6 +60,7 @@ impl ToolMeta {
             example: None,
             icon: None,
             meta: None,
+            task: None,
         }
     }
 
@@ -149,6 +151,51 @@ impl ToolMeta {
         self
     }
 
+    /// It may run as a task (MCP Tasks extension, `io.modelcontextprotocol/tasks`): a
+    /// client that declared the extension gets a task handle at once and polls for the
+    /// result (`tasks/get`), answers the tool's questions on the task (`tasks/update`) and
+    /// may cancel it (`tasks/cancel`); other clients get the result as from any tool. The
+    /// tool's signature does not change: its `&Progress` reports become the task's status
+    /// message, and its questions the task's input requests.
+    pub const fn task(mut self) -> Self {
+        self.task = Some(TaskPolicy { support: TaskSupport::Optional, at_detach: self.task_at_detach() });
+        self
+    }
+
+    /// Like [`ToolMeta::task`], and only as a task: a client that did not declare the
+    /// Tasks extension gets error -32021 (missing required client capability) naming it.
+    pub const fn task_required(mut self) -> Self {
+        self.task = Some(TaskPolicy { support: TaskSupport::Required, at_detach: self.task_at_detach() });
+        self
+    }
+
+    /// A task tool whose task starts where it calls
+    /// [`Progress::detach`](crate::Progress::detach), not when it is called: the
+    /// questions it asks before go through the request as any tool's do (on 2026-07-28,
+    /// input-required rounds), then the client gets the task handle. Implies
+    /// [`ToolMeta::task`] unless [`ToolMeta::task_required`] is set.
+    pub const fn task_from_detach(mut self) -> Self {
+        let support = match self.task {
+            Some(policy) => policy.support,
+            None => TaskSupport::Optional,
+        };
+        self.task = Some(TaskPolicy { support, at_detach: true });
+        self
+    }
+
+    /// Whether an earlier call set [`ToolMeta::task_from_detach`].
+    const fn task_at_detach(&self) -> bool {
+        match self.task {
+            Some(policy) => policy.at_detach,
+            None => false,
+        }
+    }
+
+    /// How the tool runs as a task, when it may ([`ToolMeta::task`]).
+    pub const fn task_policy(&self) -> Option<TaskPolicy> {
+        self.task
+    }
+
     /// The function this applies to.
     pub const fn function(&self) -> &'static str {
         self.function
@@ -168,6 +215,26 @@ impl ToolMeta {
     pub const fn required_scopes(&self) -> &'static [&'static str] {
         self.scopes
     }
+}
+
+/// Whether a tool may or must run as a task (the Tasks extension's task support).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TaskSupport {
+    /// A task for clients that declared the extension, a plain call for the others.
+    Optional,
+    /// Only as a task: a client without the extension gets error -32021.
+    Required,
+}
+
+/// How a tool runs as a task ([`ToolMeta::task`]): read by the build into the tool's
+/// [`ToolInfo::task`](crate::ToolInfo::task), for servers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TaskPolicy {
+    /// Whether it may or must be a task.
+    pub support: TaskSupport,
+    /// Whether its task starts at [`Progress::detach`](crate::Progress::detach) rather than
+    /// when it is called ([`ToolMeta::task_from_detach`]).
+    pub at_detach: bool,
 }
 
 /// MCP's tool annotations: hints a client may show or act on (ask a person before a

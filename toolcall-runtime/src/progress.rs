@@ -333,6 +333,14 @@ pub trait ProgressSink: Send + Sync {
         let _ = (prompt, max_tokens);
         unsupported("whoever runs this tool has no model to ask")
     }
+
+    /// The tool may go on without its caller waiting ([`Progress::detach`]): a server
+    /// running it for a client that takes tasks answers the request with a task handle
+    /// now and lets the call go on as that task. Resolves once that is done; at once where
+    /// nothing changes (the default).
+    fn detach(&self) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+        Box::pin(std::future::ready(()))
+    }
 }
 
 /// An answer that says asking is not possible, and why.
@@ -361,6 +369,10 @@ impl<S: ProgressSink + ?Sized> ProgressSink for Arc<S> {
 
     fn sample(&self, prompt: &str, max_tokens: u32) -> AskFuture<String> {
         S::sample(self, prompt, max_tokens)
+    }
+
+    fn detach(&self) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+        S::detach(self)
     }
 }
 
@@ -479,6 +491,34 @@ impl Progress {
         match &self.sink {
             Some(sink) => sink.sample(prompt, max_tokens).await,
             None => Err(AskError::Unsupported("this call has no client to ask".to_owned())),
+        }
+    }
+
+    /// Lets the rest of the call run without its caller waiting: for a tool declared
+    /// `ToolMeta::task_from_detach`, called by an MCP client that takes tasks, the client
+    /// gets its task handle here and the call goes on as that task (questions asked
+    /// before went through the request; questions asked after are the task's). Anywhere
+    /// else it returns at once and changes nothing.
+    ///
+    /// ```
+    /// use toolcall_runtime::Progress;
+    ///
+    /// pub async fn rebuild_index(progress: &Progress) -> String {
+    ///     progress.detach().await; // the long part starts here
+    ///     "rebuilt".to_owned()
+    /// }
+    /// # let text = futures_lite_ready(rebuild_index(Progress::none()));
+    /// # assert_eq!(text, "rebuilt");
+    /// # fn futures_lite_ready<F: std::future::Future>(f: F) -> F::Output {
+    /// #     let waker = std::task::Waker::noop();
+    /// #     let mut cx = std::task::Context::from_waker(waker);
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     match f.as_mut().poll(&mut cx) { std::task::Poll::Ready(v) => v, _ => panic!("pending") }
+    /// # }
+    /// ```
+    pub async fn detach(&self) {
+        if let Some(sink) = &self.sink {
+            sink.detach().await;
         }
     }
 

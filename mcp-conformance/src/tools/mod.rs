@@ -3,3 +3,4 @@
 pub mod asking;
 pub mod content;
 pub mod talking;
+pub mod tasks;

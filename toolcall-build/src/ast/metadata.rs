@@ -36,6 +36,9 @@ pub struct ToolMetaEntry {
     pub annotations: Annotations,
     /// `.timeout_ms(..)`.
     pub timeout_ms: Option<u64>,
+    /// `.task()`, `.task_required()`, `.task_from_detach()`: how it runs as a task, with
+    /// the place of the last of those calls.
+    pub task: Option<(toolcall_runtime::TaskPolicy, Span)>,
     /// `.scopes(&[..])`: each scope as written, with its place (checked when applied);
     /// `None` without a `scopes` call.
     pub scopes: Option<Vec<(String, Span)>>,
@@ -84,6 +87,7 @@ fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<Tool
         title: None,
         annotations: Annotations::default(),
         timeout_ms: None,
+        task: None,
         scopes: None,
         examples: Vec::new(),
         icons: Vec::new(),
@@ -138,6 +142,7 @@ fn apply_method(entry: &mut ToolMetaEntry, call: &syn::ExprMethodCall, file: &Pa
             }
         }
         ("scopes", 1) => read_scopes(entry, call, file, diags),
+        ("task" | "task_required" | "task_from_detach", 0) => read_task(entry, &method, call.method.span()),
         ("timeout_ms", 1) => match call.args.first().and_then(integer_literal).map(u64::try_from) {
             Some(Ok(ms)) if ms > 0 => entry.timeout_ms = Some(ms),
             _ => diags.warn(file, call.span(), "`timeout_ms` needs a positive integer literal; ignored"),
@@ -146,6 +151,21 @@ fn apply_method(entry: &mut ToolMetaEntry, call: &syn::ExprMethodCall, file: &Pa
             diags.warn(file, call.method.span(), format!("unknown ToolMeta method `{other}`; ignored"))
         }
     }
+}
+
+/// Reads `.task()`, `.task_required()` or `.task_from_detach()` as `ToolMeta` combines
+/// them: the support level of the last of `task`/`task_required`, and whether any call
+/// was `task_from_detach`.
+fn read_task(entry: &mut ToolMetaEntry, method: &str, span: Span) {
+    use toolcall_runtime::{TaskPolicy, TaskSupport};
+    let before = entry.task.map(|(policy, _)| policy);
+    let at_detach = before.is_some_and(|policy| policy.at_detach) || method == "task_from_detach";
+    let support = match method {
+        "task_required" => TaskSupport::Required,
+        "task" => TaskSupport::Optional,
+        _ => before.map_or(TaskSupport::Optional, |policy| policy.support),
+    };
+    entry.task = Some((TaskPolicy { support, at_detach }, span));
 }
 
 /// Reads `.scopes(&["a", "b"])`. Unlike the other methods, what cannot be read is an
@@ -228,6 +248,39 @@ mod tests {
         ] {
             assert!(messages.iter().any(|m| m.contains(expected)), "{expected}: {messages:?}");
         }
+    }
+
+    #[test]
+    fn task_methods_combine_as_tool_meta_does() {
+        use toolcall_runtime::{TaskPolicy, TaskSupport, ToolMeta};
+        let item: syn::ItemConst = syn::parse_quote! {
+            pub(crate) const TOOLS: &[ToolMeta] = &[
+                ToolMeta::new("a").task(),
+                ToolMeta::new("b").task_required(),
+                ToolMeta::new("c").task_required().task_from_detach(),
+                ToolMeta::new("d").task_from_detach().task_required(),
+                ToolMeta::new("e").task_from_detach(),
+                ToolMeta::new("f"),
+            ];
+        };
+        let diags = Diagnostics::default();
+        let read: Vec<Option<TaskPolicy>> = read_tool_meta(&item, Path::new("t.rs"), &diags)
+            .iter()
+            .map(|entry| entry.task.map(|(policy, _)| policy))
+            .collect();
+        // What the compiler's reading of the same chains gives, one by one.
+        let compiled = [
+            ToolMeta::new("a").task(),
+            ToolMeta::new("b").task_required(),
+            ToolMeta::new("c").task_required().task_from_detach(),
+            ToolMeta::new("d").task_from_detach().task_required(),
+            ToolMeta::new("e").task_from_detach(),
+            ToolMeta::new("f"),
+        ]
+        .map(|meta| meta.task_policy());
+        assert_eq!(read, compiled);
+        assert_eq!(read[3], Some(TaskPolicy { support: TaskSupport::Required, at_detach: true }));
+        assert!(diags.into_sorted().is_empty());
     }
 
     #[test]

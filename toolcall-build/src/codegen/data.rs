@@ -169,6 +169,7 @@ fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
         ("timeout_ms", tool.timeout_ms.map(|ms| format!("Some({ms})"))),
         ("scopes", (!tool.scopes.is_empty()).then(|| scopes(&tool.scopes))),
         ("returns_content", tool.returns_content.then(|| "true".to_owned())),
+        ("task", tool.task.map(task_policy)),
     ];
     let mut omitted = false;
     for (field, value) in optional {
@@ -181,6 +182,18 @@ fn info_row(out: &mut Out, module: &str, tool: &ToolDef) {
         out.line("..::toolcall_runtime::ToolInfo::EMPTY");
     }
     out.close("},");
+}
+
+/// A task policy as a constant expression: `Some(::toolcall_runtime::TaskPolicy { .. })`.
+fn task_policy(policy: toolcall_runtime::TaskPolicy) -> String {
+    let support = match policy.support {
+        toolcall_runtime::TaskSupport::Optional => "Optional",
+        toolcall_runtime::TaskSupport::Required => "Required",
+    };
+    format!(
+        "Some(::toolcall_runtime::TaskPolicy {{ support: ::toolcall_runtime::TaskSupport::{support}, at_detach: {} }})",
+        policy.at_detach
+    )
 }
 
 /// The OAuth scopes as a constant expression: `&["notes:write", ..]`.

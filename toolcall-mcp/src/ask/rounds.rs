@@ -188,6 +188,13 @@ pub(crate) struct Rounds {
     sealing: bool,
     asking: Mutex<Asking>,
     asked: Notify,
+    /// Whether the call becomes a task where its tool detaches
+    /// (`ToolMeta::task_from_detach`, for a client that takes tasks).
+    #[cfg(feature = "tasks")]
+    detachable: std::sync::atomic::AtomicBool,
+    /// Woken when the tool detached and the call should go on as a task.
+    #[cfg(feature = "tasks")]
+    detached: Notify,
 }
 
 #[derive(Debug, Default)]
@@ -224,6 +231,10 @@ impl Rounds {
             sealing: sealer.codec.is_some(),
             asking: Mutex::default(),
             asked: Notify::new(),
+            #[cfg(feature = "tasks")]
+            detachable: std::sync::atomic::AtomicBool::new(false),
+            #[cfg(feature = "tasks")]
+            detached: Notify::new(),
         };
         // Responses without a state answer nothing this server asked: ignored.
         let Some(sealed) = &request.request_state else { return Ok(rounds) };
@@ -324,6 +335,51 @@ impl Rounds {
         })
     }
 
+    /// Makes the call end where its tool detaches ([`Rounds::detach`]), to go on as a task.
+    #[cfg(feature = "tasks")]
+    pub(crate) fn detach_into_task(&self) {
+        self.detachable.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// The tool detached: when the call may become a task, the round ends here (the future
+    /// never resolves; the call is dropped and run again as a task, with these answers);
+    /// otherwise it goes on at once.
+    #[cfg(feature = "tasks")]
+    pub(crate) fn detach(&self) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+        if !self.detachable.load(std::sync::atomic::Ordering::SeqCst) {
+            return Box::pin(std::future::ready(()));
+        }
+        self.detached.notify_one();
+        Box::pin(std::future::pending())
+    }
+
+    /// The rounds as they were before the tool ran (no question asked yet, no detaching),
+    /// for its run again as a task from its start.
+    #[cfg(feature = "tasks")]
+    pub(crate) fn rewind(&self) {
+        self.detachable.store(false, std::sync::atomic::Ordering::SeqCst);
+        *self.asking.lock().unwrap_or_else(PoisonError::into_inner) = Asking::default();
+    }
+
+    /// Resolves once the tool detached into a task ([`Rounds::detach`]).
+    #[cfg(feature = "tasks")]
+    pub(crate) async fn detached(&self) {
+        self.detached.notified().await;
+    }
+
+    /// The answer the state holds to the next question, when it asks `question` (of
+    /// `kind`), which then takes its place; `None` (and no place taken) when it holds none.
+    /// A task whose tool detached after its rounds asks here first
+    /// ([`crate::tasks::run`]).
+    #[cfg(feature = "tasks")]
+    pub(crate) fn answered(&self, kind: Kind, question: &Value) -> Option<Value> {
+        let question = digest(kind, question);
+        let mut asking = self.asking.lock().unwrap_or_else(PoisonError::into_inner);
+        let answer = self.answers.get(asking.next).filter(|a| a.question == question)?.answer.clone();
+        asking.next += 1;
+        Some(answer)
+    }
+
     /// The next question, of `kind`, asking `question` (built as `request`): its answer
     /// from the state, or the round ends on it.
     fn ask(
@@ -380,7 +436,7 @@ fn settle<T: Send + 'static>(
 
 /// An elicitation's answer from the state: accept (with the form's values when `form`),
 /// decline or cancel.
-fn elicited(answer: &Value, form: bool) -> Result<Answer, AskError> {
+pub(crate) fn elicited(answer: &Value, form: bool) -> Result<Answer, AskError> {
     match answer.get("action").and_then(Value::as_str) {
         Some("accept") if form => match answer.get("content") {
             Some(Value::Object(values)) => Ok(Answer::Accept(values.clone())),
@@ -418,7 +474,7 @@ fn read_state(state: &Value) -> Option<(Vec<Answered>, Option<(String, Kind, Str
 }
 
 /// The client's response to a question of `kind`, checked and kept as the state keeps it.
-fn read_response(kind: Kind, response: &Value) -> Result<Value, String> {
+pub(crate) fn read_response(kind: Kind, response: &Value) -> Result<Value, String> {
     if kind == Kind::Sample {
         let result: CreateMessageResult = serde_json::from_value(response.clone())
             .map_err(|e| format!("expected the result of sampling/createMessage: {e}"))?;

@@ -264,6 +264,7 @@ impl ToolInfo {
             timeout_ms: None,
             scopes: &[],
             returns_content: false,
+            task: None,
         }
     }
 
