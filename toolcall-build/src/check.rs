@@ -722,6 +722,7 @@ mod tests {
             scopes: Vec::new(),
             value_kind: toolcall_runtime::ResourceKind::Json,
             texts: Default::default(),
+            headers: Vec::new(),
         }
         .rendered()
     }

@@ -10,6 +10,7 @@ mod diagnostics;
 mod expected;
 pub mod export;
 mod form_type;
+mod header;
 mod lower;
 mod metadata;
 mod model;

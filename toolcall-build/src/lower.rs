@@ -2,7 +2,8 @@
 //!
 //! A pure reader of the ast: each parameter's type is mapped to its schema and decoder,
 //! its description picked (override > bullet > type doc), its default checked against the
-//! type, and the result's output schema built. Nothing here reads the source again.
+//! type, its HTTP header checked ([`crate::header`]), and the result's output schema
+//! built. Nothing here reads the source again.
 
 use std::collections::BTreeMap;
 
@@ -146,6 +147,7 @@ fn lower_fn(
     let mut tool = Tool::new(name).description(function.description.clone());
     let mut decodes = Vec::new();
     let mut bare = Vec::new();
+    let mut headers = Vec::new();
     for param in &function.params {
         let ty = mapper.resolve(&param.ty);
         let mapped = match mapper.slot(&ty, param.ty_span) {
@@ -164,6 +166,11 @@ fn lower_fn(
         let bounds = bounded.then(|| ir.ty.clone());
         // A range is checked on the `Value` before decoding: only the exact decoder does.
         let fast = !bounded && decode == Decode::FromArg && mapper.is_fast(&ty);
+        if let Some(over) = param.over.as_ref().and_then(|o| o.header.as_ref())
+            && let Some(header) = crate::header::checked(over, &ir, name, kind, &headers, report)
+        {
+            headers.push(header);
+        }
         tool.params.push(ir);
         decodes.push(model::Param { name: param.wire.clone(), span: param.span, decode, bounds, fast });
     }
@@ -195,6 +202,7 @@ fn lower_fn(
         scopes: Vec::new(),
         value_kind,
         texts: model::Texts::default(),
+        headers,
     };
     Some((def, bare))
 }

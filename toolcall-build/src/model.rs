@@ -96,6 +96,19 @@ pub struct ToolDef {
     /// Its schema texts, rendered once when it is lowered: what the checks measure and
     /// codegen writes.
     pub texts: Texts,
+    /// Its parameters mirrored into HTTP headers (`ToolParam::header`), checked, in
+    /// parameter order.
+    pub headers: Vec<ParamHeader>,
+}
+
+/// A parameter mirrored into the HTTP header `Mcp-Param-<name>` (SEP-2243): its plain
+/// input schema carries `"x-mcp-header": "<name>"` on the parameter's property.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamHeader {
+    /// The parameter's wire name.
+    pub param: String,
+    /// The header's name after `Mcp-Param-`.
+    pub name: String,
 }
 
 /// A tool's schema texts, rendered once by the runtime's renderer: each kind of input
@@ -103,7 +116,8 @@ pub struct ToolDef {
 /// and examples as JSON text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Texts {
-    /// The plain input schema (every format but Gemini, not strict).
+    /// The plain input schema (every format but Gemini, not strict), with `x-mcp-header`
+    /// on the properties of parameters mirrored into headers (`crate::header`).
     pub parameters: String,
     /// The input schema OpenAI (Chat Completions and Responses) and MCP take strict.
     pub strict_parameters: String,
@@ -166,9 +180,13 @@ impl Texts {
 }
 
 impl ToolDef {
-    /// The tool with its texts rendered from its IR (what lowering does last).
+    /// The tool with its texts rendered from its IR (what lowering does last), its plain
+    /// input schema annotated with its parameter headers.
     pub fn rendered(mut self) -> Self {
         self.texts = Texts::of(&self.ir);
+        if !self.headers.is_empty() {
+            self.texts.parameters = crate::header::annotate(&self.texts.parameters, &self.headers);
+        }
         self
     }
 }

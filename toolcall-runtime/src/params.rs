@@ -38,6 +38,7 @@ pub struct ToolParam {
     maximum: Option<i64>,
     min_length: Option<u64>,
     max_length: Option<u64>,
+    header: Option<&'static str>,
 }
 
 impl ToolParam {
@@ -52,6 +53,7 @@ impl ToolParam {
             maximum: None,
             min_length: None,
             max_length: None,
+            header: None,
         }
     }
 
@@ -99,6 +101,38 @@ impl ToolParam {
     pub const fn string_integer(mut self) -> Self {
         self.string_integer = true;
         self
+    }
+
+    /// Mirrors the parameter into the HTTP header `Mcp-Param-<name>` (MCP SEP-2243).
+    ///
+    /// The tool's non-strict input schema, the one MCP servers list, carries
+    /// `"x-mcp-header": "<name>"` on that property (the strict and Gemini schemas do not:
+    /// those providers refuse unknown keywords). MCP clients on revision 2026-07-28 then
+    /// send the argument's value in the header `Mcp-Param-<name>` of the Streamable HTTP
+    /// request as well as in its body, so that gateways can route on it without reading
+    /// the body; the server checks the header against the body and refuses a request
+    /// where they differ.
+    ///
+    /// `name` must be a non-empty RFC 9110 token (letters, digits and ``!#$%&'*+-.^_`|~``),
+    /// unique case-insensitively among the tool's headers, and the parameter a string, an
+    /// integer or a boolean (`Option<T>` of one too: absent or `null` sends no header).
+    /// The build checks all of this and fails with the override's location otherwise.
+    /// Header values are visible to every intermediary: do not mirror secrets.
+    ///
+    /// ```
+    /// use toolcall_runtime::ToolParam;
+    ///
+    /// const TOOL_PARAMS: &[ToolParam] = &[ToolParam::new("get_forecast", "region").header("Region")];
+    /// assert_eq!(TOOL_PARAMS[0].header_name(), Some("Region"));
+    /// ```
+    pub const fn header(mut self, name: &'static str) -> Self {
+        self.header = Some(name);
+        self
+    }
+
+    /// The header the parameter is mirrored into (after `Mcp-Param-`), if any.
+    pub const fn header_name(&self) -> Option<&'static str> {
+        self.header
     }
 
     /// The function this override applies to.

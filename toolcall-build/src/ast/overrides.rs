@@ -3,6 +3,7 @@
 //! ```text
 //! pub(crate) const TOOL_PARAMS: &[ToolParam] = &[
 //!     ToolParam::new("transfer", "user_id").string_integer().description("Snowflake id"),
+//!     ToolParam::new("get_forecast", "region").header("Region"),
 //! ];
 //! ```
 //! The compiler type-checks the const (generated code references it); this module reads
@@ -36,7 +37,19 @@ pub struct ParamOverride {
     pub maximum: Option<i64>,
     /// `.length(min, max)`: characters of a string, items of an array.
     pub length: Option<(u64, u64)>,
+    /// `.header(name)`: the HTTP header the parameter is mirrored into (SEP-2243).
+    pub header: Option<HeaderOverride>,
     /// Where it is written.
+    pub span: Span,
+}
+
+/// The `.header(name)` of an override, as written: checked when the parameter is lowered
+/// (`crate::header`).
+#[derive(Clone, Debug)]
+pub struct HeaderOverride {
+    /// The header's name after `Mcp-Param-`.
+    pub name: String,
+    /// Where the name is written.
     pub span: Span,
 }
 
@@ -107,6 +120,7 @@ fn read_entry(expr: &syn::Expr, file: &Path, diags: &Diagnostics) -> Option<Para
         minimum: None,
         maximum: None,
         length: None,
+        header: None,
         span: expr.span(),
     };
     for call in calls {
@@ -178,8 +192,31 @@ fn apply_method(entry: &mut ParamOverride, call: &syn::ExprMethodCall, file: &Pa
             Some(text) => entry.description = Some(text),
             None => diags.warn(file, call.span(), "`description` needs a string literal; ignored"),
         },
+        ("header", 1) => apply_header(entry, call, file, diags),
         (other, _) => {
             diags.warn(file, call.method.span(), format!("unknown ToolParam method `{other}`; ignored"))
+        }
+    }
+}
+
+/// `.header(name)`: the first one of an entry is kept; a second is an error (a parameter
+/// travels in one header), and a name that is no string literal a warning.
+fn apply_header(entry: &mut ParamOverride, call: &syn::ExprMethodCall, file: &Path, diags: &Diagnostics) {
+    let Some(argument) = call.args.first() else { return };
+    let Some(name) = string_literal(argument) else {
+        diags.warn(file, call.span(), "`header` needs a string literal; ignored");
+        return;
+    };
+    let span = argument.span();
+    match &entry.header {
+        None => entry.header = Some(HeaderOverride { name, span }),
+        Some(first) => {
+            let message = format!(
+                "`{CONST_NAME}`: `{}` of `{}` has a second `.header(..)` (`{name}` after `{}`); a parameter \
+                 is mirrored into one header: keep one",
+                entry.param, entry.function, first.name
+            );
+            diags.error(file, span, message);
         }
     }
 }
@@ -212,5 +249,30 @@ mod tests {
         assert!(messages.iter().any(|m| m.contains("duplicate override for `user_id`")), "{messages:?}");
         assert!(messages.iter().any(|m| m.contains("unknown ToolParam method `shout`")), "{messages:?}");
         assert!(messages.iter().any(|m| m.contains("`max` needs integer literals")), "{messages:?}");
+    }
+
+    #[test]
+    fn reads_one_header_per_entry() {
+        let item: syn::ItemConst = syn::parse_quote! {
+            pub(crate) const TOOL_PARAMS: &[ToolParam] = &[
+                ToolParam::new("get_forecast", "region").header("Region"),
+                ToolParam::new("get_forecast", "days").header("Days").header("Span"),
+                ToolParam::new("get_forecast", "units").header(UNITS),
+            ];
+        };
+        let diags = Diagnostics::default();
+        let got = read_overrides(&item, Path::new("t.rs"), &diags);
+        let names: Vec<Option<&str>> =
+            got.iter().map(|o| o.header.as_ref().map(|h| h.name.as_str())).collect();
+        assert_eq!(names, [Some("Region"), Some("Days"), None]);
+        let found = diags.into_sorted();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].level, crate::diagnostics::Level::Error);
+        assert!(
+            found[0]
+                .message
+                .contains("`days` of `get_forecast` has a second `.header(..)` (`Span` after `Days`)")
+        );
+        assert!(found[1].message.contains("`header` needs a string literal"), "{found:?}");
     }
 }
