@@ -16,10 +16,28 @@ pub mod toolset {
     include!(concat!(env!("OUT_DIR"), "/tools.rs"));
 }
 
-use toolcall_mcp::{McpServer, Prompts, Resources};
+use std::sync::OnceLock;
+
+use toolcall_mcp::{McpServer, Notifier, Prompts, Resources};
+
+/// The notifier of the server [`server`] built last, for the tools that change what it
+/// lists (`test_trigger_tool_change`).
+static NOTIFIER: OnceLock<Notifier> = OnceLock::new();
+
+/// The notifier of the server, once [`server`] built it.
+pub fn notifier() -> Option<&'static Notifier> {
+    NOTIFIER.get()
+}
 
 /// The server the suite tests: the tools, resources and prompts it asks for.
 pub fn server() -> McpServer<()> {
+    let server = built();
+    let _ = NOTIFIER.set(server.notifier());
+    server
+}
+
+/// The server, before its notifier is kept.
+fn built() -> McpServer<()> {
     McpServer::new(&toolset::ALL, ())
         .name("toolcall-mcp-conformance")
         .tool(schema_tool::definition(), schema_tool::run)

@@ -1,6 +1,7 @@
-//! The suite's `json-schema-2020-12` scenario (SEP-1613): a tool whose input schema is
-//! hand-written JSON Schema 2020-12 (`$schema`, `$defs` used through `$ref`,
-//! `additionalProperties: false`), which the server must send as written.
+//! The suite's `json-schema-2020-12` scenario (SEP-1613, SEP-2106): a tool whose input
+//! schema is hand-written JSON Schema 2020-12 (`$schema`, `$defs` with an `$anchor` used
+//! through `$ref`, `allOf`/`anyOf`, `if`/`then`/`else`, `additionalProperties: false`),
+//! which the server must send as written.
 //!
 //! toolcall derives a tool's schema from its Rust signature, and its renderer never writes
 //! `$schema` (MCP's default dialect is 2020-12 already) nor a `$defs` entry for a type
@@ -28,6 +29,7 @@ pub fn definition() -> Tool {
         "type": "object",
         "$defs": {
             "address": {
+                "$anchor": "addressDef",
                 "type": "object",
                 "properties": {
                     "street": { "type": "string" },
@@ -37,8 +39,15 @@ pub fn definition() -> Tool {
         },
         "properties": {
             "name": { "type": "string" },
-            "address": { "$ref": "#/$defs/address" }
+            "address": { "$ref": "#/$defs/address" },
+            "contactMethod": { "type": "string", "enum": ["phone", "email"] },
+            "phone": { "type": "string" },
+            "email": { "type": "string" }
         },
+        "allOf": [{ "anyOf": [{ "required": ["phone"] }, { "required": ["email"] }] }],
+        "if": { "properties": { "contactMethod": { "const": "phone" } }, "required": ["contactMethod"] },
+        "then": { "required": ["phone"] },
+        "else": { "required": ["email"] },
         "additionalProperties": false
     }) {
         Value::Object(schema) => schema,
@@ -47,9 +56,10 @@ pub fn definition() -> Tool {
     Tool::new(NAME, "Tool with JSON Schema 2020-12 features", schema)
 }
 
-/// Calls the tool: checks the arguments against the schema (no other key; `name` a
-/// string; `address` an object whose `street` and `city` are strings) and answers what it
-/// received.
+/// Calls the tool: checks the arguments against the schema (no other key; `name`, `phone`
+/// and `email` strings, `contactMethod` `phone` or `email`; `address` an object whose
+/// `street` and `city` are strings; a `phone` when the contact method is the phone, else
+/// an `email`) and answers what it received.
 pub async fn run<C: Send + Sync>(
     _context: Arc<C>,
     arguments: Map<String, Value>,
@@ -58,7 +68,9 @@ pub async fn run<C: Send + Sync>(
     let mut mistakes = Vec::new();
     for (key, value) in &arguments {
         match (key.as_str(), value) {
-            ("name", Value::String(_)) => {}
+            ("name" | "phone" | "email", Value::String(_)) => {}
+            ("contactMethod", Value::String(method)) if method == "phone" || method == "email" => {}
+            ("contactMethod", other) => mistakes.push(format!("contactMethod: expected \"phone\" or \"email\", got {other}")),
             ("address", Value::Object(address)) => {
                 for (field, value) in address {
                     if matches!(field.as_str(), "street" | "city") && !value.is_string() {
@@ -66,12 +78,22 @@ pub async fn run<C: Send + Sync>(
                     }
                 }
             }
-            ("name", other) => mistakes.push(format!("name: expected a string, got {other}")),
+            (field @ ("name" | "phone" | "email"), other) => {
+                mistakes.push(format!("{field}: expected a string, got {other}"))
+            }
             ("address", other) => mistakes.push(format!("address: expected an object, got {other}")),
             (other, _) => {
-                mistakes.push(format!("unknown argument `{other}`: the tool takes `name` and `address`"))
+                mistakes.push(format!(
+                    "unknown argument `{other}`: the tool takes `name`, `address`, `contactMethod`, `phone` and `email`"
+                ))
             }
         }
+    }
+    let by_phone = arguments.get("contactMethod").and_then(Value::as_str) == Some("phone");
+    let needed = if by_phone { "phone" } else { "email" };
+    if !arguments.contains_key(needed) {
+        let why = if by_phone { "contactMethod is \"phone\"" } else { "contactMethod is not \"phone\"" };
+        mistakes.push(format!("missing `{needed}`: {why}"));
     }
     if !mistakes.is_empty() {
         return Err(ToolError::Failed(mistakes.join("; ")));
@@ -101,19 +123,25 @@ mod tests {
         assert!(tool.input_schema.get("$defs").and_then(|defs| defs.get("address")).is_some());
         assert_eq!(tool.input_schema.get("additionalProperties"), Some(&json!(false)));
         let keys: Vec<&str> = tool.input_schema.keys().map(String::as_str).collect();
-        assert_eq!(keys, ["$schema", "type", "$defs", "properties", "additionalProperties"]);
+        assert_eq!(
+            keys,
+            ["$schema", "type", "$defs", "properties", "allOf", "if", "then", "else", "additionalProperties"]
+        );
+        assert_eq!(tool.input_schema["$defs"]["address"]["$anchor"], json!("addressDef"));
     }
 
     #[test]
     fn arguments_the_schema_refuses_are_refused() {
-        let good = json!({"name": "Ada", "address": {"street": "1 Main St", "city": "London"}});
+        let good =
+            json!({"name": "Ada", "address": {"street": "1 Main St", "city": "London"}, "email": "a@b.c"});
         assert_eq!(call(good.clone()).ok(), Some(json!({"received": good})));
-        let bad = call(json!({"name": 7, "address": {"city": 3}, "zip": "x"}));
+        let bad = call(json!({"name": 7, "address": {"city": 3}, "zip": "x", "contactMethod": "phone"}));
         let Err(ToolError::Failed(text)) = bad else { panic!("refused: {bad:?}") };
         assert_eq!(
             text,
             "name: expected a string, got 7; address.city: expected a string, got 3; \
-             unknown argument `zip`: the tool takes `name` and `address`"
+             unknown argument `zip`: the tool takes `name`, `address`, `contactMethod`, `phone` and `email`; \
+             missing `phone`: contactMethod is \"phone\""
         );
     }
 }

@@ -45,6 +45,8 @@ pub(crate) struct Can {
     pub(crate) url: bool,
     /// Sampling: `sampling`.
     pub(crate) sampling: bool,
+    /// Roots: `roots`.
+    pub(crate) roots: bool,
 }
 
 impl Can {
@@ -55,6 +57,7 @@ impl Can {
             form: elicitation.is_some_and(|e| e.form.is_some() || e.url.is_none()),
             url: elicitation.is_some_and(|e| e.url.is_some()),
             sampling: capabilities.sampling.is_some(),
+            roots: capabilities.roots.is_some(),
         }
     }
 
@@ -65,6 +68,7 @@ impl Can {
             Kind::Form => (self.form, "elicitation (asking the user)"),
             Kind::Url => (self.url, "URL elicitation (sending the user to a page)"),
             Kind::Sample => (self.sampling, "sampling (asking the client's model)"),
+            Kind::Roots => (self.roots, "roots (the directories it lets the server see)"),
         };
         (!can).then(|| format!("the client did not declare {what}"))
     }
@@ -79,6 +83,8 @@ pub(crate) enum Kind {
     Url,
     /// A request for the client's model.
     Sample,
+    /// A request for the client's roots.
+    Roots,
 }
 
 impl Kind {
@@ -88,12 +94,13 @@ impl Kind {
             Kind::Form => "form",
             Kind::Url => "url",
             Kind::Sample => "sample",
+            Kind::Roots => "roots",
         }
     }
 
     /// The kind named `name` in a sealed state.
     pub(crate) fn parse(name: &str) -> Option<Kind> {
-        [Kind::Form, Kind::Url, Kind::Sample].into_iter().find(|kind| kind.as_str() == name)
+        [Kind::Form, Kind::Url, Kind::Sample, Kind::Roots].into_iter().find(|kind| kind.as_str() == name)
     }
 }
 
@@ -252,6 +259,22 @@ pub(crate) async fn sample(
     sampled_text(&result)
 }
 
+/// Asks the client for its roots.
+pub(crate) async fn roots(peer: &Peer<RoleServer>) -> Result<Vec<toolcall_runtime::Root>, AskError> {
+    check(client_of(peer), Kind::Roots)?;
+    let result = peer.list_roots().await.map_err(|e| AskError::Failed(e.to_string()))?;
+    Ok(roots_of(&result))
+}
+
+/// The roots of a `roots/list` result, as a tool gets them.
+pub(crate) fn roots_of(result: &rmcp::model::ListRootsResult) -> Vec<toolcall_runtime::Root> {
+    result
+        .roots
+        .iter()
+        .map(|root| toolcall_runtime::Root { uri: root.uri.clone(), name: root.name.clone() })
+        .collect()
+}
+
 /// Whether the client (its revision, what it can be asked, whether it declared
 /// elicitation at all) can be asked `kind` over a server-to-client request.
 fn check(client: Option<(ProtocolVersion, Can, bool)>, kind: Kind) -> Result<(), AskError> {
@@ -278,6 +301,7 @@ pub(crate) fn can_not(kind: Kind) -> &'static str {
         Kind::Form => "no elicitation (asking the user)",
         Kind::Url => "no URL elicitation (sending the user to a page)",
         Kind::Sample => "no sampling (asking the client's model)",
+        Kind::Roots => "no roots (the directories it lets the server see)",
     }
 }
 
@@ -298,7 +322,7 @@ mod tests {
         assert_eq!(can(json!({"elicitation": {}})), Can { form: true, ..Can::default() });
         assert_eq!(can(json!({"elicitation": {"url": {}}})), Can { url: true, ..Can::default() });
         let both = can(json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}}));
-        assert_eq!(both, Can { form: true, url: true, sampling: true });
+        assert_eq!(both, Can { form: true, url: true, sampling: true, roots: false });
     }
 
     #[test]

@@ -51,10 +51,27 @@ pub(crate) struct Job<'a> {
     pub(crate) arrived: Instant,
     /// The call's time limit when it is not the tool's or the server's (a task's).
     pub(crate) limit: Option<Duration>,
+    /// Called after each poll of the tool's future, wherever it ran (the blocking pool
+    /// included): a round of questions ends only once the poll that asked them is over.
+    pub(crate) after_poll: Option<AfterPoll>,
     /// What the tool reports to.
     pub(crate) progress: Progress,
     /// What forwards those reports to the client while the call runs, when anything does.
     pub(crate) talk: Option<talk::Talk>,
+}
+
+/// What runs after each poll of a call's future ([`Job::after_poll`]).
+pub(crate) type AfterPoll = std::sync::Arc<dyn Fn() + Send + Sync>;
+
+/// `call`, with `after` run after each of its polls.
+fn observed(call: Call, after: Option<AfterPoll>) -> Call {
+    let Some(after) = after else { return call };
+    let mut call = call;
+    Box::pin(std::future::poll_fn(move |cx| {
+        let polled = call.as_mut().poll(cx);
+        after();
+        polled
+    }))
 }
 
 /// `call`, polled in `span` when there is one: a sync tool's first poll runs on the
@@ -105,7 +122,7 @@ impl Server {
         cancelled: impl std::future::Future<Output = ()>,
         span: Option<&tracing::Span>,
     ) -> Result<CallToolResult, ErrorData> {
-        let Job { version, context, name, tool, args, arrived, limit, progress, talk } = job;
+        let Job { version, context, name, tool, args, arrived, limit, after_poll, progress, talk } = job;
         let limit = limit.unwrap_or_else(|| self.limit_of(name));
         let started = std::sync::atomic::AtomicBool::new(false);
         let place = self.inline.place(tool, self.tools.len(), args.size());
@@ -113,7 +130,8 @@ impl Server {
             let slot = self.limit.enter().await?;
             started.store(true, std::sync::atomic::Ordering::SeqCst);
             let first = FirstPoll { inline: &self.inline, tool, count: self.tools.len(), place };
-            let work = first.run(in_span(self.call_of(context, name, args, progress, version), span), slot);
+            let call = observed(self.call_of(context, name, args, progress, version), after_poll);
+            let work = first.run(in_span(call, span), slot);
             Ok::<_, limit::Busy>(match talk {
                 Some(talk) => talk.around(work).await,
                 None => work.await,
@@ -362,6 +380,7 @@ mod tests {
             args,
             arrived,
             limit: None,
+            after_poll: None,
             progress,
             talk: None,
         }

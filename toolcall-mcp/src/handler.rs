@@ -58,8 +58,16 @@ impl ServerHandler for Server {
         }
         #[cfg(feature = "prompts")]
         if self.prompts.is_some() {
-            capabilities.prompts = Some(PromptsCapability::default());
+            let mut prompts = PromptsCapability::default();
+            // Told through the server's `Notifier` (sessions of earlier revisions hear it
+            // with feature `resources`, which keeps them).
+            prompts.list_changed = cfg!(feature = "resources").then_some(true);
+            capabilities.prompts = Some(prompts);
             capabilities.completions = Some(Default::default());
+        }
+        #[cfg(feature = "resources")]
+        if let Some(tools) = &mut capabilities.tools {
+            tools.list_changed = Some(true);
         }
         #[cfg(feature = "tasks")]
         if self.infos.iter().flatten().any(|info| info.task.is_some()) {
@@ -74,13 +82,30 @@ impl ServerHandler for Server {
         config
     }
 
-    /// A session that initialized is told when the list of resources changes
-    /// ([`ResourceNotifier::list_changed`](crate::ResourceNotifier::list_changed)).
+    /// A session that initialized is told when the lists change
+    /// ([`Notifier`](crate::Notifier)).
     #[cfg(feature = "resources")]
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
-        if self.resources.is_some() {
-            self.subscriptions.listen(context.peer);
-        }
+        self.subscriptions.listen(context.peer);
+    }
+
+    /// What a `subscriptions/listen` stream gets of what it asked for: list changes, and
+    /// updates of resources this server serves (rmcp keeps what the capabilities declare).
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        #[cfg(feature = "resources")]
+        let serves = |uri: &str| self.resources.as_ref().is_some_and(|r| r.knows(uri));
+        #[cfg(not(feature = "resources"))]
+        let serves = |_: &str| false;
+        Some(crate::listen::accepted(requested, serves))
+    }
+
+    /// One `subscriptions/listen` stream, open until the client ends it.
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
+        self.listeners.serve(context).await;
+        Ok(())
     }
 
     /// rmcp's `initialize` (the peer's info kept, the version negotiated), in a span.
@@ -414,6 +439,10 @@ impl Server {
             args,
             arrived,
             limit: None,
+            #[cfg(feature = "ask")]
+            after_poll: after_poll(&rounds),
+            #[cfg(not(feature = "ask"))]
+            after_poll: None,
             progress,
             talk: Some(talk),
         };
@@ -449,6 +478,37 @@ impl Server {
         Ok(Some((Arc::new(rounds), args.clone())))
     }
 
+    /// The rounds of a 2026-07-28 `prompts/get` (`None` before 2026-07-28), and what its
+    /// state is bound to: the caller, the prompt and its arguments.
+    #[cfg(all(feature = "ask", feature = "prompts"))]
+    #[allow(clippy::type_complexity)]
+    fn prompt_rounds(
+        &self,
+        request: &GetPromptRequestParams,
+        arguments: &BTreeMap<String, String>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Option<(Arc<rounds::Rounds>, Vec<u8>)>, ErrorData> {
+        let stateless = context
+            .protocol_version()
+            .is_some_and(|version| crate::revision::is_at_least(&version, &ProtocolVersion::V_2026_07_28));
+        if !stateless {
+            return Ok(None);
+        }
+        let arguments = serde_json::to_value(arguments).unwrap_or(Value::Null);
+        let binding =
+            rounds::binding(&identity(context), &format!("prompts/get {}", request.name), &arguments);
+        let capabilities = context.client_capabilities();
+        let (state, responses) = (request.request_state.as_ref(), request.input_responses.as_ref());
+        let rounds = rounds::Rounds::begin_with(
+            &self.request_states,
+            capabilities.as_ref(),
+            state,
+            responses,
+            &binding,
+        )?;
+        Ok(Some((Arc::new(rounds), binding)))
+    }
+
     /// Runs `job` until it ends or its tool asks a question its `rounds` cannot answer:
     /// then the call's future is dropped (the tool stops at the question) and the client
     /// gets the question to answer. (One `select!` whether or not there are rounds: the
@@ -482,7 +542,14 @@ impl Server {
         };
         tokio::select! {
             biased;
-            outcome = self.run_for(job, cancelled) => outcome.map(Into::into),
+            outcome = self.run_for(job, cancelled) => match (outcome, &rounds) {
+                // A tool that failed after asking for what the client lacks: -32021.
+                (Ok(result), Some((rounds, _))) if result.is_error == Some(true) => {
+                    let failed = result.content.first().and_then(|c| c.as_text()).map_or("", |t| t.text.as_str());
+                    rounds.missing(failed).map_or(Ok(result.into()), Err)
+                }
+                (outcome, _) => outcome.map(Into::into),
+            },
             (rounds, args) = asked => {
                 let binding = rounds::binding(&identity(context), tool, &args.to_value());
                 rounds.input_required(&self.request_states, &binding).map(Into::into)
@@ -492,10 +559,10 @@ impl Server {
     }
 
     /// Without feature `tasks` no call detaches into a task.
-    #[cfg(not(feature = "tasks"))]
+    #[cfg(all(feature = "ask", not(feature = "tasks")))]
     async fn continue_as_task(
         &self,
-        _: &Arc<rounds::Rounds>,
+        _: &std::sync::Arc<rounds::Rounds>,
         _: &Arguments,
         _: &str,
         _: &RequestContext<RoleServer>,
@@ -518,14 +585,31 @@ impl Server {
             ));
         };
         let mut arguments = BTreeMap::new();
-        for (name, value) in request.arguments.unwrap_or_default() {
+        for (name, value) in request.arguments.clone().unwrap_or_default() {
             let text = match value {
                 Value::String(text) => text,
                 other => other.to_string(),
             };
             arguments.insert(name, text);
         }
-        let messages = prompts.get(caller, &request.name, arguments).await?;
+        #[cfg(feature = "ask")]
+        if let Some((rounds, binding)) = self.prompt_rounds(&request, &arguments, &context)? {
+            let progress = toolcall_runtime::Progress::new(rounds::RoundsSink(Arc::clone(&rounds)));
+            let mut get = Box::pin(prompts.get(caller, &request.name, arguments, progress));
+            // The round ends once the poll that asked is over (as a tool's call does).
+            let polled = std::future::poll_fn(|cx| {
+                let polled = get.as_mut().poll(cx);
+                rounds.polled();
+                polled
+            });
+            return tokio::select! {
+                biased;
+                messages = polled => Ok(GetPromptResult::new(messages?).into()),
+                () = rounds.asked() => rounds.input_required(&self.request_states, &binding).map(Into::into),
+            };
+        }
+        let messages =
+            prompts.get(caller, &request.name, arguments, toolcall_runtime::Progress::default()).await?;
         Ok(GetPromptResult::new(messages).into())
     }
 
@@ -706,6 +790,17 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         self.server.get_tool(name)
     }
 
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        self.server.accepted_subscription_filter(requested)
+    }
+
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
+        self.server.listen(context).await
+    }
+
     #[cfg(feature = "tasks")]
     async fn get_task(
         &self,
@@ -752,6 +847,14 @@ pub(crate) fn identity(context: &RequestContext<RoleServer>) -> String {
         .and_then(|parts| parts.extensions.get::<crate::request::Identity>())
         .map(|identity| identity.0.to_string())
         .unwrap_or_default()
+}
+
+/// What ends a round of questions once the poll that asked them is over: nothing without
+/// rounds.
+#[cfg(feature = "ask")]
+fn after_poll(rounds: &Option<(Arc<rounds::Rounds>, Arguments)>) -> Option<crate::call::AfterPoll> {
+    let rounds = Arc::clone(&rounds.as_ref()?.0);
+    Some(Arc::new(move || rounds.polled()))
 }
 
 /// Resolves when the client cancels the request (`notifications/cancelled`) or, over

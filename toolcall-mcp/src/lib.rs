@@ -16,6 +16,7 @@ mod handler;
 mod inline;
 mod limit;
 mod list;
+mod listen;
 #[cfg(feature = "oauth")]
 pub mod oauth;
 #[cfg(feature = "http")]
@@ -47,11 +48,13 @@ pub use error::{ERROR_META_KEY, MAX_ERROR_RESULT, ServeError, error_json};
 /// reads.
 pub use http;
 pub use inline::DEFAULT_INLINE_BUDGET;
+pub use listen::Notifier;
 #[cfg(feature = "prompts")]
 pub use prompts::Prompts;
 #[cfg(feature = "http")]
 pub use request::{Caller, Rejection, RequestFn, bearer_token};
 #[cfg(feature = "resources")]
+#[allow(deprecated)]
 pub use resources::{ResourceNotifier, Resources};
 /// The MCP SDK this crate serves with, for the model types resources and prompts use.
 pub use rmcp;
@@ -79,5 +82,7 @@ pub use settings::{HttpSettings, LOOPBACK_ORIGINS};
 pub use streamable_http::health::{ReadyFn, ReadyFuture};
 #[cfg(feature = "http")]
 pub use streamable_http::rate::RateLimit;
+#[cfg(all(feature = "redis", feature = "tasks"))]
+pub use tasks::redis::RedisTaskStore;
 #[cfg(feature = "tasks")]
 pub use tasks::{MemoryTaskStore, TaskSettings, TaskStore};

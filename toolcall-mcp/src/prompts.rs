@@ -43,6 +43,13 @@ use crate::completion::{Completer, completer};
 use crate::context::{ErasedContext, refused, typed};
 use crate::string_arguments::{Argument, arguments_of, call_error, to_json};
 
+tokio::task_local! {
+    /// The `Progress` a generated prompt function that takes `&Progress` asks through,
+    /// for the `prompts/get` being answered: on 2026-07-28 its questions end the request
+    /// with an input-required result, as a tool's do ([`crate::ask::rounds`]).
+    static ASKING: toolcall_runtime::Progress;
+}
+
 /// What getting a prompt answers: its messages, or an error for the client.
 pub type PromptResult = Result<Vec<PromptMessage>, ErrorData>;
 
@@ -159,7 +166,8 @@ impl<C: Send + Sync + 'static> Prompts<C> {
                 Box::pin(async move {
                     let args = to_json(&arguments, &request.arguments);
                     let name = info.name;
-                    match prompts.call(&*context, name, &args).await {
+                    let progress = ASKING.try_with(Clone::clone).unwrap_or_default();
+                    match prompts.call_reporting(&*context, name, &args, &progress).await {
                         Ok(value) => messages(name, value),
                         Err(error) => Err(call_error(&format!("prompt {name:?}"), &error)),
                     }
@@ -221,6 +229,7 @@ impl PromptTable {
         context: ErasedContext,
         name: &str,
         arguments: BTreeMap<String, String>,
+        progress: toolcall_runtime::Progress,
     ) -> PromptResult {
         let Some((prompt, get)) = self.prompts.iter().find(|(p, _)| p.name == name) else {
             let known: Vec<&str> = self.prompts.iter().map(|(p, _)| p.name.as_str()).collect();
@@ -253,7 +262,8 @@ impl PromptTable {
                 None,
             ));
         }
-        get(context, PromptRequest { name: name.to_owned(), arguments }).await
+        let request = PromptRequest { name: name.to_owned(), arguments };
+        ASKING.scope(progress, get(context, request)).await
     }
 
     /// The candidates for `argument` of `prompt`, `None` when no function completes it.

@@ -465,14 +465,26 @@ impl Subscriptions {
     }
 
     /// Tells every listening session that the list of resources changed
-    /// (`notifications/resources/list_changed`); sessions whose transport closed are
-    /// forgotten. How many were told.
+    /// (`notifications/resources/list_changed`). How many were told.
     pub(crate) async fn list_changed(&self) -> usize {
+        self.tell_sessions(|peer| Box::pin(async move { peer.notify_resource_list_changed().await })).await
+    }
+
+    /// Sends every listening session what `tell` sends to its peer; sessions whose
+    /// transport closed are forgotten. How many were told.
+    pub(crate) async fn tell_sessions(
+        &self,
+        tell: impl Fn(
+            Peer<RoleServer>,
+        ) -> std::pin::Pin<
+            Box<dyn std::future::Future<Output = Result<(), rmcp::service::ServiceError>> + Send>,
+        >,
+    ) -> usize {
         let peers: Vec<(u64, Peer<RoleServer>)> =
             self.listeners.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
         let mut told = 0;
         for (listener, peer) in peers {
-            match peer.notify_resource_list_changed().await {
+            match tell(peer).await {
                 Ok(()) => told += 1,
                 Err(_) => {
                     let mut listeners =
@@ -501,31 +513,7 @@ impl Subscriptions {
     }
 }
 
-/// Tells clients that a resource changed (`notifications/resources/updated`, to the
-/// sessions subscribed to it) or that the list of resources did
-/// (`notifications/resources/list_changed`, to every session): from [`McpServer::resource_notifier`](crate::McpServer::resource_notifier), cheap to
-/// clone, usable from any task.
-#[derive(Clone)]
-pub struct ResourceNotifier {
-    pub(crate) subscriptions: Arc<Subscriptions>,
-}
-
-impl std::fmt::Debug for ResourceNotifier {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ResourceNotifier").finish_non_exhaustive()
-    }
-}
-
-impl ResourceNotifier {
-    /// Tells every session subscribed to `uri` that it changed; how many were told.
-    pub async fn updated(&self, uri: &str) -> usize {
-        self.subscriptions.updated(uri).await
-    }
-
-    /// Tells every session that the list of resources changed (a row was added or
-    /// removed); how many were told. Sessions of protocol 2026-07-28, which keeps none,
-    /// are not reached.
-    pub async fn list_changed(&self) -> usize {
-        self.subscriptions.list_changed().await
-    }
-}
+/// The notifier of resource changes, now [`Notifier`](crate::Notifier), which tells of
+/// tools' and prompts' changes too, and reaches `subscriptions/listen` streams.
+#[deprecated(note = "use `toolcall_mcp::Notifier` (from `McpServer::notifier`)")]
+pub type ResourceNotifier = crate::listen::Notifier;

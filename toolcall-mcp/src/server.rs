@@ -30,7 +30,7 @@ use crate::prompts::{PromptTable, Prompts};
 #[cfg(feature = "http")]
 use crate::request::{Caller, CallerContext, CallerFn, Rejection};
 #[cfg(feature = "resources")]
-use crate::resources::{ResourceNotifier, ResourceTable, Resources, Subscriptions};
+use crate::resources::{ResourceTable, Resources, Subscriptions};
 use crate::search::{Searching, ToolSearch};
 #[cfg(feature = "http")]
 use crate::settings::HttpSettings;
@@ -165,6 +165,8 @@ pub(crate) struct Server {
     pub(crate) oauth: Option<Arc<crate::oauth::ResourceServer>>,
     /// Tool search, when on ([`McpServer::tool_search`]).
     pub(crate) search: Option<Arc<Searching>>,
+    /// The open `subscriptions/listen` streams; shared by clones.
+    pub(crate) listeners: Arc<crate::listen::Listeners>,
     /// Where tasks are kept ([`McpServer::tasks`]); shared by clones.
     #[cfg(feature = "tasks")]
     pub(crate) tasks: crate::tasks::TaskSettings,
@@ -582,11 +584,22 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         &self.server.tasks
     }
 
-    /// A handle that tells subscribed clients a resource changed. (Feature `resources`,
-    /// on by default.)
+    /// A handle that tells listening clients the server's tools, prompts or resources
+    /// changed ([`Notifier`](crate::Notifier)): 2026-07-28 `subscriptions/listen`
+    /// streams, and the sessions of earlier revisions.
+    pub fn notifier(&self) -> crate::Notifier {
+        crate::Notifier {
+            listeners: Arc::clone(&self.server.listeners),
+            #[cfg(feature = "resources")]
+            subscriptions: Arc::clone(&self.server.subscriptions),
+        }
+    }
+
+    /// The old name of [`McpServer::notifier`]. (Feature `resources`.)
     #[cfg(feature = "resources")]
-    pub fn resource_notifier(&self) -> ResourceNotifier {
-        ResourceNotifier { subscriptions: Arc::clone(&self.server.subscriptions) }
+    #[deprecated(note = "use `McpServer::notifier`")]
+    pub fn resource_notifier(&self) -> crate::Notifier {
+        self.notifier()
     }
 
     /// The tool definitions served: the toolset's, as parsed at start (with every output
@@ -655,6 +668,7 @@ impl Server {
             #[cfg(feature = "oauth")] // oauth hook
             oauth: None,
             search: None,
+            listeners: Arc::default(),
             #[cfg(feature = "tasks")]
             tasks: crate::tasks::TaskSettings::default(),
         }

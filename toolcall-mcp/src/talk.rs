@@ -253,6 +253,11 @@ enum Report {
         url: String,
         reply: oneshot::Sender<Result<Answer<()>, AskError>>,
     },
+    /// A request for the client's roots; they go back on `reply`.
+    #[cfg(feature = "ask")]
+    Roots {
+        reply: oneshot::Sender<Result<Vec<toolcall_runtime::Root>, AskError>>,
+    },
     /// A request for the client's model; its text goes back on `reply`.
     #[cfg(feature = "ask")]
     Sample {
@@ -349,6 +354,23 @@ impl ProgressSink for Sink {
         let (reply, answer) = oneshot::channel();
         self.queue(Report::Sample { prompt: prompt.to_owned(), max_tokens, reply });
         Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
+    }
+
+    #[cfg(feature = "ask")]
+    fn roots(&self) -> AskFuture<Vec<toolcall_runtime::Root>> {
+        if let Some(rounds) = &self.rounds {
+            return rounds.roots();
+        }
+        let (reply, answer) = oneshot::channel();
+        self.queue(Report::Roots { reply });
+        Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
+    }
+
+    #[cfg(feature = "ask")]
+    fn name_next(&self, key: &str) {
+        if let Some(rounds) = &self.rounds {
+            rounds.name_next(key);
+        }
     }
 
     /// A 2026-07-28 call whose tool may become a task where it detaches
@@ -478,6 +500,11 @@ impl Talk {
             #[cfg(feature = "ask")]
             Report::ElicitUrl { message, url, reply } => {
                 let _ = reply.send(crate::ask::elicit_url(&self.peer, message, url).await);
+                return;
+            }
+            #[cfg(feature = "ask")]
+            Report::Roots { reply } => {
+                let _ = reply.send(crate::ask::roots(&self.peer).await);
                 return;
             }
             #[cfg(feature = "ask")]

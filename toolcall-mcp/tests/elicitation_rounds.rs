@@ -215,9 +215,14 @@ async fn call<H: ClientHandler>(
     let params = CallToolRequestParams::new(name.to_owned()).with_arguments(object(args));
     let result = tokio::time::timeout(Duration::from_secs(10), client.call_tool(params))
         .await
-        .expect("answered, not hung")
-        .expect("a result");
-    said(&result)
+        .expect("answered, not hung");
+    match result {
+        Ok(result) => said(&result),
+        // A JSON-RPC error, as `code: message` (a 2026-07-28 call that needs a capability
+        // the client did not declare is -32021).
+        Err(ServiceError::McpError(error)) => (true, format!("{}: {}", error.code.0, error.message)),
+        Err(other) => panic!("neither a result nor a JSON-RPC error: {other}"),
+    }
 }
 
 /// One round: the call of `name` with `args`, and the answers and state of the round before.
@@ -408,15 +413,22 @@ async fn a_2026_client_that_cannot_answer_gets_an_error_result_at_once() {
     let (store, runs) = (Arc::new(Store::seeded(Duration::ZERO)), Arc::new(AtomicUsize::new(0)));
     let nothing = modern(json!({}), ElicitationAction::Accept);
     let client = connect(server(&store, &runs), &nothing, true).await;
+    // SEP-2575: a request that needs a capability the client did not declare is error
+    // -32021, naming it, with what the tool said.
     let (error, text) = call(&client, "greet", json!({})).await;
-    assert!(error && text.contains("the client did not declare elicitation (asking the user)"), "{text}");
+    assert!(error && text.starts_with("-32021: the tool needs the client capability elicitation"), "{text}");
+    assert!(text.contains("the client did not declare elicitation (asking the user)"), "{text}");
     let (error, text) = call(&client, "ask_model", json!({})).await;
-    assert!(error && text.contains("the client did not declare sampling"), "{text}");
+    assert!(error && text.starts_with("-32021: the tool needs the client capability sampling"), "{text}");
     client.cancel().await.ok();
     let forms = modern(json!({"elicitation": {}}), ElicitationAction::Accept);
     let client = connect(server(&store, &runs), &forms, true).await;
     let (error, text) = call(&client, "sign_in", json!({})).await;
-    assert!(error && text.contains("the client did not declare URL elicitation"), "{text}");
+    assert!(
+        error && text.starts_with("-32021: the tool needs the client capability elicitation (url)"),
+        "{text}"
+    );
+    assert!(text.contains("the client did not declare URL elicitation"), "{text}");
     assert_eq!(call(&client, "greet", json!({})).await, (false, "hello Ada".to_owned()));
     client.cancel().await.ok();
 }
@@ -480,11 +492,16 @@ async fn a_confirmation_goes_on_only_after_a_yes_and_never_when_the_client_canno
         let client = connect(server(&store, &runs), &cannot, modern).await;
         let cannot_ask = "tool failed: it needs the user's confirmation, and the user cannot be asked \
              (the client did not declare elicitation (asking the user)); nothing was done";
-        assert_eq!(
-            call(&client, "forget", json!({})).await,
-            (true, cannot_ask.to_owned()),
-            "modern: {modern}"
-        );
+        // A 2026-07-28 request that needs elicitation it did not declare is -32021, with
+        // what the tool said; an earlier revision's call is the tool's error result.
+        let expected = if modern {
+            format!(
+                "-32021: the tool needs the client capability elicitation, which this request did not declare: {cannot_ask}"
+            )
+        } else {
+            cannot_ask.to_owned()
+        };
+        assert_eq!(call(&client, "forget", json!({})).await, (true, expected), "modern: {modern}");
         assert!(cannot.asked().is_empty());
         client.cancel().await.ok();
     }

@@ -117,14 +117,14 @@ async fn resources_list_read_and_fail_as_they_should() {
 #[allow(deprecated)]
 async fn subscribers_hear_of_updates_until_they_unsubscribe() {
     let server = McpServer::new(&ALL, ()).resources(resources());
-    let notifier = server.resource_notifier();
+    let notifier = server.notifier();
     let updates = Updates::default();
     let client = common::connect_as(server, updates.clone()).await;
     client.subscribe(SubscribeRequestParams::new("test://static-text")).await.unwrap();
     let refused = client.subscribe(SubscribeRequestParams::new("test://nothing")).await;
     assert!(refused.is_err(), "an unknown URI cannot be subscribed to");
-    assert_eq!(notifier.updated("test://static-text").await, 1);
-    assert_eq!(notifier.updated("test://static-binary").await, 0, "nobody subscribed to it");
+    assert_eq!(notifier.resource_updated("test://static-text").await, 1);
+    assert_eq!(notifier.resource_updated("test://static-binary").await, 0, "nobody subscribed to it");
     for _ in 0..50 {
         if !updates.0.lock().unwrap().is_empty() {
             break;
@@ -133,14 +133,14 @@ async fn subscribers_hear_of_updates_until_they_unsubscribe() {
     }
     assert_eq!(*updates.0.lock().unwrap(), ["test://static-text"]);
     client.unsubscribe(UnsubscribeRequestParams::new("test://static-text")).await.unwrap();
-    assert_eq!(notifier.updated("test://static-text").await, 0);
+    assert_eq!(notifier.resource_updated("test://static-text").await, 0);
     client.cancel().await.ok();
 }
 
 #[tokio::test]
 async fn every_session_hears_that_the_list_changed_until_it_goes() {
     let server = McpServer::new(&ALL, ()).resources(resources());
-    let notifier = server.resource_notifier();
+    let notifier = server.notifier();
     let (first, second) = (Updates::default(), Updates::default());
     let one = common::connect_as(server.clone(), first.clone()).await;
     let two = common::connect_as(server, second.clone()).await;
@@ -149,7 +149,7 @@ async fn every_session_hears_that_the_list_changed_until_it_goes() {
     // `notifications/initialized` is a notification: wait until both sessions are known.
     let mut told = 0;
     for _ in 0..100 {
-        told = notifier.list_changed().await;
+        told = notifier.resources_list_changed().await;
         if told == 2 {
             break;
         }
@@ -169,7 +169,7 @@ async fn every_session_hears_that_the_list_changed_until_it_goes() {
     two.cancel().await.ok();
     let mut told = 2;
     for _ in 0..100 {
-        told = notifier.list_changed().await;
+        told = notifier.resources_list_changed().await;
         if told == 1 {
             break;
         }

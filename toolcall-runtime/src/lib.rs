@@ -40,7 +40,7 @@ pub use info::{Names, ToolInfo};
 pub use meta::{Annotations, TaskPolicy, TaskSupport, ToolMeta};
 pub use output::{OutputSpec, OutputType};
 pub use params::ToolParam;
-pub use progress::{Answer, AskError, AskFuture, LogLevel, Progress, ProgressSink};
+pub use progress::{Answer, AskError, AskFuture, LogLevel, Progress, ProgressSink, Root};
 pub use progress::{Confirmation, NotConfirmed};
 pub use registry::{DuplicateTool, Registry, RegistryHit};
 pub use render::Format;

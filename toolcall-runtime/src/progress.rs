@@ -334,6 +334,17 @@ pub trait ProgressSink: Send + Sync {
         unsupported("whoever runs this tool has no model to ask")
     }
 
+    /// The next question asked (on this thread, at once) carries `key` where the
+    /// protocol names questions ([`Progress::keyed`]); a sink that names none ignores it.
+    fn name_next(&self, key: &str) {
+        let _ = key;
+    }
+
+    /// Asks the client for its roots (the directories or files it lets the server see).
+    fn roots(&self) -> AskFuture<Vec<Root>> {
+        unsupported("whoever runs this tool has no roots to give")
+    }
+
     /// The tool may go on without its caller waiting ([`Progress::detach`]): a server
     /// running it for a client that takes tasks answers the request with a task handle
     /// now and lets the call go on as that task. Resolves once that is done; at once where
@@ -341,6 +352,17 @@ pub trait ProgressSink: Send + Sync {
     fn detach(&self) -> Pin<Box<dyn Future<Output = ()> + Send>> {
         Box::pin(std::future::ready(()))
     }
+}
+
+/// One root a client gives ([`Progress::roots`]): a directory or file it lets the server
+/// see.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Root {
+    /// Its URI (`file:///home/me/project`).
+    pub uri: String,
+    /// A name to show for it, when the client gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// An answer that says asking is not possible, and why.
@@ -374,6 +396,14 @@ impl<S: ProgressSink + ?Sized> ProgressSink for Arc<S> {
     fn detach(&self) -> Pin<Box<dyn Future<Output = ()> + Send>> {
         S::detach(self)
     }
+
+    fn name_next(&self, key: &str) {
+        S::name_next(self, key);
+    }
+
+    fn roots(&self) -> AskFuture<Vec<Root>> {
+        S::roots(self)
+    }
 }
 
 /// A tool's handle for reporting progress and logging to whoever called it. `Send` and
@@ -384,19 +414,21 @@ pub struct Progress {
     sink: Option<Arc<dyn ProgressSink>>,
     /// Whoever runs the tool approved this call before it ran ([`Progress::approved`]).
     approved: bool,
+    /// The key the questions asked through this handle carry ([`Progress::keyed`]).
+    key: Option<Arc<str>>,
 }
 
-static NONE: Progress = Progress { sink: None, approved: false };
+static NONE: Progress = Progress { sink: None, approved: false, key: None };
 
 impl Progress {
     /// Reports to `sink`.
     pub fn new(sink: impl ProgressSink + 'static) -> Progress {
-        Progress { sink: Some(Arc::new(sink)), approved: false }
+        Progress { sink: Some(Arc::new(sink)), approved: false, key: None }
     }
 
     /// Reports to a shared `sink`.
     pub fn shared(sink: Arc<dyn ProgressSink>) -> Progress {
-        Progress { sink: Some(sink), approved: false }
+        Progress { sink: Some(sink), approved: false, key: None }
     }
 
     /// This progress, for a call that whoever runs the tool approved before it ran: a
@@ -448,7 +480,7 @@ impl Progress {
     /// never a wait.
     pub async fn elicit(&self, message: &str, schema: &Value) -> Result<Answer, AskError> {
         match &self.sink {
-            Some(sink) => sink.elicit(message, schema).await,
+            Some(sink) => self.named(sink).elicit(message, schema).await,
             None => Err(AskError::Unsupported("this call has no client to ask".to_owned())),
         }
     }
@@ -479,7 +511,7 @@ impl Progress {
     /// at once.
     pub async fn elicit_url(&self, message: &str, url: &str) -> Result<Answer<()>, AskError> {
         match &self.sink {
-            Some(sink) => sink.elicit_url(message, url).await,
+            Some(sink) => self.named(sink).elicit_url(message, url).await,
             None => Err(AskError::Unsupported("this call has no client to ask".to_owned())),
         }
     }
@@ -489,9 +521,49 @@ impl Progress {
     /// declared the capability; otherwise [`AskError::Unsupported`] at once.
     pub async fn sample(&self, prompt: &str, max_tokens: u32) -> Result<String, AskError> {
         match &self.sink {
-            Some(sink) => sink.sample(prompt, max_tokens).await,
+            Some(sink) => self.named(sink).sample(prompt, max_tokens).await,
             None => Err(AskError::Unsupported("this call has no client to ask".to_owned())),
         }
+    }
+
+    /// Asks the client for its roots (MCP `roots/list`: the directories or files it lets
+    /// the server see) and waits for them; a client that did not declare the `roots`
+    /// capability, or whoever runs the tool without a client, is [`AskError::Unsupported`]
+    /// at once.
+    pub async fn roots(&self) -> Result<Vec<Root>, AskError> {
+        match &self.sink {
+            Some(sink) => self.named(sink).roots().await,
+            None => Err(AskError::Unsupported("this call has no client to ask".to_owned())),
+        }
+    }
+
+    /// The same handle, whose questions carry `key` where the protocol names them (the
+    /// keys of a 2026-07-28 input-required result, of a task's input requests), instead of
+    /// the ones the server picks (`q0`, `q1`, ..). For a client that expects a question
+    /// under a name; questions asked at once through handles keyed alike are refused by
+    /// the server (keys are unique per round).
+    ///
+    /// ```
+    /// use toolcall_runtime::Progress;
+    ///
+    /// pub async fn greet(progress: &Progress) -> String {
+    ///     let schema = serde_json::json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    ///     match progress.keyed("user_name").elicit("What is your name?", &schema).await {
+    ///         Ok(answer) => format!("Hello, {answer:?}"),
+    ///         Err(_) => "Hello".to_owned(),
+    ///     }
+    /// }
+    /// ```
+    pub fn keyed(&self, key: &str) -> Progress {
+        Progress { key: Some(Arc::from(key)), ..self.clone() }
+    }
+
+    /// `sink`, told the key of the question about to be asked, when this handle has one.
+    fn named<'a>(&self, sink: &'a Arc<dyn ProgressSink>) -> &'a Arc<dyn ProgressSink> {
+        if let Some(key) = &self.key {
+            sink.name_next(key);
+        }
+        sink
     }
 
     /// Lets the rest of the call run without its caller waiting: for a tool declared

@@ -51,7 +51,7 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::Value;
 use toolcall_mcp::oauth::{AccessToken, ResourceServer};
-use toolcall_mcp::{Caller, HttpSettings, McpServer, Rejection, ToolSearch, bearer_token};
+use toolcall_mcp::{Caller, HttpSettings, McpServer, Rejection, TaskSettings, ToolSearch, bearer_token};
 
 use crate::app::{Location, PoolSettings, Store};
 use crate::models::{Role, User};
@@ -144,6 +144,12 @@ pub struct ServeArgs {
     /// replica serves any session: a redis:// URL [default: in this process].
     #[arg(long, value_name = "URL", requires = "http")]
     pub session_store: Option<String>,
+    /// Over HTTP, where tasks are kept (`export_notes` runs as one for clients that
+    /// declared the Tasks extension), so any replica answers for a task another started
+    /// and reports it failed if that replica stops: a redis:// URL [default: the
+    /// --session-store URL when one is given, else in this process].
+    #[arg(long, value_name = "URL", requires = "http")]
+    pub task_store: Option<String>,
     /// Over HTTP, instead of --token: the issuer URL of the OAuth 2.1 authorization server
     /// whose access tokens (for --resource) requests need. Every request needs scope
     /// notes:read; add_note and remove_note need notes:write, as their TOOLS entries say
@@ -275,17 +281,20 @@ impl ServeArgs {
         };
         let mut http = self.http_settings(store.clone());
         if let Some(url) = &self.session_store {
-            match runtime.block_on(toolcall_mcp::RedisSessionStore::connect(url)) {
+            match connect(&runtime, "session store", url, toolcall_mcp::RedisSessionStore::connect(url)) {
                 Ok(sessions) => {
                     http.session_store = Some(Arc::new(sessions.expiring_after(http.session_idle_timeout)));
                 }
-                Err(error) => {
-                    eprintln!("error: the session store at {url}: {error}");
-                    return ExitCode::FAILURE;
-                }
+                Err(exit) => return exit,
             }
         }
-        let server = self.server(Arc::clone(&store), oauth.clone()).http(http);
+        let mut server = self.server(Arc::clone(&store), oauth.clone()).http(http);
+        if let Some(url) = self.task_store_url() {
+            match connect(&runtime, "task store", url, toolcall_mcp::RedisTaskStore::connect(url)) {
+                Ok(tasks) => server = server.tasks(TaskSettings::in_store(Arc::new(tasks))),
+                Err(exit) => return exit,
+            }
+        }
         let served = runtime.block_on(async move {
             match self.http {
                 None => server.serve_stdio().await,
@@ -314,6 +323,12 @@ impl ServeArgs {
                 ExitCode::FAILURE
             }
         }
+    }
+
+    /// The Redis of `--task-store`, else that of `--session-store`; `None`: tasks in this
+    /// process.
+    fn task_store_url(&self) -> Option<&str> {
+        self.task_store.as_deref().or(self.session_store.as_deref())
     }
 
     /// Refuses tokens without `--http` (stdio has no requests to authenticate), a token
@@ -481,6 +496,19 @@ impl ServeArgs {
         }
         Ok(Some(Arc::new(server)))
     }
+}
+
+/// Connects to the `what` at `url` (`connecting`), or says why not on stderr: exit 1.
+fn connect<T, E: std::fmt::Display>(
+    runtime: &tokio::runtime::Runtime,
+    what: &str,
+    url: &str,
+    connecting: impl std::future::Future<Output = Result<T, E>>,
+) -> Result<T, ExitCode> {
+    runtime.block_on(connecting).map_err(|error| {
+        eprintln!("error: the {what} at {url}: {error}");
+        ExitCode::FAILURE
+    })
 }
 
 /// Reads the issuer's metadata and keys at start, to report an unreachable issuer early;
@@ -799,5 +827,18 @@ mod tests {
         assert!(check("--http 127.0.0.1:0 --token same --token 2:same").is_err(), "TOKEN is user 1's");
         assert!(check("--http 127.0.0.1:0 --token 1:a,1:b,2:c").is_ok(), "a user may have two tokens");
         assert!(!check("--http 127.0.0.1:0 --token s3cret,2:s3cret").unwrap_err().contains("s3cret"));
+    }
+
+    #[test]
+    fn tasks_are_kept_in_the_task_store_else_the_session_store_else_in_memory() {
+        let url = |line: &str| serve(line).unwrap().task_store_url().map(str::to_owned);
+        assert_eq!(url("--http 127.0.0.1:0"), None);
+        assert_eq!(url("--http 127.0.0.1:0 --session-store redis://s"), Some("redis://s".to_owned()));
+        assert_eq!(url("--http 127.0.0.1:0 --task-store redis://t"), Some("redis://t".to_owned()));
+        assert_eq!(
+            url("--http 127.0.0.1:0 --session-store redis://s --task-store redis://t"),
+            Some("redis://t".to_owned())
+        );
+        assert!(serve("--task-store redis://t").is_err(), "replicas serve HTTP");
     }
 }

@@ -10,9 +10,11 @@ use crate::app::StoreError;
 use crate::models::{Confirm, Note, User, export_uri, markdown};
 
 /// What these tools are, for clients and models: a confirmation-worthy destructive tool
-/// under its wire name, read-only hints, a tool-specific time limit and examples; and, for
-/// the OAuth resource server of `serve --auth-issuer` only (never sent to a client), the
-/// scope the tools that write need beside `notes:read`.
+/// under its wire name, read-only hints, a tool-specific time limit and examples, a tool
+/// that runs as a task for clients that declared the Tasks extension (`export_notes`: the
+/// call is answered at once with the task, whose progress and result the client polls);
+/// and, for the OAuth resource server of `serve --auth-issuer` only (never sent to a
+/// client), the scope the tools that write need beside `notes:read`.
 pub(crate) const TOOLS: &[ToolMeta] = &[
     ToolMeta::new("delete_note")
         .name("remove_note")
@@ -39,7 +41,7 @@ pub(crate) const TOOLS: &[ToolMeta] = &[
             "image/svg+xml",
         )
         .meta("rs.toolcall.example/audience", r#""signed-in users""#),
-    ToolMeta::new("export_notes").title("Export my notes").read_only().closed_world(),
+    ToolMeta::new("export_notes").title("Export my notes").read_only().closed_world().task(),
 ];
 
 /// Who the assistant is acting for.

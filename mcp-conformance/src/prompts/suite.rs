@@ -41,3 +41,31 @@ pub fn test_prompt_with_image() -> Vec<Message> {
         Message::user(Content::text("Please analyze the image above.")),
     ]
 }
+
+/// A prompt that asks the user what context to use before it is written (SEP-2322: an
+/// input-required result answers `prompts/get` too).
+///
+/// # Errors
+///
+/// When the client cannot ask the user.
+pub async fn test_input_required_result_prompt(
+    progress: &toolcall_runtime::Progress,
+) -> Result<String, String> {
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {"context": {"type": "string"}},
+        "required": ["context"],
+    });
+    let answer = progress
+        .keyed("user_context")
+        .elicit("What context should the prompt use?", &schema)
+        .await
+        .map_err(|e| e.to_string())?;
+    let context = match answer {
+        toolcall_runtime::Answer::Accept(values) => {
+            values.get("context").and_then(|v| v.as_str()).unwrap_or_default().to_owned()
+        }
+        other => format!("{other:?}"),
+    };
+    Ok(format!("Write with this context in mind: {context}"))
+}

@@ -2,5 +2,8 @@
 
 pub mod asking;
 pub mod content;
+pub mod headers;
+pub mod rounds;
+pub mod stateless;
 pub mod talking;
 pub mod tasks;

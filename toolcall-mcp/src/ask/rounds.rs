@@ -62,7 +62,7 @@ use super::{Can, Kind};
 pub(crate) const MAX_QUESTIONS: usize = 32;
 
 /// The version of what a sealed state holds.
-const FORMAT: u64 = 1;
+const FORMAT: u64 = 2;
 
 /// What seals and opens the states of one server (and its clones): rmcp's codec under the
 /// server's key, and how long a state stays valid.
@@ -169,10 +169,14 @@ struct Answered {
     answer: Value,
 }
 
-/// The question a round ended on.
+/// A question a round ended on.
 #[derive(Debug)]
 struct Pending {
     place: usize,
+    /// Its key in `inputRequests`: the tool's ([`Progress::keyed`]), else `q<place>`.
+    ///
+    /// [`Progress::keyed`]: toolcall_runtime::Progress::keyed
+    key: String,
     kind: Kind,
     question: String,
     request: InputRequest,
@@ -182,12 +186,16 @@ struct Pending {
 /// asks here.
 #[derive(Debug)]
 pub(crate) struct Rounds {
-    answers: Vec<Answered>,
+    /// The answers the state holds, by the place of their question.
+    answers: std::collections::BTreeMap<usize, Answered>,
     /// What the client declared for this request; `None`: it declared nothing.
     can: Option<(Can, bool)>,
     sealing: bool,
     asking: Mutex<Asking>,
     asked: Notify,
+    /// The first kind of question the client did not declare it could answer: a call
+    /// that then fails needed a capability the client lacks ([`Rounds::missing`]).
+    missing: Mutex<Option<Kind>>,
     /// Whether the call becomes a task where its tool detaches
     /// (`ToolMeta::task_from_detach`, for a client that takes tasks).
     #[cfg(feature = "tasks")]
@@ -201,8 +209,11 @@ pub(crate) struct Rounds {
 struct Asking {
     /// The place of the next question.
     next: usize,
-    /// The first question with no answer: the one the round ends on.
-    pending: Option<Pending>,
+    /// The questions with no answer, in the order asked: the round ends on them (several
+    /// when the tool asked them at once).
+    pending: Vec<Pending>,
+    /// The key the next question carries ([`Rounds::name_next`]).
+    next_key: Option<String>,
 }
 
 /// What a question finds.
@@ -224,20 +235,34 @@ impl Rounds {
         request: &CallToolRequestParams,
         binding: &[u8],
     ) -> Result<Rounds, ErrorData> {
+        let (state, responses) = (request.request_state.as_ref(), request.input_responses.as_ref());
+        Rounds::begin_with(sealer, capabilities, state, responses, binding)
+    }
+
+    /// [`Rounds::begin`] of any request that carries a `requestState` and
+    /// `inputResponses` (`prompts/get` as well as `tools/call`).
+    pub(crate) fn begin_with(
+        sealer: &Sealer,
+        capabilities: Option<&ClientCapabilities>,
+        request_state: Option<&String>,
+        input_responses: Option<&rmcp::model::InputResponses>,
+        binding: &[u8],
+    ) -> Result<Rounds, ErrorData> {
         let can = capabilities.map(|c| (Can::of(c), c.elicitation.is_some()));
         let mut rounds = Rounds {
-            answers: Vec::new(),
+            answers: std::collections::BTreeMap::new(),
             can,
             sealing: sealer.codec.is_some(),
             asking: Mutex::default(),
             asked: Notify::new(),
+            missing: Mutex::default(),
             #[cfg(feature = "tasks")]
             detachable: std::sync::atomic::AtomicBool::new(false),
             #[cfg(feature = "tasks")]
             detached: Notify::new(),
         };
         // Responses without a state answer nothing this server asked: ignored.
-        let Some(sealed) = &request.request_state else { return Ok(rounds) };
+        let Some(sealed) = request_state else { return Ok(rounds) };
         let Some(codec) = &sealer.codec else { return Err(bad_state()) };
         let state: Value = codec.open_json_with(sealed, binding).map_err(|error| {
             log::debug!("a requestState was refused: {error}");
@@ -245,8 +270,8 @@ impl Rounds {
         })?;
         let (answers, pending) = read_state(&state).ok_or_else(bad_state)?;
         rounds.answers = answers;
-        if let Some((key, kind, question)) = pending {
-            let responses = request.input_responses.as_ref();
+        let responses = input_responses;
+        for (place, key, kind, question) in pending {
             // No answer to it: it is asked again (the specification: ask for what is
             // missing rather than fail).
             if let Some(response) = responses.and_then(|r| r.get(&key)) {
@@ -256,10 +281,45 @@ impl Rounds {
                         Some(json!({"error": "invalid_input_response", "key": key})),
                     )
                 })?;
-                rounds.answers.push(Answered { question, answer });
+                rounds.answers.insert(place, Answered { question, answer });
             }
         }
         Ok(rounds)
+    }
+
+    /// Keeps `kind` as the capability the call needed and the client lacks, unless an
+    /// earlier question's is kept.
+    fn note_missing(&self, kind: Kind) {
+        self.missing.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(kind);
+    }
+
+    /// Error -32021 for a call whose tool failed (saying `failed`) after asking what the
+    /// client did not declare it could answer (SEP-2575: a server must not rely on a
+    /// capability the client did not declare, and says which it needed); `None` when it
+    /// asked nothing the client lacked.
+    pub(crate) fn missing(&self, failed: &str) -> Option<ErrorData> {
+        let kind = (*self.missing.lock().unwrap_or_else(PoisonError::into_inner))?;
+        let (name, capability) = match kind {
+            Kind::Form => ("elicitation", json!({"elicitation": {"form": {}}})),
+            Kind::Url => ("elicitation (url)", json!({"elicitation": {"url": {}}})),
+            Kind::Sample => ("sampling", json!({"sampling": {}})),
+            Kind::Roots => ("roots", json!({"roots": {}})),
+        };
+        Some(ErrorData::new(
+            rmcp::model::ErrorCode(-32021),
+            format!(
+                "the tool needs the client capability {name}, which this request did not declare: {failed}"
+            ),
+            Some(json!({"requiredCapabilities": capability, "toolError": failed})),
+        ))
+    }
+
+    /// The tool's future was polled: if it asked questions with no answer, the round ends
+    /// on them (all of them, however many it asked in that poll).
+    pub(crate) fn polled(&self) {
+        if !self.asking.lock().unwrap_or_else(PoisonError::into_inner).pending.is_empty() {
+            self.asked.notify_one();
+        }
     }
 
     /// Resolves once a question with no answer was asked: the round ends on it.
@@ -275,26 +335,31 @@ impl Rounds {
         binding: &[u8],
     ) -> Result<InputRequiredResult, ErrorData> {
         let asking = self.asking.lock().unwrap_or_else(PoisonError::into_inner);
-        let (Some(pending), Some(codec)) = (&asking.pending, &sealer.codec) else {
-            return Err(ErrorData::internal_error("a round ended with no question to send", None));
+        let Some(codec) = &sealer.codec else {
+            return Err(ErrorData::internal_error("a round ended with no key to seal its state", None));
         };
-        let key = format!("q{}", pending.place);
+        if asking.pending.is_empty() {
+            return Err(ErrorData::internal_error("a round ended with no question to send", None));
+        }
+        // The answers the tool got this round: the ones it will get again next round.
         let answers: Vec<Value> = self
             .answers
             .iter()
-            .take(pending.place)
-            .map(|a| json!({"q": a.question, "a": a.answer}))
+            .filter(|(place, _)| **place < asking.next)
+            .map(|(place, a)| json!({"p": place, "q": a.question, "a": a.answer}))
             .collect();
-        let state = json!({
-            "v": FORMAT,
-            "answers": answers,
-            "pending": {"key": key, "kind": pending.kind.as_str(), "q": pending.question},
-        });
+        let pending: Vec<Value> = asking
+            .pending
+            .iter()
+            .map(|p| json!({"p": p.place, "key": p.key, "kind": p.kind.as_str(), "q": p.question}))
+            .collect();
+        let state = json!({"v": FORMAT, "answers": answers, "pending": pending});
         let options = SealOptions::new().associated_data(binding).ttl(sealer.ttl);
         let sealed = codec.seal_json_with(&state, &options).map_err(|e| {
             ErrorData::internal_error(format!("the request state could not be sealed: {e}"), None)
         })?;
-        let requests = InputRequests::from([(key, pending.request.clone())]);
+        let requests: InputRequests =
+            asking.pending.iter().map(|p| (p.key.clone(), p.request.clone())).collect();
         Ok(InputRequiredResult::new(Some(requests), Some(sealed)))
     }
 
@@ -367,6 +432,11 @@ impl Rounds {
         self.detached.notified().await;
     }
 
+    /// The next question carries `key` ([`toolcall_runtime::Progress::keyed`]).
+    pub(crate) fn name_next(&self, key: &str) {
+        self.asking.lock().unwrap_or_else(PoisonError::into_inner).next_key = Some(key.to_owned());
+    }
+
     /// The answer the state holds to the next question, when it asks `question` (of
     /// `kind`), which then takes its place; `None` (and no place taken) when it holds none.
     /// A task whose tool detached after its rounds asks here first
@@ -375,9 +445,17 @@ impl Rounds {
     pub(crate) fn answered(&self, kind: Kind, question: &Value) -> Option<Value> {
         let question = digest(kind, question);
         let mut asking = self.asking.lock().unwrap_or_else(PoisonError::into_inner);
-        let answer = self.answers.get(asking.next).filter(|a| a.question == question)?.answer.clone();
+        let answer = self.answers.get(&asking.next).filter(|a| a.question == question)?.answer.clone();
         asking.next += 1;
         Some(answer)
+    }
+
+    /// Asks the client for its roots.
+    pub(crate) fn roots(&self) -> AskFuture<Vec<toolcall_runtime::Root>> {
+        let asked = self.ask(Kind::Roots, json!({"roots": true}), || {
+            Ok(InputRequest::ListRoots(rmcp::model::ListRootsRequest::default()))
+        });
+        settle(asked, read_roots)
     }
 
     /// The next question, of `kind`, asking `question` (built as `request`): its answer
@@ -389,10 +467,12 @@ impl Rounds {
         request: impl FnOnce() -> Result<InputRequest, AskError>,
     ) -> Result<Found, AskError> {
         let Some((can, elicitation)) = self.can else {
+            self.note_missing(kind);
             let what = super::can_not(kind);
             return Err(AskError::Unsupported(format!("the client has not said what it supports; {what}")));
         };
         if let Some(why) = can.refusal(kind, elicitation) {
+            self.note_missing(kind);
             return Err(AskError::Unsupported(why));
         }
         if !self.sealing {
@@ -402,21 +482,55 @@ impl Rounds {
         let request = request()?;
         let question = digest(kind, &question);
         let mut asking = self.asking.lock().unwrap_or_else(PoisonError::into_inner);
-        if asking.pending.is_some() {
-            // Asked while the round already ends on an earlier question: asked next round.
-            return Ok(Found::Asked);
-        }
+        let key = asking.next_key.take();
         let place = asking.next;
         if place >= MAX_QUESTIONS {
             return Err(AskError::Failed(format!("a call may ask at most {MAX_QUESTIONS} questions")));
         }
         asking.next += 1;
-        if let Some(answered) = self.answers.get(place).filter(|a| a.question == question) {
+        if let Some(answered) = self.answers.get(&place).filter(|a| a.question == question) {
             return Ok(Found::Answered(answered.answer.clone()));
         }
-        asking.pending = Some(Pending { place, kind, question, request });
-        self.asked.notify_one();
+        let key = key.unwrap_or_else(|| format!("q{place}"));
+        if asking.pending.iter().any(|p| p.key == key) {
+            return Err(AskError::Failed(format!("two questions asked at once carry the key {key:?}")));
+        }
+        asking.pending.push(Pending { place, key, kind, question, request });
+        // The round ends once the poll that asked is over ([`Rounds::polled`]): questions
+        // asked at once (`join!`) are all in it.
         Ok(Found::Asked)
+    }
+}
+
+/// A `Progress` sink that asks a request's rounds and reports nowhere: what a prompt
+/// function that takes `&Progress` gets on 2026-07-28.
+#[cfg(feature = "prompts")]
+pub(crate) struct RoundsSink(pub(crate) std::sync::Arc<Rounds>);
+
+#[cfg(feature = "prompts")]
+impl toolcall_runtime::ProgressSink for RoundsSink {
+    fn progress(&self, _: u64, _: Option<u64>, _: &str) {}
+
+    fn log(&self, _: toolcall_runtime::LogLevel, _: &str) {}
+
+    fn elicit(&self, message: &str, schema: &Value) -> AskFuture<Answer> {
+        self.0.elicit(message, schema)
+    }
+
+    fn elicit_url(&self, message: &str, url: &str) -> AskFuture<Answer<()>> {
+        self.0.elicit_url(message, url)
+    }
+
+    fn sample(&self, prompt: &str, max_tokens: u32) -> AskFuture<String> {
+        self.0.sample(prompt, max_tokens)
+    }
+
+    fn roots(&self) -> AskFuture<Vec<toolcall_runtime::Root>> {
+        self.0.roots()
+    }
+
+    fn name_next(&self, key: &str) {
+        self.0.name_next(key);
     }
 }
 
@@ -449,32 +563,57 @@ pub(crate) fn elicited(answer: &Value, form: bool) -> Result<Answer, AskError> {
     }
 }
 
-/// What a (verified) state holds: the answers, and the question the round ended on (its
-/// key, kind and digest). `None` when it is not a state of this format.
+/// The roots of an answer as the state keeps it (`{"roots": [..]}`).
+pub(crate) fn read_roots(answer: &Value) -> Result<Vec<toolcall_runtime::Root>, AskError> {
+    let roots = answer.get("roots").cloned().unwrap_or(Value::Null);
+    serde_json::from_value(roots)
+        .map_err(|e| AskError::Failed(format!("the client's roots do not read: {e}")))
+}
+
+/// What a (verified) state holds: the answers by place, and the questions the round
+/// ended on (each one's place, key, kind and digest). `None` when it is not a state of
+/// this format.
 #[allow(clippy::type_complexity)]
-fn read_state(state: &Value) -> Option<(Vec<Answered>, Option<(String, Kind, String)>)> {
+fn read_state(
+    state: &Value,
+) -> Option<(std::collections::BTreeMap<usize, Answered>, Vec<(usize, String, Kind, String)>)> {
     if state.get("v").and_then(Value::as_u64) != Some(FORMAT) {
         return None;
     }
+    let place = |v: &Value| v.get("p")?.as_u64().and_then(|p| usize::try_from(p).ok());
     let answers = state
         .get("answers")?
         .as_array()?
         .iter()
-        .map(|a| Some(Answered { question: a.get("q")?.as_str()?.to_owned(), answer: a.get("a")?.clone() }))
+        .map(|a| {
+            let answered =
+                Answered { question: a.get("q")?.as_str()?.to_owned(), answer: a.get("a")?.clone() };
+            Some((place(a)?, answered))
+        })
+        .collect::<Option<std::collections::BTreeMap<_, _>>>()?;
+    let pending = state
+        .get("pending")?
+        .as_array()?
+        .iter()
+        .map(|p| {
+            Some((
+                place(p)?,
+                p.get("key")?.as_str()?.to_owned(),
+                Kind::parse(p.get("kind")?.as_str()?)?,
+                p.get("q")?.as_str()?.to_owned(),
+            ))
+        })
         .collect::<Option<Vec<_>>>()?;
-    let pending = match state.get("pending") {
-        None | Some(Value::Null) => None,
-        Some(p) => Some((
-            p.get("key")?.as_str()?.to_owned(),
-            Kind::parse(p.get("kind")?.as_str()?)?,
-            p.get("q")?.as_str()?.to_owned(),
-        )),
-    };
     Some((answers, pending))
 }
 
 /// The client's response to a question of `kind`, checked and kept as the state keeps it.
 pub(crate) fn read_response(kind: Kind, response: &Value) -> Result<Value, String> {
+    if kind == Kind::Roots {
+        let result: rmcp::model::ListRootsResult = serde_json::from_value(response.clone())
+            .map_err(|e| format!("expected the result of roots/list: {e}"))?;
+        return Ok(json!({"roots": super::roots_of(&result)}));
+    }
     if kind == Kind::Sample {
         let result: CreateMessageResult = serde_json::from_value(response.clone())
             .map_err(|e| format!("expected the result of sampling/createMessage: {e}"))?;

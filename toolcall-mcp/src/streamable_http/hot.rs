@@ -487,6 +487,19 @@ impl Hot {
         if let Some(answer) = first {
             return self.complete(session.as_ref(), answer);
         }
+        // A 2026-07-28 call that waits sends nothing until its answer (this path carries no
+        // progress or log messages) or its first keep-alive: one answered before is sent
+        // as any answer at once, a JSON-RPC error with the HTTP status rmcp maps its code
+        // to (a -32021 is a 400), not on a stream already answered 200.
+        if session.is_none() {
+            let waited = match self.keep_alive {
+                Some(interval) => tokio::time::timeout(interval, call.as_mut()).await.ok(),
+                None => Some(call.as_mut().await),
+            };
+            if let Some(answer) = waited {
+                return self.complete(None, answer);
+            }
+        }
         match session {
             None => event_stream(events::body(Driven {
                 call: Some(call),

@@ -19,6 +19,8 @@
 //! -32021 naming the extension.
 
 pub mod methods;
+#[cfg(all(feature = "redis", feature = "tasks"))]
+pub mod redis;
 pub mod run;
 pub mod start;
 pub mod store;

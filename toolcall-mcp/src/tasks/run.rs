@@ -98,6 +98,7 @@ impl Server {
             changed: Notify::new(),
             writing: tokio::sync::Mutex::new(()),
             questions: AtomicUsize::new(0),
+            next_key: Mutex::new(None),
         });
         let server = self.clone();
         tokio::spawn(async move { server.run_task(run, call).await });
@@ -121,6 +122,7 @@ impl Server {
             args: call.args,
             arrived: Instant::now(),
             limit: Some(limit),
+            after_poll: None,
             progress: Progress::new(sink),
             talk: None,
         };
@@ -172,6 +174,8 @@ pub(crate) struct TaskRun {
     writing: tokio::sync::Mutex<()>,
     /// How many questions the tool asked: the next one's key.
     questions: AtomicUsize,
+    /// The key the next question carries ([`toolcall_runtime::Progress::keyed`]).
+    next_key: Mutex<Option<String>>,
 }
 
 impl TaskRun {
@@ -304,7 +308,9 @@ impl TaskSink {
             Ok(request) => request,
             Err(error) => return Box::pin(std::future::ready(Err(error))),
         };
-        let key = format!("q{}", self.run.questions.fetch_add(1, Ordering::SeqCst));
+        let number = self.run.questions.fetch_add(1, Ordering::SeqCst);
+        let named = self.run.next_key.lock().unwrap_or_else(PoisonError::into_inner).take();
+        let key = named.unwrap_or_else(|| format!("q{number}"));
         self.run.change(|record| {
             record.input_requests.insert(key.clone(), request);
             record.state = TaskState::InputRequired;
@@ -354,6 +360,15 @@ impl ProgressSink for TaskSink {
                 Answer::Cancel => Answer::Cancel,
             })
         })
+    }
+
+    fn name_next(&self, key: &str) {
+        *self.run.next_key.lock().unwrap_or_else(PoisonError::into_inner) = Some(key.to_owned());
+    }
+
+    fn roots(&self) -> AskFuture<Vec<toolcall_runtime::Root>> {
+        let request = Ok(InputRequest::ListRoots(rmcp::model::ListRootsRequest::default()));
+        self.ask(Kind::Roots, json!({"roots": true}), request, crate::ask::rounds::read_roots)
     }
 
     fn sample(&self, prompt: &str, max_tokens: u32) -> AskFuture<String> {
