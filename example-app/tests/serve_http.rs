@@ -712,8 +712,20 @@ async fn get(served: &Served, path: &str) -> (u16, String) {
 #[cfg(unix)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_lets_the_call_in_flight_finish_then_exits_zero() {
-    // Each query of the built-in database waits 1.5 s: a call is in flight long enough.
-    let args = ["--http", "127.0.0.1:0", "--db-latency", "1500", "--drain-grace", "20", "--token", "ada"];
+    // Each query of the built-in database waits 3 s: a call is in flight past the drain
+    // delay (1 s).
+    let args = [
+        "--http",
+        "127.0.0.1:0",
+        "--db-latency",
+        "3000",
+        "--drain-grace",
+        "20",
+        "--drain-delay",
+        "1",
+        "--token",
+        "ada",
+    ];
     let mut served = start(&mut serve_command(&args)).await;
     // Probes need no token.
     assert_eq!(get(&served, "/healthz").await, (200, "ok\n".to_owned()));
@@ -728,7 +740,13 @@ async fn sigterm_lets_the_call_in_flight_finish_then_exits_zero() {
     let killed = tokio::process::Command::new("kill").args(["-TERM", &pid]).status().await.unwrap();
     assert!(killed.success());
     tokio::time::sleep(Duration::from_millis(200)).await;
-    // Draining: not ready, and new requests are sent elsewhere.
+    // Draining: not ready at once, so a balancer's check sees it, while requests are still
+    // served for the delay (1 s here)...
+    assert_eq!(get(&served, "/readyz").await, (503, "draining\n".to_owned()));
+    let (status, _, _) = net::post(&served.uri, initialize_body(), &[("authorization", "Bearer ada")]).await;
+    assert_eq!(status, 200, "served during the drain delay");
+    // ... then new requests are sent elsewhere.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
     assert_eq!(get(&served, "/readyz").await, (503, "draining\n".to_owned()));
     let (status, headers, _) =
         net::post(&served.uri, initialize_body(), &[("authorization", "Bearer ada")]).await;

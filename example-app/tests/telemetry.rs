@@ -150,7 +150,9 @@ const TOKEN: &str = "ada-token-NEVER-LOGGED";
 /// Starts `serve --http 127.0.0.1:0 --token TOKEN` with `env` (and no other `OTEL_*`).
 async fn serve(env: &[(&str, &str)]) -> Server {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_example-app"));
-    command.args(["serve", "--http", "127.0.0.1:0", "--token", TOKEN]).env_remove("TOOLCALL_MCP_TOKEN");
+    command
+        .args(["serve", "--http", "127.0.0.1:0", "--drain-delay", "0", "--token", TOKEN])
+        .env_remove("TOOLCALL_MCP_TOKEN");
     for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("OTEL_")) {
         command.env_remove(name);
     }

@@ -20,6 +20,10 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
     "https://[::1]:*",
 ];
 
+/// How long a server told to stop goes on serving while `/readyz` says `draining`
+/// ([`HttpSettings::drain_delay`]): 5 s.
+pub const DEFAULT_DRAIN_DELAY: Duration = Duration::from_secs(5);
+
 /// How the streamable-HTTP transport guards itself: which `Host` and `Origin` it
 /// answers, how large and how slow a request may be, how many connections and sessions
 /// it keeps, and where sessions live. Each field's documentation says its default.
@@ -113,6 +117,12 @@ pub struct HttpSettings {
     /// the requests in flight finish once it is told to stop; past it, it returns anyway
     /// (their connections close). Default: 30 s.
     pub drain_grace: Duration,
+    /// How long, once told to stop, the server goes on serving while `/readyz` answers 503
+    /// `draining`, so a balancer's health check sees the drain and sends new requests
+    /// elsewhere before any is refused; then new MCP requests get 503 with `Retry-After`
+    /// and the ones in flight have [`HttpSettings::drain_grace`] to finish. Default: 5 s
+    /// (two failed checks of a balancer checking every 2 s, and a margin).
+    pub drain_delay: Duration,
     /// The most tool calls one caller (its identity, else its address) may make: past
     /// it, a `tools/call` is answered 429 with `Retry-After`. Counted in this process.
     /// Default: none.
@@ -140,6 +150,7 @@ impl Default for HttpSettings {
             session_store: None,
             readiness: None,
             drain_grace: Duration::from_secs(30),
+            drain_delay: DEFAULT_DRAIN_DELAY,
             rate_limit: None,
             tool_rate_limits: std::collections::BTreeMap::new(),
         }
@@ -164,6 +175,7 @@ impl std::fmt::Debug for HttpSettings {
             .field("session_store", &self.session_store.as_ref().map(|_| "<store>"))
             .field("readiness", &self.readiness.as_ref().map(|_| "<function>"))
             .field("drain_grace", &self.drain_grace)
+            .field("drain_delay", &self.drain_delay)
             .field("rate_limit", &self.rate_limit)
             .field("tool_rate_limits", &self.tool_rate_limits)
             .finish()

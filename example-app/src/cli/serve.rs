@@ -124,6 +124,11 @@ pub struct ServeArgs {
     /// the process exits, in seconds [default: 30].
     #[arg(long, value_name = "SECS", requires = "http", value_parser = seconds)]
     pub drain_grace: Option<Duration>,
+    /// Over HTTP, on SIGTERM or SIGINT: how long the server goes on serving while
+    /// `/readyz` answers 503 `draining` (so a balancer's health check sees it) before it
+    /// refuses new requests, in seconds [default: 5].
+    #[arg(long, value_name = "SECS", requires = "http", value_parser = seconds)]
+    pub drain_delay: Option<Duration>,
     /// With the built-in database, each query waits this long first, in milliseconds (to
     /// watch calls in flight) [default: 50].
     #[arg(long, value_name = "MS")]
@@ -410,6 +415,7 @@ impl ServeArgs {
         set(&mut http.idle_timeout, self.idle_timeout);
         set(&mut http.session_idle_timeout, self.session_idle_timeout);
         set(&mut http.drain_grace, self.drain_grace);
+        set(&mut http.drain_delay, self.drain_delay);
         http.rate_limit = self.rate_limit.map(toolcall_mcp::RateLimit::per_second);
         http.ready_when(move || {
             let store = Arc::clone(&store);

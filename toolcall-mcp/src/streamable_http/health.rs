@@ -4,12 +4,15 @@
 //! check: probes come by address). `GET /readyz` answers 200 when the server takes calls:
 //! not draining, and the readiness function ([`HttpSettings::readiness`]) says ready (a
 //! database that answers); else 503 with the reason. Draining
-//! ([`McpServer::serve_http_until`]) refuses new MCP requests with 503 and `Retry-After`
-//! (a balancer sends them to another replica), lets the requests in flight finish within
-//! the grace period ([`HttpSettings::drain_grace`]), then returns.
+//! ([`McpServer::serve_http_until`]) first says so on `/readyz` while it goes on serving
+//! for [`HttpSettings::drain_delay`] (a balancer's health check sees it and sends new
+//! requests elsewhere), then refuses new MCP requests with 503 and `Retry-After` (a
+//! balancer that retries sends them to another replica), lets the requests in flight
+//! finish within the grace period ([`HttpSettings::drain_grace`]), then returns.
 //!
 //! [`HttpSettings::readiness`]: crate::HttpSettings::readiness
 //! [`HttpSettings::drain_grace`]: crate::HttpSettings::drain_grace
+//! [`HttpSettings::drain_delay`]: crate::HttpSettings::drain_delay
 //! [`McpServer::serve_http_until`]: crate::McpServer::serve_http_until
 
 use std::future::Future;
@@ -39,6 +42,8 @@ const DRAIN_RETRY_AFTER: &str = "5";
 /// the function serving it.
 #[derive(Default)]
 pub(crate) struct Health {
+    /// Told to stop: `/readyz` says `draining` (requests are still served).
+    announced: AtomicBool,
     draining: AtomicBool,
     in_flight: AtomicUsize,
     idle: Notify,
@@ -51,8 +56,14 @@ impl Health {
         Health { ready, ..Health::default() }
     }
 
+    /// From now on `/readyz` says draining; MCP requests are still served.
+    pub(crate) fn announce_draining(&self) {
+        self.announced.store(true, Ordering::SeqCst);
+    }
+
     /// From now on, MCP requests are refused and `/readyz` says draining.
     pub(crate) fn start_draining(&self) {
+        self.announce_draining();
         self.draining.store(true, Ordering::SeqCst);
     }
 
@@ -105,7 +116,7 @@ pub(crate) fn routes(health: Arc<Health>) -> axum::Router {
 
 /// `GET /readyz`: 200 when taking calls, else 503 with the reason.
 async fn ready(State(health): State<Arc<Health>>) -> Response {
-    if health.draining.load(Ordering::SeqCst) {
+    if health.announced.load(Ordering::SeqCst) {
         return (StatusCode::SERVICE_UNAVAILABLE, "draining\n").into_response();
     }
     match &health.ready {

@@ -149,10 +149,11 @@ impl Server {
             self.http.allow_bound_loopback(addr.ip());
         }
         let limits = conn::Limits::of(&self.http);
-        let (max_connections, grace) = (self.http.max_connections, self.http.drain_grace);
+        let (max_connections, grace, delay) =
+            (self.http.max_connections, self.http.drain_grace, self.http.drain_delay);
         let (front, health) = self.front()?;
         let serving: Serving = Box::pin(conn::serve(listener, front, limits, max_connections));
-        Ok((serving, Draining { health, grace }))
+        Ok((serving, Draining { health, grace, delay }))
     }
 
     /// [`McpServer::router`].
@@ -174,15 +175,25 @@ impl Server {
 struct Draining {
     health: Arc<health::Health>,
     grace: std::time::Duration,
+    /// How long it serves on while `/readyz` says draining, before it refuses.
+    delay: std::time::Duration,
 }
 
 impl Draining {
-    /// `serving` drained: `/readyz` answers 503, new MCP requests get 503 with
-    /// `Retry-After`, and the requests in flight finish within the grace; boxed here.
+    /// `serving` drained: `/readyz` answers 503 at once while requests are served for the
+    /// delay; then new MCP requests get 503 with `Retry-After`, and the requests in flight
+    /// finish within the grace; boxed here.
     fn drain(self, mut serving: Serving) -> Serving {
         Box::pin(async move {
-            let Draining { health, grace } = self;
+            let Draining { health, grace, delay } = self;
+            health.announce_draining();
+            log::info!("draining: /readyz says so; serving on for {} ms", delay.as_millis());
+            tokio::select! {
+                served = &mut serving => return served,
+                () = tokio::time::sleep(delay) => {}
+            }
             health.start_draining();
+            log::info!("draining: new requests are refused; {} in flight", health.in_flight());
             // Keep accepting while draining, so refused requests hear why (503, Retry-After).
             tokio::select! {
                 served = &mut serving => served,
