@@ -29,6 +29,7 @@ pub mod cli;
 pub mod db;
 pub mod models;
 pub mod money;
+pub mod oplog;
 mod plain;
 pub mod prompts;
 pub mod resources;

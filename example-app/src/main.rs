@@ -13,5 +13,9 @@ fn main() -> ExitCode {
     // The request log, and traces and metrics when OTEL_EXPORTER_OTLP_ENDPOINT is set;
     // flushed when dropped, after the command.
     let _telemetry = example_app::telemetry::Telemetry::init();
-    example_app::cli::main(std::env::args_os().skip(1))
+    // The operator's log: warnings and the server's life events on stderr, as text or,
+    // with `--log-json`, JSON lines.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    example_app::oplog::install(example_app::oplog::LogFormat::from_args(&args));
+    example_app::cli::main(args)
 }

@@ -149,9 +149,15 @@ const TOKEN: &str = "ada-token-NEVER-LOGGED";
 
 /// Starts `serve --http 127.0.0.1:0 --token TOKEN` with `env` (and no other `OTEL_*`).
 async fn serve(env: &[(&str, &str)]) -> Server {
+    serve_with(&[], env).await
+}
+
+/// [`serve`], with `extra` arguments.
+async fn serve_with(extra: &[&str], env: &[(&str, &str)]) -> Server {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_example-app"));
     command
         .args(["serve", "--http", "127.0.0.1:0", "--drain-delay", "0", "--token", TOKEN])
+        .args(extra)
         .env_remove("TOOLCALL_MCP_TOKEN");
     for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("OTEL_")) {
         command.env_remove(name);
@@ -409,4 +415,29 @@ async fn without_an_endpoint_only_the_request_log_is_written() {
     assert_eq!(log.len(), 1, "{lines:#?}");
     assert!(log[0].contains("gen_ai.tool.name=add") && log[0].contains("user.id=user:1"), "{}", log[0]);
     assert!(!lines.iter().any(|l| l.contains("warning")), "nothing tried to export: {lines:#?}");
+}
+
+/// The operator's log: each step of a drain is one line on stderr, as text by default and
+/// as a JSON object per line with `--log-json`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_operators_log_says_each_drain_step_once() {
+    let text = serve(&[]).await;
+    let stderr = Arc::clone(&text.stderr);
+    assert!(text.stop().await.success());
+    let lines = stderr.lock().unwrap().clone();
+    let steps: Vec<&String> =
+        lines.iter().filter(|l| l.starts_with("INFO toolcall_mcp::lifecycle: ")).collect();
+    assert_eq!(steps.len(), 3, "told to stop, refusing, drained: {lines:#?}");
+    assert!(steps[0].contains("draining: /readyz answers 503") && steps[2].contains("drained"), "{steps:#?}");
+    let json = serve_with(&["--log-json"], &[]).await;
+    let stderr = Arc::clone(&json.stderr);
+    assert!(json.stop().await.success());
+    let lines = stderr.lock().unwrap().clone();
+    let steps: Vec<Value> = lines
+        .iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["target"] == "toolcall_mcp::lifecycle")
+        .collect();
+    assert_eq!(steps.len(), 3, "{lines:#?}");
+    assert!(steps.iter().all(|v| v["level"] == "INFO" && v["message"].is_string()), "{steps:#?}");
 }

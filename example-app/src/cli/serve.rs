@@ -126,9 +126,13 @@ pub struct ServeArgs {
     pub drain_grace: Option<Duration>,
     /// Over HTTP, on SIGTERM or SIGINT: how long the server goes on serving while
     /// `/readyz` answers 503 `draining` (so a balancer's health check sees it) before it
-    /// refuses new requests, in seconds [default: 5].
-    #[arg(long, value_name = "SECS", requires = "http", value_parser = seconds)]
+    /// refuses new requests, in seconds; 0 refuses at once [default: 5].
+    #[arg(long, value_name = "SECS", requires = "http", value_parser = seconds_or_zero)]
     pub drain_delay: Option<Duration>,
+    /// The operator's log (warnings, and the server's life events such as its drain) on
+    /// stderr as JSON lines rather than text (read by `main` before the command runs).
+    #[arg(long)]
+    pub log_json: bool,
     /// With the built-in database, each query waits this long first, in milliseconds (to
     /// watch calls in flight) [default: 50].
     #[arg(long, value_name = "MS")]
@@ -575,6 +579,14 @@ fn seconds(text: &str) -> Result<Duration, String> {
         return Err(format!("must be at most {MAX_SECONDS} seconds (a day)"));
     }
     Duration::try_from_secs_f64(secs).map_err(|e| e.to_string())
+}
+
+/// A number of seconds that may be zero (no wait at all), at most a day.
+fn seconds_or_zero(text: &str) -> Result<Duration, String> {
+    if text.trim().parse::<f64>() == Ok(0.0) {
+        return Ok(Duration::ZERO);
+    }
+    seconds(text).map_err(|why| why.replace("more than 0", "0 or more"))
 }
 
 /// A size in bytes, or with a `KiB` or `MiB` suffix: from 1 KiB to 1 GiB.

@@ -187,19 +187,21 @@ impl Draining {
         Box::pin(async move {
             let Draining { health, grace, delay } = self;
             health.announce_draining();
-            log::info!("draining: /readyz says so; serving on for {} ms", delay.as_millis());
+            log::info!(target: crate::telemetry::LIFECYCLE_TARGET, "draining: /readyz answers 503; serving on for {} ms", delay.as_millis());
             tokio::select! {
                 served = &mut serving => return served,
                 () = tokio::time::sleep(delay) => {}
             }
             health.start_draining();
-            log::info!("draining: new requests are refused; {} in flight", health.in_flight());
+            log::info!(target: crate::telemetry::LIFECYCLE_TARGET, "draining: new requests are refused; {} in flight", health.in_flight());
             // Keep accepting while draining, so refused requests hear why (503, Retry-After).
             tokio::select! {
                 served = &mut serving => served,
                 drained = health.drained(grace) => {
-                    if !drained {
-                        log::warn!("{} requests still in flight after the drain grace; closing", health.in_flight());
+                    if drained {
+                        log::info!(target: crate::telemetry::LIFECYCLE_TARGET, "drained: no request in flight; stopping");
+                    } else {
+                        log::warn!(target: crate::telemetry::LIFECYCLE_TARGET, "{} requests still in flight after the drain grace; closing", health.in_flight());
                     }
                     Ok(())
                 }

@@ -95,6 +95,11 @@ pub const TOOL_SPAN_TARGET: &str = "toolcall_mcp::tool";
 /// response has been sent (or the client went away).
 pub const REQUEST_LOG_TARGET: &str = "toolcall_mcp::request";
 
+/// The `log` target of a server's life events, each logged once: its drain (told to stop,
+/// refusing, drained); at `info` when it goes as planned, `warn` when not. An operator's
+/// log keeps them beside the warnings (example-app's does).
+pub const LIFECYCLE_TARGET: &str = "toolcall_mcp::lifecycle";
+
 /// The name of the instrumentation scope of this crate's metrics (feature `otel`).
 pub const METER_NAME: &str = "toolcall-mcp";
 

@@ -1,0 +1,113 @@
+//! The operator's log: one line on stderr for each warning of toolcall-mcp, rmcp or the
+//! app (the `log` records at `warn` and above, whatever their target) and each life event
+//! of the server (target [`LIFECYCLE_TARGET`] at `info`: its drain), human-readable by
+//! default (`WARN toolcall_mcp::lifecycle: drained ...`), one JSON object per line with
+//! `--log-json` (`{"level":"WARN","target":..,"message":..}`). Installed once in `main`
+//! ([`install`]); the request log beside it is [`crate::telemetry`]'s.
+
+use std::io::Write as _;
+
+use toolcall_mcp::telemetry::LIFECYCLE_TARGET;
+
+/// How lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// `LEVEL target: message`.
+    Text,
+    /// `{"level":..,"target":..,"message":..}`.
+    Json,
+}
+
+impl LogFormat {
+    /// The format the command line asks for: JSON when it holds `--log-json`.
+    pub fn from_args<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> LogFormat {
+        if args.iter().any(|arg| arg.as_ref() == "--log-json") { LogFormat::Json } else { LogFormat::Text }
+    }
+}
+
+/// One line of the log (ending in a newline): `level` and `target` of a record, and its
+/// `message`, which cannot break the line (a newline in it is escaped).
+pub fn line(format: LogFormat, level: log::Level, target: &str, message: &str) -> String {
+    match format {
+        LogFormat::Text => {
+            let message = message.replace('\n', "\\n");
+            format!("{level} {target}: {message}\n")
+        }
+        LogFormat::Json => {
+            let object = serde_json::json!({"level": level.as_str(), "target": target, "message": message});
+            format!("{object}\n")
+        }
+    }
+}
+
+/// Whether a record of `level` on `target` is written: warnings and worse from anyone,
+/// and the server's life events.
+fn kept(level: log::Level, target: &str) -> bool {
+    level <= log::Level::Warn || (level <= log::Level::Info && target == LIFECYCLE_TARGET)
+}
+
+/// The `log` logger writing the operator's log.
+struct OpLog {
+    format: LogFormat,
+}
+
+impl log::Log for OpLog {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        kept(metadata.level(), metadata.target())
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if !self.enabled(record.metadata()) {
+            return;
+        }
+        let text = line(self.format, record.level(), record.target(), &record.args().to_string());
+        // One write of the whole line: lines written at once do not interleave.
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    }
+
+    fn flush(&self) {
+        let _ = std::io::stderr().flush();
+    }
+}
+
+/// Installs the operator's log as the process's `log` logger; `false` when one was
+/// installed already.
+pub fn install(format: LogFormat) -> bool {
+    let installed = log::set_boxed_logger(Box::new(OpLog { format })).is_ok();
+    if installed {
+        log::set_max_level(log::LevelFilter::Info);
+    }
+    installed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_one_each_in_either_format() {
+        let text = line(LogFormat::Text, log::Level::Warn, "toolcall_mcp::x", "two\nlines");
+        assert_eq!(text, "WARN toolcall_mcp::x: two\\nlines\n");
+        let json = line(LogFormat::Json, log::Level::Info, LIFECYCLE_TARGET, "drained \"now\"");
+        let read: serde_json::Value = serde_json::from_str(json.trim_end()).unwrap_or_default();
+        assert_eq!(
+            read,
+            serde_json::json!({"level": "INFO", "target": LIFECYCLE_TARGET, "message": "drained \"now\""})
+        );
+        assert_eq!(json.matches('\n').count(), 1);
+    }
+
+    #[test]
+    fn warnings_and_life_events_are_kept_and_the_rest_is_not() {
+        assert!(kept(log::Level::Warn, "toolcall_mcp::streamable_http"));
+        assert!(kept(log::Level::Error, "rmcp::service"));
+        assert!(kept(log::Level::Info, LIFECYCLE_TARGET));
+        assert!(
+            !kept(log::Level::Info, "toolcall_mcp::oauth::guard"),
+            "per-request refusals are the request log's"
+        );
+        assert!(!kept(log::Level::Debug, LIFECYCLE_TARGET));
+        assert_eq!(LogFormat::from_args(&["serve", "--log-json"]), LogFormat::Json);
+        assert_eq!(LogFormat::from_args(&["serve"]), LogFormat::Text);
+    }
+}
