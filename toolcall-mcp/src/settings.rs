@@ -24,6 +24,10 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
 /// ([`HttpSettings::drain_delay`]): 5 s.
 pub const DEFAULT_DRAIN_DELAY: Duration = Duration::from_secs(5);
 
+/// How long one operation of the session store may take ([`HttpSettings::session_store_timeout`]):
+/// 500 ms.
+pub const DEFAULT_SESSION_STORE_TIMEOUT: Duration = Duration::from_millis(500);
+
 /// How the streamable-HTTP transport guards itself: which `Host` and `Origin` it
 /// answers, how large and how slow a request may be, how many connections and sessions
 /// it keeps, and where sessions live. Each field's documentation says its default.
@@ -109,6 +113,10 @@ pub struct HttpSettings {
     /// `initialize`). Only clients on protocol versions before 2026-07-28 have sessions.
     /// Default: none (each replica keeps its own).
     pub session_store: Option<Arc<dyn SessionStore>>,
+    /// How long one operation of the session store may take: past it, it fails (a new
+    /// session is refused with 503 and `Retry-After` rather than kept by this replica
+    /// alone; `/readyz` says the store does not answer). Default: 500 ms.
+    pub session_store_timeout: Duration,
     /// Asked at each `GET /readyz`: `Ok(())` when the server can take calls (its database
     /// answers), else why not; `/readyz` then answers 503 with the reason, and a balancer
     /// sends calls elsewhere. Default: none (ready while serving and not draining).
@@ -148,6 +156,7 @@ impl Default for HttpSettings {
             max_sessions_per_identity: 100,
             session_idle_timeout: Duration::from_secs(300),
             session_store: None,
+            session_store_timeout: DEFAULT_SESSION_STORE_TIMEOUT,
             readiness: None,
             drain_grace: Duration::from_secs(30),
             drain_delay: DEFAULT_DRAIN_DELAY,

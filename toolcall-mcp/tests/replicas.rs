@@ -24,7 +24,7 @@ use common::WithHttp;
 use common::gauge::{GAUGE, Gauge, Stats};
 use common::net::{Client, Era, RoundRobin, call, serve};
 #[cfg(feature = "redis")]
-use local_redis::redis_server;
+use local_redis::{redis_binary, redis_server, redis_server_on};
 
 /// rmcp's session store, in memory, shared by the servers of one test.
 #[derive(Default)]
@@ -200,4 +200,52 @@ async fn redis_keys(url: &str) -> Vec<(String, String, i64)> {
         out.push((key, value, ttl));
     }
     out
+}
+
+/// A session store that stops answering (its `redis-server` killed): a new session is
+/// refused at once with 503 and `Retry-After` (never kept by this replica alone), within
+/// the store's deadline rather than a reconnection schedule, `/readyz` says the store does
+/// not answer; once a server listens there again, sessions are made and stored again.
+#[cfg(feature = "redis")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_store_outage_refuses_new_sessions_at_once_and_readiness_names_it() {
+    let Some((mut redis, url)) = redis_server().await else { return };
+    let port: u16 = url.rsplit(':').next().and_then(|p| p.parse().ok()).expect("a port");
+    let store = toolcall_mcp::RedisSessionStore::connect(&url).await.expect("connects");
+    let shared: Arc<dyn SessionStore> = Arc::new(store);
+    let stats = Arc::new(Stats::default());
+    let server =
+        McpServer::new(&GAUGE, Gauge::new("a", &stats)).with_http(|http| http.session_store = Some(shared));
+    let uri = serve(server).await;
+    let readyz = uri.replace("/mcp", "/readyz");
+    let ready = || async { reqwest::get(&readyz).await.map(|r| r.status().as_u16()).unwrap_or(0) };
+    assert_eq!(ready().await, 200);
+    assert_eq!(common::net::post(&uri, common::net::initialize_body(), &[]).await.0, 200);
+    assert_eq!(redis_keys(&url).await.len(), 1, "the session is stored");
+
+    redis.kill().await.expect("redis-server stops");
+    let started = std::time::Instant::now();
+    let (status, headers, body) = common::net::post(&uri, common::net::initialize_body(), &[]).await;
+    let waited = started.elapsed();
+    assert_eq!(status, 503, "{body}");
+    assert!(headers.get("retry-after").is_some() && body.contains("session store"), "{headers:?} {body}");
+    assert!(waited < std::time::Duration::from_secs(3), "refused within the store's deadline: {waited:?}");
+    let readiness = reqwest::get(&readyz).await.expect("answers");
+    assert_eq!(readiness.status().as_u16(), 503);
+    let why = readiness.text().await.unwrap_or_default();
+    assert!(why.contains("the session store does not answer"), "{why}");
+
+    let binary = redis_binary().expect("installed");
+    let _redis = redis_server_on(&binary, port).await;
+    let mut made = false;
+    for _ in 0..100 {
+        if common::net::post(&uri, common::net::initialize_body(), &[]).await.0 == 200 {
+            made = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(made, "a session is made once the store answers again");
+    assert_eq!(ready().await, 200);
+    assert_eq!(redis_keys(&url).await.len(), 1, "and stored (the new server holds only it)");
 }

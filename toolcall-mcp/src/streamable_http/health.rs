@@ -48,12 +48,20 @@ pub(crate) struct Health {
     in_flight: AtomicUsize,
     idle: Notify,
     ready: Option<Arc<ReadyFn>>,
+    /// The shared session store, which readiness asks first.
+    store: Option<Arc<super::store_guard::BoundedStore>>,
 }
 
 impl Health {
     /// The state of a server whose readiness `ready` tells (always ready when `None`).
     pub(crate) fn new(ready: Option<Arc<ReadyFn>>) -> Self {
         Health { ready, ..Health::default() }
+    }
+
+    /// The same, whose readiness also asks the session store `store`.
+    pub(crate) fn with_store(mut self, store: Option<Arc<super::store_guard::BoundedStore>>) -> Self {
+        self.store = store;
+        self
     }
 
     /// From now on `/readyz` says draining; MCP requests are still served.
@@ -118,6 +126,11 @@ pub(crate) fn routes(health: Arc<Health>) -> axum::Router {
 async fn ready(State(health): State<Arc<Health>>) -> Response {
     if health.announced.load(Ordering::SeqCst) {
         return (StatusCode::SERVICE_UNAVAILABLE, "draining\n").into_response();
+    }
+    if let Some(store) = &health.store
+        && let Err(why) = store.check().await
+    {
+        return (StatusCode::SERVICE_UNAVAILABLE, format!("not ready: {why}\n")).into_response();
     }
     match &health.ready {
         None => (StatusCode::OK, "ready\n").into_response(),

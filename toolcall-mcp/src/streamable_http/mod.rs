@@ -51,11 +51,13 @@ mod parked;
 pub(crate) mod rate;
 mod resume;
 mod sessions;
+mod store_guard;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use rmcp::transport::streamable_http_server::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::SessionStore as SessionStoreTrait;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 use crate::error::ServeError;
@@ -163,9 +165,16 @@ impl Server {
 
     /// The server's HTTP front once its definitions are checked, and its health (which
     /// whoever drains the server shares).
-    fn front(self) -> Result<(Front, Arc<health::Health>), ServeError> {
+    fn front(mut self) -> Result<(Front, Arc<health::Health>), ServeError> {
         self.check_definitions()?;
-        let health = Arc::new(health::Health::new(self.http.readiness.clone()));
+        // The shared session store, kept to its deadline everywhere it is used, and asked
+        // by readiness.
+        let store =
+            self.http.session_store.take().map(|shared| {
+                Arc::new(store_guard::BoundedStore::new(shared, self.http.session_store_timeout))
+            });
+        self.http.session_store = store.clone().map(|bounded| bounded as Arc<dyn SessionStoreTrait>);
+        let health = Arc::new(health::Health::new(self.http.readiness.clone()).with_store(store));
         Ok((build_front(self, Arc::clone(&health)), health))
     }
 }

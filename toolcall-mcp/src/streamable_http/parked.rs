@@ -52,15 +52,16 @@ impl Parked {
     }
 
     /// Keeps session `id`'s `initialize` params (their JSON text), and writes them to the
-    /// shared store.
-    pub(crate) async fn keep(&self, id: &Arc<str>, params: Bytes) {
+    /// shared store; its error when the store did not take them (the session is then not
+    /// kept: no session that only this replica knows).
+    pub(crate) async fn keep(&self, id: &Arc<str>, params: Bytes) -> Result<(), SessionStoreError> {
         if let Some(shared) = &self.shared
             && let Some(state) = state_of(&params)
-            && let Err(error) = shared.store(id, &state).await
         {
-            log::warn!("storing a session in the session store: {error}");
+            shared.store(id, &state).await?;
         }
         self.lock().insert(Arc::clone(id), params);
+        Ok(())
     }
 
     /// Forgets session `id` here (the shared store is the session table's to clean).
@@ -147,7 +148,7 @@ mod tests {
         let id: Arc<str> = Arc::from("s-1");
         let params =
             br#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}"#;
-        parked.keep(&id, Bytes::from_static(params)).await;
+        parked.keep(&id, Bytes::from_static(params)).await.unwrap();
         let state = parked.load("s-1").await.unwrap().unwrap();
         assert_eq!(state.initialize_params.protocol_version.as_str(), "2025-06-18");
         assert_eq!(state.initialize_params.client_info.name, "c");

@@ -42,7 +42,9 @@ use axum::extract::Request;
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::session::{SessionManager, SessionState, SessionStore};
+use rmcp::transport::streamable_http_server::session::{
+    SessionManager, SessionState, SessionStore, SessionStoreError,
+};
 use serde_json::Value;
 
 use super::body::{BodyGuard, Guarded};
@@ -284,11 +286,13 @@ impl Sessions {
     }
 
     /// Writes `owner` next to the stored session `id` (rmcp stored it before answering).
-    async fn store_owner(&self, id: &str, owner: &str) {
-        let Some(store) = &self.store else { return };
-        let Ok(Some(state)) = store.load(id).await else { return };
-        let Ok(mut value) = serde_json::to_value(&state) else { return };
-        let Some(params) = value.get_mut("initialize_params").and_then(Value::as_object_mut) else { return };
+    async fn store_owner(&self, id: &str, owner: &str) -> Result<(), SessionStoreError> {
+        let Some(store) = &self.store else { return Ok(()) };
+        let Some(state) = store.load(id).await? else { return Ok(()) };
+        let Ok(mut value) = serde_json::to_value(&state) else { return Ok(()) };
+        let Some(params) = value.get_mut("initialize_params").and_then(Value::as_object_mut) else {
+            return Ok(());
+        };
         let meta = params.entry("_meta").or_insert_with(|| Value::Object(serde_json::Map::new()));
         if !meta.is_object() {
             *meta = Value::Object(serde_json::Map::new());
@@ -297,12 +301,11 @@ impl Sessions {
             meta.insert(OWNER_KEY.to_owned(), Value::String(owner.to_owned()));
         }
         match serde_json::from_value::<SessionState>(value) {
-            Ok(state) => {
-                if let Err(error) = store.store(id, &state).await {
-                    log::warn!("storing a session's owner: {error}");
-                }
+            Ok(state) => store.store(id, &state).await,
+            Err(error) => {
+                log::warn!("storing a session's owner: {error}");
+                Ok(())
             }
-            Err(error) => log::warn!("storing a session's owner: {error}"),
         }
     }
 }
@@ -540,10 +543,25 @@ async fn new_session(
     // A session the hot path opened starts parked: its client's params are kept for the
     // day rmcp must restore it (rmcp keeps those of a session it opened itself).
     let mut response = response;
-    if let Some(HotSession { params }) = response.extensions_mut().remove::<HotSession>() {
-        sessions.parked.keep(&id, params).await;
+    let kept = match response.extensions_mut().remove::<HotSession>() {
+        Some(HotSession { params }) => sessions.parked.keep(&id, params).await,
+        None => Ok(()),
+    };
+    let stored = match kept {
+        Ok(()) => sessions.store_owner(&id, &identity).await,
+        failed => failed,
+    };
+    if stored.is_err() {
+        // A session other replicas cannot find would be answered 404 there for its whole
+        // life: none is opened (the store's outage is logged once, by its guard).
+        sessions.close(&id).await;
+        let mut refused = plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Service Unavailable: the session could not be stored in the session store; retry later",
+        );
+        refused.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER));
+        return refused;
     }
-    sessions.store_owner(&id, &identity).await;
     response
 }
 

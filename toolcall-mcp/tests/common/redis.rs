@@ -11,6 +11,12 @@ pub async fn redis_server() -> Option<(tokio::process::Child, String)> {
         return None;
     };
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    Some((redis_server_on(&binary, port).await, format!("redis://127.0.0.1:{port}")))
+}
+
+/// A `redis-server` (`binary`) on `port`, once it listens: for a test that stops one and
+/// starts it again where it was.
+pub async fn redis_server_on(binary: &std::path::Path, port: u16) -> tokio::process::Child {
     let child = tokio::process::Command::new(binary)
         .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
         .stdout(std::process::Stdio::null())
@@ -19,7 +25,7 @@ pub async fn redis_server() -> Option<(tokio::process::Child, String)> {
         .expect("redis-server starts");
     for _ in 0..100 {
         if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            return Some((child, format!("redis://127.0.0.1:{port}")));
+            return child;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
@@ -27,7 +33,8 @@ pub async fn redis_server() -> Option<(tokio::process::Child, String)> {
 }
 
 /// Debian's `redis-server`, a local install's, or the first on `PATH`.
-fn redis_binary() -> Option<std::path::PathBuf> {
+#[allow(dead_code)] // Public for the tests that restart a server; the others include it too.
+pub fn redis_binary() -> Option<std::path::PathBuf> {
     let known = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].map(std::path::PathBuf::from);
     if let Some(found) = known.into_iter().find(|path| path.is_file()) {
         return Some(found);
