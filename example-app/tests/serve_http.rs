@@ -34,7 +34,7 @@ mod net;
 use net::{Client, Era, RoundRobin, initialize_body};
 #[path = "../../toolcall-mcp/tests/common/redis.rs"]
 mod local_redis;
-use local_redis::redis_server;
+use local_redis::{redis_binary, redis_server, redis_server_on};
 
 /// A running `example-app serve --http`, killed when dropped.
 struct Served {
@@ -833,6 +833,39 @@ async fn a_session_made_on_one_replica_is_served_by_another_through_redis() {
     let plain = start(&mut serve_command(&["--http", "127.0.0.1:0", "--token", "s3cret"])).await;
     let (status, _, _) = net::post(&plain.uri, tool_call(8, "whoami", json!({})), &headers).await;
     assert_eq!(status, 404);
+}
+
+/// A replica started while its Redis is down starts, answers `/readyz` 503 naming the
+/// session store (and refuses new sessions with 503), and is ready, and makes sessions,
+/// once a Redis server listens there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_started_while_redis_is_down_becomes_ready_when_it_answers() {
+    let Some(binary) = redis_binary() else {
+        assert!(std::env::var_os("CI").is_none(), "redis-server is not installed (.ci/run installs it)");
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("redis://127.0.0.1:{port}");
+    let args = ["--http", "127.0.0.1:0", "--token", "s3cret", "--session-store", &url];
+    let served = start(&mut serve_command(&args)).await;
+    let (status, why) = get(&served, "/readyz").await;
+    assert_eq!(status, 503, "{why}");
+    assert!(why.contains("the session store does not answer"), "{why}");
+    let (status, _, _) =
+        net::post(&served.uri, initialize_body(), &[("authorization", "Bearer s3cret")]).await;
+    assert_eq!(status, 503, "no session this replica alone would know");
+    let _redis = redis_server_on(&binary, port).await;
+    let mut ready = false;
+    for _ in 0..100 {
+        if get(&served, "/readyz").await.0 == 200 {
+            ready = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(ready, "ready once Redis answers");
+    let session = session_of(&served.uri, "s3cret").await;
+    assert!(!session.is_empty());
 }
 
 /// A proxy of the workspace's `deploy/` folder, running until dropped.

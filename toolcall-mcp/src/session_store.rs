@@ -58,6 +58,19 @@ impl RedisSessionStore {
         Ok(RedisSessionStore { connection, expiry: DEFAULT_EXPIRY })
     }
 
+    /// A store for the Redis server at `url` that connects at its first use, not now: a
+    /// replica started while Redis is down starts (its `/readyz` says the store does not
+    /// answer until it does) and uses it once it answers. Each connection attempt and each
+    /// answer has half a second (one retry), so an outage fails requests quickly. Call it
+    /// inside a tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// When the URL does not parse.
+    pub fn connect_lazy(url: &str) -> Result<RedisSessionStore, SessionStoreError> {
+        Ok(RedisSessionStore { connection: lazy_connection(url)?, expiry: DEFAULT_EXPIRY })
+    }
+
     /// The same store, its entries expiring after `expiry` without use (a session's idle
     /// time, [`HttpSettings::session_idle_timeout`](crate::HttpSettings::session_idle_timeout)).
     #[must_use]
@@ -69,6 +82,23 @@ impl RedisSessionStore {
     fn key(session_id: &str) -> String {
         format!("{SESSION_KEY_PREFIX}{session_id}")
     }
+}
+
+/// A connection manager for the Redis server at `url` that connects at its first use, and
+/// whose attempts and answers each have half a second (one retry): what a replica that
+/// must start and stay up while Redis is down uses.
+///
+/// # Errors
+///
+/// When the URL does not parse.
+pub(crate) fn lazy_connection(url: &str) -> Result<ConnectionManager, redis::RedisError> {
+    let client = redis::Client::open(url)?;
+    let half_a_second = Some(Duration::from_millis(500));
+    let config = redis::aio::ConnectionManagerConfig::new()
+        .set_connection_timeout(half_a_second)
+        .set_response_timeout(half_a_second)
+        .set_number_of_retries(1);
+    ConnectionManager::new_lazy_with_config(client, config)
 }
 
 #[async_trait::async_trait]

@@ -289,8 +289,13 @@ impl ServeArgs {
             }
         };
         let mut http = self.http_settings(store.clone());
+        // The stores connect at their first use: a replica started while Redis is down
+        // starts, says so on /readyz, and uses Redis once it answers.
+        let _in_runtime = runtime.enter();
         if let Some(url) = &self.session_store {
-            match connect(&runtime, "session store", url, toolcall_mcp::RedisSessionStore::connect(url)) {
+            match connect(&runtime, "session store", url, async {
+                toolcall_mcp::RedisSessionStore::connect_lazy(url)
+            }) {
                 Ok(sessions) => {
                     http.session_store = Some(Arc::new(sessions.expiring_after(http.session_idle_timeout)));
                 }
@@ -299,7 +304,9 @@ impl ServeArgs {
         }
         let mut server = self.server(Arc::clone(&store), oauth.clone()).http(http);
         if let Some(url) = self.task_store_url() {
-            match connect(&runtime, "task store", url, toolcall_mcp::RedisTaskStore::connect(url)) {
+            match connect(&runtime, "task store", url, async {
+                toolcall_mcp::RedisTaskStore::connect_lazy(url)
+            }) {
                 Ok(tasks) => server = server.tasks(TaskSettings::in_store(Arc::new(tasks))),
                 Err(exit) => return exit,
             }

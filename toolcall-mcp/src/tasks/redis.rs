@@ -119,6 +119,18 @@ impl RedisTaskStore {
         Ok(RedisTaskStore::from_connection(ConnectionManager::new(client).await?))
     }
 
+    /// A store for the Redis server at `url` that connects at its first use, as
+    /// [`RedisSessionStore::connect_lazy`](crate::RedisSessionStore::connect_lazy) does: a
+    /// replica started while Redis is down starts, and a task request during an outage
+    /// fails within about a second. Call it inside a tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// When the URL does not parse.
+    pub fn connect_lazy(url: &str) -> Result<RedisTaskStore, redis::RedisError> {
+        Ok(RedisTaskStore::from_connection(crate::session_store::lazy_connection(url)?))
+    }
+
     /// A store on a connection made elsewhere (one a
     /// [`RedisSessionStore`](crate::RedisSessionStore) or the application also uses:
     /// clones of a connection manager share it).

@@ -16,6 +16,7 @@ pub async fn redis_server() -> Option<(tokio::process::Child, String)> {
 
 /// A `redis-server` (`binary`) on `port`, once it listens: for a test that stops one and
 /// starts it again where it was.
+#[allow(dead_code)] // Public for the tests that restart a server; the others include it too.
 pub async fn redis_server_on(binary: &std::path::Path, port: u16) -> tokio::process::Child {
     let child = tokio::process::Command::new(binary)
         .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
