@@ -240,6 +240,16 @@ impl StoreError {
         StoreError { action: "open the notes database", cause }
     }
 
+    /// What readiness says of it (nothing of the database's names): whether no connection
+    /// came within the pool's wait, a connection failed, or a query did.
+    pub fn unavailable(&self) -> &'static str {
+        match &self.cause {
+            sqlx::Error::PoolTimedOut => "no connection within the pool's wait",
+            sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolClosed => "cannot connect",
+            _ => "a query failed",
+        }
+    }
+
     /// The driver's error, for logs only: it may name tables, files or hosts.
     pub fn cause(&self) -> &sqlx::Error {
         &self.cause

@@ -703,7 +703,7 @@ mod tests {
     }
 
     fn tool(params: Vec<Param>) -> ToolDef {
-        ToolDef {
+        crate::lower::rendered(ToolDef {
             ir: {
                 let mut ir = toolcall_runtime::ir::Tool::new("t");
                 ir.params = params;
@@ -723,8 +723,7 @@ mod tests {
             value_kind: toolcall_runtime::ResourceKind::Json,
             texts: Default::default(),
             headers: Vec::new(),
-        }
-        .rendered()
+        })
     }
 
     fn nested(levels: usize) -> Type {

@@ -76,7 +76,7 @@ pub fn lower_file(
     // `TOOL_PARAMS` went into the parameters above; `TOOLS` goes into the tools here.
     crate::metadata::apply(parsed, read, &mut lowered, diags);
     // Every schema text is rendered once, here: the checks and codegen read these.
-    lowered.tools = lowered.tools.into_iter().map(ToolDef::rendered).collect();
+    lowered.tools = lowered.tools.into_iter().map(rendered).collect();
     lowered
 }
 
@@ -430,6 +430,16 @@ fn fits(value: &Value, ty: &Type) -> bool {
         (Type::Any, _) => true,
         _ => false,
     }
+}
+
+/// `tool` with its texts rendered from its IR (what lowering does last), its plain input
+/// schema annotated with its parameter headers (`crate::header`).
+pub(crate) fn rendered(mut tool: ToolDef) -> ToolDef {
+    tool.texts = model::Texts::of(&tool.ir);
+    if !tool.headers.is_empty() {
+        tool.texts.parameters = crate::header::annotate(&tool.texts.parameters, &tool.headers);
+    }
+    tool
 }
 
 #[cfg(test)]

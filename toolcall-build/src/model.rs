@@ -179,18 +179,6 @@ impl Texts {
     }
 }
 
-impl ToolDef {
-    /// The tool with its texts rendered from its IR (what lowering does last), its plain
-    /// input schema annotated with its parameter headers.
-    pub fn rendered(mut self) -> Self {
-        self.texts = Texts::of(&self.ir);
-        if !self.headers.is_empty() {
-            self.texts.parameters = crate::header::annotate(&self.texts.parameters, &self.headers);
-        }
-        self
-    }
-}
-
 /// How a tool function's return value becomes JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Returns {

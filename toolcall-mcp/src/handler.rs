@@ -471,7 +471,7 @@ impl Server {
         let binding = request
             .request_state
             .is_some()
-            .then(|| rounds::binding(&identity(context), &request.name, &args.to_value()));
+            .then(|| rounds::binding(&crate::request::identity(context), &request.name, &args.to_value()));
         let capabilities = context.client_capabilities();
         let binding = binding.unwrap_or_default();
         let rounds = rounds::Rounds::begin(&self.request_states, capabilities.as_ref(), request, &binding)?;
@@ -495,8 +495,11 @@ impl Server {
             return Ok(None);
         }
         let arguments = serde_json::to_value(arguments).unwrap_or(Value::Null);
-        let binding =
-            rounds::binding(&identity(context), &format!("prompts/get {}", request.name), &arguments);
+        let binding = rounds::binding(
+            &crate::request::identity(context),
+            &format!("prompts/get {}", request.name),
+            &arguments,
+        );
         let capabilities = context.client_capabilities();
         let (state, responses) = (request.request_state.as_ref(), request.input_responses.as_ref());
         let rounds = rounds::Rounds::begin_with(
@@ -551,7 +554,7 @@ impl Server {
                 (outcome, _) => outcome.map(Into::into),
             },
             (rounds, args) = asked => {
-                let binding = rounds::binding(&identity(context), tool, &args.to_value());
+                let binding = rounds::binding(&crate::request::identity(context), tool, &args.to_value());
                 rounds.input_required(&self.request_states, &binding).map(Into::into)
             }
             (rounds, args) = detached => self.continue_as_task(rounds, args, tool, context).await,
@@ -835,18 +838,6 @@ fn tool_error(response: &CallToolResponse) -> Option<&rmcp::model::CallToolResul
         CallToolResponse::Complete(result) if result.is_error == Some(true) => Some(result),
         _ => None,
     }
-}
-
-/// The identity of the caller of `context`: over HTTP the request function's (or the one
-/// anonymous identity), else empty (stdio, an in-process pipe: one client).
-#[cfg(feature = "ask")]
-pub(crate) fn identity(context: &RequestContext<RoleServer>) -> String {
-    context
-        .extensions
-        .get::<http::request::Parts>()
-        .and_then(|parts| parts.extensions.get::<crate::request::Identity>())
-        .map(|identity| identity.0.to_string())
-        .unwrap_or_default()
 }
 
 /// What ends a round of questions once the poll that asked them is over: nothing without

@@ -4,7 +4,7 @@
 //! the client asked for and tagged with the subscription's id, which rmcp's
 //! `SubscriptionSink` does); a client of an earlier revision hears on its session
 //! (`resources/subscribe` for one resource's updates; list changes on every session that
-//! initialized), kept in [`crate::resources`].
+//! initialized), kept here too ([`Subscriptions`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -16,6 +16,8 @@ use rmcp::model::{
 use rmcp::model::{
     ResourceListChangedNotification, ResourceUpdatedNotification, ResourceUpdatedNotificationParam,
 };
+#[cfg(feature = "resources")]
+use rmcp::service::{Peer, RoleServer};
 use rmcp::service::{SubscriptionContext, SubscriptionSendError, SubscriptionSink};
 
 /// The open `subscriptions/listen` streams of a server, shared by its sessions.
@@ -79,7 +81,7 @@ pub(crate) fn accepted(requested: &SubscriptionFilter, serves: impl Fn(&str) -> 
 pub struct Notifier {
     pub(crate) listeners: Arc<Listeners>,
     #[cfg(feature = "resources")]
-    pub(crate) subscriptions: Arc<crate::resources::Subscriptions>,
+    pub(crate) subscriptions: Arc<Subscriptions>,
 }
 
 impl std::fmt::Debug for Notifier {
@@ -164,5 +166,96 @@ impl Notifier {
     #[deprecated(note = "use `Notifier::resources_list_changed`")]
     pub async fn list_changed(&self) -> usize {
         self.resources_list_changed().await
+    }
+}
+
+/// Who subscribed to which URI: each session's peer, so an update reaches every session
+/// that asked for it. Shared by a server and its per-session clones.
+#[cfg(feature = "resources")]
+#[derive(Default)]
+pub(crate) struct Subscriptions {
+    next_session: AtomicU64,
+    entries: Mutex<Vec<(u64, String, Peer<RoleServer>)>>,
+    /// The sessions told when the list changes: each session that initialized, under a
+    /// number of its own (two in-process sessions of one server share a session number).
+    listeners: Mutex<Vec<(u64, Peer<RoleServer>)>>,
+}
+
+#[cfg(feature = "resources")]
+impl Subscriptions {
+    /// A number for a new session.
+    pub(crate) fn new_session(&self) -> u64 {
+        self.next_session.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(u64, String, Peer<RoleServer>)>> {
+        self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Session `session` (reached through `peer`) wants updates of `uri`.
+    pub(crate) fn subscribe(&self, session: u64, uri: &str, peer: Peer<RoleServer>) {
+        let mut entries = self.lock();
+        if !entries.iter().any(|(s, u, _)| *s == session && u == uri) {
+            entries.push((session, uri.to_owned(), peer));
+        }
+    }
+
+    /// Session `session` no longer wants updates of `uri`.
+    pub(crate) fn unsubscribe(&self, session: u64, uri: &str) {
+        self.lock().retain(|(s, u, _)| !(*s == session && u == uri));
+    }
+
+    /// The session reached through `peer` is told when the list changes.
+    pub(crate) fn listen(&self, peer: Peer<RoleServer>) {
+        let listener = self.next_session.fetch_add(1, Ordering::Relaxed);
+        self.listeners.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((listener, peer));
+    }
+
+    /// Tells every listening session that the list of resources changed
+    /// (`notifications/resources/list_changed`). How many were told.
+    pub(crate) async fn list_changed(&self) -> usize {
+        self.tell_sessions(|peer| Box::pin(async move { peer.notify_resource_list_changed().await })).await
+    }
+
+    /// Sends every listening session what `tell` sends to its peer; sessions whose
+    /// transport closed are forgotten. How many were told.
+    pub(crate) async fn tell_sessions(
+        &self,
+        tell: impl Fn(
+            Peer<RoleServer>,
+        ) -> std::pin::Pin<
+            Box<dyn std::future::Future<Output = Result<(), rmcp::service::ServiceError>> + Send>,
+        >,
+    ) -> usize {
+        let peers: Vec<(u64, Peer<RoleServer>)> =
+            self.listeners.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        let mut told = 0;
+        for (listener, peer) in peers {
+            match tell(peer).await {
+                Ok(()) => told += 1,
+                Err(_) => {
+                    let mut listeners =
+                        self.listeners.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    listeners.retain(|(l, _)| *l != listener);
+                }
+            }
+        }
+        told
+    }
+
+    /// Tells every session subscribed to `uri` that it changed; sessions whose transport
+    /// closed are forgotten. How many were told.
+    pub(crate) async fn updated(&self, uri: &str) -> usize {
+        let peers: Vec<(u64, Peer<RoleServer>)> =
+            self.lock().iter().filter(|(_, u, _)| u == uri).map(|(s, _, p)| (*s, p.clone())).collect();
+        let mut told = 0;
+        for (session, peer) in peers {
+            let sent = peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri)).await;
+            match sent {
+                Ok(()) => told += 1,
+                Err(_) => self.lock().retain(|(s, _, _)| *s != session),
+            }
+        }
+        told
     }
 }

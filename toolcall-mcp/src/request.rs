@@ -260,3 +260,15 @@ mod tests {
         assert!(response.headers().get(header::WWW_AUTHENTICATE).is_none());
     }
 }
+
+/// The identity of the caller of `context`: over HTTP the request function's (or the one
+/// anonymous identity), else empty (stdio, an in-process pipe: one client).
+#[cfg(feature = "ask")]
+pub(crate) fn identity(context: &rmcp::service::RequestContext<rmcp::service::RoleServer>) -> String {
+    context
+        .extensions
+        .get::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Identity>())
+        .map(|identity| identity.0.to_string())
+        .unwrap_or_default()
+}

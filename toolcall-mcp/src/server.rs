@@ -25,12 +25,14 @@ use crate::ask::rounds::Sealer;
 use crate::context::{ErasedContext, Tools};
 use crate::error::ServeError;
 use crate::limit::CallLimit;
+#[cfg(feature = "resources")]
+use crate::listen::Subscriptions;
 #[cfg(feature = "prompts")]
 use crate::prompts::{PromptTable, Prompts};
 #[cfg(feature = "http")]
 use crate::request::{Caller, CallerContext, CallerFn, Rejection};
 #[cfg(feature = "resources")]
-use crate::resources::{ResourceTable, Resources, Subscriptions};
+use crate::resources::{ResourceTable, Resources};
 use crate::search::{Searching, ToolSearch};
 #[cfg(feature = "http")]
 use crate::settings::HttpSettings;

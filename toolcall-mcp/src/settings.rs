@@ -28,6 +28,10 @@ pub const DEFAULT_DRAIN_DELAY: Duration = Duration::from_secs(5);
 /// 500 ms.
 pub const DEFAULT_SESSION_STORE_TIMEOUT: Duration = Duration::from_millis(500);
 
+/// How long `/readyz` waits for the readiness function ([`HttpSettings::readiness_timeout`]):
+/// 1 s.
+pub const DEFAULT_READINESS_TIMEOUT: Duration = Duration::from_secs(1);
+
 /// How the streamable-HTTP transport guards itself: which `Host` and `Origin` it
 /// answers, how large and how slow a request may be, how many connections and sessions
 /// it keeps, and where sessions live. Each field's documentation says its default.
@@ -121,6 +125,10 @@ pub struct HttpSettings {
     /// answers), else why not; `/readyz` then answers 503 with the reason, and a balancer
     /// sends calls elsewhere. Default: none (ready while serving and not draining).
     pub readiness: Option<Arc<crate::ReadyFn>>,
+    /// How long `/readyz` waits for the readiness function: past it, it answers 503 `not
+    /// ready: the readiness check did not answer within ..` whatever the dependency does
+    /// (a probe has its own timeout, often a second or two). Default: 1 s.
+    pub readiness_timeout: Duration,
     /// How long [`McpServer::serve_http_until`](crate::McpServer::serve_http_until) lets
     /// the requests in flight finish once it is told to stop; past it, it returns anyway
     /// (their connections close). Default: 30 s.
@@ -157,6 +165,7 @@ impl Default for HttpSettings {
             session_idle_timeout: Duration::from_secs(300),
             session_store: None,
             session_store_timeout: DEFAULT_SESSION_STORE_TIMEOUT,
+            readiness_timeout: DEFAULT_READINESS_TIMEOUT,
             readiness: None,
             drain_grace: Duration::from_secs(30),
             drain_delay: DEFAULT_DRAIN_DELAY,

@@ -249,3 +249,24 @@ async fn a_session_store_outage_refuses_new_sessions_at_once_and_readiness_names
     assert_eq!(ready().await, 200);
     assert_eq!(redis_keys(&url).await.len(), 1, "and stored (the new server holds only it)");
 }
+
+/// Readiness answers within its own deadline whatever the readiness function does: one
+/// that hangs is 503 naming the wait, within about a second.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readiness_answers_within_its_deadline_when_its_check_hangs() {
+    let stats = Arc::new(Stats::default());
+    let server = McpServer::new(&GAUGE, Gauge::new("a", &stats)).with_http(|http| {
+        http.readiness_timeout = std::time::Duration::from_millis(300);
+        http.ready_when(|| async {
+            std::future::pending::<()>().await;
+            Ok(())
+        });
+    });
+    let uri = serve(server).await;
+    let started = std::time::Instant::now();
+    let answer = reqwest::get(uri.replace("/mcp", "/readyz")).await.expect("answers");
+    assert!(started.elapsed() < std::time::Duration::from_secs(3), "{:?}", started.elapsed());
+    assert_eq!(answer.status().as_u16(), 503);
+    let why = answer.text().await.unwrap_or_default();
+    assert_eq!(why, "not ready: the readiness check did not answer within 300 ms\n");
+}

@@ -430,7 +430,7 @@ impl ServeArgs {
         http.rate_limit = self.rate_limit.map(toolcall_mcp::RateLimit::per_second);
         http.ready_when(move || {
             let store = Arc::clone(&store);
-            async move { store.ping().await.map_err(|e| e.to_string()) }
+            async move { store.ping().await.map_err(|e| format!("database: {}", e.unavailable())) }
         });
         http
     }

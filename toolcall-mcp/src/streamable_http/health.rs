@@ -50,12 +50,20 @@ pub(crate) struct Health {
     ready: Option<Arc<ReadyFn>>,
     /// The shared session store, which readiness asks first.
     store: Option<Arc<super::store_guard::BoundedStore>>,
+    /// How long readiness waits for the readiness function.
+    ready_within: Duration,
 }
 
 impl Health {
     /// The state of a server whose readiness `ready` tells (always ready when `None`).
     pub(crate) fn new(ready: Option<Arc<ReadyFn>>) -> Self {
         Health { ready, ..Health::default() }
+    }
+
+    /// The same, whose readiness function has `within` to answer.
+    pub(crate) fn within(mut self, within: Duration) -> Self {
+        self.ready_within = within;
+        self
     }
 
     /// The same, whose readiness also asks the session store `store`.
@@ -132,15 +140,19 @@ async fn ready(State(health): State<Arc<Health>>) -> Response {
     {
         return (StatusCode::SERVICE_UNAVAILABLE, format!("not ready: {why}\n")).into_response();
     }
-    match &health.ready {
-        None => (StatusCode::OK, "ready\n").into_response(),
-        Some(ready) => match ready().await {
-            Ok(()) => (StatusCode::OK, "ready\n").into_response(),
-            Err(why) => {
-                let why = crate::error::cut(&why, 200);
-                (StatusCode::SERVICE_UNAVAILABLE, format!("not ready: {why}\n")).into_response()
-            }
-        },
+    let Some(ready) = &health.ready else { return (StatusCode::OK, "ready\n").into_response() };
+    let answer = match tokio::time::timeout(health.ready_within, ready()).await {
+        Ok(answer) => answer,
+        Err(_) => {
+            Err(format!("the readiness check did not answer within {} ms", health.ready_within.as_millis()))
+        }
+    };
+    match answer {
+        Ok(()) => (StatusCode::OK, "ready\n").into_response(),
+        Err(why) => {
+            let why = crate::error::cut(&why, 200);
+            (StatusCode::SERVICE_UNAVAILABLE, format!("not ready: {why}\n")).into_response()
+        }
     }
 }
 

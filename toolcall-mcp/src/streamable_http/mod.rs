@@ -174,7 +174,11 @@ impl Server {
                 Arc::new(store_guard::BoundedStore::new(shared, self.http.session_store_timeout))
             });
         self.http.session_store = store.clone().map(|bounded| bounded as Arc<dyn SessionStoreTrait>);
-        let health = Arc::new(health::Health::new(self.http.readiness.clone()).with_store(store));
+        let health = Arc::new(
+            health::Health::new(self.http.readiness.clone())
+                .with_store(store)
+                .within(self.http.readiness_timeout),
+        );
         Ok((build_front(self, Arc::clone(&health)), health))
     }
 }

@@ -124,7 +124,7 @@ pub(crate) fn missing_extension(what: &str) -> ErrorData {
 /// the request function's, else empty: one client).
 pub(crate) fn owner_of(context: &RequestContext<RoleServer>) -> String {
     use sha2::Digest as _;
-    let digest = sha2::Sha256::digest(crate::handler::identity(context).as_bytes());
+    let digest = sha2::Sha256::digest(crate::request::identity(context).as_bytes());
     digest.iter().take(16).map(|b| format!("{b:02x}")).collect()
 }
 
