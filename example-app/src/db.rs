@@ -240,14 +240,16 @@ impl StoreError {
         StoreError { action: "open the notes database", cause }
     }
 
-    /// What readiness says of it (nothing of the database's names): whether no connection
-    /// came within the pool's wait, a connection failed, or a query did.
-    pub fn unavailable(&self) -> &'static str {
-        match &self.cause {
+    /// What readiness says of it (nothing of the database's names): what could not be
+    /// done, and whether no connection came within the pool's wait, a connection failed,
+    /// or a query did.
+    pub fn unavailable(&self) -> String {
+        let kind = match &self.cause {
             sqlx::Error::PoolTimedOut => "no connection within the pool's wait",
             sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolClosed => "cannot connect",
             _ => "a query failed",
-        }
+        };
+        format!("could not {}: {kind}", self.action)
     }
 
     /// The driver's error, for logs only: it may name tables, files or hosts.

@@ -244,23 +244,12 @@ impl TaskStore for RedisTaskStore {
 mod tests {
     use super::*;
 
+    /// A working task created at `created_at`, kept `ttl_ms`.
     fn record(created_at: &str, ttl_ms: u64) -> TaskRecord {
-        TaskRecord {
-            id: "a".to_owned(),
-            owner: String::new(),
-            tool: "slow".to_owned(),
-            state: super::super::TaskState::Working,
-            status_message: None,
-            created_at: created_at.to_owned(),
-            last_updated_at: created_at.to_owned(),
-            ttl_ms,
-            poll_interval_ms: 500,
-            input_requests: BTreeMap::new(),
-            result: None,
-            error: None,
-            replica: "r1".to_owned(),
-            lease_until_ms: 0,
-        }
+        let mut record = crate::tasks::store::tests::record("a", ttl_ms);
+        record.created_at = created_at.to_owned();
+        record.last_updated_at = created_at.to_owned();
+        record
     }
 
     #[test]

@@ -202,11 +202,12 @@ impl TaskStore for MemoryTaskStore {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
 
+    /// A working task `id`, kept `ttl_ms`: what the stores' tests save.
     pub(crate) fn record(id: &str, ttl_ms: u64) -> TaskRecord {
         TaskRecord {
             id: id.to_owned(),
