@@ -399,9 +399,7 @@ impl Server {
         // 2026-07-28: a client's disconnect cancels its request. Earlier revisions say the
         // opposite (a disconnect is not a cancellation; the client may resume the stream
         // with Last-Event-ID), so their calls go on.
-        let stateless = context
-            .protocol_version()
-            .is_some_and(|version| crate::revision::is_at_least(&version, &ProtocolVersion::V_2026_07_28));
+        let stateless = crate::revision::is_stateless(&context);
         #[cfg(feature = "tasks")]
         let detachable = match self.task_of(tool, stateless, &request.name, &context)? {
             TaskStart::Now => {
@@ -488,10 +486,7 @@ impl Server {
         arguments: &BTreeMap<String, String>,
         context: &RequestContext<RoleServer>,
     ) -> Result<Option<(Arc<rounds::Rounds>, Vec<u8>)>, ErrorData> {
-        let stateless = context
-            .protocol_version()
-            .is_some_and(|version| crate::revision::is_at_least(&version, &ProtocolVersion::V_2026_07_28));
-        if !stateless {
+        if !crate::revision::is_stateless(context) {
             return Ok(None);
         }
         let arguments = serde_json::to_value(arguments).unwrap_or(Value::Null);

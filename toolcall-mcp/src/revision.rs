@@ -19,6 +19,13 @@ pub(crate) fn is_at_least(version: &ProtocolVersion, since: &ProtocolVersion) ->
     version.as_str() >= since.as_str()
 }
 
+/// Whether the request of `context` is on 2026-07-28 or later: stateless, asking through
+/// input-required rounds, cancelled by a disconnect, sent log messages only at its own
+/// level.
+pub(crate) fn is_stateless(context: &rmcp::service::RequestContext<rmcp::service::RoleServer>) -> bool {
+    context.protocol_version().is_some_and(|version| is_at_least(&version, &ProtocolVersion::V_2026_07_28))
+}
+
 /// Whether a client on `version` takes any JSON Schema as a tool's `outputSchema` and any
 /// JSON value as a result's `structuredContent` (2026-07-28, SEP-2106). Before it, both
 /// must be objects. `None` (no revision known) is the newest.

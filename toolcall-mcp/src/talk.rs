@@ -425,9 +425,7 @@ impl Talk {
         let token = request.meta.get_progress_token();
         let dropped = Arc::new(AtomicU64::new(0));
         // 2026-07-28: a server MUST NOT log for a request that set no level.
-        let modern = request
-            .protocol_version()
-            .is_some_and(|version| crate::revision::is_at_least(&version, &ProtocolVersion::V_2026_07_28));
+        let modern = crate::revision::is_stateless(request);
         let sink = Sink {
             queue,
             wants_progress: token.is_some(),

@@ -377,13 +377,7 @@ impl Rounds {
             // 2026-07-28 has no `elicitationId`: rmcp writes the empty one as `""`.
             Ok(InputRequest::Elicitation(ElicitRequest::new(super::url_params(message, url, "")?)))
         });
-        settle(asked, |answer| {
-            Ok(match elicited(answer, false)? {
-                Answer::Accept(_) => Answer::Accept(()),
-                Answer::Decline => Answer::Decline,
-                Answer::Cancel => Answer::Cancel,
-            })
-        })
+        settle(asked, visited)
     }
 
     /// Asks the client's model to answer `prompt`.
@@ -393,11 +387,7 @@ impl Rounds {
                 prompt, max_tokens,
             )?)))
         });
-        settle(asked, |answer| match (answer.get("text"), answer.get("failed")) {
-            (Some(Value::String(text)), _) => Ok(text.clone()),
-            (_, Some(Value::String(why))) => Err(AskError::Failed(why.clone())),
-            _ => Err(AskError::Failed(format!("the state holds no answer of the model: {answer}"))),
-        })
+        settle(asked, sampled)
     }
 
     /// Makes the call end where its tool detaches ([`Rounds::detach`]), to go on as a task.
@@ -560,6 +550,24 @@ pub(crate) fn elicited(answer: &Value, form: bool) -> Result<Answer, AskError> {
         Some("decline") => Ok(Answer::Decline),
         Some("cancel") => Ok(Answer::Cancel),
         _ => Err(AskError::Failed(format!("the state holds no answer of the user: {answer}"))),
+    }
+}
+
+/// A page's answer as the state keeps it: whether the user agreed to open it.
+pub(crate) fn visited(answer: &Value) -> Result<Answer<()>, AskError> {
+    Ok(match elicited(answer, false)? {
+        Answer::Accept(_) => Answer::Accept(()),
+        Answer::Decline => Answer::Decline,
+        Answer::Cancel => Answer::Cancel,
+    })
+}
+
+/// The model's answer as the state keeps it (`{"text": ..}` or `{"failed": ..}`).
+pub(crate) fn sampled(answer: &Value) -> Result<String, AskError> {
+    match (answer.get("text"), answer.get("failed")) {
+        (Some(Value::String(text)), _) => Ok(text.clone()),
+        (_, Some(Value::String(why))) => Err(AskError::Failed(why.clone())),
+        _ => Err(AskError::Failed(format!("the state holds no answer of the model: {answer}"))),
     }
 }
 

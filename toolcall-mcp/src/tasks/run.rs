@@ -353,13 +353,7 @@ impl ProgressSink for TaskSink {
     fn elicit_url(&self, message: &str, url: &str) -> AskFuture<Answer<()>> {
         let request = crate::ask::url_params(message, url, "")
             .map(|p| InputRequest::Elicitation(ElicitRequest::new(p)));
-        self.ask(Kind::Url, json!({"message": message, "url": url}), request, |answer| {
-            Ok(match crate::ask::rounds::elicited(answer, false)? {
-                Answer::Accept(_) => Answer::Accept(()),
-                Answer::Decline => Answer::Decline,
-                Answer::Cancel => Answer::Cancel,
-            })
-        })
+        self.ask(Kind::Url, json!({"message": message, "url": url}), request, crate::ask::rounds::visited)
     }
 
     fn name_next(&self, key: &str) {
@@ -374,12 +368,11 @@ impl ProgressSink for TaskSink {
     fn sample(&self, prompt: &str, max_tokens: u32) -> AskFuture<String> {
         let request = crate::ask::sample_params(prompt, max_tokens)
             .map(|p| InputRequest::CreateMessage(CreateMessageRequest::new(p)));
-        self.ask(Kind::Sample, json!({"prompt": prompt, "maxTokens": max_tokens}), request, |answer| {
-            match (answer.get("text"), answer.get("failed")) {
-                (Some(Value::String(text)), _) => Ok(text.clone()),
-                (_, Some(Value::String(why))) => Err(AskError::Failed(why.clone())),
-                _ => Err(AskError::Failed(format!("no answer of the model: {answer}"))),
-            }
-        })
+        self.ask(
+            Kind::Sample,
+            json!({"prompt": prompt, "maxTokens": max_tokens}),
+            request,
+            crate::ask::rounds::sampled,
+        )
     }
 }
