@@ -187,25 +187,32 @@ pub struct ServeArgs {
     pub tool_search: bool,
 }
 
-/// Resolves on SIGTERM or SIGINT (on other platforms, Ctrl-C).
-async fn stop_signal() {
+/// A future that resolves on SIGTERM or SIGINT (on other platforms, Ctrl-C). The handlers
+/// are installed when this is called, not when the future is first polled: a signal that
+/// arrives once "listening on" is printed is never the default one that kills the process.
+fn stop_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) {
-            (Ok(mut term), Ok(mut int)) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = int.recv() => {}
+        let handlers = (signal(SignalKind::terminate()), signal(SignalKind::interrupt()));
+        async move {
+            match handlers {
+                (Ok(mut term), Ok(mut int)) => {
+                    tokio::select! {
+                        _ = term.recv() => {}
+                        _ = int.recv() => {}
+                    }
                 }
+                // Without signal handlers the process ends as it did before: by being killed.
+                _ => std::future::pending::<()>().await,
             }
-            // Without signal handlers the process ends as it did before: by being killed.
-            _ => std::future::pending::<()>().await,
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 
@@ -318,15 +325,17 @@ impl ServeArgs {
                     let listener = tokio::net::TcpListener::bind(addr)
                         .await
                         .map_err(|source| toolcall_mcp::ServeError::Bind { addr, source })?;
+                    // SIGTERM (an orchestrator) or SIGINT (Ctrl-C): stop taking calls, let
+                    // the ones in flight finish, exit 0. Handled from before the address is
+                    // announced, so whoever read it may signal at once.
+                    let stop = stop_signal();
                     if let Ok(bound) = listener.local_addr() {
                         eprintln!("listening on http://{bound}/mcp");
                     }
                     if let Some(oauth) = oauth {
                         tokio::spawn(read_issuer(oauth));
                     }
-                    // SIGTERM (an orchestrator) or SIGINT (Ctrl-C): stop taking calls, let
-                    // the ones in flight finish, exit 0.
-                    server.serve_http_until(listener, stop_signal()).await?;
+                    server.serve_http_until(listener, stop).await?;
                     eprintln!("stopped: the calls in flight finished");
                     Ok(())
                 }
