@@ -16,6 +16,7 @@ use tokio::sync::OnceCell;
 use crate::db::{self, Pool};
 pub use crate::db::{Location, OpenError, PoolSettings, StoreError};
 use crate::models::{Note, User};
+use crate::outage::Outage;
 use crate::plain::PlainNotes;
 
 /// The notes database: a pool on a SQLite file or a Postgres server (`--db`), or the
@@ -24,7 +25,8 @@ use crate::plain::PlainNotes;
 /// Every method takes the owner whose notes it reads or writes; the tools pass the
 /// context's user.
 pub struct Store {
-    db: OnceCell<Db>,
+    /// The open database (shared with the probe of an outage).
+    db: Arc<OnceCell<Db>>,
     /// What the built-in database starts with; `None` for a database opened by location.
     builtin: Option<Builtin>,
     location: Option<Location>,
@@ -39,6 +41,8 @@ pub struct Store {
     written: AtomicBool,
     /// The notes without SQL ([`Store::plain`]); `None` for a database.
     plain: Option<Mutex<PlainNotes>>,
+    /// Whether the database opened by location is known to be unreachable.
+    outage: Arc<Outage>,
 }
 
 /// The built-in database's first contents.
@@ -62,13 +66,14 @@ impl Store {
     /// is an in-memory SQLite one, private to this store and gone with it.
     pub fn new(latency: Duration) -> Self {
         Store {
-            db: OnceCell::new(),
+            db: Arc::new(OnceCell::new()),
             builtin: Some(Builtin::Empty),
             location: None,
             pool_settings: PoolSettings::default(),
             latency,
             written: AtomicBool::new(false),
             plain: None,
+            outage: Arc::default(),
         }
     }
 
@@ -112,7 +117,7 @@ impl Store {
     pub async fn open_with(location: &Location, settings: PoolSettings) -> Result<Self, OpenError> {
         let pool = db::open(location, settings).await?;
         let store = Store::open_later(location, settings);
-        Ok(Store { db: OnceCell::new_with(Some(Db { pool, _keep_alive: None })), ..store })
+        Ok(Store { db: Arc::new(OnceCell::new_with(Some(Db { pool, _keep_alive: None }))), ..store })
     }
 
     /// The database at `location`, opened (connected and migrated) by the first query
@@ -120,13 +125,14 @@ impl Store {
     /// [`Store::ping`] says when it is back.
     pub fn open_later(location: &Location, settings: PoolSettings) -> Self {
         Store {
-            db: OnceCell::new(),
+            db: Arc::new(OnceCell::new()),
             builtin: None,
             location: Some(location.clone()),
             pool_settings: settings,
             latency: Duration::ZERO,
             written: AtomicBool::new(false),
             plain: None,
+            outage: Arc::default(),
         }
     }
 
@@ -170,17 +176,51 @@ impl Store {
         tokio::time::sleep(self.latency).await;
         let db = self
             .db
-            .get_or_try_init(|| async {
-                if let (None, Some(location)) = (self.builtin, &self.location) {
-                    let pool = db::open(location, self.pool_settings).await.map_err(StoreError::opening)?;
-                    return Ok(Db { pool, _keep_alive: None });
-                }
-                let seed = matches!(self.builtin, Some(Builtin::Seeded));
-                let (pool, keep_alive) = db::open_memory(seed).await?;
-                Ok::<_, StoreError>(Db { pool, _keep_alive: Some(Mutex::new(keep_alive)) })
-            })
+            .get_or_try_init(|| open_db(self.builtin, self.location.as_ref(), self.pool_settings))
             .await?;
         Ok(&db.pool)
+    }
+
+    /// `query` on the pool, unless the database is known to be unreachable: then refused
+    /// at once (with when to try again), `action` naming what was not done. A failure
+    /// saying the database cannot be reached begins an outage ([`crate::outage`]).
+    async fn guarded<'a, T, F, Fut>(&'a self, action: &'static str, query: F) -> Result<T, StoreError>
+    where
+        F: FnOnce(&'a Pool) -> Fut,
+        Fut: Future<Output = Result<T, StoreError>>,
+    {
+        if let Some(refusal) = self.outage.refusal() {
+            return Err(StoreError::refused(action, refusal));
+        }
+        let result = match self.pool().await {
+            Ok(pool) => query(pool).await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = &result {
+            self.failed(error);
+        }
+        result
+    }
+
+    /// After a failed query: when it says a database opened by location cannot be reached
+    /// (and not merely that every connection is busy), the outage begins and its probe
+    /// starts.
+    fn failed(&self, error: &StoreError) {
+        let (Some(kind), Some(location)) = (error.unreachable(), &self.location) else { return };
+        let busy = self.db.get().is_some_and(|db| db.pool.is_full());
+        if (busy && error.timed_out()) || !self.outage.down(kind) {
+            return;
+        }
+        let (db, location, settings) = (Arc::clone(&self.db), location.clone(), self.pool_settings);
+        let outage = Arc::clone(&self.outage);
+        tokio::spawn(async move {
+            let ask = || async {
+                let db =
+                    db.get_or_try_init(|| open_db(None, Some(&location), settings)).await.map_err(drop)?;
+                db.pool.ping().await.map_err(drop)
+            };
+            outage.probe(ask).await;
+        });
     }
 
     /// `owner`'s notes, newest first, at most `limit`.
@@ -192,7 +232,7 @@ impl Store {
         if let Some(notes) = self.plain_notes() {
             return Ok(notes.notes_of(owner, limit));
         }
-        self.pool().await?.notes_of(owner, limit).await
+        self.guarded("list your notes", |pool| pool.notes_of(owner, limit)).await
     }
 
     /// Saves a note for `owner` and returns it, with its new id.
@@ -205,7 +245,7 @@ impl Store {
         if let Some(mut notes) = self.plain_notes() {
             return Ok(notes.insert(owner, text));
         }
-        self.pool().await?.insert(owner, text).await
+        self.guarded("save the note", |pool| pool.insert(owner, text)).await
     }
 
     /// Deletes note `id` of `owner`: the deleted note, or `None` when `owner` has none with
@@ -219,7 +259,7 @@ impl Store {
         if let Some(mut notes) = self.plain_notes() {
             return Ok(notes.remove(owner, id));
         }
-        self.pool().await?.remove(owner, id).await
+        self.guarded("delete the note", |pool| pool.remove(owner, id)).await
     }
 
     /// Puts the built-in database (or the plain notes) back as it started (the demo's notes for
@@ -252,6 +292,22 @@ impl Store {
             db.pool.close().await;
         }
     }
+}
+
+/// Opens the database a store names: the one at `location`, else the built-in one (with
+/// the demo's notes when `builtin` says so).
+async fn open_db(
+    builtin: Option<Builtin>,
+    location: Option<&Location>,
+    settings: PoolSettings,
+) -> Result<Db, StoreError> {
+    if let (None, Some(location)) = (builtin, location) {
+        let pool = db::open(location, settings).await.map_err(StoreError::opening)?;
+        return Ok(Db { pool, _keep_alive: None });
+    }
+    let seed = matches!(builtin, Some(Builtin::Seeded));
+    let (pool, keep_alive) = db::open_memory(seed).await?;
+    Ok(Db { pool, _keep_alive: Some(Mutex::new(keep_alive)) })
 }
 
 /// The location and latency; the pool prints nothing useful.

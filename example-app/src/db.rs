@@ -25,6 +25,7 @@ use sqlx::sqlite::{
 use sqlx::{ConnectOptions as _, Connection as _, Row as _};
 
 use crate::models::Note;
+use crate::outage::Refusal;
 
 /// How long opening a database may take before `--db` is reported unreachable, and how
 /// long a query waits for a free connection.
@@ -217,18 +218,28 @@ impl std::error::Error for OpenError {
     }
 }
 
-/// A query that failed. What the model sees ([`Display`](fmt::Display)) says what could
-/// not be done and nothing of the database (no SQL, path, host or driver message); the
-/// cause is [`source`](std::error::Error::source), for the operator's log.
+/// A query that failed, or was not sent because the database is known to be unreachable.
+/// What the model sees ([`Display`](fmt::Display)) says what could not be done and
+/// nothing of the database (no SQL, path, host or driver message), and when to try again;
+/// the driver's error is [`source`](std::error::Error::source), for the operator's log.
 #[derive(Debug)]
 pub struct StoreError {
     action: &'static str,
-    cause: sqlx::Error,
+    cause: Cause,
+}
+
+/// Why a query was not answered.
+#[derive(Debug)]
+enum Cause {
+    /// The database was asked and failed.
+    Query(sqlx::Error),
+    /// The database is known to be unreachable: it was not asked.
+    Down(Refusal),
 }
 
 impl StoreError {
     fn new(action: &'static str) -> impl FnOnce(sqlx::Error) -> Self {
-        move |cause| StoreError { action, cause }
+        move |cause| StoreError { action, cause: Cause::Query(cause) }
     }
 
     /// The error of a database that could not be opened (connected and migrated).
@@ -237,7 +248,12 @@ impl StoreError {
             Ok(cause) => cause,
             Err(shared) => sqlx::Error::Protocol(shared.to_string()),
         };
-        StoreError { action: "open the notes database", cause }
+        StoreError { action: "open the notes database", cause: Cause::Query(cause) }
+    }
+
+    /// `action` was not tried: the database is known to be unreachable.
+    pub(crate) fn refused(action: &'static str, refusal: Refusal) -> Self {
+        StoreError { action, cause: Cause::Down(refusal) }
     }
 
     /// What readiness says of it (nothing of the database's names): what could not be
@@ -245,28 +261,72 @@ impl StoreError {
     /// or a query did.
     pub fn unavailable(&self) -> String {
         let kind = match &self.cause {
-            sqlx::Error::PoolTimedOut => "no connection within the pool's wait",
-            sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolClosed => "cannot connect",
-            _ => "a query failed",
+            Cause::Query(cause) => unreachable_kind(cause).unwrap_or("a query failed"),
+            Cause::Down(refusal) => refusal.kind,
         };
         format!("could not {}: {kind}", self.action)
     }
 
-    /// The driver's error, for logs only: it may name tables, files or hosts.
-    pub fn cause(&self) -> &sqlx::Error {
-        &self.cause
+    /// The driver's error, for logs only (it may name tables, files or hosts); `None` when
+    /// the query was not sent because the database is known to be unreachable (the outage
+    /// is logged once, not per query).
+    pub fn cause(&self) -> Option<&sqlx::Error> {
+        match &self.cause {
+            Cause::Query(cause) => Some(cause),
+            Cause::Down(_) => None,
+        }
+    }
+
+    /// Whether no connection came within the pool's wait (every connection busy, or none
+    /// could be made).
+    pub(crate) fn timed_out(&self) -> bool {
+        matches!(self.cause(), Some(sqlx::Error::PoolTimedOut))
+    }
+
+    /// How the database could not be reached, when that is why the query failed.
+    pub(crate) fn unreachable(&self) -> Option<&'static str> {
+        self.cause().and_then(unreachable_kind)
+    }
+}
+
+/// How `error` says the database could not be reached: no connection within the pool's
+/// wait, a connection that could not be made or broke, a server shutting down; `None` for
+/// any other failure (a query the database refused, a pool closed on purpose).
+fn unreachable_kind(error: &sqlx::Error) -> Option<&'static str> {
+    match error {
+        sqlx::Error::PoolTimedOut => Some("no connection within the pool's wait"),
+        sqlx::Error::Io(_) | sqlx::Error::Tls(_) => Some("cannot connect"),
+        // Postgres's classes 08 (connection exception) and 57P (operator intervention:
+        // shutting down, starting up).
+        sqlx::Error::Database(db) => match db.code().as_deref() {
+            Some(code) if code.starts_with("08") || code.starts_with("57P") => {
+                Some("the database server is shutting down or starting")
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "could not {}: the notes database did not answer; try again later", self.action)
+        match &self.cause {
+            Cause::Query(_) => {
+                write!(f, "could not {}: the notes database did not answer; try again later", self.action)
+            }
+            Cause::Down(refusal) => write!(
+                f,
+                "could not {}: the notes database is unavailable; try again in {} s",
+                self.action,
+                refusal.retry_after.as_secs().max(1)
+            ),
+        }
     }
 }
 
 impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.cause)
+        self.cause().map(|cause| cause as &(dyn std::error::Error + 'static))
     }
 }
 
@@ -333,7 +393,7 @@ pub(crate) async fn open(location: &Location, settings: PoolSettings) -> Result<
 /// pool, and the connection that keeps the database alive (an in-memory database lives
 /// as long as one connection to it is open). Nothing to set up, nothing left behind.
 pub(crate) async fn open_memory(seed: bool) -> Result<(Pool, SqliteConnection), StoreError> {
-    let failed = |cause| StoreError { action: "open the built-in database", cause };
+    let failed = |cause| StoreError { action: "open the built-in database", cause: Cause::Query(cause) };
     let options = SqliteConnectOptions::from_str("sqlite::memory:").map_err(&failed)?;
     let mut keep_alive = options.connect().await.map_err(&failed)?;
     migrate_sqlite(&mut keep_alive).await.map_err(&failed)?;
@@ -457,6 +517,17 @@ impl Pool {
             transaction.commit().await
         };
         reset.await.map_err(StoreError::new("reset the built-in database"))
+    }
+
+    /// Whether the pool holds as many connections as it may open (a wait for one is then
+    /// a busy pool, not an unreachable database).
+    pub(crate) fn is_full(&self) -> bool {
+        on_pool!(self, pool => pool.size() >= pool.options().get_max_connections())
+    }
+
+    /// Whether the database answers a trivial query (`SELECT 1`).
+    pub(crate) async fn ping(&self) -> Result<(), sqlx::Error> {
+        on_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.map(drop))
     }
 
     /// Closes every connection; queries after it fail.

@@ -30,6 +30,7 @@ pub mod db;
 pub mod models;
 pub mod money;
 pub mod oplog;
+pub mod outage;
 mod plain;
 pub mod prompts;
 pub mod resources;

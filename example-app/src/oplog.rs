@@ -1,6 +1,7 @@
 //! The operator's log: one line on stderr for each warning of toolcall-mcp, rmcp or the
 //! app (the `log` records at `warn` and above, whatever their target) and each life event
-//! of the server (target [`LIFECYCLE_TARGET`] at `info`: its drain), human-readable by
+//! of the server (target [`LIFECYCLE_TARGET`] at `info`: its drain, its session store) and
+//! of the database ([`DATABASE_TARGET`]: an outage's end), human-readable by
 //! default (`WARN toolcall_mcp::lifecycle: drained ...`), one JSON object per line with
 //! `--log-json` (`{"level":"WARN","target":..,"message":..}`). Installed once in `main`
 //! ([`install`]); the request log beside it is [`crate::telemetry`]'s.
@@ -8,6 +9,8 @@
 use std::io::Write as _;
 
 use toolcall_mcp::telemetry::LIFECYCLE_TARGET;
+
+use crate::outage::DATABASE_TARGET;
 
 /// How lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,9 +44,10 @@ pub fn line(format: LogFormat, level: log::Level, target: &str, message: &str) -
 }
 
 /// Whether a record of `level` on `target` is written: warnings and worse from anyone,
-/// and the server's life events.
+/// and the server's life events and the database's outages and recoveries.
 fn kept(level: log::Level, target: &str) -> bool {
-    level <= log::Level::Warn || (level <= log::Level::Info && target == LIFECYCLE_TARGET)
+    level <= log::Level::Warn
+        || (level <= log::Level::Info && (target == LIFECYCLE_TARGET || target == DATABASE_TARGET))
 }
 
 /// The `log` logger writing the operator's log.
@@ -102,6 +106,7 @@ mod tests {
         assert!(kept(log::Level::Warn, "toolcall_mcp::streamable_http"));
         assert!(kept(log::Level::Error, "rmcp::service"));
         assert!(kept(log::Level::Info, LIFECYCLE_TARGET));
+        assert!(kept(log::Level::Info, DATABASE_TARGET));
         assert!(
             !kept(log::Level::Info, "toolcall_mcp::oauth::guard"),
             "per-request refusals are the request log's"

@@ -12,6 +12,7 @@ mod common;
 mod pg;
 
 use std::process::{Output, Stdio};
+use std::sync::{Arc, Mutex};
 
 use common::{Server, answer, tool_calls};
 use pg::{Cluster, TempDir, say};
@@ -202,8 +203,12 @@ async fn get(addr: &str, path: &str) -> (u16, String) {
 }
 
 /// Starts `--db DB serve --http 127.0.0.1:0 ARGS`, returning the child and its address
-/// once it says where it listens (the lines before are returned too).
-async fn serve_http(db: &str, args: &[&str]) -> (tokio::process::Child, String, Vec<String>) {
+/// once it says where it listens (the lines before are returned too), and the lines of
+/// stderr after, as they come.
+async fn serve_http(
+    db: &str,
+    args: &[&str],
+) -> (tokio::process::Child, String, Vec<String>, Arc<Mutex<Vec<String>>>) {
     let mut child = tokio::process::Command::new(BIN)
         .args(["--db", db, "serve", "--http", "127.0.0.1:0"])
         .args(args)
@@ -220,11 +225,125 @@ async fn serve_http(db: &str, args: &[&str]) -> (tokio::process::Child, String, 
         let line = lines.next_line().await.unwrap().expect("a line on stderr");
         if let Some(addr) = line.strip_prefix("listening on http://").and_then(|l| l.strip_suffix("/mcp")) {
             let addr = addr.to_owned();
-            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-            return (child, addr, before);
+            let after = Arc::new(Mutex::new(Vec::new()));
+            let kept = Arc::clone(&after);
+            tokio::spawn(async move {
+                while let Ok(Some(line)) = lines.next_line().await {
+                    kept.lock().unwrap().push(line);
+                }
+            });
+            return (child, addr, before, after);
         }
         before.push(line);
     }
+}
+
+/// A stateless (2026-07-28) `tools/call` of `name` on the server at `addr` (tokenless:
+/// user 1): the tool's result.
+async fn http_call(addr: &str, name: &str, arguments: Value) -> Value {
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments, "_meta": meta}});
+    let response = reqwest::Client::new()
+        .post(format!("http://{addr}/mcp"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", name)
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.unwrap();
+    let json = text.lines().find_map(|line| line.strip_prefix("data: ")).unwrap_or(&text);
+    let reply: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {text}"));
+    reply["result"].clone()
+}
+
+/// The text a tool's result says.
+fn said(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
+}
+
+/// Postgres stopped under a serving replica (#65 item 4): once a call has found it
+/// unreachable, every call fails at once with a retry hint (not after the pool's wait
+/// each), readiness names the database, the outage and the recovery are one log line
+/// each, and calls are served again once Postgres is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_during_a_database_outage_fail_fast_and_recover() {
+    let mut cluster = match Cluster::start().await {
+        Ok(cluster) => cluster,
+        Err(why) => {
+            say(&format!("db_cli: Postgres outage test skipped: {why}"));
+            assert!(std::env::var_os("CI").is_none(), "CI installs Postgres: {why}");
+            return;
+        }
+    };
+    let url = cluster.database("outage").await;
+    let (_replica, addr, _, log) = serve_http(&url, &["--db-acquire-timeout", "2"]).await;
+    let added = http_call(&addr, "add_note", json!({"text": "before the outage"})).await;
+    assert_eq!(added["isError"], false, "{added}");
+    let stopper = tokio::task::spawn_blocking(move || {
+        cluster.stop();
+        cluster
+    });
+    let mut cluster = stopper.await.unwrap();
+    // The first call finds it down (within the pool's wait, 2 s here).
+    let started = std::time::Instant::now();
+    let first = http_call(&addr, "add_note", json!({"text": "during the outage"})).await;
+    assert_eq!(first["isError"], true, "{first}");
+    let found = started.elapsed();
+    assert!(found < std::time::Duration::from_secs(4), "{found:?}");
+    // Every call after it fails at once, and says when to try again.
+    let mut slowest = std::time::Duration::ZERO;
+    for _ in 0..5 {
+        let started = std::time::Instant::now();
+        let refused = http_call(&addr, "list_notes", json!({})).await;
+        let elapsed = started.elapsed();
+        assert_eq!(refused["isError"], true, "{refused}");
+        assert_eq!(
+            said(&refused),
+            "tool failed: could not list your notes: the notes database is unavailable; try again in 1 s"
+        );
+        assert!(
+            elapsed < std::time::Duration::from_millis(300),
+            "refused at once, not after the pool's wait: {elapsed:?}"
+        );
+        slowest = slowest.max(elapsed);
+    }
+    let restarted = std::time::Instant::now();
+    let (status, body) = get(&addr, "/readyz").await;
+    assert_eq!(status, 503, "{body}");
+    assert!(body.starts_with("not ready: database: could not list your notes: "), "{body}");
+    // Back: the probe finds it within a second or two, and calls are served.
+    cluster.restart().await;
+    let mut served = Value::Null;
+    for _ in 0..50 {
+        served = http_call(&addr, "list_notes", json!({})).await;
+        if served["isError"] == false {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(served["isError"], false, "served again once Postgres is back: {served}");
+    say(&format!(
+        "db_cli: outage found by the first call in {found:.2?}; then refused in at most {slowest:.2?}; served {:.2?} after Postgres was back",
+        restarted.elapsed()
+    ));
+    assert!(said(&served).contains("before the outage"), "{served}");
+    assert_eq!(get(&addr, "/readyz").await, (200, "ready\n".to_owned()));
+    // One line for the outage and one for its end, however many calls were refused.
+    let lines = log.lock().unwrap().clone();
+    let outage: Vec<&String> = lines.iter().filter(|l| l.contains("example_app::database")).collect();
+    assert_eq!(outage.len(), 2, "{lines:#?}");
+    assert!(outage[0].starts_with("WARN example_app::database: database unreachable ("), "{outage:?}");
+    assert!(
+        outage[1].starts_with("INFO example_app::database: database answering again after "),
+        "{outage:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("127.0.0.1")), "no address in the log: {lines:#?}");
+    tokio::task::spawn_blocking(move || drop(cluster)).await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -232,7 +351,7 @@ async fn replicas_migrate_at_once_and_start_before_their_database() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let url = format!("postgres://notes@127.0.0.1:{port}/postgres");
     // The database is down: a replica starts anyway, and says it is not ready.
-    let (_replica, addr, before) = serve_http(&url, &["--db-pool", "2"]).await;
+    let (_replica, addr, before, _) = serve_http(&url, &["--db-pool", "2"]).await;
     assert!(before.iter().any(|l| l.contains("not ready until the database answers")), "{before:?}");
     let (status, body) = get(&addr, "/readyz").await;
     assert_eq!(status, 503, "{body}");

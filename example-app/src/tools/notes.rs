@@ -132,6 +132,9 @@ pub async fn export_notes(app: &App, progress: &Progress) -> Result<Content, Str
 /// What the model is told when a query fails: what could not be done, without the
 /// database's own message (SQL, paths, hosts), which goes to the operator on stderr.
 fn told(error: StoreError) -> String {
-    eprintln!("example-app: {error}: {}", error.cause());
+    // A query refused during a known outage has no cause: the outage is logged once.
+    if let Some(cause) = error.cause() {
+        eprintln!("example-app: {error}: {cause}");
+    }
     error.to_string()
 }

@@ -119,20 +119,63 @@ impl Cluster {
             .output()
             .unwrap();
         assert!(initdb.status.success(), "initdb failed: {}", String::from_utf8_lossy(&initdb.stderr));
-        let log = std::fs::File::create(dir.path("postgres.log")).unwrap();
-        let child = Self::command(&bin, "postgres", user)
+        let child = Self::postgres(&bin, &dir, user, port);
+        let mut cluster = Cluster { dir, bin, child, user, port };
+        cluster.wait_until_ready().await;
+        Ok(cluster)
+    }
+
+    /// `postgres` on the cluster's data, listening on `port`, its log appended to
+    /// `postgres.log`.
+    fn postgres(bin: &Path, dir: &TempDir, user: Option<(u32, u32)>, port: u16) -> Child {
+        let log =
+            std::fs::OpenOptions::new().create(true).append(true).open(dir.path("postgres.log")).unwrap();
+        Self::command(bin, "postgres", user)
             .arg("-D")
-            .arg(&data)
+            .arg(dir.path("data"))
             .args(["-p", &port.to_string(), "-h", "127.0.0.1", "-k"])
             .arg(&dir.0)
             .args(["-c", "fsync=off", "-c", "full_page_writes=off", "-c", "synchronous_commit=off"])
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
-            .unwrap();
-        let mut cluster = Cluster { dir, bin, child, user, port };
-        cluster.wait_until_ready().await;
-        Ok(cluster)
+            .unwrap()
+    }
+
+    /// Stops the server (a fast shutdown: connections are closed), keeping its data; see
+    /// [`Cluster::restart`].
+    pub fn stop(&mut self) {
+        let pg_ctl = self.bin.join("pg_ctl");
+        let stopped = if pg_ctl.is_file() {
+            Self::command(&self.bin, "pg_ctl", self.user)
+                .arg("-D")
+                .arg(self.dir.path("data"))
+                .args(["stop", "-m", "fast", "-w"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        } else {
+            Command::new("kill")
+                .args(["-INT", &self.child.id().to_string()])
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while stopped && Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts the stopped server again on its data and port, and waits until it answers.
+    pub async fn restart(&mut self) {
+        self.child = Self::postgres(&self.bin, &self.dir, self.user, self.port);
+        self.wait_until_ready().await;
     }
 
     fn command(bin: &Path, name: &str, user: Option<(u32, u32)>) -> Command {
@@ -182,30 +225,8 @@ impl Drop for Cluster {
     /// A fast shutdown (`pg_ctl stop -m fast`, else SIGINT), waited for; SIGKILL if it
     /// hangs.
     fn drop(&mut self) {
-        let pg_ctl = self.bin.join("pg_ctl");
-        let stopped = if pg_ctl.is_file() {
-            Self::command(&self.bin, "pg_ctl", self.user)
-                .arg("-D")
-                .arg(self.dir.path("data"))
-                .args(["stop", "-m", "fast", "-w"])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success())
-        } else {
-            Command::new("kill")
-                .args(["-INT", &self.child.id().to_string()])
-                .status()
-                .is_ok_and(|s| s.success())
-        };
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while stopped && Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
+        if let Ok(None) = self.child.try_wait() {
+            self.stop();
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
