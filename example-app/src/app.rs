@@ -12,9 +12,10 @@ use std::time::Duration;
 
 use sqlx::sqlite::SqliteConnection;
 use tokio::sync::OnceCell;
+use toolcall_mcp::InvalidIdempotencyKey;
 
 use crate::db::{self, Pool};
-pub use crate::db::{Location, OpenError, PoolSettings, StoreError};
+pub use crate::db::{Location, OpenError, PoolSettings, StoreError, Written};
 use crate::models::{Note, User};
 use crate::outage::Outage;
 use crate::plain::PlainNotes;
@@ -241,11 +242,28 @@ impl Store {
     ///
     /// As [`Store::notes_of`].
     pub async fn insert(&self, owner: u64, text: &str) -> Result<Note, StoreError> {
+        self.insert_once(owner, text, None).await.map(Written::note)
+    }
+
+    /// Saves a note for `owner`, once per idempotency `key`: a write with a key `owner`
+    /// used before writes nothing and finds that note ([`Written::Found`]), on whichever
+    /// replica and however long after (the key is stored with the note). Without a key,
+    /// as [`Store::insert`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::notes_of`].
+    pub async fn insert_once(
+        &self,
+        owner: u64,
+        text: &str,
+        key: Option<&str>,
+    ) -> Result<Written, StoreError> {
         self.written.store(true, Ordering::SeqCst);
         if let Some(mut notes) = self.plain_notes() {
-            return Ok(notes.insert(owner, text));
+            return Ok(notes.insert(owner, text, key));
         }
-        self.guarded("save the note", |pool| pool.insert(owner, text)).await
+        self.guarded("save the note", |pool| pool.insert(owner, text, key)).await
     }
 
     /// Deletes note `id` of `owner`: the deleted note, or `None` when `owner` has none with
@@ -321,19 +339,30 @@ impl fmt::Debug for Store {
     }
 }
 
-/// The context of every call: who is asking, and the shared store.
+/// The context of every call: who is asking, the shared store, and the request's
+/// idempotency key.
 #[derive(Clone, Debug)]
 pub struct App {
     /// The signed-in user, from authentication.
     pub user: User,
     /// The shared store and its pool.
     pub store: Arc<Store>,
+    /// The client's key for this request (`Idempotency-Key` over HTTP,
+    /// [`toolcall_mcp::idempotency_key`]): a write retried with it is done once. `Err`: a
+    /// header that cannot be used, and writes refuse to run rather than risk running twice.
+    pub idempotency_key: Result<Option<String>, InvalidIdempotencyKey>,
 }
 
 impl App {
-    /// The context for one request by `user`.
+    /// The context for one request by `user`, without an idempotency key.
     pub fn for_user(store: &Arc<Store>, user: User) -> Self {
-        App { user, store: Arc::clone(store) }
+        App { user, store: Arc::clone(store), idempotency_key: Ok(None) }
+    }
+
+    /// The same context with the request's idempotency key.
+    #[must_use]
+    pub fn with_idempotency_key(self, key: Result<Option<String>, InvalidIdempotencyKey>) -> Self {
+        App { idempotency_key: key, ..self }
     }
 
     /// The demo's context: Ada (user 1) signed in to a seeded built-in database whose

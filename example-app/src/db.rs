@@ -53,12 +53,16 @@ impl Default for PoolSettings {
 }
 
 /// The migrations, newest last: version, description, SQL.
-const SQLITE_MIGRATIONS: &[(i64, &str, &str)] =
-    &[(1, "notes", include_str!("../migrations/sqlite/0001_notes.sql"))];
+const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "notes", include_str!("../migrations/sqlite/0001_notes.sql")),
+    (2, "idempotency keys", include_str!("../migrations/sqlite/0002_idempotency_keys.sql")),
+];
 
 /// The same on Postgres.
-const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] =
-    &[(1, "notes", include_str!("../migrations/postgres/0001_notes.sql"))];
+const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "notes", include_str!("../migrations/postgres/0001_notes.sql")),
+    (2, "idempotency keys", include_str!("../migrations/postgres/0002_idempotency_keys.sql")),
+];
 
 /// Migrations built into the binary, for sqlx's migrator.
 #[derive(Debug)]
@@ -330,6 +334,25 @@ impl std::error::Error for StoreError {
     }
 }
 
+/// What a write did: wrote a new note, or found the one an earlier write with the same
+/// idempotency key wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// Written now.
+    New(Note),
+    /// Written before, with the same idempotency key; not written again.
+    Found(Note),
+}
+
+impl Written {
+    /// The note, new or found.
+    pub fn note(self) -> Note {
+        match self {
+            Written::New(note) | Written::Found(note) => note,
+        }
+    }
+}
+
 /// A connection pool on one of the two databases.
 #[derive(Clone, Debug)]
 pub(crate) enum Pool {
@@ -475,13 +498,28 @@ impl Pool {
         read.await.map_err(StoreError::new("list your notes"))
     }
 
-    /// Writes a note for `owner`.
-    pub(crate) async fn insert(&self, owner: u64, text: &str) -> Result<Note, StoreError> {
-        const SQL: &str = "INSERT INTO notes (owner, text) VALUES ($1, $2) RETURNING id, owner, text";
+    /// Writes a note for `owner`; with an idempotency `key`, only when `owner` has no note
+    /// written with that key: otherwise that note is returned, unwritten again
+    /// ([`Written::Found`]).
+    pub(crate) async fn insert(
+        &self,
+        owner: u64,
+        text: &str,
+        key: Option<&str>,
+    ) -> Result<Written, StoreError> {
+        const SQL: &str = "INSERT INTO notes (owner, text, idempotency_key) VALUES ($1, $2, $3) \
+                           ON CONFLICT (owner, idempotency_key) DO NOTHING RETURNING id, owner, text";
+        const FOUND: &str = "SELECT id, owner, text FROM notes WHERE owner = $1 AND idempotency_key = $2";
         let write = async {
             on_pool!(self, pool => {
-                let row = sqlx::query(SQL).bind(to_i64(owner)).bind(text).fetch_one(pool).await?;
-                Ok::<_, sqlx::Error>(note!(&row))
+                let row = sqlx::query(SQL).bind(to_i64(owner)).bind(text).bind(key).fetch_optional(pool).await?;
+                if let Some(row) = row {
+                    return Ok::<_, sqlx::Error>(Written::New(note!(&row)));
+                }
+                // The key was used: the note it wrote (committed, since the insert waited
+                // for it).
+                let row = sqlx::query(FOUND).bind(to_i64(owner)).bind(key).fetch_one(pool).await?;
+                Ok(Written::Found(note!(&row)))
             })
         };
         write.await.map_err(StoreError::new("save the note"))

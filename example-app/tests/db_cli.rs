@@ -377,13 +377,13 @@ async fn replicas_migrate_at_once_and_start_before_their_database() {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     assert_eq!(ready, (200, "ready\n".to_owned()));
-    // Three replicas migrate a new database at once: each exits 0, version 1 is applied once.
+    // Three replicas migrate a new database at once: each exits 0, each version is applied once.
     let fresh = cluster.database("replicas").await;
     let migrate = ["--db", fresh.as_str(), "migrate"];
     let runs = tokio::join!(run(&migrate), run(&migrate), run(&migrate));
     for out in [&runs.0, &runs.1, &runs.2] {
         assert!(out.status.success(), "{}", text(&out.stderr));
-        assert!(text(&out.stderr).contains("is at schema version 1"), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("is at schema version 2"), "{}", text(&out.stderr));
     }
     use sqlx::Connection as _;
     let mut admin = sqlx::PgConnection::connect(&fresh).await.unwrap();
@@ -392,7 +392,7 @@ async fn replicas_migrate_at_once_and_start_before_their_database() {
             .fetch_all(&mut admin)
             .await
             .unwrap();
-    assert_eq!(versions, [(1, true)]);
+    assert_eq!(versions, [(1, true), (2, true)]);
     let _ = admin.close().await;
     let missing = run(&["migrate"]).await;
     assert_eq!(missing.status.code(), Some(2), "migrate needs --db");

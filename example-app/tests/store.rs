@@ -210,6 +210,35 @@ async fn a_failing_query_is_a_tool_error(location: &Location, drop_table: impl A
     );
 }
 
+/// `add_note` with an idempotency key (#65 item 7): the same key sent at once through
+/// two replicas (two stores on one database) writes one note, and both get it; the key
+/// with another text is refused, writing nothing; keys are per user; a header that
+/// cannot be used writes nothing; without a key every call writes.
+async fn a_key_writes_once(location: &Location) {
+    let (one, two) = (open(location).await, open(location).await);
+    let keyed = |app: App, key: &str| app.with_idempotency_key(Ok(Some(key.to_owned())));
+    let note = json!({"text": "pay the rent"});
+    let (on_one, on_two) = (keyed(ada(&one), "rent-1"), keyed(ada(&two), "rent-1"));
+    let (first, second) =
+        tokio::join!(call(&on_one, "add_note", note.clone()), call(&on_two, "add_note", note.clone()));
+    let (first, second) = (first.unwrap(), second.unwrap());
+    assert_eq!(first, second, "both attempts answer the one note");
+    let again = call(&keyed(ada(&one), "rent-1"), "add_note", note.clone()).await.unwrap();
+    assert_eq!(again, first, "a later retry too");
+    let other = call(&keyed(ada(&two), "rent-1"), "add_note", json!({"text": "something else"})).await;
+    let refused = other.unwrap_err().to_string();
+    assert!(refused.contains("was used for another note (id ") && refused.contains("nothing was written"), "{refused}");
+    let graces = call(&keyed(grace(&one), "rent-1"), "add_note", note.clone()).await.unwrap();
+    assert_ne!(graces["id"], first["id"], "keys are each user's own");
+    let invalid = ada(&one).with_idempotency_key(Err(toolcall_mcp::InvalidIdempotencyKey::Malformed));
+    let refused = call(&invalid, "add_note", json!({"text": "never written"})).await.unwrap_err().to_string();
+    assert!(refused.contains("Idempotency-Key header is not a quoted string") && refused.contains("nothing was written"), "{refused}");
+    call(&ada(&two), "add_note", note.clone()).await.unwrap();
+    call(&ada(&two), "add_note", note.clone()).await.unwrap();
+    let listed = call(&ada(&one), "list_notes", json!({})).await.unwrap();
+    assert_eq!(texts(&listed), ["pay the rent", "pay the rent", "pay the rent"], "one keyed, two unkeyed");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_file() {
     let dir = TempDir::new("store");
@@ -217,6 +246,7 @@ async fn sqlite_file() {
     notes_outlive_the_store_that_wrote_them(&location("outlive.db")).await;
     no_argument_reaches_another_users_rows(&location("isolation.db")).await;
     concurrent_users_on_one_pool(&location("concurrent.db")).await;
+    a_key_writes_once(&location("keyed.db")).await;
     let path = dir.path("failing.db");
     a_failing_query_is_a_tool_error(&location("failing.db"), async || {
         let mut other =
@@ -243,6 +273,7 @@ async fn postgres_when_available() {
     notes_outlive_the_store_that_wrote_them(&location(cluster.database("outlive").await)).await;
     no_argument_reaches_another_users_rows(&location(cluster.database("isolation").await)).await;
     concurrent_users_on_one_pool(&location(cluster.database("concurrent").await)).await;
+    a_key_writes_once(&location(cluster.database("keyed").await)).await;
     let url = cluster.database("failing").await;
     a_failing_query_is_a_tool_error(&location(url.clone()), async || {
         let mut other = sqlx::PgConnection::connect(&url).await.unwrap();
@@ -345,7 +376,7 @@ async fn reset_puts_the_builtin_database_back_as_it_started() {
 #[derive(Clone, Debug)]
 enum Step {
     List { owner: u64, limit: u32 },
-    Add { owner: u64, text: String },
+    Add { owner: u64, text: String, key: Option<String> },
     Remove { owner: u64, id: u64 },
     Reset,
 }
@@ -357,7 +388,8 @@ fn step() -> impl proptest::strategy::Strategy<Value = Step> {
     prop_oneof![
         (owner.clone(), prop_oneof![0u32..5, Just(u32::MAX)])
             .prop_map(|(owner, limit)| Step::List { owner, limit }),
-        (owner.clone(), "[a-z]{0,3}").prop_map(|(owner, text)| Step::Add { owner, text }),
+        (owner.clone(), "[a-z]{0,3}", proptest::option::of("k[12]"))
+            .prop_map(|(owner, text, key)| Step::Add { owner, text, key }),
         (owner, id).prop_map(|(owner, id)| Step::Remove { owner, id }),
         Just(Step::Reset),
     ]
@@ -367,7 +399,10 @@ fn step() -> impl proptest::strategy::Strategy<Value = Step> {
 async fn answer(store: &Store, step: &Step) -> String {
     match step {
         Step::List { owner, limit } => format!("{:?}", store.notes_of(*owner, *limit).await.unwrap()),
-        Step::Add { owner, text } => format!("{:?}", store.insert(*owner, text).await.unwrap()),
+        Step::Add { owner, text, key: None } => format!("{:?}", store.insert(*owner, text).await.unwrap()),
+        Step::Add { owner, text, key } => {
+            format!("{:?}", store.insert_once(*owner, text, key.as_deref()).await.unwrap())
+        }
         Step::Remove { owner, id } => format!("{:?}", store.remove(*owner, *id).await.unwrap()),
         Step::Reset => format!("{:?}", store.reset().await.unwrap()),
     }
@@ -375,8 +410,9 @@ async fn answer(store: &Store, step: &Step) -> String {
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
-    /// `Store::plain` answers every sequence of writes, deletes, reads and resets exactly
-    /// as the built-in SQLite database does: the same notes, ids and order.
+    /// `Store::plain` answers every sequence of writes (with and without idempotency keys),
+    /// deletes, reads and resets exactly as the built-in SQLite database does: the same
+    /// notes, ids and order, the same notes found by a key used before.
     #[test]
     fn the_plain_store_answers_as_the_builtin_database(
         seeded in proptest::bool::ANY,

@@ -13,6 +13,8 @@ mod completion;
 mod context;
 mod error;
 mod handler;
+#[cfg(feature = "http")]
+mod idempotency;
 mod inline;
 mod limit;
 mod list;
@@ -47,6 +49,8 @@ pub use error::{ERROR_META_KEY, MAX_ERROR_RESULT, ServeError, error_json};
 /// The `http` crate, whose request head ([`http::request::Parts`]) the request function
 /// reads.
 pub use http;
+#[cfg(feature = "http")]
+pub use idempotency::{IDEMPOTENCY_KEY, InvalidIdempotencyKey, MAX_IDEMPOTENCY_KEY, idempotency_key};
 pub use inline::DEFAULT_INLINE_BUDGET;
 pub use listen::Notifier;
 #[cfg(feature = "prompts")]

@@ -6,7 +6,7 @@
 use toolcall_runtime::{Content, LogLevel, Progress, ToolMeta};
 
 use crate::App;
-use crate::app::StoreError;
+use crate::app::{StoreError, Written};
 use crate::models::{Confirm, Note, User, export_uri, markdown};
 
 /// What these tools are, for clients and models: a confirmation-worthy destructive tool
@@ -77,7 +77,17 @@ pub async fn add_note(app: &App, text: String) -> Result<Note, String> {
     if !(1..=500).contains(&length) {
         return Err(format!("a note has 1 to 500 characters, got {length}"));
     }
-    app.store.insert(app.user.id, &text).await.map_err(told)
+    // A request retried with its idempotency key writes once: the retry gets the note
+    // the first attempt wrote, even when that attempt's answer was lost.
+    let key = app.idempotency_key.as_ref().map_err(|invalid| format!("{invalid}; nothing was written"))?;
+    match app.store.insert_once(app.user.id, &text, key.as_deref()).await.map_err(told)? {
+        Written::New(note) => Ok(note),
+        Written::Found(note) if note.text == text => Ok(note),
+        Written::Found(note) => Err(format!(
+            "the Idempotency-Key of this request was used for another note (id {}); nothing was written: send a new key for a new note",
+            note.id
+        )),
+    }
 }
 
 /// Delete one of the signed-in user's notes for good, once the user confirms. Over MCP, a
