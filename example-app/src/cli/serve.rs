@@ -51,7 +51,9 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::Value;
 use toolcall_mcp::oauth::{AccessToken, ResourceServer};
-use toolcall_mcp::{Caller, HttpSettings, McpServer, Rejection, TaskSettings, ToolSearch, bearer_token};
+use toolcall_mcp::{
+    Caller, HttpSettings, McpServer, Rejection, TaskSettings, ToolSearch, bearer_token, http, idempotency_key,
+};
 
 use crate::app::{Location, PoolSettings, Store};
 use crate::models::{Role, User};
@@ -468,17 +470,24 @@ impl ServeArgs {
             server = server.tool_search(ToolSearch::new().always_visible(["whoami"]));
         }
         server = self.limits(server);
+        // Each request's context carries its Idempotency-Key (add_note writes once per key).
+        let context = move |store: &Arc<Store>, user: User, request: &http::request::Parts| {
+            App::for_user(store, user).with_idempotency_key(idempotency_key(request))
+        };
         if let Some(oauth) = oauth {
             return server.oauth(oauth).context_from_request(move |request| {
                 // Only requests with a verified token get here.
                 let token = AccessToken::of(request)
                     .ok_or_else(|| Rejection::unauthorized("no verified access token"))?;
                 let user = oauth_user(token);
-                Ok(Caller::new(format!("user:{}", user.id), App::for_user(&store, user)))
+                Ok(Caller::new(format!("user:{}", user.id), context(&store, user, request)))
             });
         }
         if self.tokens.is_empty() {
-            return server;
+            // Without tokens (loopback only) every request is user 1's.
+            return server.context_from_request(move |request| {
+                Ok(Caller::new("user:1", context(&store, user(1), request)))
+            });
         }
         let tokens = self.tokens.clone();
         server.context_from_request(move |request| {
