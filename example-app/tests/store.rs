@@ -227,12 +227,19 @@ async fn a_key_writes_once(location: &Location) {
     assert_eq!(again, first, "a later retry too");
     let other = call(&keyed(ada(&two), "rent-1"), "add_note", json!({"text": "something else"})).await;
     let refused = other.unwrap_err().to_string();
-    assert!(refused.contains("was used for another note (id ") && refused.contains("nothing was written"), "{refused}");
+    assert!(
+        refused.contains("was used for another note (id ") && refused.contains("nothing was written"),
+        "{refused}"
+    );
     let graces = call(&keyed(grace(&one), "rent-1"), "add_note", note.clone()).await.unwrap();
     assert_ne!(graces["id"], first["id"], "keys are each user's own");
     let invalid = ada(&one).with_idempotency_key(Err(toolcall_mcp::InvalidIdempotencyKey::Malformed));
     let refused = call(&invalid, "add_note", json!({"text": "never written"})).await.unwrap_err().to_string();
-    assert!(refused.contains("Idempotency-Key header is not a quoted string") && refused.contains("nothing was written"), "{refused}");
+    assert!(
+        refused.contains("Idempotency-Key header is not a quoted string")
+            && refused.contains("nothing was written"),
+        "{refused}"
+    );
     call(&ada(&two), "add_note", note.clone()).await.unwrap();
     call(&ada(&two), "add_note", note.clone()).await.unwrap();
     let listed = call(&ada(&one), "list_notes", json!({})).await.unwrap();
