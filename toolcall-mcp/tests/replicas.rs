@@ -24,7 +24,7 @@ use common::WithHttp;
 use common::gauge::{GAUGE, Gauge, Stats};
 use common::net::{Client, Era, RoundRobin, call, serve};
 #[cfg(feature = "redis")]
-use local_redis::{redis_binary, redis_server, redis_server_on};
+use local_redis::{durable_redis_server_on, redis_binary, redis_server, redis_server_on};
 
 /// rmcp's session store, in memory, shared by the servers of one test.
 #[derive(Default)]
@@ -248,6 +248,93 @@ async fn a_session_store_outage_refuses_new_sessions_at_once_and_readiness_names
     assert!(made, "a session is made once the store answers again");
     assert_eq!(ready().await, 200);
     assert_eq!(redis_keys(&url).await.len(), 1, "and stored (the new server holds only it)");
+}
+
+/// Redis killed and started again under a stream of new sessions through two replicas
+/// (#65 item 3): each `initialize` is answered 200 (stored) or 503 with `Retry-After`
+/// (refused while the store does not answer), and every session that got a 200, made
+/// before, during or after the outage, is served by both replicas afterwards: none was
+/// kept by one replica alone, none was lost by the reconnection.
+#[cfg(feature = "redis")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_session_answered_200_through_a_store_restart_is_served_by_both_replicas() {
+    let Some(binary) = redis_binary() else {
+        assert!(std::env::var_os("CI").is_none(), "redis-server is not installed (.ci/run installs it)");
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = std::env::temp_dir().join(format!("toolcall-redis-restart-{port}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut redis = durable_redis_server_on(&binary, port, &dir).await;
+    let url = format!("redis://127.0.0.1:{port}");
+    let replica = |name: &'static str| {
+        let store = toolcall_mcp::RedisSessionStore::connect_lazy(&url).expect("a Redis URL");
+        let shared: Arc<dyn SessionStore> = Arc::new(store);
+        serve(
+            McpServer::new(&GAUGE, Gauge::new(name, &Arc::new(Stats::default())))
+                .with_http(move |http| http.session_store = Some(Arc::clone(&shared))),
+        )
+    };
+    let uris = [replica("a").await, replica("b").await];
+    // Four clients open sessions for 3 s, alternating replicas; Redis is down from 0.8 s
+    // to 1.8 s.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    let mut clients = Vec::new();
+    for client in 0..4usize {
+        let uris = uris.clone();
+        clients.push(tokio::spawn(async move {
+            let (mut made, mut refused) = (Vec::new(), 0usize);
+            let mut n = client;
+            while std::time::Instant::now() < until {
+                let (status, headers, body) =
+                    common::net::post(&uris[n % 2], common::net::initialize_body(), &[]).await;
+                n += 1;
+                match status {
+                    200 => made.push(headers["mcp-session-id"].to_str().unwrap().to_owned()),
+                    503 => {
+                        assert!(headers.get("retry-after").is_some(), "{body}");
+                        refused += 1;
+                    }
+                    other => panic!("initialize answered {other}: {body}"),
+                }
+            }
+            (made, refused)
+        }));
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    redis.kill().await.expect("redis-server stops");
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    let _redis = durable_redis_server_on(&binary, port, &dir).await;
+    let (mut made, mut refused) = (Vec::new(), 0);
+    for client in clients {
+        let (sessions, refusals) = client.await.unwrap();
+        made.extend(sessions);
+        refused += refusals;
+    }
+    assert!(refused > 0, "the outage was seen");
+    assert!(made.len() > 8, "sessions made before and after it: {}", made.len());
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
+    let mut lost = Vec::new();
+    for session in &made {
+        for uri in &uris {
+            let headers = [("mcp-session-id", session.as_str()), ("mcp-protocol-version", "2025-06-18")];
+            let (status, _, body) = common::net::post(uri, list.clone(), &headers).await;
+            if status != 200 || !body.contains("\"tools\"") {
+                lost.push(format!("{session} on {uri}: {status} {body}"));
+            }
+        }
+    }
+    assert!(
+        lost.is_empty(),
+        "{} of {} sessions not served everywhere: {lost:#?}",
+        lost.len() / 2,
+        made.len()
+    );
+    eprintln!(
+        "store restart: {} sessions made (all served by both replicas), {refused} refused with 503 during the outage",
+        made.len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Readiness answers within its own deadline whatever the readiness function does: one

@@ -18,8 +18,28 @@ pub async fn redis_server() -> Option<(tokio::process::Child, String)> {
 /// starts it again where it was.
 #[allow(dead_code)] // Public for the tests that restart a server; the others include it too.
 pub async fn redis_server_on(binary: &std::path::Path, port: u16) -> tokio::process::Child {
+    redis_server_with(binary, port, &["--save", "", "--appendonly", "no"]).await
+}
+
+/// A `redis-server` on `port` that keeps every acknowledged write in `dir` (an append-only
+/// file synced on each write): killed and started again on the same `dir`, it holds what
+/// it held.
+#[allow(dead_code)] // Public for the tests that restart a server; the others include it too.
+pub async fn durable_redis_server_on(
+    binary: &std::path::Path,
+    port: u16,
+    dir: &std::path::Path,
+) -> tokio::process::Child {
+    let dir = dir.to_str().expect("a UTF-8 folder");
+    let options = ["--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", dir];
+    redis_server_with(binary, port, &options).await
+}
+
+/// `redis-server` on 127.0.0.1:`port` with `options`, once it listens.
+async fn redis_server_with(binary: &std::path::Path, port: u16, options: &[&str]) -> tokio::process::Child {
     let child = tokio::process::Command::new(binary)
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+        .args(options)
         .stdout(std::process::Stdio::null())
         .kill_on_drop(true)
         .spawn()
