@@ -4,7 +4,8 @@
 //! of the database ([`DATABASE_TARGET`]: an outage's end), human-readable by
 //! default (`WARN toolcall_mcp::lifecycle: drained ...`), one JSON object per line with
 //! `--log-json` (`{"level":"WARN","target":..,"message":..}`). Installed once in `main`
-//! ([`install`]); the request log beside it is [`crate::telemetry`]'s.
+//! ([`install`]); `tracing` warnings (rmcp's) reach it through [`TracingWarnings`], a
+//! layer of [`crate::telemetry`]'s subscriber, whose request log is beside it.
 
 use std::io::Write as _;
 
@@ -74,14 +75,80 @@ impl log::Log for OpLog {
     }
 }
 
+/// The format [`install`] was given, for the `tracing` warnings ([`TracingWarnings`]).
+static FORMAT: std::sync::OnceLock<LogFormat> = std::sync::OnceLock::new();
+
 /// Installs the operator's log as the process's `log` logger; `false` when one was
 /// installed already.
 pub fn install(format: LogFormat) -> bool {
+    let _ = FORMAT.set(format);
     let installed = log::set_boxed_logger(Box::new(OpLog { format })).is_ok();
     if installed {
         log::set_max_level(log::LevelFilter::Info);
     }
     installed
+}
+
+/// The `tracing` half of the operator's log, a layer of [`crate::telemetry`]'s subscriber:
+/// each `tracing` event at `warn` or `error` (rmcp's own warnings are `tracing` events, not
+/// `log` records) is one line, in the format [`install`] was given, its fields after the
+/// message as `key=value`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TracingWarnings;
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for TracingWarnings {
+    fn on_event(&self, event: &tracing::Event<'_>, _ctx: tracing_subscriber::layer::Context<'_, S>) {
+        let format = FORMAT.get().copied().unwrap_or(LogFormat::Text);
+        if let Some(text) = warning_line(format, event) {
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
+        }
+    }
+}
+
+/// The operator's log line of a `tracing` event at `warn` or `error`; `None` for any
+/// other level.
+fn warning_line(format: LogFormat, event: &tracing::Event<'_>) -> Option<String> {
+    let metadata = event.metadata();
+    let level = match *metadata.level() {
+        tracing::Level::ERROR => log::Level::Error,
+        tracing::Level::WARN => log::Level::Warn,
+        _ => return None,
+    };
+    let mut message = Message::default();
+    event.record(&mut message);
+    Some(line(format, level, metadata.target(), &message.text()))
+}
+
+/// An event's message and its other fields.
+#[derive(Default)]
+struct Message {
+    message: String,
+    fields: String,
+}
+
+impl Message {
+    /// The message, then ` key=value` for each other field.
+    fn text(self) -> String {
+        self.message + &self.fields
+    }
+}
+
+impl tracing::field::Visit for Message {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        if field.name() == "message" {
+            self.message = format!("{value:?}");
+        } else {
+            self.fields.push_str(&format!(" {}={value:?}", field.name()));
+        }
+    }
+
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        if field.name() == "message" {
+            value.clone_into(&mut self.message);
+        } else {
+            self.fields.push_str(&format!(" {}={value:?}", field.name()));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -114,5 +181,34 @@ mod tests {
         assert!(!kept(log::Level::Debug, LIFECYCLE_TARGET));
         assert_eq!(LogFormat::from_args(&["serve", "--log-json"]), LogFormat::Json);
         assert_eq!(LogFormat::from_args(&["serve"]), LogFormat::Text);
+    }
+
+    #[test]
+    fn a_tracing_warning_is_one_line_its_message_first_and_lower_levels_none() {
+        use tracing_subscriber::layer::SubscriberExt as _;
+        /// Keeps the line the operator's log writes for each event (`-` for none).
+        struct Kept(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+        impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Kept {
+            fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+                let line = warning_line(LogFormat::Text, event).unwrap_or_else(|| "-".to_owned());
+                self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(line);
+            }
+        }
+        let kept = std::sync::Arc::default();
+        let subscriber = tracing_subscriber::registry().with(Kept(std::sync::Arc::clone(&kept)));
+        tracing::subscriber::with_default(subscriber, || {
+            tracing::warn!(target: "rmcp::transport", session = "abc", tries = 3, "session not found");
+            tracing::error!(target: "rmcp::service", "two\nlines");
+            tracing::info!(target: "rmcp::service", "not a warning");
+        });
+        let kept = kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        assert_eq!(
+            kept,
+            [
+                "WARN rmcp::transport: session not found session=\"abc\" tries=3\n",
+                "ERROR rmcp::service: two\\nlines\n",
+                "-"
+            ]
+        );
     }
 }

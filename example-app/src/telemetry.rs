@@ -130,6 +130,8 @@ impl Telemetry {
         } else {
             None
         };
+        // The operator's log's `tracing` half: warnings and errors of any target.
+        let warnings = crate::oplog::TracingWarnings.with_filter(LevelFilter::WARN);
         let installed = match tracer {
             Some(tracer) => {
                 let traced = TRACED
@@ -142,9 +144,13 @@ impl Telemetry {
                     .with_tracked_inactivity(false)
                     .with_target(false)
                     .with_filter(traced);
-                tracing::subscriber::set_global_default(tracing_subscriber::registry().with(log).with(spans))
+                tracing::subscriber::set_global_default(
+                    tracing_subscriber::registry().with(log).with(warnings).with(spans),
+                )
             }
-            None => tracing::subscriber::set_global_default(tracing_subscriber::registry().with(log)),
+            None => tracing::subscriber::set_global_default(
+                tracing_subscriber::registry().with(log).with(warnings),
+            ),
         };
         if installed.is_err() {
             eprintln!("warning: a tracing subscriber was already installed; telemetry is off");
