@@ -78,15 +78,19 @@ pub use session_store::{RedisSessionStore, SESSION_KEY_PREFIX};
 pub use settings::{
     DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, DEFAULT_DRAIN_DELAY, DEFAULT_HEADER_TIMEOUT,
     DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_JSON_VALUES, DEFAULT_MAX_SESSIONS,
-    DEFAULT_MAX_SESSIONS_PER_IDENTITY, DEFAULT_READINESS_TIMEOUT, DEFAULT_SESSION_IDLE_TIMEOUT,
-    DEFAULT_SESSION_STORE_TIMEOUT,
+    DEFAULT_MAX_SESSIONS_PER_IDENTITY, DEFAULT_RATE_LIMIT_STORE_TIMEOUT, DEFAULT_READINESS_TIMEOUT,
+    DEFAULT_SESSION_IDLE_TIMEOUT, DEFAULT_SESSION_STORE_TIMEOUT,
 };
 #[cfg(feature = "http")]
 pub use settings::{HttpSettings, LOOPBACK_ORIGINS};
 #[cfg(feature = "http")]
-pub use streamable_http::health::{ReadyFn, ReadyFuture};
+pub use streamable_http::forwarded::{Cidr, CidrError};
 #[cfg(feature = "http")]
-pub use streamable_http::rate::RateLimit;
+pub use streamable_http::health::{ReadyFn, ReadyFuture};
+#[cfg(feature = "redis")]
+pub use streamable_http::rate::RATE_KEY_PREFIX;
+#[cfg(feature = "http")]
+pub use streamable_http::rate::{RateLimit, RateLimitStore};
 #[cfg(all(feature = "redis", feature = "tasks"))]
 pub use tasks::redis::RedisTaskStore;
 #[cfg(feature = "tasks")]

@@ -175,10 +175,25 @@ pub(crate) struct CallerContext(pub(crate) ErasedContext);
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Identity(pub(crate) Arc<str>);
 
-/// The address a connection comes from, in each request's extensions: the caller of a
-/// request that carries no identity.
+/// The address a connection comes from (its TCP peer), in each request's extensions.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RemoteAddr(pub(crate) std::net::SocketAddr);
+
+/// The client a request comes from when its peer is a trusted proxy and the proxies said
+/// who (`Forwarded`, `X-Forwarded-For`), in its extensions; without it, the client is the
+/// peer ([`RemoteAddr`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ClientAddr(pub(crate) std::net::IpAddr);
+
+/// The address of the client of a request with `extensions`: the one its trusted proxies
+/// named, else its peer's; `None` when the connection's peer is not known (a router
+/// served by the application).
+pub(crate) fn client_ip(extensions: &http::Extensions) -> Option<std::net::IpAddr> {
+    match extensions.get::<ClientAddr>() {
+        Some(ClientAddr(client)) => Some(*client),
+        None => extensions.get::<RemoteAddr>().map(|RemoteAddr(peer)| peer.ip().to_canonical()),
+    }
+}
 
 /// When a request arrived (its head was read), in its extensions: a call's time limit
 /// counts from it.

@@ -7,7 +7,7 @@ use std::time::Duration;
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_server::session::SessionStore;
 
-use crate::RateLimit;
+use crate::{Cidr, RateLimit, RateLimitStore};
 
 /// The `Origin`s a browser page may call from by default: pages served from the loopback
 /// interface, on any port. Any other browser origin is refused with 403.
@@ -27,6 +27,10 @@ pub const DEFAULT_DRAIN_DELAY: Duration = Duration::from_secs(5);
 /// How long one operation of the session store may take ([`HttpSettings::session_store_timeout`]):
 /// 500 ms.
 pub const DEFAULT_SESSION_STORE_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// How long one count in a shared rate-limit store may take
+/// ([`HttpSettings::rate_limit_store_timeout`]): 200 ms.
+pub const DEFAULT_RATE_LIMIT_STORE_TIMEOUT: Duration = Duration::from_millis(200);
 
 /// How long `/readyz` waits for the readiness function ([`HttpSettings::readiness_timeout`]):
 /// 1 s.
@@ -139,13 +143,34 @@ pub struct HttpSettings {
     /// and the ones in flight have [`HttpSettings::drain_grace`] to finish. Default: 5 s
     /// (two failed checks of a balancer checking every 2 s, and a margin).
     pub drain_delay: Duration,
-    /// The most tool calls one caller (its identity, else its address) may make: past
-    /// it, a `tools/call` is answered 429 with `Retry-After`. Counted in this process.
-    /// Default: none.
+    /// The most tool calls one caller (its identity, else its client's address: see
+    /// [`HttpSettings::trusted_proxies`]) may make: past it, a `tools/call` is answered 429
+    /// with `Retry-After` and `calls from this caller are over the rate of N per second`.
+    /// Counted where [`HttpSettings::rate_limit_store`] says. Default: none.
     pub rate_limit: Option<RateLimit>,
     /// Limits of single tools, by name, per caller, on top of `rate_limit` (an export that
-    /// costs a thousand reads). Default: none.
+    /// costs a thousand reads); past one, 429 with `calls of TOOL from this caller are
+    /// over its rate of N per second`. Default: none.
     pub tool_rate_limits: std::collections::BTreeMap<String, RateLimit>,
+    /// Where the rate limits are counted: in this process, each replica its own (a caller
+    /// spread over N replicas gets up to N times its rate), or with feature `redis` in
+    /// Redis, shared by every replica ([`RateLimitStore::redis`]). Default: in this
+    /// process.
+    pub rate_limit_store: RateLimitStore,
+    /// How long one count in a shared rate-limit store may take: past it (or when the
+    /// store fails), the call is counted in this process instead, as without a store, and
+    /// the outage is logged once (failing open: a store outage never refuses a call).
+    /// Default: 200 ms.
+    pub rate_limit_store_timeout: Duration,
+    /// The proxies (a balancer, a CDN) whose word on the client is taken: when a
+    /// request's TCP peer is in one of these blocks, its client is read from `Forwarded`
+    /// (RFC 7239 `for=`), else `X-Forwarded-For`: the right-most address that is not
+    /// itself a trusted proxy (what is left of it, the client could have written). The
+    /// client's address is what a caller without identity is rate-limited as, and what
+    /// the request log and spans name (`client.address`). A peer outside these blocks, a
+    /// header that does not parse, or a hop hidden (`unknown`, `_obfuscated`): the peer.
+    /// Default: none (the peer is the client; forwarding headers are ignored).
+    pub trusted_proxies: Vec<Cidr>,
 }
 
 impl Default for HttpSettings {
@@ -171,6 +196,9 @@ impl Default for HttpSettings {
             drain_delay: DEFAULT_DRAIN_DELAY,
             rate_limit: None,
             tool_rate_limits: std::collections::BTreeMap::new(),
+            rate_limit_store: RateLimitStore::default(),
+            rate_limit_store_timeout: DEFAULT_RATE_LIMIT_STORE_TIMEOUT,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -196,6 +224,9 @@ impl std::fmt::Debug for HttpSettings {
             .field("drain_delay", &self.drain_delay)
             .field("rate_limit", &self.rate_limit)
             .field("tool_rate_limits", &self.tool_rate_limits)
+            .field("rate_limit_store", &self.rate_limit_store)
+            .field("rate_limit_store_timeout", &self.rate_limit_store_timeout)
+            .field("trusted_proxies", &self.trusted_proxies)
             .finish()
     }
 }

@@ -280,6 +280,7 @@ fn http_requests_are_logged_once_each_without_arguments() {
         assert_eq!(call["gen_ai.tool.name"], "get_weather");
         assert_eq!(call["error.type"], "-");
         assert_eq!(call["user.id"], "user:7");
+        assert_eq!(call["client.address"], "127.0.0.1");
         assert!(call["duration_ms"].parse::<f64>().is_ok_and(|ms| ms >= 0.0), "{call:?}");
         assert_eq!(lines[1].fields["mcp.method.name"], "initialize");
         // (rmcp's own debug events quote whole messages: an application filters them out.)
@@ -326,5 +327,45 @@ fn the_session_id_is_recorded_as_a_digest() {
         assert!(digest.bytes().all(|b| b.is_ascii_hexdigit()));
         assert_ne!(digest, session);
         assert!(!format!("{served:?}").contains(&session), "the raw id is never recorded");
+    });
+}
+
+/// Behind a trusted proxy, the request log and the server span name the client the proxy
+/// named (`client.address`), and the span the proxy itself (`network.peer.address`); a
+/// request from an untrusted peer names the peer whatever its headers say (#65 item 5).
+#[test]
+fn behind_a_trusted_proxy_the_logs_name_the_forwarded_client() {
+    let keep = Keep::default();
+    with_subscriber(&keep, || async {
+        let server = |proxies: &str| {
+            let mut http = toolcall_mcp::HttpSettings::default();
+            http.trusted_proxies = vec![proxies.parse().unwrap()];
+            McpServer::new(&example_app::toolset::ALL, app(1)).http(http)
+        };
+        let forwarded = [("x-forwarded-for", "198.51.100.4, 203.0.113.7")];
+        let behind = common::net::serve(server("127.0.0.1")).await;
+        let (status, _, text) = post(&behind, common::net::initialize_body(), &forwarded).await;
+        assert_eq!(status, 200, "{text}");
+        let direct = common::net::serve(server("10.0.0.0/8")).await;
+        assert_eq!(post(&direct, common::net::initialize_body(), &forwarded).await.0, 200);
+        let mut lines = Vec::new();
+        for _ in 0..100 {
+            lines = keep.events(telemetry::REQUEST_LOG_TARGET);
+            if lines.len() >= 2 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let clients: Vec<&str> = lines.iter().map(|line| line.fields["client.address"].as_str()).collect();
+        assert_eq!(clients, ["203.0.113.7", "127.0.0.1"], "{lines:#?}");
+        let served = keep.served();
+        assert_eq!(served.len(), 2, "{served:#?}");
+        assert_eq!(field(&served[0], "client.address"), Some("203.0.113.7"));
+        assert_eq!(field(&served[0], "network.peer.address"), Some("127.0.0.1"));
+        assert_eq!(field(&served[0], "client.port"), None, "the proxy's port is not the client's");
+        assert_eq!(field(&served[1], "client.address"), Some("127.0.0.1"));
+        assert!(
+            field(&served[1], "client.port").is_some() && field(&served[1], "network.peer.address").is_none()
+        );
     });
 }

@@ -28,7 +28,7 @@ use super::body::{BodyLimits, Guarded, MAX_ERROR_BODY, ParseInPlace, read_body};
 use super::health::{self, Health};
 use super::hot::Hot;
 use super::sessions::{self, Sessions};
-use super::{hosts, rate};
+use super::{forwarded, hosts, rate};
 use crate::plain::plain;
 use crate::request::{Arrived, Caller, CallerContext, CallerFn, Disconnect, Identity};
 use crate::server::Server;
@@ -48,6 +48,8 @@ pub(crate) struct McpRoute {
     pub(crate) limits: BodyLimits,
     /// The calls' rates, when limited.
     pub(crate) rate: Option<rate::Limiters>,
+    /// The proxies whose `Forwarded`/`X-Forwarded-For` name the client.
+    pub(crate) trusted_proxies: Vec<forwarded::Cidr>,
     /// The legacy sessions' guard, when the server keeps them.
     pub(crate) sessions: Option<Arc<Sessions>>,
     /// `tools/call` and `tools/list` answered from the request's bytes.
@@ -100,7 +102,9 @@ impl McpRoute {
             Some(server) => crate::oauth::scopes::check_tool_scopes(server, request).await?,
             None => request,
         };
-        if let Some(refused) = self.rate.as_ref().and_then(|limiters| rate::refusal(limiters, &request)) {
+        if let Some(limiters) = &self.rate
+            && let Some(refused) = rate::refusal(limiters, &request).await
+        {
             return Err(refused);
         }
         Ok(match large {
@@ -207,10 +211,11 @@ where
     }
 
     fn call(&mut self, request: axum::http::Request<B>) -> Self::Future {
-        let request = request.map(Body::new);
+        let mut request = request.map(Body::new);
         if !is_mcp(request.uri().path()) {
             return Box::pin(tower_service::Service::call(&mut self.beside, request));
         }
+        forwarded::note_client(&self.mcp.trusted_proxies, &mut request);
         let mcp = Arc::clone(&self.mcp);
         Box::pin(async move { Ok(logged_and_checked(request, |request| mcp.serve(request)).await) })
     }

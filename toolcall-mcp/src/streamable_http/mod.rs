@@ -23,7 +23,9 @@
 //!    per core at a time, so parses of many at once do not add up in memory; one holding
 //!    more JSON values than the limit (100,000) is 413 before it is parsed.
 //! 5. [`rate`], when calls are limited: a `tools/call` past its caller's rate, or its
-//!    tool's, is 429 with `Retry-After`.
+//!    tool's, is 429 with `Retry-After`. A caller without identity is its client's
+//!    address, which behind trusted proxies [`forwarded`] reads (before every check, so
+//!    the request log names the client too).
 //! 6. [`sessions`]: a session belongs to the identity that created it, is capped
 //!    in number, and has at most one standalone GET stream at a time; its request
 //!    streams are kept for a client that comes back with `Last-Event-ID` ([`resume`]).
@@ -43,6 +45,7 @@
 mod body;
 pub(crate) mod conn;
 mod events;
+pub(crate) mod forwarded;
 mod front;
 pub(crate) mod health;
 mod hosts;
@@ -266,7 +269,13 @@ fn build_front(server: Server, health: Arc<health::Health>) -> Front {
         oauth: oauth.clone(),
         from_request,
         limits,
-        rate: rate::Limiters::new(settings.rate_limit, &settings.tool_rate_limits),
+        rate: rate::Limiters::new(
+            settings.rate_limit,
+            &settings.tool_rate_limits,
+            &settings.rate_limit_store,
+            settings.rate_limit_store_timeout,
+        ),
+        trusted_proxies: settings.trusted_proxies.clone(),
         sessions,
         hot,
         rmcp,

@@ -79,6 +79,8 @@ struct LogLine {
     path: String,
     status: u16,
     started: Instant,
+    /// The client's address (behind trusted proxies, the one they named).
+    client: Option<std::net::IpAddr>,
 }
 
 impl Drop for LogLine {
@@ -90,6 +92,7 @@ impl Drop for LogLine {
         let tool = noted.tool.as_deref().unwrap_or("-");
         let error = noted.error.as_deref().unwrap_or("-");
         let user = noted.user.as_deref().unwrap_or("-");
+        let client = self.client.map_or_else(|| "-".to_owned(), |client| client.to_string());
         let duration_ms = (millis * 1000.0).round() / 1000.0;
         tracing::info!(
             target: REQUEST_LOG_TARGET,
@@ -101,6 +104,7 @@ impl Drop for LogLine {
                 "gen_ai.tool.name" = tool,
                 "error.type" = error,
                 "user.id" = user,
+                "client.address" = client.as_str(),
                 "duration_ms" = duration_ms,
             },
             "request"
@@ -148,8 +152,9 @@ pub(crate) async fn request_log<F: std::future::Future<Output = Response>>(
     request.extensions_mut().insert(note.clone());
     let method = request.method().clone();
     let path = crate::error::cut(request.uri().path(), 200).into_owned();
+    let client = crate::request::client_ip(request.extensions());
     let response = next(request).await;
     let status = response.status().as_u16();
-    let line = LogLine { note, method, path, status, started };
+    let line = LogLine { note, method, path, status, started, client };
     response.map(|inner| Body::new(Logged { inner, _line: line }))
 }

@@ -70,6 +70,24 @@ impl HttpNote {
     }
 }
 
+/// The addresses of a request with `extensions` on its span: `client.address`, the client
+/// (behind trusted proxies, the one they named), with `client.port` when the client is
+/// the connection's peer; else `network.peer.address`, the proxy's.
+fn record_addresses(span: &tracing::Span, extensions: &::http::Extensions) {
+    let peer = extensions.get::<crate::request::RemoteAddr>().map(|remote| remote.0);
+    let Some(client) = crate::request::client_ip(extensions) else { return };
+    span.record("client.address", tracing::field::display(client));
+    match peer {
+        Some(peer) if peer.ip().to_canonical() == client => {
+            span.record("client.port", i64::from(peer.port()));
+        }
+        Some(peer) => {
+            span.record("network.peer.address", tracing::field::display(peer.ip().to_canonical()));
+        }
+        None => {}
+    }
+}
+
 /// An HTTP version as `network.protocol.version` writes it.
 fn http_version(version: ::http::Version) -> &'static str {
     match version {
@@ -138,6 +156,7 @@ impl Served {
             network.protocol.version = Empty,
             client.address = Empty,
             client.port = Empty,
+            network.peer.address = Empty,
             rpc.response.status_code = Empty,
             "error.type" = Empty,
         );
@@ -169,10 +188,7 @@ impl Served {
                     if let Some(session) = parts.headers.get("mcp-session-id") {
                         span.record("mcp.session.id", session_digest(session.as_bytes()).as_str());
                     }
-                    if let Some(remote) = parts.extensions.get::<crate::request::RemoteAddr>() {
-                        span.record("client.address", tracing::field::display(remote.0.ip()));
-                        span.record("client.port", i64::from(remote.0.port()));
-                    }
+                    record_addresses(&span, &parts.extensions);
                 }
             }
             #[cfg(feature = "otel")]
