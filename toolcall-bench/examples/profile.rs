@@ -10,7 +10,12 @@
 //! (tool = `add`, `get_weather`, `create_order`), `parse_<tool>` (the arguments text to a
 //! `serde_json::Value` only), `render`, `dispatch_10`, `dispatch_1000`, `generate_<tools>`
 //! (`generate_20`, `generate_1000`),
-//! `call_add` (`ALL.call(&(), "add")` polled once) and `call_add_async` (`add_async`).
+//! `call_add` (`ALL.call(&(), "add")` polled once), `call_add_async` (`add_async`) and
+//! `mcp_call_<tool>`: one MCP `tools/call` round trip in process, rmcp's client against
+//! toolcall-mcp's server over a duplex pipe on a current-thread runtime (as
+//! `examples/mcp_calls.rs`; its start-up, the `initialize` handshake among it, is the same
+//! at any `N`, and so are 16 warm-up calls, after which the tool's first polls run inline).
+//! `toolcall-bench/budgets/check.py` holds CI to these counts.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a profiling driver fails loudly")]
 
@@ -18,7 +23,10 @@ use std::future::Future;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
 use toolcall_bench::{baseline, big_toolset, small_toolset, synth, toolset};
 use toolcall_build::{Builder, SourceFile};
@@ -44,6 +52,37 @@ fn weather_tool() -> Tool {
                 .description("how many days ahead (1-7)")
                 .default(3),
         )
+}
+
+/// Calls made before the `n` measured ones, at any `n`: more than toolcall-mcp's `LEARN`
+/// (8), the cheap first polls on the blocking pool after which a tool's calls run inline.
+const MCP_WARM_UP: usize = 16;
+
+/// `n` `tools/call` round trips of `tool` through toolcall-mcp's server in process, in
+/// the steady state of a cheap tool: its first poll inline. Where a first poll runs
+/// depends on how long earlier ones took (`toolcall_mcp::inline`), and under callgrind a
+/// poll takes some 50 times as long as natively and longer still on a loaded machine, so
+/// the server's inline budget is set past any poll here (the place then no longer depends
+/// on the clock) and the calls that learn it are made before the measured ones.
+fn mcp_calls(tool: &str, args: &Value, n: usize) {
+    let params =
+        CallToolRequestParams::new(tool.to_owned()).with_arguments(args.as_object().cloned().unwrap());
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async move {
+        let (server_side, client_side) = tokio::io::duplex(1 << 16);
+        let server = toolcall_bench::mcp::toolcall_server().inline_budget(Duration::from_secs(3600));
+        tokio::spawn(async move {
+            if let Ok(running) = server.serve(server_side).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = ().serve(client_side).await.unwrap();
+        for _ in 0..MCP_WARM_UP + n {
+            let result = client.call_tool(black_box(params.clone())).await.unwrap();
+            assert_eq!(result.is_error, Some(false));
+        }
+        client.cancel().await.unwrap();
+    });
 }
 
 fn main() -> ExitCode {
@@ -73,6 +112,7 @@ fn main() -> ExitCode {
                 drop(black_box(polled));
             });
         }
+        c if c.starts_with("mcp_call_") => mcp_calls(tool, &value, n),
         c if c.starts_with("run_json_") => {
             (0..n).for_each(|_| drop(black_box(toolset::ALL.run_json(black_box(tool), black_box(text)))));
         }
