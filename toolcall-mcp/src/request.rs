@@ -34,7 +34,9 @@ pub(crate) type CallerFn = dyn Fn(&Parts) -> Result<Caller<ErasedContext>, Rejec
 /// The identity owns sessions: a session created by one identity is, to every other,
 /// a session that does not exist (404). Give the same identity to every request of one
 /// principal (a user id, an account, a client id) and different ones to different
-/// principals; not the token itself, unless one principal has one token.
+/// principals; not the token itself, unless one principal has one token. The empty
+/// identity is anonymous, as a server without a request function: its sessions are any
+/// anonymous caller's, and rate limits count each client address apart.
 ///
 /// ```
 /// let caller = toolcall_mcp::Caller::new("user-7", 7u64);

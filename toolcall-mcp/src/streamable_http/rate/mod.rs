@@ -1,8 +1,9 @@
 //! Rate limits on tool calls, per caller: the MCP specification says a server MUST
 //! rate-limit tool calls, and one caller's flood must not take another's share.
 //!
-//! Each caller is its identity (what the request function said, over HTTP), else its
-//! address (behind trusted proxies, the client's they named: [`super::forwarded`]). A
+//! Each caller is its identity (what the request function said, over HTTP), else (no
+//! identity, or the empty one) its address (behind trusted proxies, the client's they
+//! named: [`super::forwarded`]). A
 //! `tools/call` past the caller's rate ([`HttpSettings::rate_limit`]), or past the rate of
 //! that tool for that caller ([`HttpSettings::tool_rate_limits`]), is answered 429 with
 //! `Retry-After` (whole seconds, at least 1) and a text naming which limit it met, before
@@ -193,9 +194,12 @@ fn tool_call(request: &Request) -> Option<Option<String>> {
         .then(|| peek.params.and_then(|p| p.name).map(|n| n.into_owned()))
 }
 
-/// The caller a request counts for: its identity, else its client's address.
+/// The caller a request counts for: its identity, else (none, or the empty anonymous one)
+/// its client's address.
 fn caller(request: &Request) -> Arc<str> {
-    if let Some(Identity(identity)) = request.extensions().get::<Identity>() {
+    if let Some(Identity(identity)) = request.extensions().get::<Identity>()
+        && !identity.is_empty()
+    {
         return Arc::clone(identity);
     }
     match client_ip(request.extensions()) {
@@ -356,6 +360,8 @@ mod tests {
         assert_eq!(&*caller(&request), "10.0.0.1");
         request.extensions_mut().insert(ClientAddr("192.0.2.1".parse().unwrap()));
         assert_eq!(&*caller(&request), "192.0.2.1", "the client its trusted proxy named");
+        request.extensions_mut().insert(Identity(Arc::from("")));
+        assert_eq!(&*caller(&request), "192.0.2.1", "the empty identity is anonymous");
         request.extensions_mut().insert(Identity(Arc::from("user:7")));
         assert_eq!(&*caller(&request), "user:7");
     }
