@@ -41,6 +41,16 @@
 //! `--max-sessions`, `--max-connections`, `--body-limit`, `--timeout` (of a tool call, over
 //! stdio too) and `--header-timeout`, `--body-timeout`, `--idle-timeout`,
 //! `--session-idle-timeout` change them; a value out of range is a usage error (exit 2).
+//!
+//! `--rate-limit N` limits each user (without tokens, each client address) to N tool calls
+//! a second, counted in each process; with `--rate-limit-store redis://..` every replica
+//! counts in that Redis, so a caller a balancer spreads over three replicas still gets N,
+//! not 3N. While Redis does not answer, each replica counts its own (fail open: no call
+//! is refused for Redis's sake), and the outage and the recovery are one line each of the
+//! operator's log. Behind a balancer, `--trusted-proxy CIDR` (repeatable) names the
+//! proxies whose `Forwarded` / `X-Forwarded-For` is believed: the client is the
+//! right-most address in it that is not a trusted proxy; a request from anywhere else,
+//! or with a header that does not parse, is its connection's address.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -147,10 +157,27 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECS", value_parser = seconds)]
     pub db_acquire_timeout: Option<Duration>,
     /// Over HTTP, the most tool calls per second each user (or, without tokens, each
-    /// address) may make, in bursts of as many; past it, 429 with Retry-After. Counted per
-    /// process [default: no limit].
+    /// client address: see --trusted-proxy) may make, in bursts of as many; past it, 429
+    /// with Retry-After. Counted in each process, unless --rate-limit-store says where
+    /// replicas share the count [default: no limit].
     #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub rate_limit: Option<u32>,
+    /// With --rate-limit, where every replica counts the calls, so a caller spread over
+    /// replicas gets its rate, not the rate times the replicas: a redis:// URL. While
+    /// Redis does not answer (200 ms per count), each replica counts its own (the limit
+    /// fails open, it never refuses a call for Redis's sake), and says so once on stderr
+    /// [default: in this process].
+    #[arg(long, value_name = "URL", requires = "rate_limit")]
+    pub rate_limit_store: Option<String>,
+    /// Over HTTP, a proxy (a balancer) whose Forwarded or X-Forwarded-For header names
+    /// the client, as a CIDR block (10.0.0.0/8, 2001:db8::/32) or one address. When a
+    /// request comes from one, its client is the right-most address of the header that is
+    /// not itself a trusted proxy; otherwise (and when the header does not parse) the
+    /// connection's address. The client's address is what a caller without a token is
+    /// rate-limited as and what the request log names. Repeatable [default: none; the
+    /// headers are ignored].
+    #[arg(long = "trusted-proxy", value_name = "CIDR", requires = "http")]
+    pub trusted_proxies: Vec<toolcall_mcp::Cidr>,
     /// Over HTTP, where sessions of clients before protocol 2026-07-28 are kept, so any
     /// replica serves any session: a redis:// URL [default: in this process].
     #[arg(long, value_name = "URL", requires = "http")]
@@ -311,6 +338,14 @@ impl ServeArgs {
                 Err(exit) => return exit,
             }
         }
+        if let Some(url) = &self.rate_limit_store {
+            match connect(&runtime, "rate-limit store", url, async {
+                toolcall_mcp::RateLimitStore::redis(url)
+            }) {
+                Ok(rates) => http.rate_limit_store = rates,
+                Err(exit) => return exit,
+            }
+        }
         let mut server = self.server(Arc::clone(&store), oauth.clone()).http(http);
         if let Some(url) = self.task_store_url() {
             match connect(&runtime, "task store", url, async {
@@ -439,6 +474,7 @@ impl ServeArgs {
         set(&mut http.drain_grace, self.drain_grace);
         set(&mut http.drain_delay, self.drain_delay);
         http.rate_limit = self.rate_limit.map(toolcall_mcp::RateLimit::per_second);
+        http.trusted_proxies.clone_from(&self.trusted_proxies);
         http.ready_when(move || {
             let store = Arc::clone(&store);
             async move { store.ping().await.map_err(|e| format!("database: {}", e.unavailable())) }
@@ -484,9 +520,10 @@ impl ServeArgs {
             });
         }
         if self.tokens.is_empty() {
-            // Without tokens (loopback only) every request is user 1's.
+            // Without tokens (loopback only) every request is user 1's, from an anonymous
+            // caller: rate limits count each client address apart (--trusted-proxy).
             return server.context_from_request(move |request| {
-                Ok(Caller::new("user:1", context(&store, user(1), request)))
+                Ok(Caller::new("", context(&store, user(1), request)))
             });
         }
         let tokens = self.tokens.clone();
@@ -870,6 +907,26 @@ mod tests {
         assert!(check("--http 127.0.0.1:0 --token same --token 2:same").is_err(), "TOKEN is user 1's");
         assert!(check("--http 127.0.0.1:0 --token 1:a,1:b,2:c").is_ok(), "a user may have two tokens");
         assert!(!check("--http 127.0.0.1:0 --token s3cret,2:s3cret").unwrap_err().contains("s3cret"));
+    }
+
+    #[test]
+    fn rate_limits_are_shared_through_a_store_and_proxies_are_trusted_by_block() {
+        let args = serve(
+            "--http 127.0.0.1:0 --rate-limit 5 --rate-limit-store redis://r --trusted-proxy 10.0.0.0/8 \
+             --trusted-proxy 2001:db8::1",
+        )
+        .unwrap();
+        assert_eq!(args.rate_limit_store.as_deref(), Some("redis://r"));
+        let proxies: Vec<String> = args.trusted_proxies.iter().map(ToString::to_string).collect();
+        assert_eq!(proxies, ["10.0.0.0/8", "2001:db8::1/128"]);
+        let http = args.http_settings(Arc::new(Store::new(Duration::ZERO)));
+        assert_eq!(http.trusted_proxies, args.trusted_proxies);
+        assert_eq!(http.rate_limit.map(|rate| rate.calls_per_second()), Some(5));
+        assert!(!http.rate_limit_store.is_shared(), "connected in `run`, in the runtime");
+        let bad = serve("--http 127.0.0.1:0 --trusted-proxy 10.0.0.0/33").unwrap_err();
+        assert!(bad.contains("`10.0.0.0/33` is not a CIDR block (the prefix is too long)"), "{bad}");
+        assert!(serve("--http 127.0.0.1:0 --rate-limit-store redis://r").is_err(), "needs --rate-limit");
+        assert!(serve("--trusted-proxy 10.0.0.1").is_err(), "needs --http");
     }
 
     #[test]
