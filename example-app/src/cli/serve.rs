@@ -522,9 +522,8 @@ impl ServeArgs {
         if self.tokens.is_empty() {
             // Without tokens (loopback only) every request is user 1's, from an anonymous
             // caller: rate limits count each client address apart (--trusted-proxy).
-            return server.context_from_request(move |request| {
-                Ok(Caller::new("", context(&store, user(1), request)))
-            });
+            return server
+                .context_from_request(move |request| Ok(Caller::new("", context(&store, user(1), request))));
         }
         let tokens = self.tokens.clone();
         server.context_from_request(move |request| {
