@@ -14,6 +14,13 @@
 //! 503 with `Retry-After` and is closed without being read, so a flood of idle sockets
 //! cannot take the file descriptors the real clients need. `accept` failing (out of file
 //! descriptors) is logged and retried after a pause instead of spinning.
+//!
+//! Draining ([`Phase`]): once announced, every response carries `Connection: close`
+//! (hyper closes the connection after it, and the client knows not to reuse it); once
+//! stopping, the accept loop takes the connections the kernel has already completed
+//! (closing the listener would reset them) and closes the listener, so new ones are
+//! refused; an idle connection closes at once, a busy one after its response, and one
+//! whose request is coming (a new connection) after that request's response.
 
 use std::io;
 use std::pin::Pin;
@@ -22,6 +29,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
+use axum::http::{HeaderValue, header};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -30,6 +38,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::body::{BodyGuard, Guarded};
 use super::front::Front;
+use super::health::{Health, Hold, Phase, Released};
 use crate::error::ServeError;
 use crate::request::Arrived;
 use crate::settings::HttpSettings;
@@ -56,33 +65,63 @@ impl Limits {
     }
 }
 
-/// Serves `front` on `listener` until the process ends.
+/// Serves `front` on `listener` until the process ends, or until `health` is stopping:
+/// then it takes the connections already waiting, closes the listener (new connections
+/// are refused) and returns; the connections it opened go on until their request is
+/// answered.
 pub(crate) async fn serve(
     listener: TcpListener,
     front: Front,
     limits: Limits,
     max_connections: usize,
+    health: Arc<Health>,
 ) -> Result<(), ServeError> {
     let slots = Arc::new(Semaphore::new(max_connections.clamp(1, Semaphore::MAX_PERMITS)));
-    loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
-            Err(error) => {
-                // EMFILE and the like: wait for connections to close rather than spin.
-                log::warn!("accepting a connection: {error}");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
-        };
+    let stopping = health.stopping();
+    tokio::pin!(stopping);
+    let open = |stream: TcpStream| {
         let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
             log::warn!("{max_connections} connections are open, the limit: refused one with 503");
             // Best effort, without waiting on a client that does not read.
             let _ = stream.try_write(REFUSED);
-            continue;
+            return;
         };
         let _ = stream.set_nodelay(true);
-        tokio::spawn(connection(stream, front.clone(), limits, slot));
+        // Busy from now: a drain waits for the request this connection is about to send.
+        let hold = health.hold();
+        tokio::spawn(connection(stream, front.clone(), limits, (slot, hold), Arc::clone(&health)));
+    };
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut stopping => break,
+        };
+        match accepted {
+            Ok((stream, _)) => open(stream),
+            Err(error) => {
+                // EMFILE and the like: wait for connections to close rather than spin.
+                log::warn!("accepting a connection: {error}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
     }
+    // The kernel completed these connections' handshakes: closing the listener would
+    // reset them after their client may have sent a request (a balancer would not retry
+    // it). Take them with accept(2) itself until it says none is left (tokio's readiness
+    // may not know of the last ones yet), then close the listener, a few microseconds
+    // later: from then on a connection is refused.
+    match listener.into_std() {
+        Ok(listener) => {
+            while let Ok((stream, _)) = listener.accept() {
+                match stream.set_nonblocking(true).and_then(|()| TcpStream::from_std(stream)) {
+                    Ok(stream) => open(stream),
+                    Err(error) => log::warn!("taking a waiting connection: {error}"),
+                }
+            }
+        }
+        Err(error) => log::warn!("taking the waiting connections: {error}"),
+    }
+    Ok(())
 }
 
 /// What the watchdog knows of one connection, in milliseconds since it opened (0: none).
@@ -130,6 +169,16 @@ impl State {
         }
     }
 
+    /// Whether hyper's graceful shutdown may end the connection once the server stops: it
+    /// is answering a request (it closes after the response), or idle after one (it closes
+    /// now). Not when a request is coming, its first or the next (hyper would close a
+    /// connection it has read nothing from, though its client may have sent the request
+    /// already): that request's response says `Connection: close`.
+    fn may_shut_down(&self) -> bool {
+        self.in_flight.load(Ordering::SeqCst) > 0
+            || (self.served.load(Ordering::SeqCst) > 0 && self.head_since.load(Ordering::SeqCst) == 0)
+    }
+
     /// Why the connection must close now, if it must.
     fn expired(&self, limits: &Limits) -> Option<&'static str> {
         let now = self.now();
@@ -155,23 +204,39 @@ impl State {
     }
 }
 
-/// Serves one connection until it ends or its watchdog ends it.
-async fn connection(stream: TcpStream, front: Front, limits: Limits, slot: OwnedSemaphorePermit) {
+/// Serves one connection until it ends or its watchdog ends it, holding its slot and
+/// counted busy (but while it answers a GET); while the server drains, each response
+/// closes it, and once it stops, it is shut down gracefully.
+async fn connection(
+    stream: TcpStream,
+    front: Front,
+    limits: Limits,
+    _held: (OwnedSemaphorePermit, Hold),
+    health: Arc<Health>,
+) {
     let remote = stream.peer_addr().ok().map(crate::request::RemoteAddr);
     let state = Arc::new(State::new());
     let io = TokioIo::new(Watched { inner: stream, state: Arc::clone(&state) });
     let tower = TowerToHyperService::new(front);
     let counted = Arc::clone(&state);
+    let stopping = health.stopping();
     let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
         counted.request_started();
-        let over = RequestOver(Arc::clone(&counted));
+        // A GET is a stream that may last for hours: a drain does not wait for it.
+        let released = (request.method() == hyper::Method::GET).then(|| health.release());
+        let over = RequestOver { state: Arc::clone(&counted), _released: released };
         request.extensions_mut().insert(Arrived(Instant::now()));
         if let Some(remote) = remote {
             request.extensions_mut().insert(remote);
         }
         let call = hyper::service::Service::call(&tower, request);
+        let health = Arc::clone(&health);
         async move {
-            let response = call.await?;
+            let mut response = call.await?;
+            if health.phase() != Phase::Serving {
+                // Draining: the client (a balancer) must not send another request here.
+                response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
             Ok::<_, std::convert::Infallible>(Guarded::wrap(response, over))
         }
     });
@@ -180,6 +245,8 @@ async fn connection(stream: TcpStream, front: Front, limits: Limits, slot: Owned
     builder.timer(TokioTimer::new()).header_read_timeout(None).keep_alive(true);
     let served = builder.serve_connection(io, service);
     tokio::pin!(served);
+    tokio::pin!(stopping);
+    let mut shut_down = false;
     let mut tick = tokio::time::interval(limits.tick());
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -196,20 +263,32 @@ async fn connection(stream: TcpStream, front: Front, limits: Limits, slot: Owned
                     break;
                 }
             }
+            () = &mut stopping, if !shut_down => {
+                shut_down = true;
+                if state.may_shut_down() {
+                    served.as_mut().graceful_shutdown();
+                }
+            }
         }
     }
-    drop(slot);
+    // `_held` is dropped last (parameters after locals): after `served`, whose GET answer
+    // may hold a `Released`.
 }
 
-/// Marks the end of one request's response when dropped.
-struct RequestOver(Arc<State>);
+/// Marks the end of one request's response when dropped (and, for a GET, counts its
+/// connection busy again).
+struct RequestOver {
+    state: Arc<State>,
+    /// Kept until the answer is over.
+    _released: Option<Released>,
+}
 
 /// Dropping it is all it does.
 impl BodyGuard for RequestOver {}
 
 impl Drop for RequestOver {
     fn drop(&mut self) {
-        self.0.request_over();
+        self.state.request_over();
     }
 }
 

@@ -25,7 +25,6 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 use super::body::{BodyLimits, Guarded, MAX_ERROR_BODY, ParseInPlace, read_body};
-use super::health::{self, Health};
 use super::hot::Hot;
 use super::sessions::{self, Sessions};
 use super::{forwarded, hosts, rate};
@@ -35,8 +34,6 @@ use crate::server::Server;
 
 /// The `/mcp` route: its checks, outermost first, and rmcp's service behind them.
 pub(crate) struct McpRoute {
-    /// While draining, 503; otherwise a POST counts in flight.
-    pub(crate) health: Arc<Health>,
     /// `Host` and `Origin`.
     pub(crate) allowed: hosts::Allowed,
     /// The bearer token, then (once the body is read) a call's tool scopes.
@@ -62,27 +59,22 @@ impl McpRoute {
     /// Answers one request for `/mcp`: each check in turn, the first refusal is the
     /// answer; then the session guard and the answer.
     pub(crate) async fn serve(&self, request: Request) -> Response {
-        let in_flight = match health::admit(&self.health, &request) {
-            Ok(in_flight) => in_flight,
-            Err(refused) => return refused,
-        };
-        let response = match self.checked(request).await {
-            Ok(response) | Err(response) => response,
-        };
-        // A 401 of the request function points at the metadata too (the token check's own
-        // 401s do already, and nothing else answers 401).
-        #[cfg(feature = "oauth")]
-        let response = match &self.oauth {
-            Some(server) => crate::oauth::guard::challenged(server, response),
-            None => response,
-        };
-        match in_flight {
-            Some(in_flight) => in_flight.over_with(response),
-            None => response,
+        match self.checked(request).await {
+            Ok(response) | Err(response) => self.challenged(response),
         }
     }
 
-    /// The checks after the drain's, then the answer; `Err` is a refusal.
+    /// `response`; with OAuth, a 401 of the request function points at the metadata too
+    /// (the token check's own 401s do already, and nothing else answers 401).
+    fn challenged(&self, response: Response) -> Response {
+        #[cfg(feature = "oauth")]
+        if let Some(server) = &self.oauth {
+            return crate::oauth::guard::challenged(server, response);
+        }
+        response
+    }
+
+    /// The checks, then the answer; `Err` is a refusal.
     async fn checked(&self, request: Request) -> Result<Response, Response> {
         if let Some(refused) = hosts::refusal(&self.allowed, &request) {
             return Err(refused);
@@ -325,6 +317,7 @@ mod tests {
 
 #[cfg(test)]
 mod sizes {
+    use super::super::health::Health;
     use super::*;
 
     static EMITTED: toolcall_runtime::Emitted = toolcall_runtime::Emitted::new();

@@ -40,7 +40,10 @@
 //! request to the handler and its answer back; rmcp's service answers the rest.
 //!
 //! Beside `/mcp`, [`health`]'s `/healthz` and `/readyz` answer probes (no authentication,
-//! no `Host` check), and while the server drains, `/mcp` answers 503 with `Retry-After`.
+//! no `Host` check). A server drains in two steps ([`health`], [`conn`]): `/readyz` says
+//! so while every request is still served and each response closes its connection; then
+//! the listener closes (new connections are refused, which a balancer retries elsewhere)
+//! and the requests in flight finish.
 
 mod body;
 pub(crate) mod conn;
@@ -88,11 +91,18 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self.server.serve_http_on(listener).await
     }
 
-    /// [`McpServer::serve_http_on`] until `shutdown` resolves (a signal), then drains:
-    /// `/readyz` answers 503, new MCP requests get 503 with `Retry-After` (a balancer
-    /// tries another replica), and the requests in flight finish, within
-    /// [`HttpSettings::drain_grace`](crate::HttpSettings::drain_grace); then it returns
-    /// `Ok` (a process exits 0). A call in flight when the signal comes gets its result.
+    /// [`McpServer::serve_http_on`] until `shutdown` resolves (a signal), then drains.
+    /// First, for [`HttpSettings::drain_delay`](crate::HttpSettings::drain_delay),
+    /// `/readyz` answers 503 `draining` (a balancer's health check sends new requests
+    /// elsewhere) while every request is still served, each response with `Connection:
+    /// close` (a balancer's kept-alive connections wind down, closed by the balancer, not
+    /// under a request it is sending). Then the listener closes: a new connection is
+    /// refused, which a balancer retries on another replica whatever the request (nothing
+    /// was sent), and the port is free for a replacement; idle connections close, and the
+    /// requests in flight finish within
+    /// [`HttpSettings::drain_grace`](crate::HttpSettings::drain_grace). Then it returns
+    /// `Ok` (a process exits 0). A call in flight when the signal comes gets its result,
+    /// and no request that reached the server is refused.
     ///
     /// ```no_run
     /// # async fn run(server: toolcall_mcp::McpServer<()>) -> Result<(), toolcall_mcp::ServeError> {
@@ -139,8 +149,8 @@ impl Server {
             }
             let limits = conn::Limits::of(&self.http);
             let max_connections = self.http.max_connections;
-            let (front, _) = self.front()?;
-            conn::serve(listener, front, limits, max_connections).await
+            let (front, health) = self.front()?;
+            conn::serve(listener, front, limits, max_connections, health).await
         })
     }
 
@@ -157,7 +167,8 @@ impl Server {
         let (max_connections, grace, delay) =
             (self.http.max_connections, self.http.drain_grace, self.http.drain_delay);
         let (front, health) = self.front()?;
-        let serving: Serving = Box::pin(conn::serve(listener, front, limits, max_connections));
+        let serving: Serving =
+            Box::pin(conn::serve(listener, front, limits, max_connections, Arc::clone(&health)));
         Ok((serving, Draining { health, grace, delay }))
     }
 
@@ -191,37 +202,35 @@ impl Server {
 struct Draining {
     health: Arc<health::Health>,
     grace: std::time::Duration,
-    /// How long it serves on while `/readyz` says draining, before it refuses.
+    /// How long it serves on while `/readyz` says draining, before the listener closes.
     delay: std::time::Duration,
 }
 
 impl Draining {
     /// `serving` drained: `/readyz` answers 503 at once while requests are served for the
-    /// delay; then new MCP requests get 503 with `Retry-After`, and the requests in flight
-    /// finish within the grace; boxed here.
+    /// delay, each response closing its connection; then the listener closes, and the
+    /// connections still open answer the request they carry (GET streams aside) within the
+    /// grace; boxed here.
     fn drain(self, mut serving: Serving) -> Serving {
         Box::pin(async move {
             let Draining { health, grace, delay } = self;
             health.announce_draining();
-            log::info!(target: crate::telemetry::LIFECYCLE_TARGET, "draining: /readyz answers 503; serving on for {} ms", delay.as_millis());
+            log::info!(target: crate::telemetry::LIFECYCLE_TARGET, "draining: /readyz answers 503; serving on for {} ms, closing each connection after its response", delay.as_millis());
             tokio::select! {
                 served = &mut serving => return served,
                 () = tokio::time::sleep(delay) => {}
             }
             health.start_draining();
-            log::info!(target: crate::telemetry::LIFECYCLE_TARGET, "draining: new requests are refused; {} in flight", health.in_flight());
-            // Keep accepting while draining, so refused requests hear why (503, Retry-After).
-            tokio::select! {
-                served = &mut serving => served,
-                drained = health.drained(grace) => {
-                    if drained {
-                        log::info!(target: crate::telemetry::LIFECYCLE_TARGET, "drained: no request in flight; stopping");
-                    } else {
-                        log::warn!(target: crate::telemetry::LIFECYCLE_TARGET, "{} requests still in flight after the drain grace; closing", health.in_flight());
-                    }
-                    Ok(())
-                }
+            // The accept loop takes the connections already waiting, closes the listener
+            // and returns.
+            serving.await?;
+            log::info!(target: crate::telemetry::LIFECYCLE_TARGET, "draining: the listener is closed (new connections are refused); {} connections busy", health.busy());
+            if health.drained(grace).await {
+                log::info!(target: crate::telemetry::LIFECYCLE_TARGET, "drained: no request in flight; stopping");
+            } else {
+                log::warn!(target: crate::telemetry::LIFECYCLE_TARGET, "{} connections still busy after the drain grace; closing", health.busy());
             }
+            Ok(())
         })
     }
 }
@@ -263,7 +272,6 @@ fn build_front(server: Server, health: Arc<health::Health>) -> Front {
         large,
     };
     let mcp = front::McpRoute {
-        health: Arc::clone(&health),
         allowed: hosts::Allowed::new(&settings.allowed_hosts, &settings.allowed_origins),
         #[cfg(feature = "oauth")]
         oauth: oauth.clone(),
