@@ -35,6 +35,9 @@ use net::{Client, Era, RoundRobin, initialize_body};
 #[path = "../../toolcall-mcp/tests/common/redis.rs"]
 mod local_redis;
 use local_redis::{redis_binary, redis_server, redis_server_on};
+// The deploy/ configurations run by real nginx and HAProxy.
+mod deploy;
+use deploy::proxy;
 
 /// A running `example-app serve --http`, killed when dropped.
 struct Served {
@@ -872,66 +875,19 @@ async fn a_replica_started_while_redis_is_down_becomes_ready_when_it_answers() {
     assert!(!session.is_empty());
 }
 
-/// A proxy of the workspace's `deploy/` folder, running until dropped.
-struct Proxy {
-    _child: tokio::process::Child,
-    _dir: std::path::PathBuf,
-    uri: String,
-}
-
-/// Starts `deploy/NAME` (nginx.conf or haproxy.cfg) in front of `a` and `b`
-/// (`http://127.0.0.1:PORT/mcp`); `None` when the proxy is not installed (CI installs
-/// it: there its absence is a failure).
-async fn proxy(name: &str, a: &str, b: &str) -> Option<Proxy> {
-    let program = if name.starts_with("nginx") { "nginx" } else { "haproxy" };
-    let Some(binary) = ["/usr/sbin", "/usr/bin", "/usr/local/sbin"]
-        .iter()
-        .map(|dir| std::path::Path::new(dir).join(program))
-        .find(|path| path.is_file())
-    else {
-        assert!(std::env::var_os("CI").is_none(), "{program} is not installed (.ci/run installs it)");
-        eprintln!("SKIPPED: {program} is not installed");
-        return None;
-    };
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let dir = std::env::temp_dir().join(format!("toolcall-{program}-{port}"));
-    std::fs::create_dir_all(&dir).unwrap();
-    let backend = |uri: &str| net::addr_of(uri);
-    let template =
-        std::fs::read_to_string(format!("{}/../deploy/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let config = template
-        .replace("{{LISTEN}}", &format!("127.0.0.1:{port}"))
-        .replace("{{REPLICA_A}}", &backend(a))
-        .replace("{{REPLICA_B}}", &backend(b))
-        .replace("{{PREFIX}}", dir.to_str().unwrap());
-    let file = dir.join(name);
-    std::fs::write(&file, config).unwrap();
-    let mut command = tokio::process::Command::new(binary);
-    match program {
-        "nginx" => command.arg("-p").arg(&dir).arg("-c").arg(&file).args(["-g", "daemon off;"]),
-        _ => command.arg("-f").arg(&file).arg("-db"),
-    };
-    let child = command.stdout(Stdio::null()).stderr(Stdio::null()).kill_on_drop(true).spawn().unwrap();
-    let uri = format!("http://127.0.0.1:{port}/mcp");
-    // Ready when the proxy answers and a replica behind it is ready (HAProxy checks first).
-    for _ in 0..100 {
-        let ready = reqwest::get(uri.replace("/mcp", "/readyz")).await.is_ok_and(|r| r.status() == 200);
-        if ready {
-            return Some(Proxy { _child: child, _dir: dir, uri });
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{program} did not come up in front of {a} and {b}");
-}
-
 /// Legacy-session clients through `deploy/haproxy.cfg` (stickiness learned from the
 /// response) and `deploy/nginx.conf` (replicas sharing sessions on Redis), and a
-/// 2026-07-28 client through both: every call answered (#45 item 4).
+/// 2026-07-28 client through both, three replicas behind each: every call answered (#45
+/// item 4).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_deploy_configurations_serve_every_client() {
     let args = ["--http", "127.0.0.1:0", "--token", "s3cret"];
-    let (a, b) = (start(&mut serve_command(&args)).await, start(&mut serve_command(&args)).await);
-    let Some(haproxy) = proxy("haproxy.cfg", &a.uri, &b.uri).await else { return };
+    let replica = |args: &[&str]| {
+        let mut command = serve_command(args);
+        async move { start(&mut command).await }
+    };
+    let (a, b, c) = (replica(&args).await, replica(&args).await, replica(&args).await);
+    let Some(haproxy) = proxy("haproxy.cfg", [&a.uri, &b.uri, &c.uri]).await else { return };
     for modern in [false, true] {
         for _client in 0..3 {
             // A fresh connection per request: the balancer, not the connection, decides.
@@ -944,8 +900,8 @@ async fn the_deploy_configurations_serve_every_client() {
     // nginx cannot learn a session: the replicas share them on Redis.
     let Some((_redis, url)) = redis_server().await else { return };
     let shared = ["--http", "127.0.0.1:0", "--token", "s3cret", "--session-store", &url];
-    let (c, d) = (start(&mut serve_command(&shared)).await, start(&mut serve_command(&shared)).await);
-    let Some(nginx) = proxy("nginx.conf", &c.uri, &d.uri).await else { return };
+    let (d, e, f) = (replica(&shared).await, replica(&shared).await, replica(&shared).await);
+    let Some(nginx) = proxy("nginx.conf", [&d.uri, &e.uri, &f.uri]).await else { return };
     for modern in [false, true] {
         let client = connect(&nginx.uri, Some("s3cret"), modern, true).await.expect("connects");
         for _ in 0..6 {
