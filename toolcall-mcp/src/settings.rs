@@ -138,10 +138,13 @@ pub struct HttpSettings {
     /// (their connections close). Default: 30 s.
     pub drain_grace: Duration,
     /// How long, once told to stop, the server goes on serving while `/readyz` answers 503
-    /// `draining`, so a balancer's health check sees the drain and sends new requests
-    /// elsewhere before any is refused; then new MCP requests get 503 with `Retry-After`
-    /// and the ones in flight have [`HttpSettings::drain_grace`] to finish. Default: 5 s
-    /// (two failed checks of a balancer checking every 2 s, and a margin).
+    /// `draining`, each response with `Connection: close`, so a balancer's health check
+    /// sees the drain and its kept-alive connections wind down; then the listener closes (a
+    /// new connection is refused, which a balancer retries on another replica) and the
+    /// connections still open have [`HttpSettings::drain_grace`] to finish the request they
+    /// carry. Default: 5 s (two failed checks of a balancer checking every 2 s, and a
+    /// margin); keep it above a balancer's idle timeout for upstream connections (1 s in
+    /// `deploy/nginx.conf`).
     pub drain_delay: Duration,
     /// The most tool calls one caller (its identity, else its client's address: see
     /// [`HttpSettings::trusted_proxies`]) may make: past it, a `tools/call` is answered 429

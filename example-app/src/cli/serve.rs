@@ -137,8 +137,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECS", requires = "http", value_parser = seconds)]
     pub drain_grace: Option<Duration>,
     /// Over HTTP, on SIGTERM or SIGINT: how long the server goes on serving while
-    /// `/readyz` answers 503 `draining` (so a balancer's health check sees it) before it
-    /// refuses new requests, in seconds; 0 refuses at once [default: 5].
+    /// `/readyz` answers 503 `draining` (so a balancer's health check sees it), each
+    /// response closing its connection, before it stops accepting connections, in
+    /// seconds; 0 stops at once [default: 5].
     #[arg(long, value_name = "SECS", requires = "http", value_parser = seconds_or_zero)]
     pub drain_delay: Option<Duration>,
     /// The operator's log (warnings, and the server's life events such as its drain) on
@@ -534,7 +535,7 @@ impl ServeArgs {
                 .find(|token| token.matches(presented))
                 .ok_or_else(|| Rejection::unauthorized("unknown token"))?;
             // The user's id is the identity: it owns the sessions this user creates.
-            Ok(Caller::new(format!("user:{}", token.user), App::for_user(&store, user(token.user))))
+            Ok(Caller::new(format!("user:{}", token.user), context(&store, user(token.user), request)))
         })
     }
 }
