@@ -10,13 +10,14 @@
 #[path = "../../toolcall-agent/tests/common/mod.rs"]
 mod common;
 mod pg;
+mod served;
 
 use std::process::{Output, Stdio};
-use std::sync::{Arc, Mutex};
 
 use common::{Server, answer, tool_calls};
 use pg::{Cluster, TempDir, say};
 use serde_json::{Value, json};
+use served::{Served, said};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 const BIN: &str = env!("CARGO_BIN_EXE_example-app");
@@ -202,68 +203,17 @@ async fn get(addr: &str, path: &str) -> (u16, String) {
     }
 }
 
-/// Starts `--db DB serve --http 127.0.0.1:0 ARGS`, returning the child and its address
-/// once it says where it listens (the lines before are returned too), and the lines of
-/// stderr after, as they come.
-async fn serve_http(
-    db: &str,
-    args: &[&str],
-) -> (tokio::process::Child, String, Vec<String>, Arc<Mutex<Vec<String>>>) {
-    let mut child = tokio::process::Command::new(BIN)
-        .args(["--db", db, "serve", "--http", "127.0.0.1:0"])
-        .args(args)
-        .env_remove("TOOLCALL_MCP_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut before = Vec::new();
-    loop {
-        let line = lines.next_line().await.unwrap().expect("a line on stderr");
-        if let Some(addr) = line.strip_prefix("listening on http://").and_then(|l| l.strip_suffix("/mcp")) {
-            let addr = addr.to_owned();
-            let after = Arc::new(Mutex::new(Vec::new()));
-            let kept = Arc::clone(&after);
-            tokio::spawn(async move {
-                while let Ok(Some(line)) = lines.next_line().await {
-                    kept.lock().unwrap().push(line);
-                }
-            });
-            return (child, addr, before, after);
-        }
-        before.push(line);
-    }
+/// Starts `--db DB serve --http 127.0.0.1:0 ARGS`.
+async fn serve_http(db: &str, args: &[&str]) -> Served {
+    let mut all = vec!["--db", db, "serve", "--http", "127.0.0.1:0"];
+    all.extend_from_slice(args);
+    served::serve(&all).await
 }
 
-/// A stateless (2026-07-28) `tools/call` of `name` on the server at `addr` (tokenless:
-/// user 1): the tool's result.
+/// A stateless `tools/call` of `name` on the server at `addr` (tokenless: user 1), which
+/// must be answered: the tool's result.
 async fn http_call(addr: &str, name: &str, arguments: Value) -> Value {
-    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments, "_meta": meta}});
-    let response = reqwest::Client::new()
-        .post(format!("http://{addr}/mcp"))
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", name)
-        .body(body.to_string())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let text = response.text().await.unwrap();
-    let json = text.lines().find_map(|line| line.strip_prefix("data: ")).unwrap_or(&text);
-    let reply: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {text}"));
-    reply["result"].clone()
-}
-
-/// The text a tool's result says.
-fn said(result: &Value) -> &str {
-    result["content"][0]["text"].as_str().unwrap_or_default()
+    served::call(&reqwest::Client::new(), addr, name, arguments, &[]).await.unwrap()
 }
 
 /// Postgres stopped under a serving replica (#65 item 4): once a call has found it
@@ -281,7 +231,8 @@ async fn calls_during_a_database_outage_fail_fast_and_recover() {
         }
     };
     let url = cluster.database("outage").await;
-    let (_replica, addr, _, log) = serve_http(&url, &["--db-acquire-timeout", "3"]).await;
+    let replica = serve_http(&url, &["--db-acquire-timeout", "3"]).await;
+    let addr = replica.addr.clone();
     let added = http_call(&addr, "add_note", json!({"text": "before the outage"})).await;
     assert_eq!(added["isError"], false, "{added}");
     let stopper = tokio::task::spawn_blocking(move || {
@@ -334,7 +285,7 @@ async fn calls_during_a_database_outage_fail_fast_and_recover() {
     assert!(said(&served).contains("before the outage"), "{served}");
     assert_eq!(get(&addr, "/readyz").await, (200, "ready\n".to_owned()));
     // One line for the outage and one for its end, however many calls were refused.
-    let lines = log.lock().unwrap().clone();
+    let lines = replica.lines();
     let outage: Vec<&String> = lines.iter().filter(|l| l.contains("example_app::database")).collect();
     assert_eq!(outage.len(), 2, "{lines:#?}");
     assert!(outage[0].starts_with("WARN example_app::database: database unreachable ("), "{outage:?}");
@@ -355,7 +306,8 @@ async fn replicas_migrate_at_once_and_start_before_their_database() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let url = format!("postgres://notes@127.0.0.1:{port}/postgres");
     // The database is down: a replica starts anyway, and says it is not ready.
-    let (_replica, addr, before, _) = serve_http(&url, &["--db-pool", "2"]).await;
+    let replica = serve_http(&url, &["--db-pool", "2"]).await;
+    let (addr, before) = (replica.addr.clone(), &replica.before);
     assert!(before.iter().any(|l| l.contains("not ready until the database answers")), "{before:?}");
     let (status, body) = get(&addr, "/readyz").await;
     assert_eq!(status, 503, "{body}");

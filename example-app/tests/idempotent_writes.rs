@@ -10,90 +10,52 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod pg;
+mod served;
 
-use std::process::Stdio;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use pg::{Cluster, say};
 use serde_json::{Value, json};
+use served::Served;
 use sqlx::Connection as _;
-use tokio::io::{AsyncBufReadExt, BufReader};
-
-const BIN: &str = env!("CARGO_BIN_EXE_example-app");
 
 /// Clients writing at once, and writes each.
 const CLIENTS: usize = 4;
 const WRITES: usize = 50;
 
-/// Starts `--db DB serve --http 127.0.0.1:0` (tokenless: every request is user 1's): the
-/// child and its address.
-async fn replica(db: &str) -> (tokio::process::Child, String) {
-    let mut child = tokio::process::Command::new(BIN)
-        .args(["--db", db, "serve", "--http", "127.0.0.1:0"])
-        .env_remove("TOOLCALL_MCP_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    loop {
-        let line = lines.next_line().await.unwrap().expect("a line on stderr");
-        if let Some(addr) = line.strip_prefix("listening on http://").and_then(|l| l.strip_suffix("/mcp")) {
-            let addr = addr.to_owned();
-            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-            return (child, addr);
-        }
-    }
+/// Starts `--db DB serve --http 127.0.0.1:0` (tokenless: every request is user 1's).
+async fn replica(db: &str) -> Served {
+    served::serve(&["--db", db, "serve", "--http", "127.0.0.1:0"]).await
 }
 
-/// `add_note` with `text` and `key` on the server at `addr` (2026-07-28, no session): the
-/// note written, or why there is none (a connection lost, a status, a tool error).
-async fn add_note(http: &reqwest::Client, addr: &str, text: &str, key: &str) -> Result<Value, String> {
-    post_add_note(http, addr, text, Some(key)).await
-}
-
-/// [`add_note`] without an idempotency key, which must succeed: the note.
-async fn add_note_unkeyed(http: &reqwest::Client, addr: &str, text: &str) -> Value {
-    post_add_note(http, addr, text, None).await.unwrap()
-}
-
-/// `add_note` with `text`, and `key` when given.
+/// `add_note` with `text`, and with `key` as its `Idempotency-Key` when given, on the
+/// server at `addr`: the note written, or why there is none (a connection lost, a status,
+/// a tool error).
 async fn post_add_note(
     http: &reqwest::Client,
     addr: &str,
     text: &str,
     key: Option<&str>,
 ) -> Result<Value, String> {
-    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add_note", "arguments": {"text": text}, "_meta": meta}});
-    let mut request = http
-        .post(format!("http://{addr}/mcp"))
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", "add_note");
-    if let Some(key) = key {
-        request = request.header("idempotency-key", format!("\"{key}\""));
-    }
-    let response = request.body(body.to_string()).send().await.map_err(|e| format!("no answer: {e}"))?;
-    let status = response.status();
-    let text = response.text().await.map_err(|e| format!("answer cut: {e}"))?;
-    if status != 200 {
-        return Err(format!("{status}: {text}"));
-    }
-    let json = text.lines().find_map(|line| line.strip_prefix("data: ")).unwrap_or(&text);
-    let reply: Value = serde_json::from_str(json).map_err(|e| format!("{e}: {text}"))?;
-    let result = &reply["result"];
+    let quoted = key.map(|key| format!("\"{key}\""));
+    let headers: Vec<(&str, &str)> = quoted.iter().map(|key| ("idempotency-key", key.as_str())).collect();
+    let result = served::call(http, addr, "add_note", json!({"text": text}), &headers).await?;
     if result["isError"] != false {
-        return Err(format!("not written: {reply}"));
+        return Err(format!("not written: {result}"));
     }
-    serde_json::from_str(result["content"][0]["text"].as_str().unwrap_or_default())
-        .map_err(|e| format!("{e}: {reply}"))
+    serde_json::from_str(served::said(&result)).map_err(|e| format!("{e}: {result}"))
+}
+
+/// [`post_add_note`] with `key`.
+async fn add_note(http: &reqwest::Client, addr: &str, text: &str, key: &str) -> Result<Value, String> {
+    post_add_note(http, addr, text, Some(key)).await
+}
+
+/// [`post_add_note`] without a key, which must succeed: the note.
+async fn add_note_unkeyed(http: &reqwest::Client, addr: &str, text: &str) -> Value {
+    post_add_note(http, addr, text, None).await.unwrap()
 }
 
 /// How many notes the database holds with `key`.
@@ -119,7 +81,8 @@ async fn writes_retried_after_kill_9_are_written_once() {
         }
     };
     let db = cluster.database("idempotent").await;
-    let ((mut a, a_addr), (_b, b_addr)) = (replica(&db).await, replica(&db).await);
+    let (mut a, b) = (replica(&db).await, replica(&db).await);
+    let (a_addr, b_addr) = (a.addr.clone(), b.addr.clone());
     // An answer lost after A wrote (what kill -9 does between commit and answer, rarely
     // hit by chance): the retry through B with the key finds A's note; without a key the
     // same retry writes the note twice.
@@ -169,9 +132,9 @@ async fn writes_retried_after_kill_9_are_written_once() {
     while acknowledged.load(Ordering::SeqCst) < CLIENTS * WRITES / 3 {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    let pid = a.id().unwrap().to_string();
+    let pid = a.child.id().unwrap().to_string();
     assert!(tokio::process::Command::new("kill").args(["-KILL", &pid]).status().await.unwrap().success());
-    let _ = a.wait().await;
+    let _ = a.child.wait().await;
     let mut written = Vec::new();
     for client in clients {
         written.extend(client.await.unwrap());

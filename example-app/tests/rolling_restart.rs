@@ -19,14 +19,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 use sqlx::{Connection as _, Row as _};
-use tokio::io::{AsyncBufReadExt, BufReader};
 
 mod deploy;
 #[path = "../../toolcall-mcp/tests/common/redis.rs"]
@@ -36,6 +34,7 @@ mod local_redis;
 #[allow(dead_code)]
 mod net;
 mod pg;
+mod served;
 
 use net::{Client, Era};
 
@@ -68,32 +67,14 @@ struct Setup {
 /// Starts a replica on `port` and waits until it listens and `/readyz` answers 200.
 async fn start_replica(setup: &Setup, port: u16) -> Replica {
     let addr = format!("127.0.0.1:{port}");
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_example-app"))
-        .args(["--db", &setup.db, "serve", "--http", &addr, "--token", "s3cret"])
-        .args(["--session-store", &setup.redis, "--drain-delay", DRAIN_DELAY_SECS])
-        .env_remove("TOOLCALL_MCP_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawn example-app");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut before = Vec::new();
-    loop {
-        match lines.next_line().await.unwrap() {
-            Some(line) if line.starts_with("listening on http://") => break,
-            Some(line) => before.push(line),
-            None => panic!("the replica on {addr} stopped before listening: {before:#?}"),
-        }
-    }
-    let log = Arc::new(Mutex::new(before));
-    let kept = Arc::clone(&log);
-    tokio::spawn(async move {
-        while let Ok(Some(line)) = lines.next_line().await {
-            kept.lock().unwrap().push(line);
-        }
-    });
+    let args = ["--db", &setup.db, "serve", "--http", &addr, "--token", "s3cret"];
+    let served = served::serve(
+        &[&args[..], &["--session-store", &setup.redis, "--drain-delay", DRAIN_DELAY_SECS]].concat(),
+    )
+    .await;
+    // What it said before listening, then the rest as it comes.
+    served.log.lock().unwrap().splice(0..0, served.before);
+    let (child, log) = (served.child, served.log);
     let replica = Replica { child, port, log };
     let readyz = format!("http://{addr}/readyz");
     let started = Instant::now();
