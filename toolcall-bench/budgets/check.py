@@ -209,7 +209,8 @@ If it is meant (a feature worth its cost), raise the budget on purpose:
     {SCRIPT} --update {quoted} --why '<what costs it and why it is worth it>'
 which rewrites {rel} with the measured counts and this commit. Commit that file so the
 new budget is reviewed in the diff, and name it (case, old -> new budget, why) in
-BENCHMARKS.md's "Budgets checked in CI".""", file=out)
+BENCHMARKS.md's "Budgets checked in CI" (toolcall-bench/sections/budgets_ci.md, then
+python3 toolcall-bench/report.py --splice).""", file=out)
     return 1
 
 
