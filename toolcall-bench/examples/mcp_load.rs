@@ -64,10 +64,10 @@
 //! [stateless,legacy], `--calls M` per client and cell [1000], `--warmup W` per client
 //! before each measured cell [50], `--rounds R` [3], `--tool add|get_weather` [add],
 //! `--servers LIST` [toolcall,toolcall-redis,example-app,rmcp,bare], `--sessions N` idle
-//! sessions (0: skip) [1000],
-//! `--soak-clients N` [64] and `--soak-calls M` (0: skip) [10000], `--max-seconds S` for
-//! the throughput cells together [600], `--call-timeout S` [30], `--example-app PATH`
-//! [`example-app` next to this binary's directory, or `$EXAMPLE_APP`], `--pin DRIVER/SERVERS`
+//! sessions (0: skip) [1000], `--soak-clients N` [64] and `--soak-calls M` (0: skip)
+//! [10000], `--max-seconds S` for the throughput cells together (a cap, shared evenly by
+//! the cells of every server and round) [1000], `--call-timeout S` [30], `--example-app
+//! PATH` [`example-app` next to this binary's directory, or `$EXAMPLE_APP`], `--pin DRIVER/SERVERS`
 //! (run the load generator on the CPUs `DRIVER` and every server on `SERVERS`, each a
 //! `taskset -c` list such as `0/1`, so that the comparison is of the servers' own work and
 //! not of how the scheduler shares the cores with the load generator) [not pinned],
@@ -354,7 +354,7 @@ impl Options {
             sessions: 1000,
             soak_clients: 64,
             soak_calls: 10_000,
-            max_seconds: 600.0,
+            max_seconds: 1000.0,
             call_timeout: Duration::from_secs(30),
             example_app: std::env::var_os("EXAMPLE_APP").map(PathBuf::from),
             markdown: None,
@@ -2369,6 +2369,13 @@ fn commit() -> String {
     if dirty { format!("{head}+dirty") } else { head }
 }
 
+/// Ends `out` with an empty line (before a heading), unless it does already.
+fn blank_line(out: &mut String) {
+    if !out.ends_with("\n\n") {
+        out.push('\n');
+    }
+}
+
 /// Adds `more`'s counts to `into`'s.
 fn add_counts(into: &mut BTreeMap<String, u64>, more: &BTreeMap<String, u64>) {
     for (name, count) in more {
@@ -2582,11 +2589,12 @@ impl Report {
              server process's user + system time over the measured calls.\n"
         );
         self.throughput_table(&mut out, options);
-        self.redis_section(&mut out, options);
-        self.floor_section(&mut out, options);
         self.idle_table(&mut out);
         self.soak_table(&mut out, options);
         self.problems(&mut out);
+        // Their own subsections, after every table of the section's own.
+        self.redis_section(&mut out, options);
+        self.floor_section(&mut out, options);
         out
     }
 
@@ -2698,6 +2706,7 @@ impl Report {
             return;
         }
         let (memory, redis) = (Kind::Toolcall, Kind::ToolcallRedis);
+        blank_line(out);
         let _ = writeln!(out, "### Sessions in Redis (#66 item 3)\n");
         let _ = writeln!(
             out,
@@ -2898,6 +2907,7 @@ impl Report {
         }
         let kinds: Vec<Kind> =
             [Kind::Toolcall, Kind::Bare, Kind::Rmcp].into_iter().filter(|k| self.has(*k)).collect();
+        blank_line(out);
         let _ = writeln!(out, "### The floor: a bare hyper server (#66 item 4)\n");
         let _ = writeln!(
             out,
