@@ -6,62 +6,35 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::net::SocketAddr;
-use std::process::Stdio;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
-use tokio::io::{AsyncBufReadExt, BufReader};
 
 #[path = "../../toolcall-mcp/tests/common/redis.rs"]
 mod local_redis;
 use local_redis::{redis_binary, redis_server, redis_server_on};
+mod served;
+use served::Served;
 
-/// A running `example-app serve --http`, killed when dropped, and its stderr so far.
-struct Served {
-    _child: tokio::process::Child,
+/// A replica of this test: `serve ARGS`, its MCP URI, and the lines of its stderr.
+struct Replica {
+    served: Served,
     /// `http://127.0.0.1:PORT/mcp`.
     uri: String,
-    stderr: Arc<Mutex<Vec<String>>>,
 }
 
-impl Served {
-    /// The lines of its stderr that contain `part`.
+impl Replica {
+    /// The lines of its stderr after `listening on` that contain `part`.
     fn lines(&self, part: &str) -> Vec<String> {
-        self.stderr.lock().unwrap().iter().filter(|line| line.contains(part)).cloned().collect()
+        self.served.lines().into_iter().filter(|line| line.contains(part)).collect()
     }
 }
 
-/// Starts `serve ARGS` and waits for its `listening on http://ADDR/mcp` line; keeps the
-/// rest of its stderr.
-async fn start(args: &[&str]) -> Served {
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_example-app"))
-        .arg("serve")
-        .args(args)
-        .env_remove("TOOLCALL_MCP_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawn example-app");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let line = lines.next_line().await.unwrap().expect("a line on stderr");
-    let addr: SocketAddr = line
-        .strip_prefix("listening on http://")
-        .and_then(|rest| rest.strip_suffix("/mcp"))
-        .unwrap_or_else(|| panic!("{line}"))
-        .parse()
-        .unwrap();
-    let stderr = Arc::new(Mutex::new(Vec::new()));
-    let kept = Arc::clone(&stderr);
-    tokio::spawn(async move {
-        while let Ok(Some(line)) = lines.next_line().await {
-            kept.lock().unwrap().push(line);
-        }
-    });
-    Served { _child: child, uri: format!("http://127.0.0.1:{}/mcp", addr.port()), stderr }
+/// Starts `serve ARGS` (through [`served::serve`]).
+async fn start(args: &[&str]) -> Replica {
+    let served = served::serve(&[&["serve"], args].concat()).await;
+    let uri = format!("http://{}/mcp", served.addr);
+    Replica { served, uri }
 }
 
 /// A 2026-07-28 call of `whoami` through `uri` as sent by a proxy with `forwarded_for` in
@@ -145,7 +118,7 @@ async fn replicas_share_a_callers_count_in_redis_and_fail_open_when_it_stops() {
         }
         assert_eq!(statuses, [200, 200, 200, 429], "the replica's own count");
         let warned = replica.lines("rate-limit store failed");
-        assert_eq!(warned.len(), 1, "{:?}", replica.stderr.lock().unwrap());
+        assert_eq!(warned.len(), 1, "{:?}", replica.served.lines());
     }
 
     // Redis is back: counted there again, and one line says so.
@@ -159,6 +132,6 @@ async fn replicas_share_a_callers_count_in_redis_and_fail_open_when_it_stops() {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(recovered, "{:?}", replicas[0].stderr.lock().unwrap());
+    assert!(recovered, "{:?}", replicas[0].served.lines());
     assert_eq!(replicas[0].lines("rate-limit store failed").len(), 1, "the outage was said once");
 }

@@ -1,6 +1,6 @@
 //! `example-app serve --http` as a child process, and a 2026-07-28 `tools/call` sent to
 //! it: shared by the tests that run replicas (`db_cli.rs`, `idempotent_writes.rs`,
-//! `rolling_restart.rs`).
+//! `rolling_restart.rs`, `serve_rate.rs`).
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
