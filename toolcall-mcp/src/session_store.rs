@@ -6,7 +6,10 @@
 //! JSON under `toolcall:session:{id}`, with the owner the HTTP layer adds; each entry
 //! expires after the session's idle time (refreshed as the session is used), so a store
 //! never fills with sessions no one ends. The connection is redis-rs's connection
-//! manager, which reconnects after a restart of the server.
+//! manager, which reconnects after a restart of the server; every connection toolcall-mcp
+//! opens to Redis (this store's, the task store's, the rate-limit store's) has
+//! `TCP_NODELAY` on ([`client`]), so a command written while an earlier one is
+//! unacknowledged goes at once instead of waiting out a delayed ACK (40 ms on Linux).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -53,8 +56,7 @@ impl RedisSessionStore {
     ///
     /// When the URL does not parse or the server does not answer.
     pub async fn connect(url: &str) -> Result<RedisSessionStore, SessionStoreError> {
-        let client = redis::Client::open(url)?;
-        let connection = ConnectionManager::new(client).await?;
+        let connection = ConnectionManager::new(client(url)?).await?;
         Ok(RedisSessionStore { connection, expiry: DEFAULT_EXPIRY })
     }
 
@@ -84,6 +86,24 @@ impl RedisSessionStore {
     }
 }
 
+/// A client of the Redis server at `url` whose connections have `TCP_NODELAY` on
+/// (redis-rs leaves it off): a command is sent when written, never held back by Nagle's
+/// algorithm until the server acknowledges the previous one.
+///
+/// # Errors
+///
+/// When the URL does not parse.
+pub(crate) fn client(url: &str) -> Result<redis::Client, redis::RedisError> {
+    redis::Client::open(without_nagle(url)?)
+}
+
+/// The connection info `url` names, with `TCP_NODELAY` on.
+fn without_nagle(url: &str) -> Result<redis::ConnectionInfo, redis::RedisError> {
+    let info = redis::IntoConnectionInfo::into_connection_info(url)?;
+    let tcp = info.tcp_settings().clone().set_nodelay(true);
+    Ok(info.set_tcp_settings(tcp))
+}
+
 /// A connection manager for the Redis server at `url` that connects at its first use, and
 /// whose attempts and answers each have half a second (one retry): what a replica that
 /// must start and stay up while Redis is down uses.
@@ -92,7 +112,7 @@ impl RedisSessionStore {
 ///
 /// When the URL does not parse.
 pub(crate) fn lazy_connection(url: &str) -> Result<ConnectionManager, redis::RedisError> {
-    let client = redis::Client::open(url)?;
+    let client = client(url)?;
     let half_a_second = Some(Duration::from_millis(500));
     let config = redis::aio::ConnectionManagerConfig::new()
         .set_connection_timeout(half_a_second)
@@ -125,5 +145,22 @@ impl SessionStore for RedisSessionStore {
         let mut connection = self.connection.clone();
         let _: usize = connection.del(Self::key(session_id)).await?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn every_connection_has_nagle_off_and_keeps_what_the_url_says() {
+        let info = without_nagle("redis://127.0.0.1:6390/3").unwrap();
+        assert!(info.tcp_settings().nodelay(), "TCP_NODELAY is on");
+        assert_eq!(info.addr().to_string(), "127.0.0.1:6390");
+        assert_eq!(info.redis_settings().db(), 3);
+        let error = client("http://127.0.0.1").err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.contains("URL"), "{error}");
     }
 }

@@ -115,7 +115,7 @@ impl RedisTaskStore {
     ///
     /// When the URL does not parse or the server does not answer.
     pub async fn connect(url: &str) -> Result<RedisTaskStore, redis::RedisError> {
-        let client = redis::Client::open(url)?;
+        let client = crate::session_store::client(url)?;
         Ok(RedisTaskStore::from_connection(ConnectionManager::new(client).await?))
     }
 
