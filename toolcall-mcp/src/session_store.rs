@@ -1,15 +1,23 @@
 //! A session store on Redis (feature `redis`): sessions of clients before protocol
 //! 2026-07-28 shared by replicas, so a session begun on one is served by any other
-//! ([`HttpSettings::session_store`](crate::HttpSettings::session_store)).
+//! ([`HttpSettings::session_store`]).
 //!
 //! What is stored is what rmcp restores a session from (the client's `initialize`), as
-//! JSON under `toolcall:session:{id}`, with the owner the HTTP layer adds; each entry
-//! expires after the session's idle time (refreshed as the session is used), so a store
-//! never fills with sessions no one ends. The connection is redis-rs's connection
-//! manager, which reconnects after a restart of the server; every connection toolcall-mcp
-//! opens to Redis (this store's, the task store's, the rate-limit store's) has
-//! `TCP_NODELAY` on ([`client`]), so a command written while an earlier one is
-//! unacknowledged goes at once instead of waiting out a delayed ACK (40 ms on Linux).
+//! JSON under `toolcall:session:{id}`, with the owner the HTTP layer adds: written once,
+//! at the session's `initialize` (one `SETEX`). Each entry expires after the store's
+//! expiry ([`RedisSessionStore::expiring_after`], the session's idle time) without a
+//! read, so a store never fills with sessions no one ends: every read (`GETEX`) starts
+//! the expiry again. No request in a session the replica holds waits for Redis; instead
+//! each replica reads back the sessions in use there, in the background, each at most
+//! about once per third of the session idle time (the session guard's refresh), so an
+//! entry whose expiry is the idle time lives as long as its session does while Redis
+//! answers, however busy the session.
+//!
+//! The connection is redis-rs's connection manager, which reconnects after a restart of
+//! the server. Every connection toolcall-mcp opens to Redis (this store's, the task
+//! store's, the rate-limit store's) has `TCP_NODELAY` on, so a command written while an
+//! earlier one is unacknowledged goes at once instead of waiting out a delayed ACK (40 ms
+//! on Linux).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -21,6 +29,8 @@
 //! http.session_store = Some(Arc::new(store.expiring_after(http.session_idle_timeout)));
 //! # Ok(()) }
 //! ```
+//!
+//! [`HttpSettings::session_store`]: crate::HttpSettings::session_store
 
 use std::time::Duration;
 
@@ -73,8 +83,10 @@ impl RedisSessionStore {
         Ok(RedisSessionStore { connection: lazy_connection(url)?, expiry: DEFAULT_EXPIRY })
     }
 
-    /// The same store, its entries expiring after `expiry` without use (a session's idle
-    /// time, [`HttpSettings::session_idle_timeout`](crate::HttpSettings::session_idle_timeout)).
+    /// The same store, its entries expiring after `expiry` without a read: a session's idle
+    /// time, [`HttpSettings::session_idle_timeout`](crate::HttpSettings::session_idle_timeout).
+    /// A session in use is read back once per third of that; reads may be two thirds apart,
+    /// so an expiry shorter than that loses sessions in use.
     #[must_use]
     pub fn expiring_after(mut self, expiry: Duration) -> RedisSessionStore {
         self.expiry = expiry.max(Duration::from_secs(1));
@@ -126,7 +138,8 @@ impl SessionStore for RedisSessionStore {
     async fn load(&self, session_id: &str) -> Result<Option<SessionState>, SessionStoreError> {
         let mut connection = self.connection.clone();
         let key = Self::key(session_id);
-        // Reading a session is using it: its expiry starts again.
+        // Reading a session is using it: its expiry starts again (the session guard's
+        // refresh of a session in use is this read).
         let text: Option<String> = connection.get_ex(&key, redis::Expiry::EX(self.expiry.as_secs())).await?;
         match text {
             Some(text) => Ok(Some(serde_json::from_str(&text)?)),

@@ -202,6 +202,147 @@ async fn redis_keys(url: &str) -> Vec<(String, String, i64)> {
     out
 }
 
+/// How many times Redis ran each command since it started (`INFO commandstats`), `INFO`
+/// itself aside, asked on `connection` (opened before, so its own handshake is not
+/// counted between two of these).
+#[cfg(feature = "redis")]
+async fn redis_commands(connection: &mut redis::aio::MultiplexedConnection) -> HashMap<String, u64> {
+    let info: String = redis::cmd("INFO").arg("commandstats").query_async(connection).await.unwrap();
+    info.lines()
+        .filter_map(|line| {
+            let (name, stats) = line.strip_prefix("cmdstat_")?.split_once(':')?;
+            let calls = stats.split(',').find_map(|stat| stat.strip_prefix("calls="))?.parse().ok()?;
+            Some((name.to_owned(), calls))
+        })
+        .filter(|(name, _)| name != "info")
+        .collect()
+}
+
+/// The commands Redis ran between two [`redis_commands`], by name.
+#[cfg(feature = "redis")]
+fn ran_between(before: &HashMap<String, u64>, after: &HashMap<String, u64>) -> HashMap<String, u64> {
+    after
+        .iter()
+        .map(|(name, calls)| (name.clone(), calls - before.get(name).copied().unwrap_or(0)))
+        .filter(|(_, ran)| *ran > 0)
+        .collect()
+}
+
+/// The headers of a request in legacy session `id`.
+#[cfg(feature = "redis")]
+fn in_session(id: &str) -> [(&str, &str); 2] {
+    [("mcp-session-id", id), ("mcp-protocol-version", "2025-06-18")]
+}
+
+/// A `work` call, as JSON-RPC text.
+#[cfg(feature = "redis")]
+fn work_call(id: u64) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "work", "arguments": {"ms": 0}}})
+        .to_string()
+}
+
+/// A new session costs Redis one write (`SETEX`, its owner in it) and nothing else: no
+/// read back, no second write. Its handshake's end and calls in it, on the replica that
+/// holds it, cost none.
+#[cfg(feature = "redis")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_session_is_one_redis_write_and_a_call_in_it_none() {
+    let Some((_redis, url)) = redis_server().await else { return };
+    let store = toolcall_mcp::RedisSessionStore::connect(&url).await.expect("connects");
+    let shared: Arc<dyn SessionStore> = Arc::new(store);
+    let stats = Arc::new(Stats::default());
+    let uri = serve(
+        McpServer::new(&GAUGE, Gauge::new("a", &stats)).with_http(|http| http.session_store = Some(shared)),
+    )
+    .await;
+    let mut redis =
+        redis::Client::open(url.as_str()).unwrap().get_multiplexed_async_connection().await.unwrap();
+
+    let before = redis_commands(&mut redis).await;
+    let (status, headers, body) = common::net::post(&uri, common::net::initialize_body(), &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let initialize = ran_between(&before, &redis_commands(&mut redis).await);
+    assert_eq!(initialize, HashMap::from([("setex".to_owned(), 1)]), "one write per initialize, no read");
+    let keys = redis_keys(&url).await;
+    assert!(
+        keys.len() == 1 && keys[0].1.contains("toolcall/owner"),
+        "the one write holds the owner: {keys:?}"
+    );
+
+    let id = headers["mcp-session-id"].to_str().unwrap().to_owned();
+    let before = redis_commands(&mut redis).await;
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    assert_eq!(common::net::post(&uri, initialized, &in_session(&id)).await.0, 202);
+    for n in 0..20 {
+        let (status, _, body) = common::net::post(&uri, work_call(n + 2), &in_session(&id)).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let calls = ran_between(&before, &redis_commands(&mut redis).await);
+    assert_eq!(calls, HashMap::new(), "no Redis command on a held session's path");
+    assert_eq!(stats.calls.load(Ordering::SeqCst), 20);
+}
+
+/// A session kept busy on one replica for longer than its entry's expiry (2 s) is still in
+/// Redis: the replica reads it back in the background (about once per third of the session
+/// idle time, never once per call), so the other replica serves it (200, not 404) when the
+/// client comes to it, as after the first replica died.
+#[cfg(feature = "redis")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_kept_busy_past_its_expiry_stays_in_redis_and_the_other_replica_serves_it() {
+    let Some((_redis, url)) = redis_server().await else { return };
+    let expiry = std::time::Duration::from_secs(2);
+    let store = toolcall_mcp::RedisSessionStore::connect(&url).await.expect("connects");
+    let shared: Arc<dyn SessionStore> = Arc::new(store.expiring_after(expiry));
+    let stats = [Arc::new(Stats::default()), Arc::new(Stats::default())];
+    let replica = |name: &str, stats: &Arc<Stats>| {
+        let shared = Arc::clone(&shared);
+        McpServer::new(&GAUGE, Gauge::new(name, stats)).with_http(move |http| {
+            http.session_store = Some(shared);
+            http.session_idle_timeout = expiry;
+        })
+    };
+    let (a, b) = (serve(replica("a", &stats[0])).await, serve(replica("b", &stats[1])).await);
+    let mut redis =
+        redis::Client::open(url.as_str()).unwrap().get_multiplexed_async_connection().await.unwrap();
+    let (status, headers, body) = common::net::post(&a, common::net::initialize_body(), &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let id = headers["mcp-session-id"].to_str().unwrap().to_owned();
+
+    // Calls on `a` for 2.5 times the expiry.
+    let before = redis_commands(&mut redis).await;
+    let started = std::time::Instant::now();
+    let mut calls = 0u64;
+    while started.elapsed() < expiry * 5 / 2 {
+        let (status, _, body) = common::net::post(&a, work_call(calls + 2), &in_session(&id)).await;
+        assert_eq!(status, 200, "call {calls} at {:?} on a: {body}", started.elapsed());
+        calls += 1;
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let busy = started.elapsed();
+    let ran = ran_between(&before, &redis_commands(&mut redis).await);
+    let key = format!("{}{id}", toolcall_mcp::SESSION_KEY_PREFIX);
+    let ttl: i64 = redis::cmd("TTL").arg(&key).query_async(&mut redis).await.unwrap();
+    assert!(ttl > 0, "the session's key lives after {busy:?} of calls on a (TTL {ttl}): {ran:?}");
+    // Read back once per refresh interval (a third of the idle time), whatever the calls.
+    let reads = ran.get("getex").copied().unwrap_or(0);
+    let most = (busy.as_millis() / (expiry / 3).as_millis()) as u64 + 2;
+    assert!(
+        reads >= 1 && reads <= most,
+        "{reads} reads in {busy:?} (at most {most}), for {calls} calls: {ran:?}"
+    );
+    assert_eq!(ran.len(), 1, "nothing but those reads: {ran:?}");
+    assert!(calls > 2 * most, "the calls outnumber the reads: {calls}");
+    eprintln!(
+        "busy session: {calls} calls on a in {busy:?}, {reads} background reads (GETEX), key TTL {ttl} s after"
+    );
+
+    // `a` is gone, as far as the client knows: `b` serves the session.
+    let (status, _, body) = common::net::post(&b, work_call(calls + 2), &in_session(&id)).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#""text":"b""#), "{body}");
+    assert_eq!(stats[1].calls.load(Ordering::SeqCst), 1);
+}
+
 /// A session store that stops answering (its `redis-server` killed): a new session is
 /// refused at once with 503 and `Retry-After` (never kept by this replica alone), within
 /// the store's deadline rather than a reconnection schedule, `/readyz` says the store does

@@ -16,8 +16,11 @@
 //! session idle time; the session then parks again, until the session table's own idle
 //! time ends it ([`super::sessions`]).
 //!
-//! With a shared session store ([`HttpSettings::session_store`]), what is kept here is
-//! also written there, and a session this replica does not know is read from there.
+//! With a shared session store ([`HttpSettings::session_store`]), a session this replica
+//! does not know is read from there. What is kept here is written there by the session
+//! guard ([`super::sessions`]), once per new session with its owner beside the params
+//! (never here: neither the hot path's sessions nor those rmcp opens, whose params rmcp
+//! hands to [`Parked`]'s `store`, are written twice).
 //!
 //! [`HttpSettings::session_store`]: crate::HttpSettings::session_store
 
@@ -51,17 +54,16 @@ impl Parked {
         self.params.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Keeps session `id`'s `initialize` params (their JSON text), and writes them to the
-    /// shared store; its error when the store did not take them (the session is then not
-    /// kept: no session that only this replica knows).
-    pub(crate) async fn keep(&self, id: &Arc<str>, params: Bytes) -> Result<(), SessionStoreError> {
-        if let Some(shared) = &self.shared
-            && let Some(state) = state_of(&params)
-        {
-            shared.store(id, &state).await?;
-        }
+    /// Keeps session `id`'s `initialize` params (their JSON text), here only: the session
+    /// guard writes them to the shared store.
+    pub(crate) fn keep(&self, id: &Arc<str>, params: Bytes) {
         self.lock().insert(Arc::clone(id), params);
-        Ok(())
+    }
+
+    /// The state kept for session `id`: what the session guard writes to the shared store.
+    pub(crate) fn kept(&self, id: &str) -> Option<SessionState> {
+        let params = self.lock().get(id).cloned()?;
+        state_of(&params)
     }
 
     /// Forgets session `id` here (the shared store is the session table's to clean).
@@ -82,7 +84,9 @@ fn state_of(params: &[u8]) -> Option<SessionState> {
     Some(SessionState::new(params))
 }
 
-/// rmcp's store trait, written out as `async_trait` would write it.
+/// rmcp's store trait, written out as `async_trait` would write it. rmcp stores a session
+/// only when it opened it (an `initialize` the hot path left to rmcp); that is kept here,
+/// and the session guard writes it to the shared store with its owner.
 impl SessionStore for Parked {
     fn load<'a, 'b, 'c>(&'a self, session_id: &'b str) -> StoreFuture<'c, Option<SessionState>>
     where
@@ -110,13 +114,9 @@ impl SessionStore for Parked {
         Self: 'c,
     {
         Box::pin(async move {
-            if let Ok(text) = serde_json::to_vec(&state.initialize_params) {
-                self.lock().insert(Arc::from(session_id), Bytes::from(text));
-            }
-            match &self.shared {
-                Some(shared) => shared.store(session_id, state).await,
-                None => Ok(()),
-            }
+            let text = serde_json::to_vec(&state.initialize_params)?;
+            self.lock().insert(Arc::from(session_id), Bytes::from(text));
+            Ok(())
         })
     }
 
@@ -148,7 +148,8 @@ mod tests {
         let id: Arc<str> = Arc::from("s-1");
         let params =
             br#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}"#;
-        parked.keep(&id, Bytes::from_static(params)).await.unwrap();
+        parked.keep(&id, Bytes::from_static(params));
+        assert_eq!(parked.kept("s-1").unwrap().initialize_params.client_info.name, "c");
         let state = parked.load("s-1").await.unwrap().unwrap();
         assert_eq!(state.initialize_params.protocol_version.as_str(), "2025-06-18");
         assert_eq!(state.initialize_params.client_info.name, "c");
@@ -156,5 +157,58 @@ mod tests {
         parked.delete("s-1").await.unwrap();
         assert!(parked.load("s-1").await.unwrap().is_none());
         assert_eq!(parked.len(), 0);
+    }
+
+    /// A store that counts what it is asked.
+    #[derive(Default)]
+    struct Counting {
+        writes: std::sync::atomic::AtomicUsize,
+    }
+
+    impl SessionStore for Counting {
+        fn load<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, Option<SessionState>>
+        where
+            'a: 'c,
+            'b: 'c,
+            Self: 'c,
+        {
+            Box::pin(async { Ok(None) })
+        }
+
+        fn store<'a, 'b, 'd, 'c>(&'a self, _: &'b str, _: &'d SessionState) -> StoreFuture<'c, ()>
+        where
+            'a: 'c,
+            'b: 'c,
+            'd: 'c,
+            Self: 'c,
+        {
+            self.writes.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Box::pin(async { Ok(()) })
+        }
+
+        fn delete<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, ()>
+        where
+            'a: 'c,
+            'b: 'c,
+            Self: 'c,
+        {
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    /// What the hot path keeps and what rmcp stores stay here: the session guard writes a
+    /// new session to the shared store, once, with its owner.
+    #[tokio::test]
+    async fn nothing_kept_or_stored_here_is_written_to_the_shared_store() {
+        let shared = Arc::new(Counting::default());
+        let parked = Parked::new(Some(Arc::clone(&shared) as Arc<dyn SessionStore>));
+        let params =
+            br#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}"#;
+        parked.keep(&Arc::from("s-1"), Bytes::from_static(params));
+        let state = state_of(params).unwrap();
+        parked.store("s-2", &state).await.unwrap();
+        assert_eq!(shared.writes.load(std::sync::atomic::Ordering::SeqCst), 0);
+        assert_eq!(parked.kept("s-2").unwrap().initialize_params.client_info.name, "c");
+        assert_eq!(parked.len(), 2);
     }
 }

@@ -11,7 +11,8 @@
 //!   session that does not exist (so a foreign session id tells nothing), and the request
 //!   reaches nothing of the session: no stream, no notification, no DELETE;
 //! - with a shared session store, a session this replica has not seen is looked up there,
-//!   where its owner was written next to its `initialize` parameters;
+//!   where its owner was written next to its `initialize` parameters (one write per new
+//!   session: no read, no second write);
 //! - a second standalone GET while one is open is 409;
 //! - a GET with `Last-Event-ID` naming a request stream is answered here, from the
 //!   streams kept for the session (rmcp never sees it), and a POST's SSE answer is kept
@@ -32,10 +33,30 @@
 //! (nothing running in it): its next request gets 404, and its entry, its kept streams
 //! and rmcp's session, if rmcp holds it, go; also on `DELETE`, and when the table is full
 //! and swept.
+//!
+//! A session's entry in a shared store expires unless it is read (a store's `load` starts
+//! its expiry again: [`RedisSessionStore`](crate::RedisSessionStore)'s `GETEX`), and no
+//! request in a session this replica holds waits for the store. So the entries of the
+//! sessions in use are read in the background, each at most about once per third of the
+//! session idle time (the refresh interval):
+//!
+//! - a task started with the table's first session reads, every refresh interval, each
+//!   session used since its entry was last read (or with a request still running), one
+//!   after the other;
+//! - a request in a session whose entry was last read a refresh interval ago or more (the
+//!   session was idle) has it read at once, by a task of its own that the request does
+//!   not wait for.
+//!
+//! Two reads of an entry in use are then less than two intervals apart and the last
+//! comes within an interval of the session's last request, so an entry whose expiry is
+//! the session idle time lives as long as the session (at least that time after its last
+//! request), and a session kept busy on one replica is still found by the others. A read
+//! that fails is logged once per outage (by the store's guard, [`super::store_guard`])
+//! and fails no request; a round stops at it, and its sessions are read at the next.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::sync::{Arc, Mutex, MutexGuard, Once, Weak};
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::Request;
@@ -60,6 +81,9 @@ pub(crate) const SESSION_ID: &str = "mcp-session-id";
 const OWNER_KEY: &str = "toolcall/owner";
 /// Seconds a client refused for want of a session is asked to wait.
 const RETRY_AFTER: &str = "5";
+/// The shortest refresh interval: time between two reads that keep a stored session
+/// from expiring.
+const MIN_REFRESH_EVERY: Duration = Duration::from_millis(100);
 
 /// The table of sessions.
 pub(crate) struct Sessions {
@@ -74,7 +98,11 @@ pub(crate) struct Sessions {
     /// What rmcp restores a parked session from.
     parked: Arc<Parked>,
     /// A session with nothing running ends after this long without a request.
-    idle: std::time::Duration,
+    idle: Duration,
+    /// Starts the task that keeps the used sessions' stored entries from expiring.
+    refresher: Once,
+    /// The refresh interval: a third of the idle time.
+    refresh_every: Duration,
 }
 
 /// One session.
@@ -88,6 +116,9 @@ struct Entry {
     /// Requests in it whose response is not over (open streams included).
     busy: usize,
     last_used: Instant,
+    /// When its entry in the shared store was last read (its expiry started again) or
+    /// written, or a read of it began.
+    refreshed: Instant,
     standalone: bool,
     resuming: bool,
     /// Held by a request that goes to rmcp while rmcp does not serve the session
@@ -117,7 +148,9 @@ enum Admission {
 
 /// Whether a request may go on to its session.
 enum Claim {
-    Granted(Option<SessionLevel>, RestoreGate),
+    /// The session's state, its restore gate, and whether its stored entry is due a read
+    /// ([`Sessions::refresh_one`]).
+    Granted(Option<SessionLevel>, RestoreGate, bool),
     NotFound,
     /// Idle past the session idle time: it ends.
     Expired,
@@ -133,13 +166,14 @@ impl Sessions {
         manager: Arc<LocalSessionManager>,
         store: Option<Arc<dyn SessionStore>>,
         (streams, parked): (Arc<Streams>, Arc<Parked>),
-        idle: std::time::Duration,
+        idle: Duration,
     ) -> Self {
         let max = max.max(1);
         // A cap at or above the server's changes nothing.
         let per_identity = per_identity.map(|cap| cap.max(1)).filter(|&cap| cap < max);
         let table = Mutex::new(HashMap::new());
-        Sessions { table, max, per_identity, manager, store, streams, parked, idle }
+        let (refresher, refresh_every) = (Once::new(), (idle / 3).max(MIN_REFRESH_EVERY));
+        Sessions { table, max, per_identity, manager, store, streams, parked, idle, refresher, refresh_every }
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<Arc<str>, Entry>> {
@@ -166,8 +200,15 @@ impl Sessions {
             None => {}
         }
         entry.busy += 1;
-        entry.last_used = Instant::now();
-        Claim::Granted(entry.state.clone(), entry.restore.clone())
+        let now = Instant::now();
+        entry.last_used = now;
+        // An entry last read a refresh interval ago or more is read now (off the request's
+        // path): it may expire before the next round.
+        let due = self.store.is_some() && now.duration_since(entry.refreshed) >= self.refresh_every;
+        if due {
+            entry.refreshed = now;
+        }
+        Claim::Granted(entry.state.clone(), entry.restore.clone(), due)
     }
 
     /// Notes `state` as session `id`'s, when it has none yet.
@@ -234,8 +275,16 @@ impl Sessions {
             }
             let now = Instant::now();
             let restore = RestoreGate::default();
-            let entry =
-                Entry { owner, state, busy: 0, last_used: now, standalone: false, resuming: false, restore };
+            let entry = Entry {
+                owner,
+                state,
+                busy: 0,
+                last_used: now,
+                refreshed: now,
+                standalone: false,
+                resuming: false,
+                restore,
+            };
             table.insert(id, entry);
             evicted
         };
@@ -285,28 +334,97 @@ impl Sessions {
             .map(Arc::from)
     }
 
-    /// Writes `owner` next to the stored session `id` (rmcp stored it before answering).
-    async fn store_owner(&self, id: &str, owner: &str) -> Result<(), SessionStoreError> {
+    /// Writes new session `id` to the shared store, once: the client's `initialize` params
+    /// kept for it (by the hot path, or by rmcp), `owner` beside them.
+    async fn share(&self, id: &str, owner: &str) -> Result<(), SessionStoreError> {
         let Some(store) = &self.store else { return Ok(()) };
-        let Some(state) = store.load(id).await? else { return Ok(()) };
-        let Ok(mut value) = serde_json::to_value(&state) else { return Ok(()) };
-        let Some(params) = value.get_mut("initialize_params").and_then(Value::as_object_mut) else {
-            return Ok(());
+        let Some(state) = self.parked.kept(id) else {
+            log::warn!("storing a new session: no initialize params were kept for it");
+            return Err("no initialize params were kept for the new session".into());
         };
-        let meta = params.entry("_meta").or_insert_with(|| Value::Object(serde_json::Map::new()));
-        if !meta.is_object() {
-            *meta = Value::Object(serde_json::Map::new());
+        let state =
+            owned_by(state, owner).inspect_err(|error| log::warn!("storing a new session: {error}"))?;
+        store.store(id, &state).await
+    }
+
+    /// Starts, once, the task that keeps the stored entries of the sessions in use from
+    /// expiring (with a shared store; inside the tokio runtime serving the requests).
+    fn keep_refreshed(self: &Arc<Self>) {
+        if self.store.is_none() {
+            return;
         }
-        if let Some(meta) = meta.as_object_mut() {
-            meta.insert(OWNER_KEY.to_owned(), Value::String(owner.to_owned()));
-        }
-        match serde_json::from_value::<SessionState>(value) {
-            Ok(state) => store.store(id, &state).await,
-            Err(error) => {
-                log::warn!("storing a session's owner: {error}");
-                Ok(())
+        self.refresher.call_once(|| {
+            tokio::spawn(refresh_stored(Arc::downgrade(self), self.refresh_every));
+        });
+    }
+
+    /// Reads session `id`'s stored entry, which starts its expiry again, on a task of its
+    /// own: nothing waits for it, and its failure is the store guard's to log.
+    fn refresh_one(&self, id: &Arc<str>) {
+        let Some(store) = &self.store else { return };
+        let (store, id) = (Arc::clone(store), Arc::clone(id));
+        tokio::spawn(async move {
+            let _ = store.load(&id).await;
+        });
+    }
+
+    /// One round of [`refresh_stored`]: reads from the store, one after the other, each
+    /// session used since its entry was last read (or with a request still running).
+    /// Returns how many it read.
+    async fn refresh(&self) -> usize {
+        let Some(store) = &self.store else { return 0 };
+        let round = Instant::now();
+        let due: Vec<Arc<str>> = self
+            .lock()
+            .iter()
+            .filter(|(_, entry)| entry.busy > 0 || entry.last_used > entry.refreshed)
+            .map(|(id, _)| Arc::clone(id))
+            .collect();
+        let mut read = 0;
+        for id in due {
+            if store.load(&id).await.is_err() {
+                // The store's guard logged its outage; the rest are read next round.
+                break;
+            }
+            read += 1;
+            if let Some(entry) = self.lock().get_mut(&id) {
+                entry.refreshed = round;
             }
         }
+        read
+    }
+}
+
+/// `state` with `owner` written in its `initialize` params' `_meta`, where
+/// [`Sessions::stored_owner`] reads it.
+fn owned_by(state: SessionState, owner: &str) -> Result<SessionState, SessionStoreError> {
+    let mut value = serde_json::to_value(&state)?;
+    let params = value
+        .get_mut("initialize_params")
+        .and_then(Value::as_object_mut)
+        .ok_or("a session's state has no initialize_params object")?;
+    let meta = params.entry("_meta").or_insert_with(|| Value::Object(serde_json::Map::new()));
+    if !meta.is_object() {
+        *meta = Value::Object(serde_json::Map::new());
+    }
+    if let Some(meta) = meta.as_object_mut() {
+        meta.insert(OWNER_KEY.to_owned(), Value::String(owner.to_owned()));
+    }
+    Ok(serde_json::from_value(value)?)
+}
+
+/// Every `every`, while the table lives, the round of [`Sessions::refresh`]: what keeps a
+/// session in use from expiring in the shared store while no request of it reads the
+/// store.
+async fn refresh_stored(sessions: Weak<Sessions>, every: Duration) {
+    let mut ticks = tokio::time::interval(every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The first tick is at once: nothing is due yet.
+    ticks.tick().await;
+    loop {
+        ticks.tick().await;
+        let Some(sessions) = sessions.upgrade() else { return };
+        sessions.refresh().await;
     }
 }
 
@@ -384,10 +502,16 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
         {
             return busy(&refused);
         }
+        sessions.keep_refreshed();
         claim = sessions.claim(&id, &identity, stream);
     }
     let (state, restore) = match claim {
-        Claim::Granted(state, restore) => (state, restore),
+        Claim::Granted(state, restore, due) => {
+            if due {
+                sessions.refresh_one(&id);
+            }
+            (state, restore)
+        }
         Claim::NotFound => return not_found(),
         Claim::Expired => {
             sessions.forget(&id);
@@ -525,7 +649,7 @@ impl Drop for Unread {
 /// A request without a session: when rmcp's answer opens one, it is recorded for
 /// `identity`, within the cap.
 async fn new_session(
-    sessions: &Sessions,
+    sessions: &Arc<Sessions>,
     identity: Arc<str>,
     response: Response,
     state: SessionLevel,
@@ -541,17 +665,14 @@ async fn new_session(
         return busy(&admission);
     }
     // A session the hot path opened starts parked: its client's params are kept for the
-    // day rmcp must restore it (rmcp keeps those of a session it opened itself).
+    // day rmcp must restore it (rmcp keeps those of a session it opened itself). Then the
+    // session is written to the shared store, its owner included: one write.
     let mut response = response;
-    let kept = match response.extensions_mut().remove::<HotSession>() {
-        Some(HotSession { params }) => sessions.parked.keep(&id, params).await,
-        None => Ok(()),
-    };
-    let stored = match kept {
-        Ok(()) => sessions.store_owner(&id, &identity).await,
-        failed => failed,
-    };
-    if stored.is_err() {
+    if let Some(HotSession { params }) = response.extensions_mut().remove::<HotSession>() {
+        sessions.parked.keep(&id, params);
+    }
+    sessions.keep_refreshed();
+    if sessions.share(&id, &identity).await.is_err() {
         // A session other replicas cannot find would be answered 404 there for its whole
         // life: none is opened (the store's outage is logged once, by its guard).
         sessions.close(&id).await;
@@ -595,4 +716,142 @@ pub(crate) struct HotEvents {
 #[derive(Clone, Debug)]
 pub(crate) struct HotSession {
     pub(crate) params: Bytes,
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    /// The future of one store operation (what `async_trait` would box).
+    type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, SessionStoreError>> + Send + 'a>>;
+
+    /// A store that counts its reads and writes and keeps the last state written.
+    #[derive(Default)]
+    struct Counting {
+        reads: AtomicUsize,
+        writes: AtomicUsize,
+        last: Mutex<Option<SessionState>>,
+    }
+
+    impl SessionStore for Counting {
+        fn load<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, Option<SessionState>>
+        where
+            'a: 'c,
+            'b: 'c,
+            Self: 'c,
+        {
+            self.reads.fetch_add(1, Ordering::SeqCst);
+            Box::pin(async { Ok(None) })
+        }
+
+        fn store<'a, 'b, 'd, 'c>(&'a self, _: &'b str, state: &'d SessionState) -> StoreFuture<'c, ()>
+        where
+            'a: 'c,
+            'b: 'c,
+            'd: 'c,
+            Self: 'c,
+        {
+            self.writes.fetch_add(1, Ordering::SeqCst);
+            *self.last.lock().unwrap() = Some(state.clone());
+            Box::pin(async { Ok(()) })
+        }
+
+        fn delete<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, ()>
+        where
+            'a: 'c,
+            'b: 'c,
+            Self: 'c,
+        {
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    fn sessions(store: &Arc<Counting>) -> Arc<Sessions> {
+        sessions_idle(store, Duration::from_secs(60))
+    }
+
+    fn sessions_idle(store: &Arc<Counting>, idle: Duration) -> Arc<Sessions> {
+        let store = Arc::clone(store) as Arc<dyn SessionStore>;
+        let parked = Arc::new(Parked::new(Some(Arc::clone(&store))));
+        let streams = Arc::new(Streams::new(None));
+        let manager = Arc::new(LocalSessionManager::default());
+        Arc::new(Sessions::new((10, None), manager, Some(store), (streams, parked), idle))
+    }
+
+    /// Whether a claim of `id` by `owner` is granted with a read of its stored entry due.
+    fn due(sessions: &Sessions, id: &str, owner: &Arc<str>) -> bool {
+        match sessions.claim(id, owner, None) {
+            Claim::Granted(_, _, due) => due,
+            _ => panic!("the claim of {id} was refused"),
+        }
+    }
+
+    const PARAMS: &[u8] =
+        br#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}"#;
+
+    #[tokio::test]
+    async fn a_new_session_is_one_write_with_its_owner_and_no_read() {
+        let store = Arc::new(Counting::default());
+        let sessions = sessions(&store);
+        let id: Arc<str> = Arc::from("s-1");
+        sessions.parked.keep(&id, Bytes::from_static(PARAMS));
+        sessions.share(&id, "ada").await.unwrap();
+        assert_eq!((store.reads.load(Ordering::SeqCst), store.writes.load(Ordering::SeqCst)), (0, 1));
+        let written = serde_json::to_value(store.last.lock().unwrap().clone().unwrap()).unwrap();
+        assert_eq!(written["initialize_params"]["_meta"][OWNER_KEY], "ada");
+        assert_eq!(written["initialize_params"]["clientInfo"]["name"], "c");
+        // Nothing kept for it: no write, an error that says so.
+        let error = sessions.share("s-2", "ada").await.err().map(|e| e.to_string());
+        assert_eq!(error.as_deref(), Some("no initialize params were kept for the new session"));
+        assert_eq!(store.writes.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_round_reads_each_session_used_since_the_last_once_and_busy_ones_every_time() {
+        let store = Arc::new(Counting::default());
+        let sessions = sessions(&store);
+        let owner: Arc<str> = Arc::from("ada");
+        for id in ["used", "idle", "busy"] {
+            assert_eq!(sessions.admit(Arc::from(id), Arc::clone(&owner), None).await, Admission::Admitted);
+        }
+        assert_eq!(sessions.refresh().await, 0, "nothing used since it was written");
+        for _ in 0..50 {
+            assert!(!due(&sessions, "used", &owner), "written a moment ago: no read due");
+            sessions.release("used", None);
+        }
+        assert!(!due(&sessions, "busy", &owner));
+        assert_eq!(
+            sessions.refresh().await,
+            2,
+            "50 requests in `used`, one running in `busy`: one read each"
+        );
+        assert_eq!(sessions.refresh().await, 1, "`busy` still runs");
+        sessions.release("busy", None);
+        assert_eq!(sessions.refresh().await, 1, "its end is a use");
+        assert_eq!(sessions.refresh().await, 0);
+        assert_eq!(store.reads.load(Ordering::SeqCst), 4);
+    }
+
+    #[tokio::test]
+    async fn a_request_after_a_refresh_interval_without_a_read_has_its_entry_read_once() {
+        let store = Arc::new(Counting::default());
+        // A refresh interval of 100 ms.
+        let sessions = sessions_idle(&store, Duration::from_millis(300));
+        let owner: Arc<str> = Arc::from("ada");
+        assert_eq!(sessions.admit(Arc::from("s"), Arc::clone(&owner), None).await, Admission::Admitted);
+        assert!(!due(&sessions, "s", &owner), "written at its admission");
+        sessions.release("s", None);
+        tokio::time::sleep(Duration::from_millis(120)).await;
+        assert!(due(&sessions, "s", &owner), "a refresh interval later: due");
+        assert!(!due(&sessions, "s", &owner), "the read is under way: not due twice");
+        sessions.release("s", None);
+        sessions.release("s", None);
+        assert_eq!(sessions.refresh().await, 1, "used since the read began: read again at the round");
+    }
 }
