@@ -428,7 +428,7 @@ impl Server {
             .filter(|_| stateless)
             .cloned();
         let cancelled = cancelled_or_gone(context.ct.clone().cancelled_owned(), disconnect);
-        let version = context.protocol_version();
+        let version = crate::revision::version_of(&context);
         let job = Job {
             version: version.as_ref(),
             context: caller,

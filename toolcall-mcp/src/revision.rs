@@ -23,7 +23,25 @@ pub(crate) fn is_at_least(version: &ProtocolVersion, since: &ProtocolVersion) ->
 /// input-required rounds, cancelled by a disconnect, sent log messages only at its own
 /// level.
 pub(crate) fn is_stateless(context: &rmcp::service::RequestContext<rmcp::service::RoleServer>) -> bool {
-    context.protocol_version().is_some_and(|version| is_at_least(&version, &ProtocolVersion::V_2026_07_28))
+    version_of(context).is_some_and(|version| is_at_least(&version, &ProtocolVersion::V_2026_07_28))
+}
+
+/// The revision a request speaks, once read: the HTTP hot path, which has read it from the
+/// request already, leaves it in the request context's extensions for the call path, which
+/// asks several times (rmcp's `RequestContext::protocol_version` decodes it from `_meta`
+/// each time: a hash of the key and an allocation).
+#[derive(Clone, Debug)]
+pub(crate) struct Spoken(pub(crate) Option<ProtocolVersion>);
+
+/// The revision the request of `context` speaks: the one [`Spoken`] says, else rmcp's
+/// reading of its `_meta` or its session.
+pub(crate) fn version_of(
+    context: &rmcp::service::RequestContext<rmcp::service::RoleServer>,
+) -> Option<ProtocolVersion> {
+    match context.extensions.get::<Spoken>() {
+        Some(Spoken(version)) => version.clone(),
+        None => context.protocol_version(),
+    }
 }
 
 /// Whether a client on `version` takes any JSON Schema as a tool's `outputSchema` and any

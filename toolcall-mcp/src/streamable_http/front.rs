@@ -234,7 +234,7 @@ async fn check_head<F: Future<Output = Response>>(
     if request.extensions().get::<Arrived>().is_none() {
         request.extensions_mut().insert(Arrived(Instant::now()));
     }
-    for (name, what) in [(header::HOST.as_str(), "Host"), (sessions::SESSION_ID, "Mcp-Session-Id")] {
+    for (name, what) in [(header::HOST, "Host"), (super::names::SESSION_ID, "Mcp-Session-Id")] {
         if request.headers().get_all(name).iter().nth(1).is_some() {
             return plain(StatusCode::BAD_REQUEST, format!("Bad Request: more than one {what} header"));
         }

@@ -61,7 +61,7 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 use rmcp::ServerHandler;
 use rmcp::model::{
@@ -74,9 +74,11 @@ use serde_json::value::RawValue;
 
 use super::body::BodyBytes;
 use super::events::{self, Events, KeepAlive};
+use super::names;
 use super::sessions::{HotEvents, HotSession, NewSession, SessionLink};
 use crate::arguments::Arguments;
 use crate::list::ListCache;
+use crate::revision::Spoken;
 use crate::server::Server;
 use crate::settings::HttpSettings;
 use crate::talk::SessionLevel;
@@ -153,9 +155,17 @@ enum Asked {
 /// How a request is served: statelessly (2026-07-28), in a legacy session (rmcp's live
 /// one, or parked), or as the `initialize` that opens a session.
 enum Route {
-    Stateless,
-    Session { link: SessionLink, peer: Peer<RoleServer> },
-    Opening { state: SessionLevel },
+    /// A 2026-07-28 request, speaking `version`.
+    Stateless {
+        version: ProtocolVersion,
+    },
+    Session {
+        link: SessionLink,
+        peer: Peer<RoleServer>,
+    },
+    Opening {
+        state: SessionLevel,
+    },
 }
 
 impl Hot {
@@ -214,7 +224,7 @@ impl Hot {
             Asked::Initialized => return self.initialized_route(request),
             Asked::Call { .. } | Asked::List { .. } => {}
         }
-        let header = match headers.get(PROTOCOL_HEADER) {
+        let header = match headers.get(names::PROTOCOL_VERSION) {
             None => None,
             Some(value) => Some(value.to_str().ok()?),
         };
@@ -229,13 +239,15 @@ impl Hot {
             }
             (None, _) => {}
         }
-        let complete = message.meta.missing_required_keys(&ProtocolVersion::V_2026_07_28).is_empty();
+        // What rmcp's `missing_required_keys` finds missing for 2026-07-28, read once
+        // (each reading decodes the keys from `_meta` again).
+        let complete = named.is_some() && message.meta.client_capabilities().is_some();
         let version = named.clone().or_else(|| header.and_then(known_version));
         let legacy = !complete && version.as_ref().is_none_or(ProtocolVersion::has_initialize);
         if legacy {
             return self.session_route(request, message);
         }
-        self.stateless_route(headers, message, named?)
+        self.stateless_route(headers, message, named?, complete)
     }
 
     /// The route of a 2026-07-28 request (whatever `legacy_sessions` says: that revision
@@ -245,8 +257,8 @@ impl Hot {
         headers: &HeaderMap,
         message: &Message,
         named: ProtocolVersion,
+        complete: bool,
     ) -> Option<Route> {
-        let complete = message.meta.missing_required_keys(&ProtocolVersion::V_2026_07_28).is_empty();
         if !complete
             || named.as_str() < ProtocolVersion::V_2026_07_28.as_str()
             || !self.server.supported_protocol_versions().contains(&named)
@@ -257,11 +269,11 @@ impl Hot {
         }
         if named.as_str() >= ProtocolVersion::STANDARD_HEADERS.as_str() {
             // SEP-2243: rmcp refuses a request whose routing headers do not match it.
-            if single_header(headers, "mcp-method")? != message.method.name() {
+            if single_header(headers, &names::METHOD)? != message.method.name() {
                 return None;
             }
             if let Asked::Call { name, .. } = &message.method {
-                if single_header(headers, "mcp-name")? != name.as_str() {
+                if single_header(headers, &names::NAME)? != name.as_str() {
                     return None;
                 }
                 let tool = self.server.tools.iter().position(|t| t.name == name.as_str());
@@ -270,7 +282,9 @@ impl Hot {
                 }
             }
         }
-        Some(Route::Stateless)
+        // The known revision's own value: cloned later without an allocation.
+        let version = known_version(named.as_str()).unwrap_or(named);
+        Some(Route::Stateless { version })
     }
 
     /// The route of a legacy request: its session's, when the hot path may serve it. A
@@ -306,11 +320,11 @@ impl Hot {
         let state = request.extensions().get::<NewSession>()?.0.clone();
         let asked = &params.protocol_version;
         let headers = request.headers();
-        let header_agrees = match headers.get(PROTOCOL_HEADER) {
+        let header_agrees = match headers.get(names::PROTOCOL_VERSION) {
             None => true,
             Some(value) => value.to_str().ok() == Some(asked.as_str()),
         };
-        let method_agrees = headers.get_all("mcp-method").iter().all(|value| value == "initialize");
+        let method_agrees = headers.get_all(names::METHOD).iter().all(|value| value == "initialize");
         let speaks = asked.has_initialize() && self.server.supported_protocol_versions().contains(asked);
         (header_agrees && method_agrees && speaks).then_some(Route::Opening { state })
     }
@@ -323,7 +337,7 @@ impl Hot {
         if link.state.live_peer().is_some() {
             return None;
         }
-        let header = request.headers().get(PROTOCOL_HEADER).map(|value| value.to_str().ok());
+        let header = request.headers().get(names::PROTOCOL_VERSION).map(|value| value.to_str().ok());
         if header.is_some_and(|header| header != Some(version.as_str())) {
             return None;
         }
@@ -334,9 +348,9 @@ impl Hot {
     /// Answers `message`, routed `route`, whose request's head is `parts`.
     async fn serve(self: &Arc<Self>, route: Route, message: Message, parts: Parts) -> Response {
         let Message { id, meta, method } = message;
-        let (peer, session) = match route {
-            Route::Stateless => (self.detached_peer(), None),
-            Route::Session { link, peer } => (peer, Some(link)),
+        let (peer, session, spoken) = match route {
+            Route::Stateless { version } => (self.detached_peer(), None, Some(version)),
+            Route::Session { link, peer } => (peer, Some(link), None),
             Route::Opening { state } => {
                 let Asked::Initialize { params, text } = method else { return accepted() };
                 return self.open(id, *params, text, state, parts).await;
@@ -350,7 +364,9 @@ impl Hot {
         let mut context = RequestContext::new(id.clone(), peer);
         context.meta = meta;
         context.extensions.insert(parts);
-        let version = context.protocol_version();
+        // Read once for the call path (`revision::version_of`).
+        let version = spoken.or_else(|| context.protocol_version());
+        context.extensions.insert(Spoken(version.clone()));
         match method {
             Asked::List { cursor } => {
                 let answer = self.list(&id, cursor, context, session.is_none()).await;
@@ -408,7 +424,7 @@ impl Hot {
         whole.extend_from_slice(&answer);
         let mut response = event_stream(Body::from(whole));
         if let Ok(value) = HeaderValue::from_str(&session) {
-            response.headers_mut().insert(super::sessions::SESSION_ID, value);
+            response.headers_mut().insert(names::SESSION_ID, value);
         }
         response.extensions_mut().insert(HotSession { params: text });
         response
@@ -453,7 +469,7 @@ impl Hot {
         context: RequestContext<RoleServer>,
         stateless: bool,
     ) -> Answer {
-        let version = context.protocol_version();
+        let version = crate::revision::version_of(&context);
         let served = Served::begin("tools/list", &context);
         let page = served
             .run(async {
@@ -549,13 +565,11 @@ impl Hot {
         };
         let Some(link) = session else { return event_stream(Body::from(sse_event(&text, None, None))) };
         let stream = self.streams.fetch_add(1, Ordering::Relaxed);
-        let priming = sse_event(b"", Some(EventId::of(0, stream)), Some(self.retry_ms));
-        let answer = sse_event(&text, Some(EventId::of(1, stream)), None);
-        let mut whole = Vec::with_capacity(priming.len() + answer.len());
-        whole.extend_from_slice(&priming);
-        whole.extend_from_slice(&answer);
+        let mut whole = Vec::with_capacity(text.len() + 128);
+        push_event(&mut whole, b"", Some(EventId::of(0, stream)), Some(self.retry_ms));
+        let split = whole.len();
+        push_event(&mut whole, &text, Some(EventId::of(1, stream)), None);
         let whole = Bytes::from(whole);
-        let split = priming.len();
         let events = vec![whole.slice(..split), whole.slice(split..)];
         let mut response = event_stream(Body::from(whole));
         response.extensions_mut().insert(HotEvents { session: Arc::clone(&link.id), stream, events });
@@ -601,8 +615,6 @@ impl Answer {
     }
 }
 
-/// The header naming the protocol revision.
-const PROTOCOL_HEADER: &str = "mcp-protocol-version";
 /// The `_meta` key of a 2026-07-28 request's own log level.
 const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 
@@ -729,7 +741,7 @@ fn known_version(text: &str) -> Option<ProtocolVersion> {
 }
 
 /// The one value of header `name`; `None` when it is missing, repeated or not text.
-fn single_header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+fn single_header<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<&'a str> {
     let mut values = headers.get_all(name).iter();
     let value = values.next()?;
     if values.next().is_some() {
@@ -741,8 +753,19 @@ fn single_header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// Whether the request accepts both JSON and SSE, read as rmcp reads `Accept` (entries
 /// with a zero weight, or quoted parameters, make the hot path leave it to rmcp).
 fn accepts_json_and_events(headers: &HeaderMap) -> bool {
+    let mut values = headers.get_all(header::ACCEPT).iter();
+    if let (Some(only), None) = (values.next(), values.next())
+        && COMMON_ACCEPTS.iter().any(|common| only.as_bytes().eq_ignore_ascii_case(common.as_bytes()))
+    {
+        return true;
+    }
+    accepts_by_entries(headers.get_all(header::ACCEPT))
+}
+
+/// [`accepts_json_and_events`] for any `Accept` values: entry by entry.
+fn accepts_by_entries(values: axum::http::header::GetAll<'_, HeaderValue>) -> bool {
     let (mut json, mut events) = (false, false);
-    for value in headers.get_all(header::ACCEPT) {
+    for value in values {
         let Ok(text) = value.to_str() else { return false };
         if text.contains('"') {
             return false;
@@ -761,6 +784,11 @@ fn accepts_json_and_events(headers: &HeaderMap) -> bool {
     }
     json && events
 }
+
+/// The `Accept` values clients send most, read without splitting them (what the loop of
+/// [`accepts_json_and_events`] would find in them: both kinds, unweighted).
+const COMMON_ACCEPTS: [&str; 2] =
+    ["application/json, text/event-stream", "text/event-stream, application/json"];
 
 /// Whether the request says its body is JSON.
 fn is_json(headers: &HeaderMap) -> bool {
@@ -842,25 +870,30 @@ fn spliced(id: &RequestId, result: &[u8]) -> Bytes {
 /// One SSE event as rmcp's writer frames it: `data`, then `id` and `retry` when given.
 fn sse_event(data: &[u8], id: Option<EventId>, retry_ms: Option<u64>) -> Bytes {
     let mut event = Vec::with_capacity(data.len() + 64);
+    push_event(&mut event, data, id, retry_ms);
+    Bytes::from(event)
+}
+
+/// [`sse_event`], written at the end of `event`.
+fn push_event(event: &mut Vec<u8>, data: &[u8], id: Option<EventId>, retry_ms: Option<u64>) {
     event.extend_from_slice(b"data: ");
     event.extend_from_slice(data);
     event.push(b'\n');
     if let Some(EventId { index, stream }) = id {
         event.extend_from_slice(b"id: ");
-        push_number(&mut event, index);
+        push_number(event, index);
         if let Some(stream) = stream {
             event.push(b'/');
-            push_number(&mut event, stream);
+            push_number(event, stream);
         }
         event.push(b'\n');
     }
     if let Some(retry) = retry_ms {
         event.extend_from_slice(b"retry: ");
-        push_number(&mut event, retry);
+        push_number(event, retry);
         event.push(b'\n');
     }
     event.push(b'\n');
-    Bytes::from(event)
 }
 
 /// An SSE event's id as rmcp gives them: `index`, or `index/stream` on a request stream.
@@ -877,21 +910,10 @@ impl EventId {
     }
 }
 
-/// `n` in decimal, at the end of `out`.
+/// `n` in decimal, at the end of `out` (itoa's two digits at a time: a stream number has
+/// fifteen).
 fn push_number(out: &mut Vec<u8>, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        // A digit: `rest % 10` is below 10.
-        digits[at] = b'0' + u8::try_from(rest % 10).unwrap_or(0);
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// An SSE response with rmcp's headers.
@@ -900,7 +922,7 @@ fn event_stream(body: Body) -> Response {
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(EVENT_STREAM));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    headers.insert(names::X_ACCEL_BUFFERING, HeaderValue::from_static("no"));
     response
 }
 
@@ -997,6 +1019,12 @@ mod tests {
             ("accept", "application/json"),
             ("accept", "text/event-stream")
         ])));
+        for common in COMMON_ACCEPTS {
+            assert!(accepts_by_entries(headers(&[("accept", common)]).get_all(header::ACCEPT)), "{common}");
+            let mut upper = HeaderMap::new();
+            upper.insert(header::ACCEPT, HeaderValue::from_str(&common.to_ascii_uppercase()).unwrap());
+            assert!(accepts_json_and_events(&upper), "{common} in capitals");
+        }
         assert!(is_json(&headers(&[("content-type", "application/json; charset=utf-8")])));
         assert!(!is_json(&headers(&[("content-type", "text/plain")])));
     }

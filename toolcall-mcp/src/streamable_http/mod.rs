@@ -53,6 +53,7 @@ mod front;
 pub(crate) mod health;
 mod hosts;
 mod hot;
+mod names;
 mod parked;
 pub(crate) mod rate;
 mod resume;

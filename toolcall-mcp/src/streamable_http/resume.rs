@@ -106,7 +106,7 @@ pub(crate) fn served_here(headers: &HeaderMap) -> bool {
             });
             essence.eq_ignore_ascii_case("text/event-stream") && !refused
         });
-    let legacy = match headers.get("mcp-protocol-version").map(HeaderValue::to_str) {
+    let legacy = match headers.get(super::names::PROTOCOL_VERSION).map(HeaderValue::to_str) {
         None => true,
         Some(Ok(version)) => {
             version < ProtocolVersion::V_2026_07_28.as_str()
@@ -121,7 +121,7 @@ pub(crate) fn served_here(headers: &HeaderMap) -> bool {
 /// (none named is the oldest).
 pub(crate) fn resumable_revision(headers: &HeaderMap) -> bool {
     headers
-        .get("mcp-protocol-version")
+        .get(super::names::PROTOCOL_VERSION)
         .and_then(|value| value.to_str().ok())
         .is_none_or(|version| version < ProtocolVersion::V_2026_07_28.as_str())
 }
@@ -282,7 +282,7 @@ impl Streams {
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+        headers.insert(super::names::X_ACCEL_BUFFERING, HeaderValue::from_static("no"));
         response
     }
 

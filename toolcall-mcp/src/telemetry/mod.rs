@@ -167,7 +167,7 @@ impl Served {
         }
         #[cfg(feature = "otel")]
         let mut metric = otel::Metric::start(method);
-        let version = context.protocol_version();
+        let version = crate::revision::version_of(context);
         let version = version.as_ref().map(|v| v.as_str());
         #[cfg(feature = "otel")]
         metric.transport(version, parts);
