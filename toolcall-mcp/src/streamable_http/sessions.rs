@@ -41,8 +41,8 @@
 //! session idle time (the refresh interval):
 //!
 //! - a task started with the table's first session reads, every refresh interval, each
-//!   session used since its entry was last read (or with a request still running), one
-//!   after the other;
+//!   session used since its entry was last read (or with a request still running), a
+//!   few dozen reads under way at once;
 //! - a request in a session whose entry was last read a refresh interval ago or more (the
 //!   session was idle) has it read at once, by a task of its own that the request does
 //!   not wait for.
@@ -52,7 +52,8 @@
 //! the session idle time lives as long as the session (at least that time after its last
 //! request), and a session kept busy on one replica is still found by the others. A read
 //! that fails is logged once per outage (by the store's guard, [`super::store_guard`])
-//! and fails no request; a round stops at it, and its sessions are read at the next.
+//! and fails no request; a round starts no read after it, and the sessions left are read
+//! at the next.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Once, Weak};
@@ -67,6 +68,7 @@ use rmcp::transport::streamable_http_server::session::{
     SessionManager, SessionState, SessionStore, SessionStoreError,
 };
 use serde_json::Value;
+use tokio::task::JoinSet;
 
 use super::body::{BodyGuard, Guarded};
 use super::parked::Parked;
@@ -84,6 +86,9 @@ const RETRY_AFTER: &str = "5";
 /// The shortest refresh interval: time between two reads that keep a stored session
 /// from expiring.
 const MIN_REFRESH_EVERY: Duration = Duration::from_millis(100);
+/// The most reads of a refresh round under way at once: a round of many sessions over a
+/// slow link takes a fraction of the refresh interval, not one round trip per session.
+const REFRESH_READS: usize = 32;
 
 /// The table of sessions.
 pub(crate) struct Sessions {
@@ -368,9 +373,9 @@ impl Sessions {
         });
     }
 
-    /// One round of [`refresh_stored`]: reads from the store, one after the other, each
-    /// session used since its entry was last read (or with a request still running).
-    /// Returns how many it read.
+    /// One round of [`refresh_stored`]: reads from the store each session used since its
+    /// entry was last read (or with a request still running), [`REFRESH_READS`] at a
+    /// time. Returns how many it read.
     async fn refresh(&self) -> usize {
         let Some(store) = &self.store else { return 0 };
         let round = Instant::now();
@@ -380,18 +385,28 @@ impl Sessions {
             .filter(|(_, entry)| entry.busy > 0 || entry.last_used > entry.refreshed)
             .map(|(id, _)| Arc::clone(id))
             .collect();
-        let mut read = 0;
-        for id in due {
-            if store.load(&id).await.is_err() {
-                // The store's guard logged its outage; the rest are read next round.
-                break;
+        let (mut due, mut reads, mut read, mut failed) = (due.into_iter(), JoinSet::new(), 0, false);
+        loop {
+            while !failed
+                && reads.len() < REFRESH_READS
+                && let Some(id) = due.next()
+            {
+                let store = Arc::clone(store);
+                reads.spawn(async move { store.load(&id).await.map(|_| id) });
             }
-            read += 1;
-            if let Some(entry) = self.lock().get_mut(&id) {
-                entry.refreshed = round;
+            match reads.join_next().await {
+                None => return read,
+                Some(Ok(Ok(id))) => {
+                    read += 1;
+                    if let Some(entry) = self.lock().get_mut(&id) {
+                        entry.refreshed = round;
+                    }
+                }
+                // The store's guard logged its outage: no more reads this round (the
+                // sessions left are read at the next).
+                Some(_) => failed = true,
             }
         }
-        read
     }
 }
 
@@ -853,5 +868,63 @@ mod tests {
         sessions.release("s", None);
         sessions.release("s", None);
         assert_eq!(sessions.refresh().await, 1, "used since the read began: read again at the round");
+    }
+
+    /// A store whose reads fail.
+    struct Down {
+        reads: AtomicUsize,
+    }
+
+    impl SessionStore for Down {
+        fn load<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, Option<SessionState>>
+        where
+            'a: 'c,
+            'b: 'c,
+            Self: 'c,
+        {
+            self.reads.fetch_add(1, Ordering::SeqCst);
+            Box::pin(async { Err("connection refused".into()) })
+        }
+
+        fn store<'a, 'b, 'd, 'c>(&'a self, _: &'b str, _: &'d SessionState) -> StoreFuture<'c, ()>
+        where
+            'a: 'c,
+            'b: 'c,
+            'd: 'c,
+            Self: 'c,
+        {
+            Box::pin(async { Ok(()) })
+        }
+
+        fn delete<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, ()>
+        where
+            'a: 'c,
+            'b: 'c,
+            Self: 'c,
+        {
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    #[tokio::test]
+    async fn a_round_over_a_store_that_fails_stops_and_its_sessions_stay_due() {
+        let down = Arc::new(Down { reads: AtomicUsize::new(0) });
+        let store = Arc::clone(&down) as Arc<dyn SessionStore>;
+        let parked = Arc::new(Parked::new(Some(Arc::clone(&store))));
+        let (streams, manager) = (Arc::new(Streams::new(None)), Arc::new(LocalSessionManager::default()));
+        let idle = Duration::from_secs(60);
+        let sessions = Sessions::new((200, None), manager, Some(store), (streams, parked), idle);
+        let owner: Arc<str> = Arc::from("ada");
+        for n in 0..100 {
+            let id: Arc<str> = Arc::from(format!("s-{n}"));
+            assert_eq!(sessions.admit(Arc::clone(&id), Arc::clone(&owner), None).await, Admission::Admitted);
+            assert!(!due(&sessions, &id, &owner));
+            sessions.release(&id, None);
+        }
+        assert_eq!(sessions.refresh().await, 0);
+        let asked = down.reads.load(Ordering::SeqCst);
+        assert!((1..=REFRESH_READS).contains(&asked), "no read begun after the first failure: {asked}");
+        assert_eq!(sessions.refresh().await, 0);
+        assert!(down.reads.load(Ordering::SeqCst) > asked, "not read, so still due at the next round");
     }
 }
