@@ -17,10 +17,10 @@
 //! time ends it ([`super::sessions`]).
 //!
 //! With a shared session store ([`HttpSettings::session_store`]), a session this replica
-//! does not know is read from there. What is kept here is written there by the session
-//! guard ([`super::sessions`]), once per new session with its owner beside the params
-//! (never here: neither the hot path's sessions nor those rmcp opens, whose params rmcp
-//! hands to [`Parked`]'s `store`, are written twice).
+//! does not know is read from there. What is kept here is written there once per new
+//! session, its owner beside the params, by the session guard ([`super::sessions`]):
+//! neither `keep` (the hot path's sessions) nor `store` (those rmcp opens itself) writes
+//! to it.
 //!
 //! [`HttpSettings::session_store`]: crate::HttpSettings::session_store
 
