@@ -2,15 +2,18 @@
 """Instruction budgets per call, checked in CI (#66 item 2; BENCHMARKS.md, "Budgets
 checked in CI").
 
-    cargo build --release -p toolcall-bench --example profile
+    cargo build --release -p toolcall-bench --bin budget-driver
     python3 toolcall-bench/budgets/check.py                       # measure and compare
     python3 toolcall-bench/budgets/check.py --update 'run add' --why 'what costs it'
     python3 toolcall-bench/budgets/check.py --update              # every case
     python3 toolcall-bench/budgets/check.py --repeat 3            # each case 3 times: spread
     python3 toolcall-bench/budgets/check.py --self-test           # the comparison's own tests
 
-Builds nothing: it runs the release build of toolcall-bench/examples/profile.rs under
-`valgrind --tool=callgrind` for each case of budgets.json (beside this script), once with
+Builds nothing: it runs the release build of the budget driver (driver/ beside this
+script: main.rs runs one case of cases.rs, the code toolcall-bench/examples/profile.rs
+profiles too; a binary of toolcall-bench, so its build compiles none of the crate's
+dev-dependencies) under `valgrind --tool=callgrind` for each case of budgets.json (beside
+this script), once with
 the case's `calls` and once with none, and divides the difference by `calls` (start-up and
 the case's set-up cancel out; instruction counts do not move with the machine's load).
 Each count is compared with the case's committed budget:
@@ -44,11 +47,12 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 BUDGETS = HERE / "budgets.json"
 TARGET = Path(os.environ["CARGO_TARGET_DIR"]).resolve() if os.environ.get("CARGO_TARGET_DIR") else ROOT / "target"
-PROFILE = TARGET / "release" / "examples" / "profile"
+DRIVER = TARGET / "release" / "budget-driver"
+BUILD = "cargo build --release -p toolcall-bench --bin budget-driver"
 TOLERANCE = 0.05
 SCRIPT = "python3 toolcall-bench/budgets/check.py"
 
-# profile.rs case -> measured instructions per call.
+# driver/cases.rs case -> measured instructions per call.
 Measure = Callable[[str, int], float]
 
 
@@ -60,8 +64,8 @@ Measure = Callable[[str, int], float]
 TUNABLES = "glibc.malloc.arena_max=1"
 
 
-def instructions(case: str, calls: int, binary: Path = PROFILE) -> int:
-    """callgrind's instruction total for one run of `profile <case> <calls>`."""
+def instructions(case: str, calls: int, binary: Path = DRIVER) -> int:
+    """callgrind's instruction total for one run of `budget-driver <case> <calls>`."""
     tunables = ":".join(t for t in (os.environ.get("GLIBC_TUNABLES"), TUNABLES) if t)
     run = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(binary), case, str(calls)],
@@ -69,8 +73,14 @@ def instructions(case: str, calls: int, binary: Path = PROFILE) -> int:
     )
     found = re.search(r"Collected : (\d+)", run.stderr)
     if run.returncode != 0 or not found:
-        raise SystemExit(f"error: `profile {case} {calls}` under callgrind failed (exit {run.returncode}):\n{run.stderr}")
+        raise SystemExit(f"error: `{binary.name} {case} {calls}` under callgrind failed (exit {run.returncode}):\n{run.stderr}")
     return int(found.group(1))
+
+
+def require_driver(driver: Path) -> None:
+    """Exits, naming the command that builds it, when the driver is not built."""
+    if not driver.exists():
+        raise SystemExit(f"error: no {driver}: {BUILD}")
 
 
 def per_call(case: str, calls: int) -> float:
@@ -140,7 +150,7 @@ def load(path: Path = BUDGETS) -> dict:
 
 def measure_all(budgets: dict, repeat: int, measure: Measure, jobs: int) -> tuple[dict[str, list[float]], dict[str, float]]:
     """Per budgeted case, `repeat` counts; per serde baseline case, one."""
-    work: list[tuple[str, str, int]] = []  # (key, profile case, calls)
+    work: list[tuple[str, str, int]] = []  # (key, driver case, calls)
     for name, entry in budgets["cases"].items():
         work += [(name, entry["case"], entry["calls"])] * repeat
         if entry.get("serde"):
@@ -197,13 +207,13 @@ def verdict(budgets: dict, budgets_path: Path, report: Report, out=sys.stdout) -
         names = ", ".join(f"`{r.name}` {r.budget:,} -> {r.measured:,.1f} ({r.ratio - 1:+.1%})" for r in report.failed)
         quoted = " ".join(f"'{r.name}'" for r in report.failed)
         first = budgets["cases"][report.failed[0].name]
-        profile = os.path.relpath(PROFILE, ROOT)
+        driver = os.path.relpath(DRIVER, ROOT)
         print(f"""
 FAILED: instructions per call rose more than {TOLERANCE:.0%} over budget: {names}.
 
 If the rise is not meant, find what costs it: profile the case (and the same at the
 budget's commit) and read where the instructions go, e.g.
-    valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out {profile} {first["case"]} {first["calls"]}
+    valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out {driver} {first["case"]} {first["calls"]}
     callgrind_annotate /tmp/cg.out
 If it is meant (a feature worth its cost), raise the budget on purpose:
     {SCRIPT} --update {quoted} --why '<what costs it and why it is worth it>'
@@ -255,8 +265,7 @@ def main(argv: list[str] | None = None, measure: Measure | None = None, budgets_
     if measure is None:
         if shutil.which("valgrind") is None:
             raise SystemExit("error: valgrind is needed (apt-get install valgrind)")
-        if not PROFILE.exists():
-            raise SystemExit(f"error: no {PROFILE}: cargo build --release -p toolcall-bench --example profile")
+        require_driver(DRIVER)
         measure = per_call
     measured, serde = measure_all(budgets, max(1, args.repeat), measure, max(1, args.jobs))
     report = compare(budgets, measured)
@@ -323,6 +332,33 @@ def self_test() -> int:
             report = compare(budgets, {"run add": [1000.0, 2000.0, 1001.0], "mcp": [200000.0]})
             self.assertTrue(report.ok)
             self.assertAlmostEqual(report.rows[0].spread, 1.0, places=2)
+
+        def test_a_failure_names_the_driver_to_profile(self):
+            _, text, _ = run({**base, "run_add": 2000.0})
+            self.assertIn(f"{os.path.relpath(DRIVER, ROOT)} run_add 10", text)
+
+        def test_a_missing_driver_names_the_build(self):
+            with tempfile.TemporaryDirectory() as tmp:
+                with self.assertRaises(SystemExit) as raised:
+                    require_driver(Path(tmp) / DRIVER.name)
+            self.assertIn(BUILD, str(raised.exception))
+
+        def test_ci_builds_the_driver_this_script_runs(self):
+            # .ci/run builds what the checker runs (with --locked), and the binary built is
+            # the one it looks for.
+            ci = (ROOT / ".ci" / "run").read_text()
+            self.assertTrue(BUILD + " --locked" in ci, f".ci/run does not run `{BUILD} --locked`")
+            self.assertEqual(BUILD.split("--bin ")[1], DRIVER.name)
+
+        def test_every_budgeted_case_is_a_driver_case(self):
+            # A case budgets.json names that the driver does not know would fail every
+            # run; the driver's cases are the prefixes and names its `run` matches.
+            cases = (HERE / "driver" / "cases.rs").read_text()
+            known = re.findall(r'(?:starts_with\("|^\s*")([a-z_0-9]+)"', cases, re.M)
+            for name, entry in load()["cases"].items():
+                for case in filter(None, (entry["case"], entry.get("serde"))):
+                    self.assertTrue(any(case == k or case.startswith(k) and k.endswith("_") for k in known),
+                                    f"{name}: `{case}` is not a case of driver/cases.rs")
 
         def test_update_rewrites_only_the_named_case(self):
             code, _, written = run({**base, "run_add": 1200.4, "mcp_call_add": 250000.0}, "--update", "run add",
