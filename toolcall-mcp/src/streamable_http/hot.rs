@@ -353,7 +353,9 @@ impl Hot {
             Route::Session { link, peer } => (peer, Some(link), None),
             Route::Opening { state } => {
                 let Asked::Initialize { params, text } = method else { return accepted() };
-                return self.open(id, *params, text, state, parts).await;
+                // Boxed, as `list` and a call that waits: the future of a call answered
+                // at once stays small (it is moved whole into the futures around it).
+                return Box::pin(self.open(id, *params, text, state, parts)).await;
             }
         };
         if let Asked::Initialized = method {
@@ -369,7 +371,7 @@ impl Hot {
         context.extensions.insert(Spoken(version.clone()));
         match method {
             Asked::List { cursor } => {
-                let answer = self.list(&id, cursor, context, session.is_none()).await;
+                let answer = Box::pin(self.list(&id, cursor, context, session.is_none())).await;
                 self.complete(session.as_ref(), answer)
             }
             Asked::Initialize { .. } | Asked::Initialized => accepted(),
@@ -503,6 +505,17 @@ impl Hot {
         if let Some(answer) = first {
             return self.complete(session.as_ref(), answer);
         }
+        Box::pin(self.wait(call, session, id, cancel)).await
+    }
+
+    /// [`Hot::drive`] for a `call` its first poll did not answer.
+    async fn wait(
+        self: &Arc<Self>,
+        mut call: Pin<Box<dyn Future<Output = Answer> + Send>>,
+        session: Option<SessionLink>,
+        id: RequestId,
+        cancel: Canceller,
+    ) -> Response {
         // A 2026-07-28 call that waits sends nothing until its answer (this path carries no
         // progress or log messages) or its first keep-alive: one answered before is sent
         // as any answer at once, a JSON-RPC error with the HTTP status rmcp maps its code
@@ -624,6 +637,50 @@ impl Message {
         if !accepts_json_and_events(headers) || !is_json(headers) {
             return None;
         }
+        match serde_json::from_slice::<OnePass<'_>>(body) {
+            Ok(read) if read.method != "initialize" => Message::of_one_pass(body, read),
+            // An `initialize` (its params are kept as text), or a body the one pass could
+            // not read: read as before, the params apart.
+            _ => Message::read_in_two_passes(body),
+        }
+    }
+
+    /// The message of `read`, a request other than `initialize` read in one pass from
+    /// `body`: what [`Message::read_in_two_passes`] makes of the same body.
+    fn of_one_pass(body: &Bytes, read: OnePass<'_>) -> Option<Message> {
+        if read.jsonrpc != "2.0" {
+            return None;
+        }
+        if read.method == "notifications/initialized" && read.id.is_none() {
+            let method = Asked::Initialized;
+            return Some(Message { id: RequestId::Number(0), meta: RequestMetaObject::default(), method });
+        }
+        let id = read.id?;
+        let params = read.params.unwrap_or_default();
+        if params.strange {
+            return None;
+        }
+        let method = match read.method {
+            "tools/call" if !params.cursor_given => {
+                let args = match params.arguments {
+                    None => Arguments::empty(),
+                    Some(raw) if raw.get() == "null" => Arguments::empty(),
+                    Some(raw) if raw.get().starts_with('{') => Arguments::Text(slice_of(body, raw.get())),
+                    Some(_) => return None,
+                };
+                Asked::Call { name: params.name?.into_owned(), args }
+            }
+            "tools/list" if params.name.is_none() && !params.arguments_given => {
+                Asked::List { cursor: params.cursor }
+            }
+            _ => return None,
+        };
+        Some(Message { id, meta: params.meta.unwrap_or_default(), method })
+    }
+
+    /// [`Message::read`] of the envelope first, then of its params as its method takes
+    /// them.
+    fn read_in_two_passes(body: &Bytes) -> Option<Message> {
         let envelope: Envelope<'_> = serde_json::from_slice(body).ok()?;
         if envelope.jsonrpc != "2.0" {
             return None;
@@ -637,7 +694,9 @@ impl Message {
         let (meta, method) = match envelope.method {
             "initialize" => {
                 let parsed: InitializeRequestParams = serde_json::from_str(params).ok()?;
-                let text = slice_of(body, params);
+                // Copied out: the session keeps them as long as it lives, and a slice of the
+                // body would keep the connection's whole read buffer (8 KiB) with them.
+                let text = Bytes::copy_from_slice(params.as_bytes());
                 (None, Asked::Initialize { params: Box::new(parsed), text })
             }
             "tools/call" => {
@@ -682,6 +741,115 @@ struct Envelope<'a> {
     method: &'a str,
     #[serde(borrow)]
     params: Option<&'a RawValue>,
+}
+
+/// A JSON-RPC request read in one pass, its params as a call's or a list's.
+#[derive(Deserialize)]
+struct OnePass<'a> {
+    #[serde(borrow)]
+    jsonrpc: &'a str,
+    id: Option<RequestId>,
+    #[serde(borrow)]
+    method: &'a str,
+    #[serde(borrow, default)]
+    params: Option<AnyParams<'a>>,
+}
+
+/// The params of a `tools/call` or a `tools/list`, read whatever the method (it may come
+/// after them): each key either takes, and whether any other key came, or one twice.
+#[derive(Default)]
+struct AnyParams<'a> {
+    name: Option<Cow<'a, str>>,
+    arguments: Option<&'a RawValue>,
+    arguments_given: bool,
+    cursor: Option<String>,
+    cursor_given: bool,
+    meta: Option<RequestMetaObject>,
+    /// A key neither method takes, or one of theirs twice: the hot path leaves it to rmcp.
+    strange: bool,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for AnyParams<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(AnyParamsVisitor(std::marker::PhantomData))
+    }
+}
+
+/// Reads [`AnyParams`] from a JSON object.
+struct AnyParamsVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> serde::de::Visitor<'de> for AnyParamsVisitor<'a> {
+    type Value = AnyParams<'a>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("the params of a tools/call or a tools/list")
+    }
+
+    fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+        let mut params = AnyParams::default();
+        let mut meta_given = false;
+        while let Some(key) = map.next_key_seed(BorrowedText(std::marker::PhantomData))? {
+            let repeated = match key.as_ref() {
+                "name" if params.name.is_none() => {
+                    params.name = Some(map.next_value_seed(BorrowedText(std::marker::PhantomData))?);
+                    false
+                }
+                "arguments" if !params.arguments_given => {
+                    params.arguments_given = true;
+                    params.arguments = map.next_value()?;
+                    false
+                }
+                "cursor" if !params.cursor_given => {
+                    params.cursor_given = true;
+                    params.cursor = map.next_value()?;
+                    false
+                }
+                "_meta" if !meta_given => {
+                    meta_given = true;
+                    params.meta = map.next_value()?;
+                    false
+                }
+                _ => true,
+            };
+            if repeated {
+                params.strange = true;
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(params)
+    }
+}
+
+/// A string borrowed from the body when it has no escapes (as `#[serde(borrow)]` reads a
+/// `Cow<str>` field).
+struct BorrowedText<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> serde::de::DeserializeSeed<'de> for BorrowedText<'a> {
+    type Value = Cow<'a, str>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de: 'a, 'a> serde::de::Visitor<'de> for BorrowedText<'a> {
+    type Value = Cow<'a, str>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: serde::de::Error>(self, text: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(text))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(text.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, text: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(text))
+    }
 }
 
 /// A `tools/call`'s params, when they hold nothing but what the hot path reads.
@@ -1055,6 +1223,89 @@ mod tests {
         }
         let list = read(r#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"cursor":"2"}}"#);
         assert!(matches!(list, Some(Message { method: Asked::List { cursor: Some(_) }, .. })));
+    }
+
+    /// What a read message says, to compare two readings.
+    fn described(message: Option<Message>) -> Option<String> {
+        let Message { id, meta, method } = message?;
+        let method = match method {
+            Asked::Call { name, args } => format!("call {name} {:?}", args.to_value()),
+            Asked::List { cursor } => format!("list {cursor:?}"),
+            Asked::Initialize { params, text } => format!("initialize {params:?} {text:?}"),
+            Asked::Initialized => "initialized".to_owned(),
+        };
+        Some(format!("{id:?} {:?} {method}", serde_json::to_string(&meta).ok()))
+    }
+
+    #[test]
+    fn the_one_pass_reading_agrees_with_the_two_pass_one() {
+        let json = headers(&[
+            ("accept", "application/json, text/event-stream"),
+            ("content-type", "application/json"),
+        ]);
+        let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","progressToken":1}"#;
+        let params = [
+            "".to_owned(),
+            r#","params":null"#.to_owned(),
+            r#","params":{}"#.to_owned(),
+            r#","params":[]"#.to_owned(),
+            r#","params":{"name":"add"}"#.to_owned(),
+            r#","params":{"name":"a\u0064d"}"#.to_owned(),
+            r#","params":{"name":5}"#.to_owned(),
+            r#","params":{"name":null}"#.to_owned(),
+            r#","params":{"name":"add","name":"add"}"#.to_owned(),
+            r#","params":{"name":"add","arguments":{"a":1,"b":2}}"#.to_owned(),
+            r#","params":{"arguments":{"a":1},"name":"add"}"#.to_owned(),
+            r#","params":{"name":"add","arguments":null}"#.to_owned(),
+            r#","params":{"name":"add","arguments":[1]}"#.to_owned(),
+            r#","params":{"name":"add","arguments":{},"arguments":{}}"#.to_owned(),
+            format!(r#","params":{{"name":"add","arguments":{{"a":1}},{meta}}}"#),
+            format!(r#","params":{{{meta},"name":"add"}}"#),
+            format!(r#","params":{{{meta},{meta},"name":"add"}}"#),
+            r#","params":{"name":"add","_meta":null}"#.to_owned(),
+            r#","params":{"name":"add","_meta":5}"#.to_owned(),
+            r#","params":{"name":"add","task":{}}"#.to_owned(),
+            r#","params":{"name":"add","cursor":"1"}"#.to_owned(),
+            r#","params":{"cursor":"1"}"#.to_owned(),
+            r#","params":{"cursor":null}"#.to_owned(),
+            r#","params":{"cursor":1}"#.to_owned(),
+            r#","params":{"cursor":"1","cursor":"2"}"#.to_owned(),
+            format!(r#","params":{{"cursor":"1",{meta}}}"#),
+            r#","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}"#
+                .to_owned(),
+        ];
+        let heads = [
+            r#""jsonrpc":"2.0","id":1"#,
+            r#""jsonrpc":"2.0","id":"x""#,
+            r#""jsonrpc":"2.0""#,
+            r#""jsonrpc":"1.0","id":1"#,
+            r#""id":1"#,
+            r#""jsonrpc":"2.0","id":null"#,
+            r#""jsonrpc":"2.0","id":1,"extra":true"#,
+        ];
+        let methods = ["tools/call", "tools/list", "initialize", "notifications/initialized", "ping"];
+        let mut read = 0;
+        for head in heads {
+            for method in methods {
+                for params in &params {
+                    for text in [
+                        format!(r#"{{{head},"method":"{method}"{params}}}"#),
+                        format!(r#"{{"method":"{method}"{params},{head}}}"#),
+                    ] {
+                        let body = Bytes::from(text.clone());
+                        let one = described(Message::read(&body, &json));
+                        let two = described(Message::read_in_two_passes(&body));
+                        assert_eq!(one, two, "{text}");
+                        let by_one_pass = serde_json::from_slice::<OnePass<'_>>(&body)
+                            .ok()
+                            .filter(|read| read.method != "initialize")
+                            .and_then(|read| Message::of_one_pass(&body, read));
+                        read += usize::from(by_one_pass.is_some());
+                    }
+                }
+            }
+        }
+        assert!(read > 40, "the one pass reads many of them itself ({read})");
     }
 
     #[test]
