@@ -77,8 +77,6 @@ use crate::plain::plain;
 use crate::request::Identity;
 use crate::talk::SessionLevel;
 
-/// The session header.
-pub(crate) const SESSION_ID: &str = "mcp-session-id";
 /// The key under the stored `initialize` parameters' `_meta` naming the session's owner.
 const OWNER_KEY: &str = "toolcall/owner";
 /// Seconds a client refused for want of a session is asked to wait.
@@ -480,7 +478,7 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
     next: impl FnOnce(Request) -> F,
 ) -> Response {
     let identity = request.extensions().get::<Identity>().cloned().unwrap_or_default().0;
-    let id = match request.headers().get(SESSION_ID).map(HeaderValue::to_str) {
+    let id = match request.headers().get(super::names::SESSION_ID).map(HeaderValue::to_str) {
         None => None,
         Some(Ok(id)) => Some(Arc::<str>::from(id)),
         Some(Err(_)) => return not_found(),
@@ -669,7 +667,7 @@ async fn new_session(
     response: Response,
     state: SessionLevel,
 ) -> Response {
-    let Some(id) = response.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()).map(Arc::<str>::from)
+    let Some(id) = response.headers().get(super::names::SESSION_ID).and_then(|v| v.to_str().ok()).map(Arc::<str>::from)
     else {
         return response;
     };
