@@ -190,6 +190,15 @@ pub(crate) trait BodyGuard: Send + Unpin + 'static {
     fn ended(&mut self) {}
 }
 
+/// Two guards held by one body (one wrapping less): told of the end, and dropped, in
+/// their order, as the inner and the outer of two nested [`Guarded`] bodies would be.
+impl<A: BodyGuard, B: BodyGuard> BodyGuard for (A, B) {
+    fn ended(&mut self) {
+        self.0.ended();
+        self.1.ended();
+    }
+}
+
 impl BodyGuard for DisconnectTrigger {
     fn ended(&mut self) {
         self.disarm();
@@ -268,6 +277,41 @@ mod tests {
         assert_eq!(frame.into_data().unwrap(), "abc");
         assert!(http_body::Body::is_end_stream(&body));
         assert!(told.load(std::sync::atomic::Ordering::SeqCst), "told at the last frame");
+    }
+
+    /// A guard that writes down what happens to it.
+    struct Noted(&'static str, Arc<std::sync::Mutex<Vec<String>>>);
+
+    impl BodyGuard for Noted {
+        fn ended(&mut self) {
+            self.1.lock().unwrap().push(format!("{} ended", self.0));
+        }
+    }
+
+    impl Drop for Noted {
+        fn drop(&mut self) {
+            self.1.lock().unwrap().push(format!("{} dropped", self.0));
+        }
+    }
+
+    #[tokio::test]
+    async fn a_pair_of_guards_acts_as_two_nested_bodies() {
+        let nested = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let pair = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let inner = Guarded::wrap(Response::new(Body::from("abc")), Noted("inner", Arc::clone(&nested)));
+        let two = Guarded::wrap(inner, Noted("outer", Arc::clone(&nested)));
+        let one = Guarded::wrap(
+            Response::new(Body::from("abc")),
+            (Noted("inner", Arc::clone(&pair)), Noted("outer", Arc::clone(&pair))),
+        );
+        for response in [two, one] {
+            let mut body = response.into_body();
+            let frame = http_body_util::BodyExt::frame(&mut body).await.unwrap().unwrap();
+            assert_eq!(frame.into_data().unwrap(), "abc");
+        }
+        let nested = nested.lock().unwrap().clone();
+        assert_eq!(nested, ["inner ended", "outer ended", "inner dropped", "outer dropped"]);
+        assert_eq!(*pair.lock().unwrap(), nested);
     }
 
     #[test]

@@ -590,7 +590,7 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
         // The hot path's answer, sent whole: kept for a resume only if it is not read to
         // its end.
         let unread = Unread { streams: Arc::clone(&sessions.streams), events: Some(events) };
-        return Guarded::wrap(Guarded::wrap(response, unread), claimed);
+        return Guarded::wrap(response, (unread, claimed));
     }
     if keep && resume::is_stream(&response) {
         // The claim is held while rmcp's stream runs, whoever reads it.
@@ -667,7 +667,8 @@ async fn new_session(
     response: Response,
     state: SessionLevel,
 ) -> Response {
-    let Some(id) = response.headers().get(super::names::SESSION_ID).and_then(|v| v.to_str().ok()).map(Arc::<str>::from)
+    let Some(id) =
+        response.headers().get(super::names::SESSION_ID).and_then(|v| v.to_str().ok()).map(Arc::<str>::from)
     else {
         return response;
     };
