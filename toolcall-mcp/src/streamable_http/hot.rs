@@ -65,8 +65,8 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header}
 use axum::response::Response;
 use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, ErrorCode, ErrorData, InitializeRequestParams, ProtocolVersion, RequestId,
-    RequestMetaObject, ServerJsonRpcMessage, ServerResult,
+    CallToolRequestParams, CallToolResult, ContentBlock, ErrorCode, ErrorData, InitializeRequestParams,
+    ProtocolVersion, RequestId, RequestMetaObject, ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde::Deserialize;
@@ -990,6 +990,11 @@ fn answer_of(
     let (message, status) = match outcome {
         Ok(mut result) => {
             crate::revision::shape_result(&mut result, version);
+            if let ServerResult::CallToolResult(call) = &result
+                && let Some(text) = written_plainly(call)
+            {
+                return Answer::Text(spliced(id, &text));
+            }
             (ServerJsonRpcMessage::response(result, id.clone()), StatusCode::OK)
         }
         Err(mut error) => {
@@ -1009,6 +1014,49 @@ fn answer_of(
         }
     };
     if status == StatusCode::OK { Answer::Text(text) } else { Answer::Refused(status, text) }
+}
+
+/// A call's result written as serde writes it, for the results most calls give (text
+/// blocks alone, no `_meta`), without serde's map machinery (it escapes every key); `None`
+/// for any other result, which serde writes.
+fn written_plainly(result: &CallToolResult) -> Option<Vec<u8>> {
+    if result.meta.is_some() {
+        return None;
+    }
+    let texts: usize =
+        result.content.iter().map(|block| block.as_text().map_or(0, |text| text.text.len())).sum();
+    let mut out = Vec::with_capacity(texts + 96);
+    out.push(b'{');
+    if let Some(kind) = &result.result_type {
+        out.extend_from_slice(br#""resultType":"#);
+        serde_json::to_writer(&mut out, kind).ok()?;
+        out.push(b',');
+    }
+    out.extend_from_slice(br#""content":["#);
+    for (at, block) in result.content.iter().enumerate() {
+        let ContentBlock::Text(text) = block else { return None };
+        if text.meta.is_some() || text.annotations.is_some() {
+            return None;
+        }
+        if at > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(br#"{"type":"text","text":"#);
+        serde_json::to_writer(&mut out, &text.text).ok()?;
+        out.push(b'}');
+    }
+    out.push(b']');
+    if let Some(structured) = &result.structured_content {
+        out.extend_from_slice(br#","structuredContent":"#);
+        serde_json::to_writer(&mut out, structured).ok()?;
+    }
+    match result.is_error {
+        Some(true) => out.extend_from_slice(br#","isError":true"#),
+        Some(false) => out.extend_from_slice(br#","isError":false"#),
+        None => {}
+    }
+    out.push(b'}');
+    Some(out)
 }
 
 /// The HTTP status rmcp sends a stateless request's JSON-RPC error with.
@@ -1168,6 +1216,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use rmcp::model::TextContent;
 
     fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
         let mut map = HeaderMap::new();
@@ -1306,6 +1355,56 @@ mod tests {
             }
         }
         assert!(read > 40, "the one pass reads many of them itself ({read})");
+    }
+
+    #[test]
+    fn plain_call_results_are_written_as_serde_writes_them() {
+        let texts = ["42", "", "say \"hi\"\n\tto \\ all", "caf\u{e9} \u{1f600} \u{7}", "</script>"];
+        let structured = [
+            None,
+            Some(serde_json::json!(42)),
+            Some(serde_json::Value::Null),
+            Some(serde_json::json!({"b": 1, "a": [true, "x\"y"], "c": {"d": null}})),
+            Some(serde_json::json!("text \u{2028}")),
+        ];
+        let mut written = 0;
+        for (at, text) in texts.iter().enumerate() {
+            for blocks in 0..3 {
+                for structured in &structured {
+                    for is_error in [None, Some(true), Some(false)] {
+                        for kind in [None, Some(rmcp::model::ResultType::COMPLETE)] {
+                            let content =
+                                (0..blocks).map(|n| ContentBlock::text(format!("{text}{n}"))).collect();
+                            let mut result = CallToolResult::success(content);
+                            result.structured_content = structured.clone();
+                            result.is_error = is_error;
+                            result.result_type = kind;
+                            let id = RequestId::Number(i64::try_from(at).unwrap());
+                            let ours = spliced(&id, &written_plainly(&result).expect("a plain result"));
+                            let message =
+                                ServerJsonRpcMessage::response(ServerResult::CallToolResult(result), id);
+                            assert_eq!(
+                                String::from_utf8_lossy(&ours),
+                                serde_json::to_string(&message).unwrap(),
+                                "text {text:?}, {blocks} blocks"
+                            );
+                            written += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(written, 5 * 3 * 5 * 3 * 2);
+        let mut with_meta = CallToolResult::success(vec![ContentBlock::text("x")]);
+        with_meta.meta = Some(rmcp::model::MetaObject::default());
+        let image =
+            CallToolResult::success(vec![ContentBlock::text("x"), ContentBlock::image("AA==", "image/png")]);
+        let block_meta = CallToolResult::success(vec![ContentBlock::Text(
+            TextContent::new("x").with_meta(Default::default()),
+        )]);
+        for serde_writes in [with_meta, image, block_meta] {
+            assert!(written_plainly(&serde_writes).is_none(), "{serde_writes:?}");
+        }
     }
 
     #[test]
