@@ -340,7 +340,7 @@ pub(crate) fn arrival(context: &RequestContext<RoleServer>) -> Instant {
         .extensions
         .get::<http::request::Parts>()
         .and_then(|parts| parts.extensions.get::<Arrived>())
-        .map_or_else(Instant::now, |arrived| arrived.0)
+        .map_or_else(Instant::now, |arrived| arrived.at)
 }
 
 fn human(limit: Duration) -> String {

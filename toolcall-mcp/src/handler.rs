@@ -424,7 +424,7 @@ impl Server {
         let disconnect = context
             .extensions
             .get::<http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<crate::request::Disconnect>())
+            .and_then(|parts| parts.extensions.get::<crate::request::Arrived>()?.disconnect.as_ref())
             .filter(|_| stateless)
             .cloned();
         let cancelled = cancelled_or_gone(context.ct.clone().cancelled_owned(), disconnect);

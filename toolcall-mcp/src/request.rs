@@ -177,13 +177,9 @@ pub(crate) struct CallerContext(pub(crate) ErasedContext);
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Identity(pub(crate) Arc<str>);
 
-/// The address a connection comes from (its TCP peer), in each request's extensions.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RemoteAddr(pub(crate) std::net::SocketAddr);
-
 /// The client a request comes from when its peer is a trusted proxy and the proxies said
 /// who (`Forwarded`, `X-Forwarded-For`), in its extensions; without it, the client is the
-/// peer ([`RemoteAddr`]).
+/// peer ([`Arrived::peer`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ClientAddr(pub(crate) std::net::IpAddr);
 
@@ -193,14 +189,25 @@ pub(crate) struct ClientAddr(pub(crate) std::net::IpAddr);
 pub(crate) fn client_ip(extensions: &http::Extensions) -> Option<std::net::IpAddr> {
     match extensions.get::<ClientAddr>() {
         Some(ClientAddr(client)) => Some(*client),
-        None => extensions.get::<RemoteAddr>().map(|RemoteAddr(peer)| peer.ip().to_canonical()),
+        None => extensions.get::<Arrived>()?.peer.map(|peer| peer.ip().to_canonical()),
     }
 }
 
-/// When a request arrived (its head was read), in its extensions: a call's time limit
-/// counts from it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Arrived(pub(crate) Instant);
+/// A request's arrival, in its extensions: when (a call's time limit counts from `at`),
+/// from where, and the fuse its client's departure lights. One extension for the three:
+/// a request's extensions are a small map that grows (a reallocation) past its third
+/// entry.
+#[derive(Clone, Debug)]
+pub(crate) struct Arrived {
+    /// When its head was read.
+    pub(crate) at: Instant,
+    /// The address its connection comes from (its TCP peer); `None` where the server
+    /// does not hold the connection (a router the application serves).
+    pub(crate) peer: Option<std::net::SocketAddr>,
+    /// Fires when the client goes away before the end of the response (a POST's: a GET
+    /// stream or a DELETE carries no call to cancel).
+    pub(crate) disconnect: Option<Disconnect>,
+}
 
 /// Fires when the client stops reading the request's response before it ended (it
 /// disconnected): the HTTP layer keeps the trigger in the response body, and a call waits

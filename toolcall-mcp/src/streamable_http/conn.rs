@@ -214,7 +214,7 @@ async fn connection(
     _held: (OwnedSemaphorePermit, Hold),
     health: Arc<Health>,
 ) {
-    let remote = stream.peer_addr().ok().map(crate::request::RemoteAddr);
+    let peer = stream.peer_addr().ok();
     let state = Arc::new(State::new());
     let io = TokioIo::new(Watched { inner: stream, state: Arc::clone(&state) });
     let tower = TowerToHyperService::new(front);
@@ -225,10 +225,7 @@ async fn connection(
         // A GET is a stream that may last for hours: a drain does not wait for it.
         let released = (request.method() == hyper::Method::GET).then(|| health.release());
         let over = RequestOver { state: Arc::clone(&counted), _released: released };
-        request.extensions_mut().insert(Arrived(Instant::now()));
-        if let Some(remote) = remote {
-            request.extensions_mut().insert(remote);
-        }
+        request.extensions_mut().insert(Arrived { at: Instant::now(), peer, disconnect: None });
         let call = hyper::service::Service::call(&tower, request);
         let health = Arc::clone(&health);
         async move {

@@ -129,16 +129,15 @@ impl McpRoute {
     async fn rmcp_answer(&self, request: Request) -> Response {
         // A session rmcp opens or restores on this request takes the state the session
         // guard holds for it (or made for it).
-        let state = match (
+        // A request of a session rmcp does not serve waits for the one restoring it.
+        let (state, restore) = match (
             request.extensions().get::<sessions::NewSession>(),
             request.extensions().get::<sessions::SessionLink>(),
         ) {
-            (Some(new), _) => Some(new.0.clone()),
-            (None, Some(link)) => Some(link.state.clone()),
-            (None, None) => None,
+            (Some(new), _) => (Some(new.0.clone()), new.1.clone()),
+            (None, Some(link)) => (Some(link.state.clone()), Some(link.restore.clone())),
+            (None, None) => (None, None),
         };
-        // A request of a session rmcp does not serve waits for the one restoring it.
-        let restore = request.extensions().get::<sessions::RestoreGate>().cloned();
         let served = state.as_ref().is_some_and(|state| state.live_peer().is_some());
         let handled = async {
             match state {
@@ -232,7 +231,7 @@ async fn check_head<F: Future<Output = Response>>(
     next: impl FnOnce(Request) -> F,
 ) -> Response {
     if request.extensions().get::<Arrived>().is_none() {
-        request.extensions_mut().insert(Arrived(Instant::now()));
+        request.extensions_mut().insert(Arrived { at: Instant::now(), peer: None, disconnect: None });
     }
     for (name, what) in [(header::HOST, "Host"), (super::names::SESSION_ID, "Mcp-Session-Id")] {
         if request.headers().get_all(name).iter().nth(1).is_some() {
@@ -242,7 +241,9 @@ async fn check_head<F: Future<Output = Response>>(
     // Only a POST carries a call to cancel: a GET stream or a DELETE needs no trigger.
     let trigger = (request.method() == Method::POST).then(|| {
         let (trigger, disconnect) = Disconnect::new();
-        request.extensions_mut().insert(disconnect);
+        if let Some(arrived) = request.extensions_mut().get_mut::<Arrived>() {
+            arrived.disconnect = Some(disconnect);
+        }
         trigger
     });
     let response = next(request).await;

@@ -487,7 +487,7 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
         // A request that may open a session: the session rmcp opens takes this state.
         let mut request = request;
         let state = SessionLevel::default();
-        request.extensions_mut().insert(NewSession(state.clone()));
+        request.extensions_mut().insert(NewSession(state.clone(), None));
         return new_session(sessions, identity, next(request).await, state).await;
     };
     let get = request.method() == Method::GET;
@@ -559,15 +559,14 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
     // The hot path serves the session with its state; a session this replica holds no
     // state of (restored from the store) takes one if rmcp restores it on this request.
     let mut request = request;
-    request.extensions_mut().insert(restore);
     let fresh = match state {
         Some(state) => {
-            request.extensions_mut().insert(SessionLink { id: Arc::clone(&id), state });
+            request.extensions_mut().insert(SessionLink { id: Arc::clone(&id), state, restore });
             None
         }
         None => {
             let fresh = SessionLevel::default();
-            request.extensions_mut().insert(NewSession(fresh.clone()));
+            request.extensions_mut().insert(NewSession(fresh.clone(), Some(restore)));
             Some(fresh)
         }
     };
@@ -599,12 +598,13 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
     Guarded::wrap(response, claimed)
 }
 
-/// A legacy session's request, as the guard passes it on to the hot path: the session
-/// and the state its handler holds.
+/// A legacy session's request, as the guard passes it on to the hot path: the session,
+/// the state its handler holds, and its turn to have rmcp restore it.
 #[derive(Clone, Debug)]
 pub(crate) struct SessionLink {
     pub(crate) id: Arc<str>,
     pub(crate) state: SessionLevel,
+    pub(crate) restore: RestoreGate,
 }
 
 /// One session's turn to have rmcp restore it, on every request of a session that the
@@ -634,9 +634,10 @@ impl RestoreGate {
 }
 
 /// A request on which rmcp may open (or restore) a session: the state that session's
-/// handler takes ([`SessionLevel::creating`]).
+/// handler takes ([`SessionLevel::creating`]), and, for a session of the table that rmcp
+/// does not serve, its turn to have rmcp restore it.
 #[derive(Clone, Debug)]
-pub(crate) struct NewSession(pub(crate) SessionLevel);
+pub(crate) struct NewSession(pub(crate) SessionLevel, pub(crate) Option<RestoreGate>);
 
 /// The events of a hot answer sent whole, filed for a resume when its body is dropped
 /// before its end (the client went away mid-answer).

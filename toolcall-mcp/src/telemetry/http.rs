@@ -147,7 +147,7 @@ pub(crate) async fn request_log<F: std::future::Future<Output = Response>>(
     if !tracing::enabled!(target: REQUEST_LOG_TARGET, tracing::Level::INFO) {
         return next(request).await;
     }
-    let started = request.extensions().get::<Arrived>().map_or_else(Instant::now, |arrived| arrived.0);
+    let started = request.extensions().get::<Arrived>().map_or_else(Instant::now, |arrived| arrived.at);
     let note = HttpNote::default();
     request.extensions_mut().insert(note.clone());
     let method = request.method().clone();

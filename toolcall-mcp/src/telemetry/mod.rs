@@ -74,7 +74,7 @@ impl HttpNote {
 /// (behind trusted proxies, the one they named), with `client.port` when the client is
 /// the connection's peer; else `network.peer.address`, the proxy's.
 fn record_addresses(span: &tracing::Span, extensions: &::http::Extensions) {
-    let peer = extensions.get::<crate::request::RemoteAddr>().map(|remote| remote.0);
+    let peer = extensions.get::<crate::request::Arrived>().and_then(|arrived| arrived.peer);
     let Some(client) = crate::request::client_ip(extensions) else { return };
     span.record("client.address", tracing::field::display(client));
     match peer {

@@ -25,7 +25,7 @@ use axum::http::HeaderMap;
 pub use cidr::{Cidr, CidrError};
 use parse::Hop;
 
-use crate::request::{ClientAddr, RemoteAddr};
+use crate::request::{Arrived, ClientAddr};
 
 /// Notes the client of `request` in its extensions ([`ClientAddr`]) when the server
 /// trusts proxies and the request's peer is known; nothing otherwise (the peer is the
@@ -34,7 +34,7 @@ pub(crate) fn note_client(trusted: &[Cidr], request: &mut Request) {
     if trusted.is_empty() {
         return;
     }
-    let Some(RemoteAddr(peer)) = request.extensions().get::<RemoteAddr>().copied() else { return };
+    let Some(peer) = request.extensions().get::<Arrived>().and_then(|arrived| arrived.peer) else { return };
     let client = client(trusted, request.headers(), peer.ip());
     request.extensions_mut().insert(ClientAddr(client));
 }
@@ -154,7 +154,12 @@ mod tests {
         let request = |peer: &str| {
             let mut request = Request::new(axum::body::Body::empty());
             request.headers_mut().insert("x-forwarded-for", HeaderValue::from_static("192.0.2.1"));
-            request.extensions_mut().insert(RemoteAddr(format!("{peer}:4000").parse().unwrap()));
+            let peer = Some(format!("{peer}:4000").parse().unwrap());
+            request.extensions_mut().insert(Arrived {
+                at: std::time::Instant::now(),
+                peer,
+                disconnect: None,
+            });
             request
         };
         let mut behind = request("10.0.0.1");

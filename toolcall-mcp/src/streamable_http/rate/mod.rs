@@ -353,10 +353,11 @@ mod tests {
 
     #[test]
     fn the_caller_is_the_identity_else_the_client_address() {
-        use crate::request::{ClientAddr, RemoteAddr};
+        use crate::request::{Arrived, ClientAddr};
         let mut request = Request::new(axum::body::Body::empty());
         assert_eq!(&*caller(&request), "", "no address known");
-        request.extensions_mut().insert(RemoteAddr("10.0.0.1:5000".parse().unwrap()));
+        let peer = Some("10.0.0.1:5000".parse().unwrap());
+        request.extensions_mut().insert(Arrived { at: std::time::Instant::now(), peer, disconnect: None });
         assert_eq!(&*caller(&request), "10.0.0.1");
         request.extensions_mut().insert(ClientAddr("192.0.2.1".parse().unwrap()));
         assert_eq!(&*caller(&request), "192.0.2.1", "the client its trusted proxy named");
