@@ -119,6 +119,12 @@ pub struct HttpSettings {
     /// A store of sessions shared by replicas: a session begun on one replica is restored
     /// on another when a request for it arrives there (rmcp replays the client's
     /// `initialize`). Only clients on protocol versions before 2026-07-28 have sessions.
+    /// A new session is written to it once; a call reads nothing from it. The sessions in
+    /// use are read back in the background (`load`), each about once per third of
+    /// `session_idle_timeout`, so a store whose reads start an entry's expiry again (as
+    /// `RedisSessionStore`'s do, feature `redis`) keeps them while they are
+    /// used: give its entries an expiry of at least two thirds of the idle time (the idle
+    /// time itself, as `RedisSessionStore::expiring_after(session_idle_timeout)` does).
     /// Default: none (each replica keeps its own).
     pub session_store: Option<Arc<dyn SessionStore>>,
     /// How long one operation of the session store may take: past it, it fails (a new

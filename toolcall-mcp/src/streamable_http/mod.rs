@@ -59,6 +59,8 @@ pub(crate) mod rate;
 mod resume;
 mod sessions;
 mod store_guard;
+#[cfg(test)]
+mod test_store;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

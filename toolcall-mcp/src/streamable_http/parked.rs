@@ -159,48 +159,11 @@ mod tests {
         assert_eq!(parked.len(), 0);
     }
 
-    /// A store that counts what it is asked.
-    #[derive(Default)]
-    struct Counting {
-        writes: std::sync::atomic::AtomicUsize,
-    }
-
-    impl SessionStore for Counting {
-        fn load<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, Option<SessionState>>
-        where
-            'a: 'c,
-            'b: 'c,
-            Self: 'c,
-        {
-            Box::pin(async { Ok(None) })
-        }
-
-        fn store<'a, 'b, 'd, 'c>(&'a self, _: &'b str, _: &'d SessionState) -> StoreFuture<'c, ()>
-        where
-            'a: 'c,
-            'b: 'c,
-            'd: 'c,
-            Self: 'c,
-        {
-            self.writes.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            Box::pin(async { Ok(()) })
-        }
-
-        fn delete<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, ()>
-        where
-            'a: 'c,
-            'b: 'c,
-            Self: 'c,
-        {
-            Box::pin(async { Ok(()) })
-        }
-    }
-
     /// What the hot path keeps and what rmcp stores stay here: the session guard writes a
     /// new session to the shared store, once, with its owner.
     #[tokio::test]
     async fn nothing_kept_or_stored_here_is_written_to_the_shared_store() {
-        let shared = Arc::new(Counting::default());
+        let shared = Arc::new(super::super::test_store::TestStore::default());
         let parked = Parked::new(Some(Arc::clone(&shared) as Arc<dyn SessionStore>));
         let params =
             br#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}"#;

@@ -737,61 +737,16 @@ pub(crate) struct HotSession {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use std::future::Future;
-    use std::pin::Pin;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::Ordering;
 
+    use super::super::test_store::{Answer, TestStore};
     use super::*;
 
-    /// The future of one store operation (what `async_trait` would box).
-    type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, SessionStoreError>> + Send + 'a>>;
-
-    /// A store that counts its reads and writes and keeps the last state written.
-    #[derive(Default)]
-    struct Counting {
-        reads: AtomicUsize,
-        writes: AtomicUsize,
-        last: Mutex<Option<SessionState>>,
-    }
-
-    impl SessionStore for Counting {
-        fn load<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, Option<SessionState>>
-        where
-            'a: 'c,
-            'b: 'c,
-            Self: 'c,
-        {
-            self.reads.fetch_add(1, Ordering::SeqCst);
-            Box::pin(async { Ok(None) })
-        }
-
-        fn store<'a, 'b, 'd, 'c>(&'a self, _: &'b str, state: &'d SessionState) -> StoreFuture<'c, ()>
-        where
-            'a: 'c,
-            'b: 'c,
-            'd: 'c,
-            Self: 'c,
-        {
-            self.writes.fetch_add(1, Ordering::SeqCst);
-            *self.last.lock().unwrap() = Some(state.clone());
-            Box::pin(async { Ok(()) })
-        }
-
-        fn delete<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, ()>
-        where
-            'a: 'c,
-            'b: 'c,
-            Self: 'c,
-        {
-            Box::pin(async { Ok(()) })
-        }
-    }
-
-    fn sessions(store: &Arc<Counting>) -> Arc<Sessions> {
+    fn sessions(store: &Arc<TestStore>) -> Arc<Sessions> {
         sessions_idle(store, Duration::from_secs(60))
     }
 
-    fn sessions_idle(store: &Arc<Counting>, idle: Duration) -> Arc<Sessions> {
+    fn sessions_idle(store: &Arc<TestStore>, idle: Duration) -> Arc<Sessions> {
         let store = Arc::clone(store) as Arc<dyn SessionStore>;
         let parked = Arc::new(Parked::new(Some(Arc::clone(&store))));
         let streams = Arc::new(Streams::new(None));
@@ -812,7 +767,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_new_session_is_one_write_with_its_owner_and_no_read() {
-        let store = Arc::new(Counting::default());
+        let store = Arc::new(TestStore::default());
         let sessions = sessions(&store);
         let id: Arc<str> = Arc::from("s-1");
         sessions.parked.keep(&id, Bytes::from_static(PARAMS));
@@ -829,7 +784,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_round_reads_each_session_used_since_the_last_once_and_busy_ones_every_time() {
-        let store = Arc::new(Counting::default());
+        let store = Arc::new(TestStore::default());
         let sessions = sessions(&store);
         let owner: Arc<str> = Arc::from("ada");
         for id in ["used", "idle", "busy"] {
@@ -855,7 +810,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_request_after_a_refresh_interval_without_a_read_has_its_entry_read_once() {
-        let store = Arc::new(Counting::default());
+        let store = Arc::new(TestStore::default());
         // A refresh interval of 100 ms.
         let sessions = sessions_idle(&store, Duration::from_millis(300));
         let owner: Arc<str> = Arc::from("ada");
@@ -870,45 +825,9 @@ mod tests {
         assert_eq!(sessions.refresh().await, 1, "used since the read began: read again at the round");
     }
 
-    /// A store whose reads fail.
-    struct Down {
-        reads: AtomicUsize,
-    }
-
-    impl SessionStore for Down {
-        fn load<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, Option<SessionState>>
-        where
-            'a: 'c,
-            'b: 'c,
-            Self: 'c,
-        {
-            self.reads.fetch_add(1, Ordering::SeqCst);
-            Box::pin(async { Err("connection refused".into()) })
-        }
-
-        fn store<'a, 'b, 'd, 'c>(&'a self, _: &'b str, _: &'d SessionState) -> StoreFuture<'c, ()>
-        where
-            'a: 'c,
-            'b: 'c,
-            'd: 'c,
-            Self: 'c,
-        {
-            Box::pin(async { Ok(()) })
-        }
-
-        fn delete<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, ()>
-        where
-            'a: 'c,
-            'b: 'c,
-            Self: 'c,
-        {
-            Box::pin(async { Ok(()) })
-        }
-    }
-
     #[tokio::test]
     async fn a_round_over_a_store_that_fails_stops_and_its_sessions_stay_due() {
-        let down = Arc::new(Down { reads: AtomicUsize::new(0) });
+        let down = Arc::new(TestStore::answering(Answer::Fails, Answer::Works));
         let store = Arc::clone(&down) as Arc<dyn SessionStore>;
         let parked = Arc::new(Parked::new(Some(Arc::clone(&store))));
         let (streams, manager) = (Arc::new(Streams::new(None)), Arc::new(LocalSessionManager::default()));

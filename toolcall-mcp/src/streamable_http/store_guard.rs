@@ -112,52 +112,15 @@ impl SessionStore for BoundedStore {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
+    use super::super::test_store::{Answer, TestStore};
     use super::*;
-
-    /// A store that never answers, or fails at once.
-    struct Broken {
-        hangs: bool,
-    }
-
-    impl SessionStore for Broken {
-        fn load<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, Option<SessionState>>
-        where
-            'a: 'c,
-            'b: 'c,
-            Self: 'c,
-        {
-            let hangs = self.hangs;
-            Box::pin(async move {
-                if hangs {
-                    std::future::pending::<()>().await;
-                }
-                Err("connection refused".into())
-            })
-        }
-
-        fn store<'a, 'b, 'd, 'c>(&'a self, _: &'b str, _: &'d SessionState) -> StoreFuture<'c, ()>
-        where
-            'a: 'c,
-            'b: 'c,
-            'd: 'c,
-            Self: 'c,
-        {
-            Box::pin(async { Err("connection refused".into()) })
-        }
-
-        fn delete<'a, 'b, 'c>(&'a self, _: &'b str) -> StoreFuture<'c, ()>
-        where
-            'a: 'c,
-            'b: 'c,
-            Self: 'c,
-        {
-            Box::pin(async { Ok(()) })
-        }
-    }
 
     #[tokio::test]
     async fn a_store_that_hangs_fails_within_the_deadline_and_readiness_says_so() {
-        let store = BoundedStore::new(Arc::new(Broken { hangs: true }), Duration::from_millis(50));
+        let store = BoundedStore::new(
+            Arc::new(TestStore::answering(Answer::Hangs, Answer::Fails)),
+            Duration::from_millis(50),
+        );
         let started = std::time::Instant::now();
         let checked = store.check().await;
         assert!(started.elapsed() < Duration::from_secs(2), "bounded: {:?}", started.elapsed());
@@ -170,7 +133,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_failing_store_says_why() {
-        let store = BoundedStore::new(Arc::new(Broken { hangs: false }), Duration::from_secs(1));
+        let store = BoundedStore::new(
+            Arc::new(TestStore::answering(Answer::Fails, Answer::Fails)),
+            Duration::from_secs(1),
+        );
         let error = store.load("x").await.err().map(|e| e.to_string());
         assert_eq!(error.as_deref(), Some("connection refused"));
     }
