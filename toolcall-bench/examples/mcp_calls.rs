@@ -23,23 +23,13 @@ use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
 use toolcall_bench::mcp::toolcall_server;
 
-fn args_for(tool: &str) -> &'static str {
-    match tool {
-        "add" => r#"{"a":2,"b":40}"#,
-        "get_weather" => r#"{"city":"Oslo"}"#,
-        _ => {
-            r#"{"order":{"customer":"Ada Lovelace","address":{"street":"Storgata 1","city":"Oslo","zip":"0155","country":"NO"},"items":[{"sku":"A-100","quantity":2,"unit_cents":1250},{"sku":"B-7","quantity":1,"unit_cents":499}],"note":"leave at the door"}}"#
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().collect();
     let (Some(tool), Some(n)) = (argv.get(1), argv.get(2).and_then(|n| n.parse::<usize>().ok())) else {
         eprintln!("usage: mcp_calls <add|get_weather|create_order> <calls>");
         return ExitCode::FAILURE;
     };
-    let args: Value = serde_json::from_str(args_for(tool)).unwrap();
+    let args: Value = serde_json::from_str(toolcall_bench::sample_arguments(tool)).unwrap();
     let params = CallToolRequestParams::new(tool.clone()).with_arguments(args.as_object().cloned().unwrap());
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async move {

@@ -49,3 +49,15 @@ pub mod small {
 pub mod small_toolset {
     include!(concat!(env!("OUT_DIR"), "/small_toolset.rs"));
 }
+
+/// The arguments, as JSON text, that the profiling and budget cases call one of the three
+/// [`tools`] with (`add`, `get_weather`; any other name: `create_order`).
+pub fn sample_arguments(tool: &str) -> &'static str {
+    match tool {
+        "add" => r#"{"a":2,"b":40}"#,
+        "get_weather" => r#"{"city":"Oslo"}"#,
+        _ => {
+            r#"{"order":{"customer":"Ada Lovelace","address":{"street":"Storgata 1","city":"Oslo","zip":"0155","country":"NO"},"items":[{"sku":"A-100","quantity":2,"unit_cents":1250},{"sku":"B-7","quantity":1,"unit_cents":499}],"note":"leave at the door"}}"#
+        }
+    }
+}

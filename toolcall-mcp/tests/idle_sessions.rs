@@ -15,7 +15,7 @@ use stats_alloc::{INSTRUMENTED_SYSTEM, StatsAlloc};
 use toolcall_mcp::McpServer;
 
 mod common;
-use common::net::{initialize_body, serve};
+use common::net::{initialize_body, post_with, serve};
 
 #[global_allocator]
 static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
@@ -52,41 +52,18 @@ async fn settled_bytes() -> isize {
     last
 }
 
-/// A POST of `body` to `uri` on `http`'s connection (one, kept alive: the client's state
-/// stays the same from session to session), with the headers MCP asks for plus `extra`;
-/// the status, the response headers and the body.
-async fn post(
-    http: &reqwest::Client,
-    uri: &str,
-    body: String,
-    extra: &[(&str, &str)],
-) -> (u16, reqwest::header::HeaderMap, String) {
-    let mut request = http
-        .post(uri)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(body);
-    for (name, value) in extra {
-        request = request.header(*name, *value);
-    }
-    let response = request.send().await.expect("HTTP round trip");
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    (status, headers, response.text().await.unwrap_or_default())
-}
-
 /// Opens one legacy session on `uri` as the load test does; its id.
 async fn open_session(http: &reqwest::Client, uri: &str) -> String {
-    let (status, headers, body) = post(http, uri, initialize_body(), &[]).await;
+    let (status, headers, body) = post_with(http, uri, initialize_body(), &[]).await;
     assert_eq!(status, 200, "{body}");
     let id = headers.get("mcp-session-id").expect("a session id").to_str().unwrap().to_owned();
     let session = [("mcp-session-id", id.as_str()), ("mcp-protocol-version", "2025-06-18")];
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
-    let (status, _, body) = post(http, uri, initialized, &session).await;
+    let (status, _, body) = post_with(http, uri, initialized, &session).await;
     assert_eq!(status, 202, "{body}");
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                       "params": {"name": "add", "arguments": {"a": 2, "b": 40}}});
-    let (status, _, body) = post(http, uri, call.to_string(), &session).await;
+    let (status, _, body) = post_with(http, uri, call.to_string(), &session).await;
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("42"), "{body}");
     id
@@ -117,6 +94,6 @@ async fn an_idle_legacy_session_holds_little() {
     let session = [("mcp-session-id", ids[0].as_str()), ("mcp-protocol-version", "2025-06-18")];
     let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
                       "params": {"name": "add", "arguments": {"a": 1, "b": 1}}});
-    let (status, _, body) = post(&http, &uri, call.to_string(), &session).await;
+    let (status, _, body) = post_with(&http, &uri, call.to_string(), &session).await;
     assert_eq!(status, 200, "{body}");
 }

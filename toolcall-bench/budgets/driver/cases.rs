@@ -32,17 +32,6 @@ use toolcall_runtime::ir::{Param, Tool, Type};
 #[derive(Debug)]
 pub struct UnknownCase;
 
-/// The arguments text of `tool`'s calls.
-fn args_for(tool: &str) -> &'static str {
-    match tool {
-        "add" => r#"{"a":2,"b":40}"#,
-        "get_weather" => r#"{"city":"Oslo"}"#,
-        _ => {
-            r#"{"order":{"customer":"Ada Lovelace","address":{"street":"Storgata 1","city":"Oslo","zip":"0155","country":"NO"},"items":[{"sku":"A-100","quantity":2,"unit_cents":1250},{"sku":"B-7","quantity":1,"unit_cents":499}],"note":"leave at the door"}}"#
-        }
-    }
-}
-
 /// The tool definition the `render` case renders.
 fn weather_tool() -> Tool {
     Tool::new("get_weather")
@@ -98,7 +87,7 @@ fn mcp_calls(tool: &str, args: &Value, n: usize) {
 pub fn run(case: &str, n: usize) -> Result<(), UnknownCase> {
     let tool =
         ["add", "get_weather", "create_order"].into_iter().find(|t| case.ends_with(t)).unwrap_or("add");
-    let text = args_for(tool);
+    let text = toolcall_bench::sample_arguments(tool);
     let value: Value = serde_json::from_str(text).unwrap();
     match case {
         c if c.starts_with("serde_run_json_") => {

@@ -147,7 +147,17 @@ pub async fn post(
     body: impl Into<reqwest::Body>,
     extra: &[(&str, &str)],
 ) -> (u16, reqwest::header::HeaderMap, String) {
-    let mut request = reqwest::Client::new()
+    post_with(&reqwest::Client::new(), uri, body, extra).await
+}
+
+/// [`post`] through `http`, a client kept from request to request.
+pub async fn post_with(
+    http: &reqwest::Client,
+    uri: &str,
+    body: impl Into<reqwest::Body>,
+    extra: &[(&str, &str)],
+) -> (u16, reqwest::header::HeaderMap, String) {
+    let mut request = http
         .post(uri)
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
