@@ -34,7 +34,6 @@ use toolcall_build::Builder;
 mod sources;
 use sources::synthetic_sources;
 use toolcall_runtime::Format;
-use toolcall_runtime::ir::{Param, Tool, Type};
 use toolcall_runtime::render::render_tool;
 
 /// The three real tools and the arguments each is called with.
@@ -148,20 +147,8 @@ fn run(c: &mut Criterion) {
     }
 }
 
-/// The seed's weather tool, built at run time.
-fn weather_tool() -> Tool {
-    Tool::new("get_weather")
-        .description("Get the forecast for a city.")
-        .param(Param::new("city", Type::string()).description("city name, e.g. \"Oslo\""))
-        .param(
-            Param::new("days", Type::integer_between(0, i64::from(u32::MAX)))
-                .description("how many days ahead (1-7)")
-                .default(3),
-        )
-}
-
 fn render(c: &mut Criterion) {
-    let tool = weather_tool();
+    let tool = toolcall_bench::weather_tool();
     let mut group = c.benchmark_group("render_tool");
     for (id, format, strict) in [
         ("openai", Format::OpenAi, false),

@@ -61,3 +61,17 @@ pub fn sample_arguments(tool: &str) -> &'static str {
         }
     }
 }
+
+/// The seed's weather tool, built at run time: what the benchmark and budget cases that
+/// render a tool definition render.
+pub fn weather_tool() -> toolcall_runtime::ir::Tool {
+    use toolcall_runtime::ir::{Param, Tool, Type};
+    Tool::new("get_weather")
+        .description("Get the forecast for a city.")
+        .param(Param::new("city", Type::string()).description("city name, e.g. \"Oslo\""))
+        .param(
+            Param::new("days", Type::integer_between(0, i64::from(u32::MAX)))
+                .description("how many days ahead (1-7)")
+                .default(3),
+        )
+}

@@ -26,23 +26,10 @@ use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
 use toolcall_bench::{baseline, big_toolset, small_toolset, synth, toolset};
 use toolcall_runtime::Format;
-use toolcall_runtime::ir::{Param, Tool, Type};
 
 /// A case neither binary knows.
 #[derive(Debug)]
 pub struct UnknownCase;
-
-/// The tool definition the `render` case renders.
-fn weather_tool() -> Tool {
-    Tool::new("get_weather")
-        .description("Get the forecast for a city.")
-        .param(Param::new("city", Type::string()).description("city name, e.g. \"Oslo\""))
-        .param(
-            Param::new("days", Type::integer_between(0, i64::from(u32::MAX)))
-                .description("how many days ahead (1-7)")
-                .default(3),
-        )
-}
 
 /// Calls made before the `n` measured ones, at any `n`: more than toolcall-mcp's `LEARN`
 /// (8), the cheap first polls on the blocking pool after which a tool's calls run inline.
@@ -116,7 +103,7 @@ pub fn run(case: &str, n: usize) -> Result<(), UnknownCase> {
             (0..n).for_each(|_| drop(black_box(serde_json::from_str::<Value>(black_box(text)))));
         }
         "render" => {
-            let tool = weather_tool();
+            let tool = toolcall_bench::weather_tool();
             (0..n).for_each(|_| {
                 black_box(toolcall_runtime::render::render_tool(black_box(&tool), Format::OpenAi, true));
             });
