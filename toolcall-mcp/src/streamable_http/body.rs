@@ -46,33 +46,22 @@ pub(crate) async fn read_body(
     limits: &BodyLimits,
     request: Request,
 ) -> Result<(Request, Option<LargeTurn<'_>>), Response> {
-    let too_large = || format!("Payload Too Large: request body exceeds {} bytes", limits.limit);
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|text| text.parse::<u64>().ok());
     if let Some(length) = declared.filter(|length| *length > limits.limit as u64) {
-        let expects = request.headers().contains_key(header::EXPECT);
-        if expects || length > 2 * limits.limit as u64 {
-            // Before the body is polled, so no `100 Continue` was sent.
-            return Err(closing(StatusCode::PAYLOAD_TOO_LARGE, too_large()));
-        }
-        // A client already sending a body up to twice the limit gets it read and dropped,
-        // so it sees the 413 rather than a reset connection.
-        let drained =
-            http_body_util::BodyExt::collect(http_body_util::Limited::new(Drain(request.into_body()), 0));
-        return Err(match tokio::time::timeout(limits.timeout, drained).await {
-            Ok(Ok(_)) => plain(StatusCode::PAYLOAD_TOO_LARGE, too_large()),
-            _ => closing(StatusCode::PAYLOAD_TOO_LARGE, too_large()),
-        });
+        // The rare branches are boxed: the future of every request (moved whole into the
+        // futures around it) stays small.
+        return Err(Box::pin(refuse_declared_too_large(limits, request, length)).await);
     }
     let (mut parts, body) = request.into_parts();
     let read = http_body_util::BodyExt::collect(http_body_util::Limited::new(body, limits.limit));
     let bytes = match tokio::time::timeout(limits.timeout, read).await {
         Ok(Ok(collected)) => collected.to_bytes(),
         Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => {
-            return Err(closing(StatusCode::PAYLOAD_TOO_LARGE, too_large()));
+            return Err(closing(StatusCode::PAYLOAD_TOO_LARGE, too_large(limits)));
         }
         Ok(Err(error)) => {
             return Err(closing(
@@ -92,10 +81,38 @@ pub(crate) async fn read_body(
         parts.extensions.insert(BodyBytes(bytes.clone()));
         return Ok((Request::from_parts(parts, Body::from(bytes)), None));
     }
+    let turn = Box::pin(large_body_turn(limits, &bytes)).await?;
+    Ok((Request::from_parts(parts, Body::from(bytes)), Some(turn)))
+}
+
+/// The text of a 413.
+fn too_large(limits: &BodyLimits) -> String {
+    format!("Payload Too Large: request body exceeds {} bytes", limits.limit)
+}
+
+/// The 413 to a request declaring a body of `length` bytes, over the limit. A client
+/// already sending a body up to twice the limit gets it read and dropped, so it sees the
+/// 413 rather than a reset connection.
+async fn refuse_declared_too_large(limits: &BodyLimits, request: Request, length: u64) -> Response {
+    let expects = request.headers().contains_key(header::EXPECT);
+    if expects || length > 2 * limits.limit as u64 {
+        // Before the body is polled, so no `100 Continue` was sent.
+        return closing(StatusCode::PAYLOAD_TOO_LARGE, too_large(limits));
+    }
+    let drained =
+        http_body_util::BodyExt::collect(http_body_util::Limited::new(Drain(request.into_body()), 0));
+    match tokio::time::timeout(limits.timeout, drained).await {
+        Ok(Ok(_)) => plain(StatusCode::PAYLOAD_TOO_LARGE, too_large(limits)),
+        _ => closing(StatusCode::PAYLOAD_TOO_LARGE, too_large(limits)),
+    }
+}
+
+/// A large body's turn to be parsed, once its JSON values are counted within the limit.
+async fn large_body_turn<'a>(limits: &'a BodyLimits, bytes: &[u8]) -> Result<LargeTurn<'a>, Response> {
     // rmcp's parse of a 4 MiB body of small members peaks near 100 MiB; at most one per
     // core at a time (more would not finish sooner), so eight at once do not take 800.
     let turn = LargeTurn { _permit: limits.large.acquire().await.ok() };
-    let values = ParseInPlace(Box::pin(async { json_values(&bytes) })).await;
+    let values = ParseInPlace(Box::pin(async { json_values(bytes) })).await;
     if values > limits.max_values {
         log::info!("a body of {values} JSON values or more refused (the limit is {})", limits.max_values);
         return Err(plain(
@@ -106,7 +123,7 @@ pub(crate) async fn read_body(
             ),
         ));
     }
-    Ok((Request::from_parts(parts, Body::from(bytes)), Some(turn)))
+    Ok(turn)
 }
 
 /// A large body's turn to be parsed, held while rmcp parses it (the semaphore is never

@@ -327,6 +327,27 @@ impl Sessions {
         }
     }
 
+    /// Session `id`, not in this replica's table, as `identity`'s claim on it once rmcp
+    /// restores it from the store on this request (it counts against the caps): `None`
+    /// when the store does not hold it for `identity`, `Err` when the caps refuse it.
+    async fn restored(
+        self: &Arc<Self>,
+        id: &Arc<str>,
+        identity: &Arc<str>,
+        stream: Option<Stream>,
+    ) -> Result<Option<Claim>, Response> {
+        if self.stored_owner(id).await.is_none_or(|owner| owner != *identity) {
+            return Ok(None);
+        }
+        if let refused @ (Admission::ServerFull | Admission::IdentityFull) =
+            self.admit(Arc::clone(id), Arc::clone(identity), None).await
+        {
+            return Err(busy(&refused));
+        }
+        self.keep_refreshed();
+        Ok(Some(self.claim(id, identity, stream)))
+    }
+
     /// The owner written in the store next to session `id`, if it is there.
     async fn stored_owner(&self, id: &str) -> Option<Arc<str>> {
         let state = self.store.as_ref()?.load(id).await.ok()??;
@@ -488,7 +509,10 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
         let mut request = request;
         let state = SessionLevel::default();
         request.extensions_mut().insert(NewSession(state.clone(), None));
-        return new_session(sessions, identity, next(request).await, state).await;
+        let response = next(request).await;
+        // Once per session: boxed, as the other rare branches, so the future of a call in
+        // a session (moved whole into the futures around it) stays small.
+        return Box::pin(new_session(sessions, identity, response, state)).await;
     };
     let get = request.method() == Method::GET;
     // A GET with `Last-Event-ID` that rmcp would serve as a resume (anything else it refuses).
@@ -505,18 +529,12 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
         Some(LastEvent::Request { .. } | LastEvent::Malformed) => None,
     };
     let mut claim = sessions.claim(&id, &identity, stream);
-    if matches!(claim, Claim::NotFound)
-        && sessions.store.is_some()
-        && sessions.stored_owner(&id).await.is_some_and(|owner| owner == identity)
-    {
-        // Restored from the store by rmcp on this request; it counts against the caps.
-        if let refused @ (Admission::ServerFull | Admission::IdentityFull) =
-            sessions.admit(Arc::clone(&id), Arc::clone(&identity), None).await
-        {
-            return busy(&refused);
+    if matches!(claim, Claim::NotFound) && sessions.store.is_some() {
+        match Box::pin(sessions.restored(&id, &identity, stream)).await {
+            Ok(Some(restored)) => claim = restored,
+            Ok(None) => {}
+            Err(refused) => return refused,
         }
-        sessions.keep_refreshed();
-        claim = sessions.claim(&id, &identity, stream);
     }
     let (state, restore) = match claim {
         Claim::Granted(state, restore, due) => {
@@ -528,7 +546,7 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
         Claim::NotFound => return not_found(),
         Claim::Expired => {
             sessions.forget(&id);
-            sessions.close(&id).await;
+            Box::pin(sessions.close(&id)).await;
             return not_found();
         }
         Claim::Conflict => {
