@@ -470,7 +470,7 @@ impl Server {
             .request_state
             .is_some()
             .then(|| rounds::binding(&crate::request::identity(context), &request.name, &args.to_value()));
-        let capabilities = context.client_capabilities();
+        let capabilities = crate::meta::client_capabilities_of(context);
         let binding = binding.unwrap_or_default();
         let rounds = rounds::Rounds::begin(&self.request_states, capabilities.as_ref(), request, &binding)?;
         Ok(Some((Arc::new(rounds), args.clone())))

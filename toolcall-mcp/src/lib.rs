@@ -17,6 +17,7 @@ mod handler;
 mod idempotency;
 mod inline;
 mod limit;
+mod meta;
 mod list;
 mod listen;
 #[cfg(feature = "oauth")]

@@ -422,14 +422,14 @@ impl Talk {
         rounds: Asking,
     ) -> (Progress, Talk) {
         let (queue, reports) = report_queue();
-        let token = request.meta.get_progress_token();
+        let token = crate::meta::progress_token(&request.meta);
         let dropped = Arc::new(AtomicU64::new(0));
         // 2026-07-28: a server MUST NOT log for a request that set no level.
         let modern = crate::revision::is_stateless(request);
         let sink = Sink {
             queue,
             wants_progress: token.is_some(),
-            request_level: request.meta.log_level().and_then(level_of),
+            request_level: crate::meta::log_level(&request.meta).and_then(level_of),
             session: session.clone(),
             default_level: (!modern).then_some(default_level),
             dropped: Arc::clone(&dropped),

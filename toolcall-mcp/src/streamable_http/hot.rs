@@ -78,6 +78,7 @@ use super::names;
 use super::sessions::{HotEvents, HotSession, NewSession, SessionLink};
 use crate::arguments::Arguments;
 use crate::list::ListCache;
+use crate::meta;
 use crate::revision::Spoken;
 use crate::server::Server;
 use crate::settings::HttpSettings;
@@ -228,7 +229,7 @@ impl Hot {
             None => None,
             Some(value) => Some(value.to_str().ok()?),
         };
-        let named = message.meta.protocol_version();
+        let named = meta::protocol_version(&message.meta);
         // rmcp: a header naming an unknown version is 400 unless `_meta` names one; a
         // `_meta` version needs the same header; a 2026-07-28 header needs `_meta`.
         match (&named, header) {
@@ -241,7 +242,7 @@ impl Hot {
         }
         // What rmcp's `missing_required_keys` finds missing for 2026-07-28, read once
         // (each reading decodes the keys from `_meta` again).
-        let complete = named.is_some() && message.meta.client_capabilities().is_some();
+        let complete = named.is_some() && meta::client_capabilities(&message.meta).is_some();
         let version = named.clone().or_else(|| header.and_then(known_version));
         let legacy = !complete && version.as_ref().is_none_or(ProtocolVersion::has_initialize);
         if legacy {
@@ -262,8 +263,8 @@ impl Hot {
         if !complete
             || named.as_str() < ProtocolVersion::V_2026_07_28.as_str()
             || !self.server.supported_protocol_versions().contains(&named)
-            || message.meta.get_progress_token().is_some()
-            || message.meta.contains_key(LOG_LEVEL_KEY)
+            || meta::progress_token(&message.meta).is_some()
+            || meta::entry(&message.meta, meta::LOG_LEVEL_KEY).is_some()
         {
             return None;
         }
@@ -298,7 +299,7 @@ impl Hot {
         let link = request.extensions().get::<SessionLink>()?.clone();
         let (version, asks) = link.state.client()?.clone();
         if let Asked::Call { .. } = message.method
-            && (asks || message.meta.get_progress_token().is_some())
+            && (asks || meta::progress_token(&message.meta).is_some())
         {
             return None;
         }
@@ -627,9 +628,6 @@ impl Answer {
         }
     }
 }
-
-/// The `_meta` key of a 2026-07-28 request's own log level.
-const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 
 impl Message {
     /// The request `body` holds, when the hot path may answer it.

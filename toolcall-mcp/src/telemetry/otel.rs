@@ -25,7 +25,7 @@ struct Meta<'a>(&'a RequestMetaObject);
 
 impl Extractor for Meta<'_> {
     fn get(&self, key: &str) -> Option<&str> {
-        self.0.get(key).and_then(serde_json::Value::as_str)
+        crate::meta::entry(self.0, key).and_then(serde_json::Value::as_str)
     }
 
     fn keys(&self) -> Vec<&str> {
