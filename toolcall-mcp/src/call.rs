@@ -95,11 +95,15 @@ impl Server {
     ///
     /// The call runs in a span `execute_tool {name}` ([`telemetry::execute_tool`]), when
     /// a subscriber wants it.
-    pub(crate) async fn run_for(
-        &self,
-        job: Job<'_>,
-        cancelled: impl std::future::Future<Output = ()>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ///
+    /// Not an `async fn`: the span is opened here, and the future returned is the call's
+    /// own, in the span, not one holding also a copy of the job and of `cancelled` as an
+    /// `async fn` keeps its arguments (a future is moved whole into each one around it).
+    pub(crate) fn run_for<'a>(
+        &'a self,
+        job: Job<'a>,
+        cancelled: impl std::future::Future<Output = ()> + 'a,
+    ) -> impl std::future::Future<Output = Result<CallToolResult, ErrorData>> + 'a {
         let name = job.name;
         // The arguments are read for the span only when it records them.
         let recorded = telemetry::captures_content().then(|| job.args.to_value());
@@ -107,20 +111,19 @@ impl Server {
             self.tools.iter().find(|t| t.name == name).and_then(|t| t.description.as_deref())
         });
         // One future whether or not the span is recorded (entering a disabled span is a
-        // flag test): the call's future, which is large, has one place in this one.
-        let recorded = (!span.is_disabled()).then_some(&span);
-        let outcome = self.run_untraced(job, cancelled, recorded).instrument(span.clone()).await;
-        telemetry::tool_outcome(&span, &outcome);
-        outcome
+        // flag test): the call's future, which is large, has one place in this one. Its
+        // outcome is recorded on the span by `run_untraced`, at its end.
+        let recorded = (!span.is_disabled()).then(|| span.clone());
+        self.run_untraced(job, cancelled, recorded).instrument(span)
     }
 
     /// [`Server::run_for`] without its span; the tool's future is polled in `span`, when
-    /// given.
+    /// given, and the outcome recorded on it.
     async fn run_untraced(
         &self,
         job: Job<'_>,
         cancelled: impl std::future::Future<Output = ()>,
-        span: Option<&tracing::Span>,
+        span: Option<tracing::Span>,
     ) -> Result<CallToolResult, ErrorData> {
         let Job { version, context, name, tool, args, arrived, limit, after_poll, progress, talk } = job;
         let limit = limit.unwrap_or_else(|| self.limit_of(name));
@@ -131,7 +134,7 @@ impl Server {
             started.store(true, std::sync::atomic::Ordering::SeqCst);
             let first = FirstPoll { inline: &self.inline, tool, count: self.tools.len(), place };
             let call = observed(self.call_of(context, name, args, progress, version), after_poll);
-            let work = first.run(in_span(call, span), slot);
+            let work = first.run(in_span(call, span.as_ref()), slot);
             Ok::<_, limit::Busy>(match talk {
                 Some(talk) => talk.around(work).await,
                 None => work.await,
@@ -141,21 +144,27 @@ impl Server {
         let outcome = tokio::select! {
             // The call first: one that is over at its first poll never starts the timer.
             biased;
-            outcome = call => outcome,
+            outcome = call => self.result_of(name, version, outcome),
             () = tokio::time::sleep_until(deadline) => {
                 let started = started.load(std::sync::atomic::Ordering::SeqCst);
-                let message = self.timed_out(name, started, limit);
-                let json = serde_json::json!({
-                    "error": "timeout",
-                    "tool": cut(name, 120),
-                    "limit_ms": u64::try_from(limit.as_millis()).unwrap_or(u64::MAX),
-                    "started": started,
-                    "message": message,
-                });
-                return Ok(error_result(&message, Some(json)));
+                Ok(self.timed_out_result(name, started, limit))
             }
-            () = cancelled => return Err(ErrorData::internal_error(telemetry::CANCELLED, None)),
+            () = cancelled => Err(ErrorData::internal_error(telemetry::CANCELLED, None)),
         };
+        if let Some(span) = &span {
+            telemetry::tool_outcome(span, &outcome);
+        }
+        outcome
+    }
+
+    /// The result of a call of `name` that ran (or was refused a slot), for a client on
+    /// `version`.
+    fn result_of(
+        &self,
+        name: &str,
+        version: Option<&ProtocolVersion>,
+        outcome: Result<Result<Value, ToolError>, limit::Busy>,
+    ) -> Result<CallToolResult, ErrorData> {
         match outcome {
             Ok(Ok(value)) => Ok(self.success(name, value, version)),
             Ok(Err(error @ ToolError::UnknownTool { .. })) => {
@@ -171,6 +180,20 @@ impl Server {
                 Some(serde_json::json!({"error": "busy", "running": busy.running, "waiting": busy.waiting})),
             )),
         }
+    }
+
+    /// The error result of a call of `name` over its time `limit` (`started`: it had a
+    /// slot).
+    fn timed_out_result(&self, name: &str, started: bool, limit: Duration) -> CallToolResult {
+        let message = self.timed_out(name, started, limit);
+        let json = serde_json::json!({
+            "error": "timeout",
+            "tool": cut(name, 120),
+            "limit_ms": u64::try_from(limit.as_millis()).unwrap_or(u64::MAX),
+            "started": started,
+            "message": message,
+        });
+        error_result(&message, Some(json))
     }
 
     /// The call of tool `name`, not yet polled: the function of a tool added at run time

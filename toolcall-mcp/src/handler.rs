@@ -404,7 +404,9 @@ impl Server {
         let detachable = match self.task_of(tool, stateless, &request.name, &context)? {
             TaskStart::Now => {
                 let call = self.task_call(tool, &request.name, args, caller, None, &context);
-                return self.start_task(call?).await.map(Into::into);
+                // Boxed, as the other rare branches: the future of a call that is not a task
+                // stays small.
+                return Box::pin(self.start_task(call?)).await.map(Into::into);
             }
             TaskStart::AtDetach => true,
             TaskStart::Never => false,
@@ -552,7 +554,7 @@ impl Server {
                 let binding = rounds::binding(&crate::request::identity(context), tool, &args.to_value());
                 rounds.input_required(&self.request_states, &binding).map(Into::into)
             }
-            (rounds, args) = detached => self.continue_as_task(rounds, args, tool, context).await,
+            (rounds, args) = detached => Box::pin(self.continue_as_task(rounds, args, tool, context)).await,
         }
     }
 
