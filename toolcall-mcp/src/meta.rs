@@ -19,6 +19,8 @@ use serde_json::Value;
 pub(crate) const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 /// The `_meta` key of a request's client capabilities (2026-07-28).
 pub(crate) const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+/// The `_meta` key of a request's client name and version (2026-07-28).
+pub(crate) const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
 /// The `_meta` key of a 2026-07-28 request's own log level.
 pub(crate) const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 /// The `_meta` key of a request's progress token.
@@ -106,7 +108,7 @@ mod tests {
                 for before in [false, true] {
                     let mut object = serde_json::Map::new();
                     if before {
-                        object.insert("io.modelcontextprotocol/clientInfo".into(), json!({"name": "c"}));
+                        object.insert(CLIENT_INFO_KEY.into(), json!({"name": "c"}));
                     }
                     object.insert(key.into(), value.clone());
                     object.insert("traceparent".into(), json!("00-x"));

@@ -635,7 +635,11 @@ impl Message {
         if !accepts_json_and_events(headers) || !is_json(headers) {
             return None;
         }
-        match serde_json::from_slice::<OnePass<'_>>(body) {
+        // Checked as UTF-8 whole, once: read as text, the parser does not check each of its
+        // strings again (about 80 instructions each). JSON text is UTF-8: a body that is not
+        // is read as before (a string the reading skips may not be checked at all).
+        let Ok(text) = std::str::from_utf8(body) else { return Message::read_in_two_passes(body) };
+        match serde_json::from_str::<OnePass<'_>>(text) {
             Ok(read) if read.method != "initialize" => Message::of_one_pass(body, read),
             // An `initialize` (its params are kept as text), or a body the one pass could
             // not read: read as before, the params apart.
@@ -804,7 +808,7 @@ impl<'de: 'a, 'a> serde::de::Visitor<'de> for AnyParamsVisitor<'a> {
                 }
                 "_meta" if !meta_given => {
                     meta_given = true;
-                    params.meta = map.next_value()?;
+                    params.meta = map.next_value_seed(MetaWithoutClientInfo)?;
                     false
                 }
                 _ => true,
@@ -815,6 +819,52 @@ impl<'de: 'a, 'a> serde::de::Visitor<'de> for AnyParamsVisitor<'a> {
             }
         }
         Ok(params)
+    }
+}
+
+/// A request's `_meta` (`null` is none) as rmcp reads it, but for its
+/// `io.modelcontextprotocol/clientInfo`, which is checked to be JSON and left out: nothing
+/// on the call path reads a request's client info, and it is the costliest entry to make
+/// (an object of its own, four strings and two hashed keys more).
+struct MetaWithoutClientInfo;
+
+impl<'de> serde::de::DeserializeSeed<'de> for MetaWithoutClientInfo {
+    type Value = Option<RequestMetaObject>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_option(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for MetaWithoutClientInfo {
+    type Value = Option<RequestMetaObject>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a _meta object")
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+
+    fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key_seed(BorrowedText(std::marker::PhantomData))? {
+            if key == meta::CLIENT_INFO_KEY {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            } else {
+                object.insert(key.into_owned(), map.next_value()?);
+            }
+        }
+        Ok(Some(RequestMetaObject(rmcp::model::MetaObject(object))))
     }
 }
 
@@ -1274,7 +1324,9 @@ mod tests {
 
     /// What a read message says, to compare two readings.
     fn described(message: Option<Message>) -> Option<String> {
-        let Message { id, meta, method } = message?;
+        let Message { id, mut meta, method } = message?;
+        // The one pass leaves the client info out (`MetaWithoutClientInfo`).
+        meta.0.0.shift_remove(meta::CLIENT_INFO_KEY);
         let method = match method {
             Asked::Call { name, args } => format!("call {name} {:?}", args.to_value()),
             Asked::List { cursor } => format!("list {cursor:?}"),
@@ -1290,7 +1342,8 @@ mod tests {
             ("accept", "application/json, text/event-stream"),
             ("content-type", "application/json"),
         ]);
-        let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","progressToken":1}"#;
+        const CLIENT_INFO: &str = meta::CLIENT_INFO_KEY;
+        let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","progressToken":1,"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}"#;
         let params = [
             "".to_owned(),
             r#","params":null"#.to_owned(),
@@ -1311,6 +1364,11 @@ mod tests {
             format!(r#","params":{{{meta},{meta},"name":"add"}}"#),
             r#","params":{"name":"add","_meta":null}"#.to_owned(),
             r#","params":{"name":"add","_meta":5}"#.to_owned(),
+            r#","params":{"name":"add","_meta":{}}"#.to_owned(),
+            format!(r#","params":{{"name":"add","_meta":{{"traceparent":"00-1","{CLIENT_INFO}":{{"name":"c","version":"1"}}}}}}"#),
+            format!(r#","params":{{"name":"add","_meta":{{"{CLIENT_INFO}":7,"{CLIENT_INFO}":{{}},"progressToken":"t"}}}}"#),
+            r#","params":{"name":"add","_meta":{"io.modelcontextprotocol\/clientInfo":[1]}}"#.to_owned(),
+            r#","params":{"name":"add","_meta":{"io.modelcontextprotocol/clientInfo":}}"#.to_owned(),
             r#","params":{"name":"add","task":{}}"#.to_owned(),
             r#","params":{"name":"add","cursor":"1"}"#.to_owned(),
             r#","params":{"cursor":"1"}"#.to_owned(),
@@ -1353,6 +1411,16 @@ mod tests {
             }
         }
         assert!(read > 40, "the one pass reads many of them itself ({read})");
+        // Bodies that are not UTF-8: in a string the reading skips, in one it reads.
+        for body in [
+            &b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"add\"},\"x\":\"\xff\"}"[..],
+            &b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"a\xffd\"}}"[..],
+            &b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\xff"[..],
+        ] {
+            let body = Bytes::copy_from_slice(body);
+            let one = described(Message::read(&body, &json));
+            assert_eq!(one, described(Message::read_in_two_passes(&body)), "{body:?}");
+        }
     }
 
     #[test]
