@@ -21,6 +21,7 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use rmcp::model::ProtocolVersion;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
@@ -238,8 +239,7 @@ async fn check_head<F: Future<Output = Response>>(
             return plain(StatusCode::BAD_REQUEST, format!("Bad Request: more than one {what} header"));
         }
     }
-    // Only a POST carries a call to cancel: a GET stream or a DELETE needs no trigger.
-    let trigger = (request.method() == Method::POST).then(|| {
+    let trigger = may_be_cancelled_by_disconnect(&request).then(|| {
         let (trigger, disconnect) = Disconnect::new();
         if let Some(arrived) = request.extensions_mut().get_mut::<Arrived>() {
             arrived.disconnect = Some(disconnect);
@@ -254,6 +254,19 @@ async fn check_head<F: Future<Output = Response>>(
         Some(trigger) => Guarded::wrap(response, trigger),
         None => response,
     }
+}
+
+/// Whether `request` may carry a call that its client's going away cancels, one of
+/// 2026-07-28 or later (earlier revisions' calls go on): a POST (a GET stream or a DELETE
+/// carries no call) whose `MCP-Protocol-Version` header does not name an earlier revision
+/// (rmcp and the hot path refuse a 2026-07-28 `_meta` under another revision's header).
+fn may_be_cancelled_by_disconnect(request: &Request) -> bool {
+    request.method() == Method::POST
+        && !request.headers().get(super::names::PROTOCOL_VERSION).is_some_and(|version| {
+            ProtocolVersion::KNOWN_VERSIONS.iter().any(|known| {
+                known.as_str() < ProtocolVersion::V_2026_07_28.as_str() && version == known.as_str()
+            })
+        })
 }
 
 /// The most of an error response's body read before it is cut (rmcp's are short).
@@ -303,7 +316,35 @@ fn authenticate(function: &CallerFn, request: Request) -> Result<Request, Respon
 
 #[cfg(test)]
 mod tests {
-    use super::is_mcp;
+    use super::*;
+
+    #[test]
+    fn only_a_post_that_may_be_a_2026_07_28_call_is_cancelled_by_a_disconnect() {
+        let request = |method: Method, versions: &[&str]| {
+            let mut builder = Request::builder().method(method).uri("/mcp");
+            for version in versions {
+                builder = builder.header("mcp-protocol-version", *version);
+            }
+            builder.body(Body::empty()).unwrap()
+        };
+        for versions in
+            [&[][..], &["2026-07-28"], &["2099-01-01"], &["2025-06-18 "], &["2026-07-28", "2025-06-18"]]
+        {
+            assert!(may_be_cancelled_by_disconnect(&request(Method::POST, versions)), "{versions:?}");
+        }
+        for versions in [
+            &["2025-06-18"][..],
+            &["2024-11-05"],
+            &["2025-03-26"],
+            &["2025-11-25"],
+            &["2025-06-18", "2026-07-28"],
+        ] {
+            assert!(!may_be_cancelled_by_disconnect(&request(Method::POST, versions)), "{versions:?}");
+        }
+        for method in [Method::GET, Method::DELETE] {
+            assert!(!may_be_cancelled_by_disconnect(&request(method, &["2026-07-28"])));
+        }
+    }
 
     #[test]
     fn the_mcp_endpoint_is_its_path_and_the_paths_under_it() {
