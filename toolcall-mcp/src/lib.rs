@@ -17,9 +17,12 @@ mod handler;
 mod idempotency;
 mod inline;
 mod limit;
-mod meta;
+// Its readers are the HTTP hot path's and a call's rounds, beside the progress token and
+// log level every transport reads.
 mod list;
 mod listen;
+#[cfg_attr(not(all(feature = "http", feature = "ask")), allow(dead_code))]
+mod meta;
 #[cfg(feature = "oauth")]
 pub mod oauth;
 #[cfg(feature = "http")]
