@@ -234,9 +234,14 @@ async fn check_head<F: Future<Output = Response>>(
     if request.extensions().get::<Arrived>().is_none() {
         request.extensions_mut().insert(Arrived { at: Instant::now(), peer: None, disconnect: None });
     }
-    for (name, what) in [(header::HOST, "Host"), (super::names::SESSION_ID, "Mcp-Session-Id")] {
-        if request.headers().get_all(name).iter().nth(1).is_some() {
-            return plain(StatusCode::BAD_REQUEST, format!("Bad Request: more than one {what} header"));
+    // As many values as names: no header is repeated, none of these two (the usual case,
+    // without a lookup).
+    let headers = request.headers();
+    if headers.len() != headers.keys_len() {
+        for (name, what) in [(header::HOST, "Host"), (super::names::SESSION_ID, "Mcp-Session-Id")] {
+            if headers.get_all(name).iter().nth(1).is_some() {
+                return plain(StatusCode::BAD_REQUEST, format!("Bad Request: more than one {what} header"));
+            }
         }
     }
     let trigger = may_be_cancelled_by_disconnect(&request).then(|| {

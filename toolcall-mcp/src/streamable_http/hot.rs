@@ -106,8 +106,8 @@ pub(crate) struct Hot {
     detached: OnceLock<Peer<RoleServer>>,
     /// The peers of parked legacy sessions, one per revision: served by nothing, they
     /// carry the revision (the hot path serves no client that can be asked, so what else
-    /// the client declared is never read).
-    parked_peers: Mutex<HashMap<ProtocolVersion, Peer<RoleServer>>>,
+    /// the client declared is never read). A few revisions at most: scanned, not hashed.
+    parked_peers: Mutex<Vec<(ProtocolVersion, Peer<RoleServer>)>>,
     /// `initialize` results already written, by the revision asked for (and agreed on).
     greetings: Mutex<HashMap<ProtocolVersion, Bytes>>,
     /// The log level of requests without a session: never set.
@@ -188,7 +188,7 @@ impl Hot {
             retry_ms: u64::try_from(config.sse_retry.unwrap_or(Duration::from_secs(3)).as_millis())
                 .unwrap_or(3000),
             detached: OnceLock::new(),
-            parked_peers: Mutex::new(HashMap::new()),
+            parked_peers: Mutex::new(Vec::new()),
             greetings: Mutex::new(HashMap::new()),
             unset: SessionLevel::default(),
             lists: ListCache::default(),
@@ -456,12 +456,14 @@ impl Hot {
     /// The peer of parked sessions on `version`.
     fn parked_peer(&self, version: &ProtocolVersion) -> Option<Peer<RoleServer>> {
         let mut peers = self.parked_peers.lock().ok()?;
-        let peer = peers.entry(version.clone()).or_insert_with(|| {
-            let mut info = InitializeRequestParams::default();
-            info.protocol_version = version.clone();
-            detached_peer_of(Some(info))
-        });
-        Some(peer.clone())
+        if let Some((_, peer)) = peers.iter().find(|(known, _)| known == version) {
+            return Some(peer.clone());
+        }
+        let mut info = InitializeRequestParams::default();
+        info.protocol_version = version.clone();
+        let peer = detached_peer_of(Some(info));
+        peers.push((version.clone(), peer.clone()));
+        Some(peer)
     }
 
     /// `tools/list` (request `id`) in its server span: the page, rendered once.

@@ -90,7 +90,7 @@ const REFRESH_READS: usize = 32;
 
 /// The table of sessions.
 pub(crate) struct Sessions {
-    table: Mutex<HashMap<Arc<str>, Entry>>,
+    table: Mutex<Table>,
     max: usize,
     /// The cap per identity, when requests carry identities.
     per_identity: Option<usize>,
@@ -107,6 +107,12 @@ pub(crate) struct Sessions {
     /// The refresh interval: a third of the idle time.
     refresh_every: Duration,
 }
+
+/// The sessions by id, hashed with foldhash's fast hash (seeded per process, not built
+/// to resist chosen collisions as SipHash is): the ids in the table are the servers' own
+/// random ones (a client's id is only looked up, and inserted only once the session store
+/// holds it for that client), so no client chooses the keys.
+type Table = HashMap<Arc<str>, Entry, foldhash::fast::RandomState>;
 
 /// One session.
 #[derive(Debug)]
@@ -174,12 +180,12 @@ impl Sessions {
         let max = max.max(1);
         // A cap at or above the server's changes nothing.
         let per_identity = per_identity.map(|cap| cap.max(1)).filter(|&cap| cap < max);
-        let table = Mutex::new(HashMap::new());
+        let table = Mutex::new(Table::default());
         let (refresher, refresh_every) = (Once::new(), (idle / 3).max(MIN_REFRESH_EVERY));
         Sessions { table, max, per_identity, manager, store, streams, parked, idle, refresher, refresh_every }
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<Arc<str>, Entry>> {
+    fn lock(&self) -> MutexGuard<'_, Table> {
         // A panic while the table was held leaves it consistent (every change is one
         // statement), so a poisoned lock is taken over.
         self.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -250,7 +256,7 @@ impl Sessions {
     /// the server's) by closing the least recently used idle session; anything but
     /// [`Admission::Admitted`] means the caller closes the new one.
     async fn admit(&self, id: Arc<str>, owner: Arc<str>, state: Option<SessionLevel>) -> Admission {
-        let over_identity_cap = |table: &HashMap<Arc<str>, Entry>| {
+        let over_identity_cap = |table: &Table| {
             self.per_identity
                 .is_some_and(|cap| table.values().filter(|entry| entry.owner == owner).count() >= cap)
         };
@@ -463,7 +469,7 @@ async fn refresh_stored(sessions: Weak<Sessions>, every: Duration) {
 }
 
 /// The least recently used session with nothing running, of `owner` when given.
-fn oldest_idle(table: &HashMap<Arc<str>, Entry>, owner: Option<&Arc<str>>) -> Option<Arc<str>> {
+fn oldest_idle(table: &Table, owner: Option<&Arc<str>>) -> Option<Arc<str>> {
     table
         .iter()
         .filter(|(_, entry)| entry.busy == 0 && owner.is_none_or(|owner| entry.owner == *owner))
