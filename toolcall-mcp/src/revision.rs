@@ -19,6 +19,13 @@ pub(crate) fn is_at_least(version: &ProtocolVersion, since: &ProtocolVersion) ->
     version.as_str() >= since.as_str()
 }
 
+/// The known revision (one of rmcp's constants, cloned without an allocation) named
+/// `text`.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+pub(crate) fn known(text: &str) -> Option<ProtocolVersion> {
+    ProtocolVersion::KNOWN_VERSIONS.iter().find(|known| known.as_str() == text).cloned()
+}
+
 /// Whether the request of `context` is on 2026-07-28 or later: stateless, asking through
 /// input-required rounds, cancelled by a disconnect, sent log messages only at its own
 /// level.

@@ -267,11 +267,11 @@ async fn check_head<F: Future<Output = Response>>(
 /// (rmcp and the hot path refuse a 2026-07-28 `_meta` under another revision's header).
 fn may_be_cancelled_by_disconnect(request: &Request) -> bool {
     request.method() == Method::POST
-        && !request.headers().get(super::names::PROTOCOL_VERSION).is_some_and(|version| {
-            ProtocolVersion::KNOWN_VERSIONS.iter().any(|known| {
-                known.as_str() < ProtocolVersion::V_2026_07_28.as_str() && version == known.as_str()
-            })
-        })
+        && request
+            .headers()
+            .get(super::names::PROTOCOL_VERSION)
+            .and_then(|version| crate::revision::known(version.to_str().ok()?))
+            .is_none_or(|known| crate::revision::is_at_least(&known, &ProtocolVersion::V_2026_07_28))
 }
 
 /// The most of an error response's body read before it is cut (rmcp's are short).

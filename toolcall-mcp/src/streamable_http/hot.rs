@@ -235,7 +235,10 @@ impl Hot {
         match (&named, header) {
             (Some(named), Some(header)) if named.as_str() == header => {}
             (Some(_), _) => return None,
-            (None, Some(header)) if !is_known(header) || header >= ProtocolVersion::V_2026_07_28.as_str() => {
+            (None, Some(header))
+                if crate::revision::known(header).is_none()
+                    || header >= ProtocolVersion::V_2026_07_28.as_str() =>
+            {
                 return None;
             }
             (None, _) => {}
@@ -243,7 +246,7 @@ impl Hot {
         // What rmcp's `missing_required_keys` finds missing for 2026-07-28, read once
         // (each reading decodes the keys from `_meta` again).
         let complete = named.is_some() && meta::client_capabilities(&message.meta).is_some();
-        let version = named.clone().or_else(|| header.and_then(known_version));
+        let version = named.clone().or_else(|| header.and_then(crate::revision::known));
         let legacy = !complete && version.as_ref().is_none_or(ProtocolVersion::has_initialize);
         if legacy {
             return self.session_route(request, message);
@@ -284,7 +287,7 @@ impl Hot {
             }
         }
         // The known revision's own value: cloned later without an allocation.
-        let version = known_version(named.as_str()).unwrap_or(named);
+        let version = crate::revision::known(named.as_str()).unwrap_or(named);
         Some(Route::Stateless { version })
     }
 
@@ -946,16 +949,6 @@ fn slice_of(body: &Bytes, text: &str) -> Bytes {
         Some(end) if start <= body.len() && end <= body.len() => body.slice(start..end),
         _ => Bytes::copy_from_slice(text.as_bytes()),
     }
-}
-
-/// Whether `version` is one rmcp knows.
-fn is_known(version: &str) -> bool {
-    ProtocolVersion::KNOWN_VERSIONS.iter().any(|known| known.as_str() == version)
-}
-
-/// The known version named `text`.
-fn known_version(text: &str) -> Option<ProtocolVersion> {
-    ProtocolVersion::KNOWN_VERSIONS.iter().find(|known| known.as_str() == text).cloned()
 }
 
 /// The one value of header `name`; `None` when it is missing, repeated or not text.
