@@ -26,6 +26,13 @@ pub(crate) fn known(text: &str) -> Option<ProtocolVersion> {
     ProtocolVersion::KNOWN_VERSIONS.iter().find(|known| known.as_str() == text).cloned()
 }
 
+/// The name of the known revision named `text`, as a static string (an attribute's value
+/// without an allocation).
+#[cfg_attr(not(feature = "otel"), allow(dead_code))]
+pub(crate) fn known_name(text: &str) -> Option<&'static str> {
+    ProtocolVersion::KNOWN_VERSIONS.iter().map(ProtocolVersion::as_str).find(|known| *known == text)
+}
+
 /// Whether the request of `context` is on 2026-07-28 or later: stateless, asking through
 /// input-required rounds, cancelled by a disconnect, sent log messages only at its own
 /// level.

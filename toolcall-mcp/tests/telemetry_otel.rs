@@ -19,7 +19,7 @@ use opentelemetry_sdk::metrics::data::{AggregatedMetrics, MetricData};
 use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
-use rmcp::model::{CallToolRequestParams, RequestParamsMeta as _};
+use rmcp::model::{CallToolRequestParams, ProtocolVersion, RequestParamsMeta as _};
 use serde_json::json;
 use toolcall_mcp::McpServer;
 use tracing_subscriber::layer::SubscriberExt as _;
@@ -255,4 +255,17 @@ async fn operation_durations_are_recorded() {
         [("mcp.method.name", "tools/call"), ("error.type", "-32602"), ("rpc.response.status_code", "-32602")];
     assert!(has(&unknown, &["gen_ai.tool.name"]), "an unknown tool's name is no series: {points:#?}");
     assert!(has(&[("mcp.method.name", "initialize")], &[]), "{points:#?}");
+    // Each series names the revision spoken (the one `initialize` asked for, then agreed).
+    let value = |attributes: &[KeyValue], key: &str| {
+        attributes.iter().find(|kv| kv.key.as_str() == key).map(|kv| kv.value.as_str().into_owned())
+    };
+    for (attributes, ..) in &points {
+        let version = value(attributes, "mcp.protocol.version");
+        assert!(
+            version
+                .as_deref()
+                .is_some_and(|v| ProtocolVersion::KNOWN_VERSIONS.iter().any(|k| k.as_str() == v)),
+            "{attributes:?}"
+        );
+    }
 }

@@ -9,7 +9,7 @@ use http::HeaderMap;
 use http::request::Parts;
 use opentelemetry::propagation::Extractor;
 use opentelemetry::trace::TraceContextExt as _;
-use opentelemetry::{Context, InstrumentationScope, KeyValue, global};
+use opentelemetry::{Context, InstrumentationScope, KeyValue, StringValue, global};
 use rmcp::model::RequestMetaObject;
 use tracing_opentelemetry::OpenTelemetrySpanExt as _;
 
@@ -92,18 +92,26 @@ fn duration() -> &'static opentelemetry::metrics::Histogram<f64> {
     })
 }
 
-/// One request's measurement of `mcp.server.operation.duration` and its attributes.
+/// One request's measurement of `mcp.server.operation.duration` and what its attributes
+/// say, kept as the values themselves: the attributes are written once, on the stack, when
+/// the duration is recorded (a vector of them cost three allocations a request).
 pub(super) struct Metric {
     started: Instant,
-    attributes: Vec<KeyValue>,
+    method: &'static str,
+    /// The protocol version (a known revision's name without an allocation).
+    protocol: Option<StringValue>,
+    /// The HTTP version when over HTTP; `None` over a pipe (stdio).
+    http: Option<&'static str>,
+    /// A `tools/call`: the tool's name when the server has it.
+    tool: Option<Option<StringValue>>,
+    /// A `prompts/get` of a prompt the server has.
+    prompt: Option<StringValue>,
 }
 
 impl Metric {
     /// Starts measuring a request of `method`.
     pub(super) fn start(method: &'static str) -> Metric {
-        let mut attributes = Vec::with_capacity(8);
-        attributes.push(KeyValue::new("mcp.method.name", method));
-        Metric { started: Instant::now(), attributes }
+        Metric { started: Instant::now(), method, protocol: None, http: None, tool: None, prompt: None }
     }
 
     /// The protocol version and the transport of the request.
@@ -111,48 +119,87 @@ impl Metric {
         if let Some(version) = version {
             self.protocol(version);
         }
-        match parts {
-            None => self.attributes.push(KeyValue::new("network.transport", "pipe")),
-            Some(parts) => {
-                self.attributes.push(KeyValue::new("network.transport", "tcp"));
-                self.attributes.push(KeyValue::new("network.protocol.name", "http"));
-                self.attributes
-                    .push(KeyValue::new("network.protocol.version", super::http_version(parts.version)));
-            }
-        }
+        self.http = parts.map(|parts| super::http_version(parts.version));
     }
 
     /// The protocol version (`initialize`'s, asked for), replacing any other.
     pub(super) fn protocol(&mut self, version: &str) {
-        self.attributes.retain(|kv| kv.key.as_str() != "mcp.protocol.version");
-        self.attributes.push(KeyValue::new("mcp.protocol.version", version.to_owned()));
+        self.protocol = Some(match crate::revision::known_name(version) {
+            Some(name) => StringValue::from(name),
+            None => StringValue::from(version.to_owned()),
+        });
     }
 
     /// A `tools/call`, of a tool the server has (`Some(name)`) or not.
     pub(super) fn tool(&mut self, name: Option<&str>) {
-        self.attributes.push(KeyValue::new("gen_ai.operation.name", "execute_tool"));
-        if let Some(name) = name {
-            self.attributes.push(KeyValue::new("gen_ai.tool.name", name.to_owned()));
-        }
+        self.tool = Some(name.map(|name| StringValue::from(name.to_owned())));
     }
 
     /// A `prompts/get`, of a prompt the server has (`Some(name)`) or not.
     #[cfg(feature = "prompts")]
     pub(super) fn prompt(&mut self, name: Option<&str>) {
-        if let Some(name) = name {
-            self.attributes.push(KeyValue::new("gen_ai.prompt.name", name.to_owned()));
-        }
+        self.prompt = name.map(|name| StringValue::from(name.to_owned()));
     }
 
     /// Records the duration, with `error.type` and `rpc.response.status_code` of a failure.
-    pub(super) fn finish(mut self, failure: Option<(std::borrow::Cow<'static, str>, Option<i32>)>) {
+    pub(super) fn finish(self, failure: Option<(std::borrow::Cow<'static, str>, Option<i32>)>) {
         let seconds = self.started.elapsed().as_secs_f64();
-        if let Some((kind, code)) = failure {
-            self.attributes.push(KeyValue::new("error.type", kind));
-            if let Some(code) = code {
-                self.attributes.push(KeyValue::new("rpc.response.status_code", code.to_string()));
+        let mut attributes = Attributes::new();
+        attributes.push("mcp.method.name", self.method);
+        if let Some(version) = self.protocol {
+            attributes.push("mcp.protocol.version", version);
+        }
+        match self.http {
+            None => attributes.push("network.transport", "pipe"),
+            Some(version) => {
+                attributes.push("network.transport", "tcp");
+                attributes.push("network.protocol.name", "http");
+                attributes.push("network.protocol.version", version);
             }
         }
-        duration().record(seconds, &self.attributes);
+        if let Some(tool) = self.tool {
+            attributes.push("gen_ai.operation.name", "execute_tool");
+            if let Some(name) = tool {
+                attributes.push("gen_ai.tool.name", name);
+            }
+        }
+        if let Some(name) = self.prompt {
+            attributes.push("gen_ai.prompt.name", name);
+        }
+        if let Some((kind, code)) = failure {
+            attributes.push("error.type", StringValue::from(kind));
+            if let Some(code) = code {
+                attributes.push("rpc.response.status_code", StringValue::from(code.to_string()));
+            }
+        }
+        duration().record(seconds, attributes.as_slice());
+    }
+}
+
+/// The most attributes one measurement has: the method, the protocol version, three of
+/// the transport, two of a tool (or one of a prompt), two of a failure.
+const MOST_ATTRIBUTES: usize = 9;
+
+/// A measurement's attributes, on the stack.
+struct Attributes {
+    written: [KeyValue; MOST_ATTRIBUTES],
+    len: usize,
+}
+
+impl Attributes {
+    fn new() -> Self {
+        Attributes { written: std::array::from_fn(|_| KeyValue::new("", "")), len: 0 }
+    }
+
+    /// Adds `key` = `value` (past [`MOST_ATTRIBUTES`], nothing: not reached).
+    fn push(&mut self, key: &'static str, value: impl Into<StringValue>) {
+        if let Some(slot) = self.written.get_mut(self.len) {
+            *slot = KeyValue::new(key, opentelemetry::Value::String(value.into()));
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[KeyValue] {
+        &self.written[..self.len]
     }
 }
