@@ -133,7 +133,7 @@ impl Server {
             let slot = self.limit.enter().await?;
             started.store(true, std::sync::atomic::Ordering::SeqCst);
             let first = FirstPoll { inline: &self.inline, tool, count: self.tools.len(), place };
-            let call = observed(self.call_of(context, name, args, progress, version), after_poll);
+            let call = observed(self.call_of(context, (name, tool), args, progress, version), after_poll);
             let work = first.run(in_span(call, span.as_ref()), slot);
             Ok::<_, limit::Busy>(match talk {
                 Some(talk) => talk.around(work).await,
@@ -202,7 +202,7 @@ impl Server {
     fn call_of(
         &self,
         context: ErasedContext,
-        name: &str,
+        (name, tool): (&str, Option<usize>),
         args: Arguments,
         progress: Progress,
         version: Option<&ProtocolVersion>,
@@ -213,7 +213,7 @@ impl Server {
             return Box::pin(std::future::ready(self.search_tools(&context, &args.to_value(), version)));
         }
         let Some(function) = self.added.get(name).cloned() else {
-            return self.toolset.call(context, name.to_owned(), args, progress);
+            return self.toolset.call(context, self.name_of(tool, name), args, progress);
         };
         let name = name.to_owned();
         Box::pin(async move {
@@ -227,6 +227,15 @@ impl Server {
             let body = Box::pin(async move { function(context, arguments, progress).await });
             CallFuture::new(&name, Dispatched::Async(body)).await
         })
+    }
+
+    /// The name of tool `tool` (its place among the server's tools) as the toolset has it,
+    /// without a copy; `name`, the client's, copied when the toolset has no such tool.
+    pub(crate) fn name_of(&self, tool: Option<usize>, name: &str) -> std::borrow::Cow<'static, str> {
+        match tool.and_then(|at| self.infos.get(at).copied().flatten()) {
+            Some(info) if info.name == name => std::borrow::Cow::Borrowed(info.name),
+            _ => std::borrow::Cow::Owned(name.to_owned()),
+        }
     }
 
     /// A successful call's result for a client on protocol `version`: a content tool's

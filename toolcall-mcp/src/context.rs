@@ -71,8 +71,13 @@ pub(crate) trait Tools: Send + Sync {
 
     /// The call of tool `name` with `context`, not yet polled: text arguments decoded
     /// straight from their text, an object through the value decoder.
-    fn call(&'static self, context: ErasedContext, name: String, args: Arguments, progress: Progress)
-    -> Call;
+    fn call(
+        &'static self,
+        context: ErasedContext,
+        name: std::borrow::Cow<'static, str>,
+        args: Arguments,
+        progress: Progress,
+    ) -> Call;
 }
 
 impl<C: Send + Sync + 'static> Tools for Toolset<C> {
@@ -95,7 +100,7 @@ impl<C: Send + Sync + 'static> Tools for Toolset<C> {
     fn call(
         &'static self,
         context: ErasedContext,
-        name: String,
+        name: std::borrow::Cow<'static, str>,
         args: Arguments,
         progress: Progress,
     ) -> Call {
@@ -146,13 +151,13 @@ mod tests {
     async fn the_erased_toolset_calls_with_the_typed_context_or_fails_without_panicking() {
         let tools: &'static dyn Tools = &TOOLS;
         let args = || Arguments::Text(bytes::Bytes::from_static(b"{}"));
-        let called = tools.call(Arc::new(42u64), "whose".to_owned(), args(), Progress::none().clone()).await;
+        let called = tools.call(Arc::new(42u64), "whose".into(), args(), Progress::none().clone()).await;
         assert_eq!(called.unwrap(), Value::from(42));
         let value = Arguments::Value(serde_json::json!({}));
-        let called = tools.call(Arc::new(5u64), "whose".to_owned(), value, Progress::none().clone()).await;
+        let called = tools.call(Arc::new(5u64), "whose".into(), value, Progress::none().clone()).await;
         assert_eq!(called.unwrap(), Value::from(5));
         let mismatched =
-            tools.call(Arc::new("not a u64"), "whose".to_owned(), args(), Progress::none().clone()).await;
+            tools.call(Arc::new("not a u64"), "whose".into(), args(), Progress::none().clone()).await;
         assert!(
             matches!(mismatched, Err(ToolError::Failed(text)) if text.contains("toolcall bug") && text.contains("u64"))
         );

@@ -421,8 +421,8 @@ impl Server {
         let asking = rounds.as_ref().map(|(rounds, _)| Arc::clone(rounds));
         #[cfg(not(feature = "ask"))]
         let asking = ();
-        let (progress, talk) =
-            talk::Talk::new(&context, session, self.default_log_level, &request.name, asking);
+        let name = self.name_of(tool, &request.name);
+        let (progress, talk) = talk::Talk::new(&context, session, self.default_log_level, name, asking);
         let disconnect = context
             .extensions
             .get::<http::request::Parts>()

@@ -21,6 +21,7 @@
 // protocol version up to 2025-11-25 has, and what clients show.
 #![allow(deprecated)]
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -154,11 +155,14 @@ fn rmcp_level(level: LogLevel) -> Option<LoggingLevel> {
     serde_json::from_value(serde_json::Value::from(level.as_str())).ok()
 }
 
-/// One call's queue of reports: the [`Sink`] pushes, the [`Talk`] forwarding them pops.
+/// One call's queue of reports, in its [`Sink`]: the sink pushes, the [`Talk`] forwarding
+/// them pops.
 struct Queue {
     state: std::sync::Mutex<Queued>,
     /// Told when a report is pushed.
     pushed: Notify,
+    /// Reports not queued: the queue was full or closed.
+    dropped: AtomicU64,
 }
 
 #[derive(Default)]
@@ -168,52 +172,44 @@ struct Queued {
     closed: bool,
 }
 
-/// The pushing end of a call's queue.
-#[derive(Clone)]
-struct ReportSender(Arc<Queue>);
-
-/// The popping end of a call's queue.
-struct ReportReceiver(Arc<Queue>);
-
-/// A new queue of at most [`QUEUE`] reports.
-fn report_queue() -> (ReportSender, ReportReceiver) {
-    let queue = Arc::new(Queue { state: std::sync::Mutex::new(Queued::default()), pushed: Notify::new() });
-    (ReportSender(Arc::clone(&queue)), ReportReceiver(queue))
-}
-
 impl Queue {
+    /// An empty queue of at most [`QUEUE`] reports.
+    fn new() -> Self {
+        Queue {
+            state: std::sync::Mutex::new(Queued::default()),
+            pushed: Notify::new(),
+            dropped: AtomicU64::new(0),
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Queued> {
         // Every change is one push, pop or flag: a poisoned lock is consistent.
         self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
-}
 
-impl ReportSender {
     /// Queues `report`, or gives it back when the queue is full or closed.
     fn try_send(&self, report: Report) -> Result<(), Report> {
         {
-            let mut queued = self.0.lock();
+            let mut queued = self.lock();
             if queued.closed || queued.reports.len() >= QUEUE {
                 return Err(report);
             }
             queued.reports.push_back(report);
         }
-        self.0.pushed.notify_one();
+        self.pushed.notify_one();
         Ok(())
     }
-}
 
-impl ReportReceiver {
     /// The next report, when one is queued.
     fn try_recv(&self) -> Result<Report, ()> {
-        self.0.lock().reports.pop_front().ok_or(())
+        self.lock().reports.pop_front().ok_or(())
     }
 
     /// The next report, waiting for one (never `None`: `Option` for `select!`'s sake).
     async fn recv(&self) -> Option<Report> {
         loop {
             // Registered before the queue is read, so a push in between is not missed.
-            let pushed = self.0.pushed.notified();
+            let pushed = self.pushed.notified();
             if let Ok(report) = self.try_recv() {
                 return Some(report);
             }
@@ -223,7 +219,7 @@ impl ReportReceiver {
 
     /// Takes no more reports (those queued stay, to be taken).
     fn close(&self) {
-        self.0.lock().closed = true;
+        self.lock().closed = true;
     }
 }
 
@@ -268,9 +264,10 @@ enum Report {
 }
 
 /// The sink a call's [`Progress`] reports to: it keeps what the client wants (progress
-/// only with a token; logs at or above the level in force) and queues it.
+/// only with a token; logs at or above the level in force) and queues it. One allocation
+/// per call, shared by the call's [`Progress`] and its [`Talk`].
 struct Sink {
-    queue: ReportSender,
+    queue: Queue,
     /// Whether the request carried a `progressToken`.
     wants_progress: bool,
     /// The request's own level (`_meta` `io.modelcontextprotocol/logLevel`), if any.
@@ -279,7 +276,6 @@ struct Sink {
     /// The level before the client sets one; `None` for a 2026-07-28 request, which gets
     /// log messages only when it asks for them with its own level.
     default_level: Option<LogLevel>,
-    dropped: Arc<AtomicU64>,
     /// A 2026-07-28 call's questions and answers: asked there, not queued.
     #[cfg_attr(not(feature = "ask"), allow(dead_code))]
     rounds: Asking,
@@ -293,7 +289,7 @@ impl Sink {
 
     fn queue(&self, report: Report) {
         if self.queue.try_send(report).is_err() {
-            self.dropped.fetch_add(1, Ordering::Relaxed);
+            self.queue.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
 }
@@ -401,14 +397,15 @@ fn gone() -> AskError {
 
 /// The forwarding half of one call's reports: sends them to the client.
 pub(crate) struct Talk {
-    reports: ReportReceiver,
+    /// The call's sink, whose queue this pops.
+    sink: Arc<Sink>,
     peer: Peer<RoleServer>,
     token: Option<ProgressToken>,
-    tool: String,
+    /// The tool's name (the server's own: not copied).
+    tool: Cow<'static, str>,
     /// The last progress sent: MCP requires each to be larger, so one that is not is
     /// dropped.
     last: Option<u64>,
-    dropped: Arc<AtomicU64>,
 }
 
 impl Talk {
@@ -418,26 +415,23 @@ impl Talk {
         request: &RequestContext<RoleServer>,
         session: &SessionLevel,
         default_level: LogLevel,
-        tool: &str,
+        tool: Cow<'static, str>,
         rounds: Asking,
     ) -> (Progress, Talk) {
-        let (queue, reports) = report_queue();
         let token = crate::meta::progress_token(&request.meta);
-        let dropped = Arc::new(AtomicU64::new(0));
         // 2026-07-28: a server MUST NOT log for a request that set no level.
         let modern = crate::revision::is_stateless(request);
-        let sink = Sink {
-            queue,
+        let sink = Arc::new(Sink {
+            queue: Queue::new(),
             wants_progress: token.is_some(),
             request_level: crate::meta::log_level(&request.meta).and_then(level_of),
             session: session.clone(),
             default_level: (!modern).then_some(default_level),
-            dropped: Arc::clone(&dropped),
             rounds,
-        };
-        let talk =
-            Talk { reports, peer: request.peer.clone(), token, tool: tool.to_owned(), last: None, dropped };
-        (Progress::new(sink), talk)
+        });
+        let progress = Progress::shared(Arc::clone(&sink) as Arc<dyn ProgressSink>);
+        let talk = Talk { sink, peer: request.peer.clone(), token, tool, last: None };
+        (progress, talk)
     }
 
     /// Runs `call` while forwarding its reports, then sends the ones still queued, and
@@ -450,15 +444,15 @@ impl Talk {
                 output = &mut call => break output,
                 // Boxed: sending (a question's above all) is a large future, and most calls
                 // send nothing; the call's own future stays small.
-                Some(report) = self.reports.recv() => Box::pin(self.send(report)).await,
+                Some(report) = self.sink.queue.recv() => Box::pin(self.send(report)).await,
             }
         };
         // A tool may have kept a clone of its Progress: take no more, send what is queued.
-        self.reports.close();
-        while let Ok(report) = self.reports.try_recv() {
+        self.sink.queue.close();
+        while let Ok(report) = self.sink.queue.try_recv() {
             Box::pin(self.send(report)).await;
         }
-        let dropped = self.dropped.load(Ordering::Relaxed);
+        let dropped = self.sink.queue.dropped.load(Ordering::Relaxed);
         if dropped > 0 {
             log::warn!(
                 "tool `{}`: {dropped} progress and log reports dropped (over {QUEUE} queued)",
@@ -487,7 +481,7 @@ impl Talk {
             Report::Log { level, message } => {
                 let Some(level) = rmcp_level(level) else { return };
                 let param = LoggingMessageNotificationParam::new(level, serde_json::Value::String(message))
-                    .with_logger(self.tool.clone());
+                    .with_logger(self.tool.to_string());
                 self.peer.notify_logging_message(param).await
             }
             #[cfg(feature = "ask")]
@@ -541,14 +535,12 @@ mod tests {
 
     #[test]
     fn the_request_level_wins_over_the_session_level_over_the_default() {
-        let (queue, reports) = report_queue();
         let mut sink = Sink {
-            queue,
+            queue: Queue::new(),
             wants_progress: false,
             request_level: None,
             session: SessionLevel::default(),
             default_level: Some(LogLevel::Warning),
-            dropped: Arc::new(AtomicU64::new(0)),
             rounds: Default::default(),
         };
         let heard = |sink: &Sink| {
@@ -557,7 +549,7 @@ mod tests {
             }
             sink.progress(1, None, "no token: not queued");
             let mut levels = Vec::new();
-            while let Ok(Report::Log { level, .. }) = reports.try_recv() {
+            while let Ok(Report::Log { level, .. }) = sink.queue.try_recv() {
                 levels.push(level);
             }
             levels
@@ -579,15 +571,12 @@ mod tests {
 
     #[test]
     fn a_full_queue_drops_reports_and_counts_them_without_waiting() {
-        let (queue, reports) = report_queue();
-        let dropped = Arc::new(AtomicU64::new(0));
         let sink = Sink {
-            queue,
+            queue: Queue::new(),
             wants_progress: true,
             request_level: None,
             session: SessionLevel::default(),
             default_level: Some(LogLevel::Info),
-            dropped: Arc::clone(&dropped),
             rounds: Default::default(),
         };
         // Nobody reads while the tool reports: the first QUEUE wait, the rest are dropped.
@@ -596,9 +585,9 @@ mod tests {
         }
         sink.log(LogLevel::Debug, "below the level: never queued");
         sink.log(LogLevel::Error, "queue full: dropped");
-        assert_eq!(dropped.load(Ordering::Relaxed), 300 - QUEUE as u64 + 1);
+        assert_eq!(sink.queue.dropped.load(Ordering::Relaxed), 300 - QUEUE as u64 + 1);
         let mut queued = Vec::new();
-        while let Ok(Report::Progress { done, .. }) = reports.try_recv() {
+        while let Ok(Report::Progress { done, .. }) = sink.queue.try_recv() {
             queued.push(done);
         }
         assert_eq!(queued, (1..=QUEUE as u64).collect::<Vec<_>>());
