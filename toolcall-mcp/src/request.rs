@@ -207,6 +207,68 @@ pub(crate) struct Arrived {
     /// Fires when the client goes away before the end of the response (a POST's: a GET
     /// stream or a DELETE carries no call to cancel).
     pub(crate) disconnect: Option<Disconnect>,
+    /// Its `MCP-Protocol-Version` header, read once by the front for the checks and the
+    /// routes after it.
+    pub(crate) version: VersionHeader,
+}
+
+impl Arrived {
+    /// A request that arrived `at`, from `peer`; its header not yet read.
+    pub(crate) fn new(at: Instant, peer: Option<std::net::SocketAddr>) -> Self {
+        Arrived { at, peer, disconnect: None, version: VersionHeader::Unread }
+    }
+}
+
+/// A request's `MCP-Protocol-Version` header (its first one, as `HeaderMap::get` finds),
+/// as the front read it: a known revision is kept; anything else is read again where it
+/// matters (rare: the route then goes to rmcp, which refuses or negotiates).
+#[derive(Clone, Debug)]
+pub(crate) enum VersionHeader {
+    /// Not read yet (a request the front did not see).
+    Unread,
+    /// No such header.
+    Absent,
+    /// A known revision's name.
+    Known(rmcp::model::ProtocolVersion),
+    /// Any other value: an unknown name, or not text.
+    Other,
+}
+
+#[cfg(feature = "http")]
+impl VersionHeader {
+    /// The header of a request with `headers`.
+    pub(crate) fn of(headers: &http::HeaderMap) -> Self {
+        match headers.get(crate::streamable_http::names::PROTOCOL_VERSION) {
+            None => VersionHeader::Absent,
+            Some(value) => match value.to_str().ok().and_then(crate::revision::known) {
+                Some(known) => VersionHeader::Known(known),
+                None => VersionHeader::Other,
+            },
+        }
+    }
+
+    /// The header's text, `Err` when it is not text; with `headers`, the request's own,
+    /// for a value this does not keep.
+    pub(crate) fn text<'a>(&'a self, headers: &'a http::HeaderMap) -> Result<Option<&'a str>, ()> {
+        match self {
+            VersionHeader::Absent => Ok(None),
+            VersionHeader::Known(known) => Ok(Some(known.as_str())),
+            VersionHeader::Unread | VersionHeader::Other => {
+                match headers.get(crate::streamable_http::names::PROTOCOL_VERSION) {
+                    None => Ok(None),
+                    Some(value) => value.to_str().map(Some).map_err(|_| ()),
+                }
+            }
+        }
+    }
+
+    /// The header of `request`, as the front noted it on its arrival (else read now).
+    pub(crate) fn of_request<B>(request: &http::Request<B>) -> VersionHeader {
+        match request.extensions().get::<Arrived>().map(|arrived| &arrived.version) {
+            Some(VersionHeader::Unread) | None => VersionHeader::of(request.headers()),
+            Some(noted) => noted.clone(),
+        }
+    }
 }
 
 /// Fires when the client stops reading the request's response before it ended (it

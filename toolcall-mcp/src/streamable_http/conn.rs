@@ -225,7 +225,7 @@ async fn connection(
         // A GET is a stream that may last for hours: a drain does not wait for it.
         let released = (request.method() == hyper::Method::GET).then(|| health.release());
         let over = RequestOver { state: Arc::clone(&counted), _released: released };
-        request.extensions_mut().insert(Arrived { at: Instant::now(), peer, disconnect: None });
+        request.extensions_mut().insert(Arrived::new(Instant::now(), peer));
         let call = hyper::service::Service::call(&tower, request);
         let health = Arc::clone(&health);
         async move {

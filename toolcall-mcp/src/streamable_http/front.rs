@@ -30,7 +30,7 @@ use super::hot::Hot;
 use super::sessions::{self, Sessions};
 use super::{forwarded, hosts, rate};
 use crate::plain::plain;
-use crate::request::{Arrived, Caller, CallerContext, CallerFn, Disconnect, Identity};
+use crate::request::{Arrived, Caller, CallerContext, CallerFn, Disconnect, Identity, VersionHeader};
 use crate::server::Server;
 
 /// The `/mcp` route: its checks, outermost first, and rmcp's service behind them.
@@ -224,15 +224,22 @@ fn logged_and_checked<F: Future<Output = Response>>(
 }
 
 /// Two `Host` or `Mcp-Session-Id` headers are a bad request (RFC 9112: one `Host`); the
-/// request's arrival is noted when the connection layer has not; the response's body
+/// request's arrival is noted when the connection layer has not, with its
+/// `MCP-Protocol-Version` header (read once here for the checks and routes after); the
+/// response's body
 /// fires the request's [`Disconnect`] if the client leaves before its end; an error
 /// response's text is cut to 1 KiB.
 async fn check_head<F: Future<Output = Response>>(
     mut request: Request,
     next: impl FnOnce(Request) -> F,
 ) -> Response {
-    if request.extensions().get::<Arrived>().is_none() {
-        request.extensions_mut().insert(Arrived { at: Instant::now(), peer: None, disconnect: None });
+    let version = VersionHeader::of(request.headers());
+    let cancellable = may_be_cancelled_by_disconnect(request.method(), &version);
+    match request.extensions_mut().get_mut::<Arrived>() {
+        Some(arrived) => arrived.version = version,
+        None => {
+            request.extensions_mut().insert(Arrived { version, ..Arrived::new(Instant::now(), None) });
+        }
     }
     // As many values as names: no header is repeated, none of these two (the usual case,
     // without a lookup).
@@ -244,7 +251,7 @@ async fn check_head<F: Future<Output = Response>>(
             }
         }
     }
-    let trigger = may_be_cancelled_by_disconnect(&request).then(|| {
+    let trigger = cancellable.then(|| {
         let (trigger, disconnect) = Disconnect::new();
         if let Some(arrived) = request.extensions_mut().get_mut::<Arrived>() {
             arrived.disconnect = Some(disconnect);
@@ -261,17 +268,19 @@ async fn check_head<F: Future<Output = Response>>(
     }
 }
 
-/// Whether `request` may carry a call that its client's going away cancels, one of
-/// 2026-07-28 or later (earlier revisions' calls go on): a POST (a GET stream or a DELETE
-/// carries no call) whose `MCP-Protocol-Version` header does not name an earlier revision
-/// (rmcp and the hot path refuse a 2026-07-28 `_meta` under another revision's header).
-fn may_be_cancelled_by_disconnect(request: &Request) -> bool {
-    request.method() == Method::POST
-        && request
-            .headers()
-            .get(super::names::PROTOCOL_VERSION)
-            .and_then(|version| crate::revision::known(version.to_str().ok()?))
-            .is_none_or(|known| crate::revision::is_at_least(&known, &ProtocolVersion::V_2026_07_28))
+/// Whether a request of `method` whose `MCP-Protocol-Version` header is `version` may
+/// carry a call that its client's going away cancels, one of 2026-07-28 or later (earlier
+/// revisions' calls go on): a POST (a GET stream or a DELETE carries no call) whose header
+/// does not name an earlier revision (rmcp and the hot path refuse a 2026-07-28 `_meta`
+/// under another revision's header).
+fn may_be_cancelled_by_disconnect(method: &Method, version: &VersionHeader) -> bool {
+    *method == Method::POST
+        && match version {
+            VersionHeader::Known(known) => {
+                crate::revision::is_at_least(known, &ProtocolVersion::V_2026_07_28)
+            }
+            VersionHeader::Unread | VersionHeader::Absent | VersionHeader::Other => true,
+        }
 }
 
 /// The most of an error response's body read before it is cut (rmcp's are short).
@@ -325,6 +334,9 @@ mod tests {
 
     #[test]
     fn only_a_post_that_may_be_a_2026_07_28_call_is_cancelled_by_a_disconnect() {
+        let cancellable = |request: &Request| {
+            may_be_cancelled_by_disconnect(request.method(), &VersionHeader::of(request.headers()))
+        };
         let request = |method: Method, versions: &[&str]| {
             let mut builder = Request::builder().method(method).uri("/mcp");
             for version in versions {
@@ -335,7 +347,7 @@ mod tests {
         for versions in
             [&[][..], &["2026-07-28"], &["2099-01-01"], &["2025-06-18 "], &["2026-07-28", "2025-06-18"]]
         {
-            assert!(may_be_cancelled_by_disconnect(&request(Method::POST, versions)), "{versions:?}");
+            assert!(cancellable(&request(Method::POST, versions)), "{versions:?}");
         }
         for versions in [
             &["2025-06-18"][..],
@@ -344,10 +356,10 @@ mod tests {
             &["2025-11-25"],
             &["2025-06-18", "2026-07-28"],
         ] {
-            assert!(!may_be_cancelled_by_disconnect(&request(Method::POST, versions)), "{versions:?}");
+            assert!(!cancellable(&request(Method::POST, versions)), "{versions:?}");
         }
         for method in [Method::GET, Method::DELETE] {
-            assert!(!may_be_cancelled_by_disconnect(&request(method, &["2026-07-28"])));
+            assert!(!cancellable(&request(method, &["2026-07-28"])));
         }
     }
 

@@ -79,6 +79,7 @@ use super::sessions::{HotEvents, HotSession, NewSession, SessionLink};
 use crate::arguments::Arguments;
 use crate::list::ListCache;
 use crate::meta;
+use crate::request::VersionHeader;
 use crate::revision::Spoken;
 use crate::server::Server;
 use crate::settings::HttpSettings;
@@ -225,10 +226,8 @@ impl Hot {
             Asked::Initialized => return self.initialized_route(request),
             Asked::Call { .. } | Asked::List { .. } => {}
         }
-        let header = match headers.get(names::PROTOCOL_VERSION) {
-            None => None,
-            Some(value) => Some(value.to_str().ok()?),
-        };
+        let noted = VersionHeader::of_request(request);
+        let header = noted.text(headers).ok()?;
         let named = meta::protocol_version(&message.meta);
         // rmcp: a header naming an unknown version is 400 unless `_meta` names one; a
         // `_meta` version needs the same header; a 2026-07-28 header needs `_meta`.
@@ -589,9 +588,9 @@ impl Hot {
         let split = whole.len();
         push_event(&mut whole, &text, Some(EventId::of(1, stream)), None);
         let whole = Bytes::from(whole);
-        let events = vec![whole.slice(..split), whole.slice(split..)];
+        let events = HotEvents { session: Arc::clone(&link.id), stream, whole: whole.clone(), split };
         let mut response = event_stream(Body::from(whole));
-        response.extensions_mut().insert(HotEvents { session: Arc::clone(&link.id), stream, events });
+        response.extensions_mut().insert(events);
         response
     }
 
@@ -1116,11 +1115,25 @@ fn status_of(code: ErrorCode) -> StatusCode {
 /// `{"jsonrpc":"2.0","id":ID,"result":RESULT}`, with `result` already written: what serde
 /// writes for rmcp's response of the same result.
 fn spliced(id: &RequestId, result: &[u8]) -> Bytes {
-    let id = serde_json::to_vec(id).unwrap_or_else(|_| b"null".to_vec());
-    let mut text = Vec::with_capacity(result.len() + id.len() + 32);
-    text.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    text.extend_from_slice(&id);
-    text.extend_from_slice(br#","result":"#);
+    const HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
+    const RESULT: &[u8] = br#","result":"#;
+    // Room for the whole message: a number id's twenty digits, a string id's own length
+    // (escaped, it may need more: the vector then grows once).
+    let id_room = match id {
+        RequestId::Number(_) => 20,
+        RequestId::String(text) => text.len() + 2,
+    };
+    let mut text = Vec::with_capacity(HEAD.len() + id_room + RESULT.len() + result.len() + 1);
+    text.extend_from_slice(HEAD);
+    match id {
+        RequestId::Number(n) => text.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes()),
+        RequestId::String(_) => {
+            if serde_json::to_writer(&mut text, id).is_err() {
+                text.extend_from_slice(b"null");
+            }
+        }
+    }
+    text.extend_from_slice(RESULT);
     text.extend_from_slice(result);
     text.push(b'}');
     Bytes::from(text)
@@ -1481,11 +1494,24 @@ mod tests {
         push_number(&mut long, u64::MAX);
         assert_eq!(long, u64::MAX.to_string().as_bytes());
         let result = br#"{"tools":[]}"#;
-        let ours = spliced(&RequestId::Number(5), result);
         let value: serde_json::Value = serde_json::from_slice(result).unwrap();
-        let theirs =
-            serde_json::to_vec(&serde_json::json!({"jsonrpc": "2.0", "id": 5, "result": value})).unwrap();
-        assert_eq!(&ours[..], &theirs[..]);
+        let ids = [
+            RequestId::Number(5),
+            RequestId::Number(0),
+            RequestId::Number(-1),
+            RequestId::Number(i64::MIN),
+            RequestId::Number(i64::MAX),
+            RequestId::String("".into()),
+            RequestId::String("call-7".into()),
+            RequestId::String("a \"quoted\" \\ id\n\u{1}é".into()),
+        ];
+        for id in ids {
+            let ours = spliced(&id, result);
+            let theirs =
+                serde_json::to_vec(&serde_json::json!({"jsonrpc": "2.0", "id": id, "result": value}))
+                    .unwrap();
+            assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs), "{id:?}");
+        }
     }
 
     #[test]

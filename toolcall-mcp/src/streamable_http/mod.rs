@@ -53,7 +53,7 @@ mod front;
 pub(crate) mod health;
 mod hosts;
 mod hot;
-mod names;
+pub(crate) mod names;
 mod parked;
 pub(crate) mod rate;
 mod resume;

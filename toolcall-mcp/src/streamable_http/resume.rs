@@ -43,6 +43,7 @@ use rmcp::model::ProtocolVersion;
 
 use super::events::{self, Events, KeepAlive};
 use crate::plain::plain;
+use crate::request::VersionHeader;
 
 /// The request header naming the last event a client received.
 pub(crate) const LAST_EVENT_ID: &str = "last-event-id";
@@ -117,13 +118,14 @@ pub(crate) fn served_here(headers: &HeaderMap) -> bool {
     accepts && legacy
 }
 
-/// Whether a POST's request headers name a protocol revision with resumable streams
-/// (none named is the oldest).
-pub(crate) fn resumable_revision(headers: &HeaderMap) -> bool {
-    headers
-        .get(super::names::PROTOCOL_VERSION)
-        .and_then(|value| value.to_str().ok())
-        .is_none_or(|version| version < ProtocolVersion::V_2026_07_28.as_str())
+/// Whether a POST's `MCP-Protocol-Version` header (`version`, as the front read it from
+/// `headers`) names a protocol revision with resumable streams (none named, or a value
+/// that is not text, is the oldest).
+pub(crate) fn resumable_revision(version: &VersionHeader, headers: &HeaderMap) -> bool {
+    match version.text(headers) {
+        Ok(Some(text)) => text < ProtocolVersion::V_2026_07_28.as_str(),
+        Ok(None) | Err(()) => true,
+    }
 }
 
 /// Whether `response` is an SSE stream.

@@ -74,7 +74,7 @@ use super::body::{BodyGuard, Guarded};
 use super::parked::Parked;
 use super::resume::{self, LastEvent, Streams};
 use crate::plain::plain;
-use crate::request::Identity;
+use crate::request::{Arrived, Identity, VersionHeader};
 use crate::talk::SessionLevel;
 
 /// The key under the stored `initialize` parameters' `_meta` naming the session's owner.
@@ -157,9 +157,9 @@ enum Admission {
 
 /// Whether a request may go on to its session.
 enum Claim {
-    /// The session's state, its restore gate, and whether its stored entry is due a read
-    /// ([`Sessions::refresh_one`]).
-    Granted(Option<SessionLevel>, RestoreGate, bool),
+    /// The session's id (the table's own), its state, its restore gate, and whether its
+    /// stored entry is due a read ([`Sessions::refresh_one`]).
+    Granted(Arc<str>, Option<SessionLevel>, RestoreGate, bool),
     NotFound,
     /// Idle past the session idle time: it ends.
     Expired,
@@ -192,13 +192,15 @@ impl Sessions {
     }
 
     /// Checks `id` against `identity` and notes one more request in it.
-    fn claim(&self, id: &str, identity: &Arc<str>, stream: Option<Stream>) -> Claim {
+    fn claim(&self, id: &str, identity: &str, stream: Option<Stream>, now: Instant) -> Claim {
         let mut table = self.lock();
+        let Some((key, _)) = table.get_key_value(id) else { return Claim::NotFound };
+        let key = Arc::clone(key);
         let Some(entry) = table.get_mut(id) else { return Claim::NotFound };
-        if entry.owner != *identity {
+        if *entry.owner != *identity {
             return Claim::NotFound;
         }
-        if self.expired(entry) {
+        if entry.busy == 0 && now.saturating_duration_since(entry.last_used) >= self.idle {
             return Claim::Expired;
         }
         match stream {
@@ -209,15 +211,14 @@ impl Sessions {
             None => {}
         }
         entry.busy += 1;
-        let now = Instant::now();
-        entry.last_used = now;
+        entry.last_used = entry.last_used.max(now);
         // An entry last read a refresh interval ago or more is read now (off the request's
         // path): it may expire before the next round.
         let due = self.store.is_some() && now.duration_since(entry.refreshed) >= self.refresh_every;
         if due {
             entry.refreshed = now;
         }
-        Claim::Granted(entry.state.clone(), entry.restore.clone(), due)
+        Claim::Granted(key, entry.state.clone(), entry.restore.clone(), due)
     }
 
     /// Notes `state` as session `id`'s, when it has none yet.
@@ -351,7 +352,7 @@ impl Sessions {
             return Err(busy(&refused));
         }
         self.keep_refreshed();
-        Ok(Some(self.claim(id, identity, stream)))
+        Ok(Some(self.claim(id, identity, stream, Instant::now())))
     }
 
     /// The owner written in the store next to session `id`, if it is there.
@@ -504,10 +505,10 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
     request: Request,
     next: impl FnOnce(Request) -> F,
 ) -> Response {
-    let identity = request.extensions().get::<Identity>().cloned().unwrap_or_default().0;
+    let identity = request.extensions().get::<Identity>().map(|identity| Arc::clone(&identity.0));
     let id = match request.headers().get(super::names::SESSION_ID).map(HeaderValue::to_str) {
         None => None,
-        Some(Ok(id)) => Some(Arc::<str>::from(id)),
+        Some(Ok(id)) => Some(id),
         Some(Err(_)) => return not_found(),
     };
     let Some(id) = id else {
@@ -518,15 +519,16 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
         let response = next(request).await;
         // Once per session: boxed, as the other rare branches, so the future of a call in
         // a session (moved whole into the futures around it) stays small.
-        return Box::pin(new_session(sessions, identity, response, state)).await;
+        return Box::pin(new_session(sessions, identity.unwrap_or_default(), response, state)).await;
     };
     let get = request.method() == Method::GET;
     // A GET with `Last-Event-ID` that rmcp would serve as a resume (anything else it refuses).
-    let last_event = request
-        .headers()
-        .get(resume::LAST_EVENT_ID)
-        .filter(|_| get && resume::served_here(request.headers()))
-        .map(LastEvent::of);
+    let last_event = if get {
+        request.headers().get(resume::LAST_EVENT_ID).filter(|_| resume::served_here(request.headers()))
+    } else {
+        None
+    }
+    .map(LastEvent::of);
     let stream = match last_event {
         _ if !get => None,
         None if request.headers().contains_key(resume::LAST_EVENT_ID) => Some(Stream::Resume),
@@ -534,23 +536,28 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
         Some(LastEvent::Standalone) => Some(Stream::Resume),
         Some(LastEvent::Request { .. } | LastEvent::Malformed) => None,
     };
-    let mut claim = sessions.claim(&id, &identity, stream);
+    // The request's arrival is the claim's time: read once, when its head came.
+    let arrived = request.extensions().get::<Arrived>().map_or_else(Instant::now, |arrived| arrived.at);
+    let caller = identity.as_deref().unwrap_or_default();
+    let mut claim = sessions.claim(id, caller, stream, arrived);
     if matches!(claim, Claim::NotFound) && sessions.store.is_some() {
+        let (id, identity) = (Arc::<str>::from(id), identity.clone().unwrap_or_default());
         match Box::pin(sessions.restored(&id, &identity, stream)).await {
             Ok(Some(restored)) => claim = restored,
             Ok(None) => {}
             Err(refused) => return refused,
         }
     }
-    let (state, restore) = match claim {
-        Claim::Granted(state, restore, due) => {
+    let (id, state, restore) = match claim {
+        Claim::Granted(id, state, restore, due) => {
             if due {
                 sessions.refresh_one(&id);
             }
-            (state, restore)
+            (id, state, restore)
         }
         Claim::NotFound => return not_found(),
         Claim::Expired => {
+            let id = Arc::<str>::from(id);
             sessions.forget(&id);
             Box::pin(sessions.close(&id)).await;
             return not_found();
@@ -578,7 +585,8 @@ pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
         Some(LastEvent::Standalone) | None => {}
     }
     // A request's SSE answer is kept for a resume (protocol revisions that have one).
-    let keep = request.method() == Method::POST && resume::resumable_revision(request.headers());
+    let keep = request.method() == Method::POST
+        && resume::resumable_revision(&VersionHeader::of_request(&request), request.headers());
     let delete = request.method() == Method::DELETE;
     // The hot path serves the session with its state; a session this replica holds no
     // state of (restored from the store) takes one if rmcp restores it on this request.
@@ -678,7 +686,8 @@ impl BodyGuard for Unread {
 
 impl Drop for Unread {
     fn drop(&mut self) {
-        if let Some(HotEvents { session, stream, events }) = self.events.take() {
+        if let Some(HotEvents { session, stream, whole, split }) = self.events.take() {
+            let events = vec![whole.slice(..split), whole.slice(split..)];
             self.streams.keep_sent(session, stream, events);
         }
     }
@@ -747,7 +756,10 @@ fn busy(refused: &Admission) -> Response {
 pub(crate) struct HotEvents {
     pub(crate) session: Arc<str>,
     pub(crate) stream: u64,
-    pub(crate) events: Vec<Bytes>,
+    /// The two events (the priming one, the answer) as sent, one after the other.
+    pub(crate) whole: Bytes,
+    /// Where the answer's event starts in `whole`.
+    pub(crate) split: usize,
 }
 
 /// The `initialize` params of a session the hot path opened (their JSON text), on its
@@ -780,8 +792,8 @@ mod tests {
 
     /// Whether a claim of `id` by `owner` is granted with a read of its stored entry due.
     fn due(sessions: &Sessions, id: &str, owner: &Arc<str>) -> bool {
-        match sessions.claim(id, owner, None) {
-            Claim::Granted(_, _, due) => due,
+        match sessions.claim(id, owner, None, Instant::now()) {
+            Claim::Granted(_, _, _, due) => due,
             _ => panic!("the claim of {id} was refused"),
         }
     }

@@ -155,11 +155,7 @@ mod tests {
             let mut request = Request::new(axum::body::Body::empty());
             request.headers_mut().insert("x-forwarded-for", HeaderValue::from_static("192.0.2.1"));
             let peer = Some(format!("{peer}:4000").parse().unwrap());
-            request.extensions_mut().insert(Arrived {
-                at: std::time::Instant::now(),
-                peer,
-                disconnect: None,
-            });
+            request.extensions_mut().insert(Arrived::new(std::time::Instant::now(), peer));
             request
         };
         let mut behind = request("10.0.0.1");

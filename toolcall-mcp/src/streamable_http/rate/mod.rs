@@ -357,7 +357,7 @@ mod tests {
         let mut request = Request::new(axum::body::Body::empty());
         assert_eq!(&*caller(&request), "", "no address known");
         let peer = Some("10.0.0.1:5000".parse().unwrap());
-        request.extensions_mut().insert(Arrived { at: std::time::Instant::now(), peer, disconnect: None });
+        request.extensions_mut().insert(Arrived::new(std::time::Instant::now(), peer));
         assert_eq!(&*caller(&request), "10.0.0.1");
         request.extensions_mut().insert(ClientAddr("192.0.2.1".parse().unwrap()));
         assert_eq!(&*caller(&request), "192.0.2.1", "the client its trusted proxy named");
