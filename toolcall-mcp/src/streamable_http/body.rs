@@ -290,6 +290,8 @@ mod tests {
         let told = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let response = Guarded::wrap(Response::new(Body::from("abc")), Told(Arc::clone(&told)));
         let mut body = response.into_body();
+        // Its length is known: hyper sends it with Content-Length, not chunked.
+        assert_eq!(http_body::Body::size_hint(&body).exact(), Some(3));
         let frame = http_body_util::BodyExt::frame(&mut body).await.unwrap().unwrap();
         assert_eq!(frame.into_data().unwrap(), "abc");
         assert!(http_body::Body::is_end_stream(&body));

@@ -242,26 +242,43 @@ async fn connection(
     builder.timer(TokioTimer::new()).header_read_timeout(None).keep_alive(true);
     let served = builder.serve_connection(io, service);
     tokio::pin!(served);
-    tokio::pin!(stopping);
-    let mut shut_down = false;
     let mut tick = tokio::time::interval(limits.tick());
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The connection's task wakes for each request, twice or more; the watchdog's timer
+    // and the server's stop are polled only when they woke it.
+    let mut tick = WokenOnly::new(tick);
+    let mut stopping = Some(WokenOnly::new(Box::pin(stopping)));
     loop {
-        tokio::select! {
-            result = served.as_mut() => {
+        let event = std::future::poll_fn(|cx| {
+            if let Poll::Ready(result) = served.as_mut().poll(cx) {
+                return Poll::Ready(Event::Served(result));
+            }
+            if tick.poll_woken(cx, |tick, cx| tick.poll_tick(cx)).is_ready() {
+                return Poll::Ready(Event::Tick);
+            }
+            if let Some(stop) = &mut stopping
+                && stop.poll_woken(cx, |stop, cx| stop.as_mut().poll(cx)).is_ready()
+            {
+                return Poll::Ready(Event::Stopping);
+            }
+            Poll::Pending
+        })
+        .await;
+        match event {
+            Event::Served(result) => {
                 if let Err(error) = result {
                     log::debug!("connection ended: {error}");
                 }
                 break;
             }
-            _ = tick.tick() => {
+            Event::Tick => {
                 if let Some(why) = state.expired(&limits) {
                     log::debug!("closing a connection: {why}");
                     break;
                 }
             }
-            () = &mut stopping, if !shut_down => {
-                shut_down = true;
+            Event::Stopping => {
+                stopping = None;
                 if state.may_shut_down() {
                     served.as_mut().graceful_shutdown();
                 }
@@ -270,6 +287,83 @@ async fn connection(
     }
     // `_held` is dropped last (parameters after locals): after `served`, whose GET answer
     // may hold a `Released`.
+}
+
+/// What woke a connection's loop.
+enum Event<E> {
+    /// hyper is done with the connection.
+    Served(Result<(), E>),
+    /// The watchdog's timer.
+    Tick,
+    /// The server stops.
+    Stopping,
+}
+
+/// A future (or stream) polled only after it woke its task, through a waker of its own
+/// that notes it did; other wakes of the task do not poll it. (Polling the watchdog's
+/// timer and the server's stop at each of a connection's wakes cost a request about 800
+/// instructions.)
+struct WokenOnly<F> {
+    inner: F,
+    /// The task's waker it wakes, and whether it did since it was last polled; `None`
+    /// before its first poll.
+    woke: Option<Arc<Woke>>,
+}
+
+/// The waker of a [`WokenOnly`].
+struct Woke {
+    fired: std::sync::atomic::AtomicBool,
+    task: std::task::Waker,
+}
+
+impl std::task::Wake for Woke {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.fired.store(true, Ordering::SeqCst);
+        self.task.wake_by_ref();
+    }
+}
+
+impl<F> WokenOnly<F> {
+    fn new(inner: F) -> Self {
+        WokenOnly { inner, woke: None }
+    }
+
+    /// `poll` of the inner future with its own waker, when it woke the task of `cx` since
+    /// its last poll (or was never polled, or the task's waker changed); else `Pending`,
+    /// its waker still registered. After a `Ready` it is polled at the next call, to
+    /// register again.
+    fn poll_woken<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: impl FnOnce(&mut F, &mut Context<'_>) -> Poll<T>,
+    ) -> Poll<T> {
+        let woke = match &self.woke {
+            Some(woke) if woke.task.will_wake(cx.waker()) => {
+                if !woke.fired.swap(false, Ordering::SeqCst) {
+                    return Poll::Pending;
+                }
+                Arc::clone(woke)
+            }
+            _ => {
+                let woke = Arc::new(Woke {
+                    fired: std::sync::atomic::AtomicBool::new(false),
+                    task: cx.waker().clone(),
+                });
+                self.woke = Some(Arc::clone(&woke));
+                woke
+            }
+        };
+        let waker = std::task::Waker::from(Arc::clone(&woke));
+        let polled = poll(&mut self.inner, &mut Context::from_waker(&waker));
+        if polled.is_ready() {
+            woke.fired.store(true, Ordering::SeqCst);
+        }
+        polled
+    }
 }
 
 /// Marks the end of one request's response when dropped (and, for a GET, counts its
@@ -360,5 +454,87 @@ impl AsyncWrite for Watched {
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::task::Waker;
+
+    use super::*;
+
+    /// A future that counts its polls, keeps the waker of the last, and is ready when told.
+    #[derive(Default)]
+    struct Counted {
+        polls: usize,
+        waker: Option<Waker>,
+        ready: bool,
+    }
+
+    impl Counted {
+        fn poll(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+            self.polls += 1;
+            self.waker = Some(cx.waker().clone());
+            if self.ready { Poll::Ready(()) } else { Poll::Pending }
+        }
+    }
+
+    /// A task's waker that counts its wakes.
+    #[derive(Default)]
+    struct Task(Mutex<usize>);
+
+    impl std::task::Wake for Task {
+        fn wake(self: Arc<Self>) {
+            *self.0.lock().unwrap() += 1;
+        }
+    }
+
+    #[test]
+    fn a_woken_only_future_is_polled_when_it_woke_its_task_and_not_otherwise() {
+        let task = Arc::new(Task::default());
+        let waker = Waker::from(Arc::clone(&task));
+        let mut cx = Context::from_waker(&waker);
+        let mut woken = WokenOnly::new(Counted::default());
+        let mut poll = |woken: &mut WokenOnly<Counted>| woken.poll_woken(&mut cx, |inner, cx| inner.poll(cx));
+        // Its first poll registers it.
+        assert!(poll(&mut woken).is_pending());
+        assert_eq!(woken.inner.polls, 1);
+        // The task woken by something else: it is not polled.
+        for _ in 0..3 {
+            assert!(poll(&mut woken).is_pending());
+        }
+        assert_eq!(woken.inner.polls, 1);
+        // It wakes its task (through its own waker): the task hears it, and it is polled.
+        woken.inner.waker.take().unwrap().wake();
+        assert_eq!(*task.0.lock().unwrap(), 1);
+        assert!(poll(&mut woken).is_pending());
+        assert_eq!(woken.inner.polls, 2);
+        assert!(poll(&mut woken).is_pending());
+        assert_eq!(woken.inner.polls, 2);
+        // Ready: it is polled again at the next call (an interval registers its next tick).
+        woken.inner.ready = true;
+        woken.inner.waker.take().unwrap().wake_by_ref();
+        assert!(poll(&mut woken).is_ready());
+        woken.inner.ready = false;
+        assert!(poll(&mut woken).is_pending());
+        assert_eq!(woken.inner.polls, 4);
+        assert!(poll(&mut woken).is_pending());
+        assert_eq!(woken.inner.polls, 4);
+    }
+
+    #[test]
+    fn a_woken_only_future_is_polled_again_under_another_task_waker() {
+        let second = Arc::new(Task::default());
+        let (one, two) = (Waker::from(Arc::new(Task::default())), Waker::from(Arc::clone(&second)));
+        let mut woken = WokenOnly::new(Counted::default());
+        let poll = |woken: &mut WokenOnly<Counted>, waker: &Waker| {
+            woken.poll_woken(&mut Context::from_waker(waker), |inner, cx| inner.poll(cx))
+        };
+        assert!(poll(&mut woken, &one).is_pending());
+        assert!(poll(&mut woken, &two).is_pending());
+        assert_eq!(woken.inner.polls, 2, "a new task waker: polled, to register it");
+        woken.inner.waker.take().unwrap().wake();
+        assert_eq!(*second.0.lock().unwrap(), 1, "its wake reaches the new task");
     }
 }
