@@ -374,7 +374,10 @@ impl Server {
         session: &talk::SessionLevel,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let known = || self.tools.iter().any(|t| t.name == request.name);
+        let known = || {
+            let at = self.tools.iter().position(|t| t.name == request.name)?;
+            Some(self.name_of(Some(at), &request.name))
+        };
         let served = Served::begin("tools/call", &context).tool(&request.name, known);
         // Boxed: the call's future is large, and handed down by value it would be copied
         // into each future that holds it on the way.

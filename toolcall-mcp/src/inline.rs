@@ -117,19 +117,28 @@ impl Inline {
         }
         let Some(state) = tool.and_then(|at| self.states(count).get(at)) else { return };
         let over = took > self.budget;
-        let demoted =
-            DEMOTED + self.now_ms() + u64::try_from(DEMOTED_FOR.as_millis()).unwrap_or(u64::MAX >> 8);
-        let _ = state.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |now| match now {
+        let next = |now: u64| match now {
             // Learning (on the pool): a run of cheap polls makes it inline.
             _ if now < LEARN && over => Some(0),
             _ if now + 1 < LEARN => Some(now + 1),
             _ if now < LEARN => Some(INLINE),
             // Inline: strikes for polls over the budget, forgiven one cheap poll at a time.
-            _ if now < DEMOTED && over && now - INLINE + STRIKE >= OUT => Some(demoted),
+            _ if now < DEMOTED && over && now - INLINE + STRIKE >= OUT => Some(
+                DEMOTED + self.now_ms() + u64::try_from(DEMOTED_FOR.as_millis()).unwrap_or(u64::MAX >> 8),
+            ),
             _ if now < DEMOTED && over => Some(now + STRIKE),
             _ if now < DEMOTED => Some(now.saturating_sub(1).max(INLINE)),
             _ => None,
-        });
+        };
+        // A cheap poll of a tool inline with no strikes changes nothing: nothing is written
+        // (the tool's state is shared by every worker calling it).
+        let mut now = state.load(Ordering::Relaxed);
+        while let Some(value) = next(now).filter(|value| *value != now) {
+            match state.compare_exchange_weak(now, value, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return,
+                Err(actual) => now = actual,
+            }
+        }
     }
     /// Whether tool `tool` (of `count`) runs inline now.
     #[cfg(test)]

@@ -47,12 +47,18 @@ struct Answer {
     ids: Vec<String>,
     /// The JSON-RPC message answering the request.
     message: Value,
+    /// The headers that say how to take the stream (type, caching, proxy buffering).
+    stream_headers: Vec<Option<String>>,
 }
 
 /// POSTs `body` with `headers` and reads the answer.
 async fn ask(uri: &str, body: &Value, headers: &[(&str, &str)]) -> Answer {
     let (status, response_headers, text) = post(uri, body.to_string(), headers).await;
     let whole = response_headers.contains_key("content-length");
+    let stream_headers = ["content-type", "cache-control", "x-accel-buffering"]
+        .iter()
+        .map(|name| response_headers.get(*name).map(|value| value.to_str().unwrap().to_owned()))
+        .collect();
     let mut ids = Vec::new();
     let mut message = Value::Null;
     for event in text.split("\n\n") {
@@ -70,7 +76,7 @@ async fn ask(uri: &str, body: &Value, headers: &[(&str, &str)]) -> Answer {
     if message.is_null() {
         message = serde_json::from_str(&text).unwrap_or(Value::Null);
     }
-    Answer { status, whole, ids, message }
+    Answer { status, whole, ids, message, stream_headers }
 }
 
 /// A legacy session on `uri` (initialize, initialized) with `extra` headers.
@@ -133,6 +139,7 @@ async fn hot_and_cold(
     assert_eq!(hot.status, 200, "{method} {hot:?}");
     assert!(hot.whole && !cold.whole, "{method}: the hot path answered the first, rmcp the second");
     assert_eq!(hot.message, cold.message, "{method} #{id}");
+    assert_eq!(hot.stream_headers, cold.stream_headers, "{method} #{id}");
     (hot, cold)
 }
 

@@ -204,11 +204,13 @@ async fn operation_durations_are_recorded() {
     let otel = otel();
     let client = connect(McpServer::new(&example_app::toolset::ALL, app())).await;
     let args = |value: serde_json::Value| value.as_object().cloned().unwrap();
-    client
-        .call_tool(CallToolRequestParams::new("add").with_arguments(args(json!({"a": 1, "b": 2}))))
-        .await
-        .unwrap();
+    // Two calls alike (the second is recorded with the attributes written for the first,
+    // on its thread), one that fails between and after them.
+    let add = || CallToolRequestParams::new("add").with_arguments(args(json!({"a": 1, "b": 2})));
+    client.call_tool(add()).await.unwrap();
     client.call_tool(CallToolRequestParams::new("add").with_arguments(args(json!({"b": 2})))).await.unwrap();
+    client.call_tool(add()).await.unwrap();
+    client.call_tool(add()).await.unwrap();
     assert!(client.call_tool(CallToolRequestParams::new("nope")).await.is_err());
     client.cancel().await.unwrap();
     otel.meter_provider.force_flush().unwrap();
@@ -248,6 +250,17 @@ async fn operation_durations_are_recorded() {
         ("network.transport", "pipe"),
     ];
     assert!(has(&call, &["error.type", "rpc.response.status_code"]), "{points:#?}");
+    let successes: u64 = points
+        .iter()
+        .filter(|(attributes, ..)| {
+            call.iter()
+                .all(|(k, v)| attributes.iter().any(|kv| kv.key.as_str() == *k && kv.value.as_str() == *v))
+                && attributes.iter().all(|kv| kv.key.as_str() != "error.type")
+        })
+        .map(|(_, count, _)| count)
+        .sum();
+    // (The other tests of this file, on the same meter provider, call `add` too.)
+    assert!(successes >= 3, "each successful call is measured, in its series: {successes}: {points:#?}");
     let mut failed = call.to_vec();
     failed.push(("error.type", "tool_error"));
     assert!(has(&failed, &["rpc.response.status_code"]), "{points:#?}");

@@ -1188,13 +1188,18 @@ fn push_number(out: &mut Vec<u8>, n: u64) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
-/// An SSE response with rmcp's headers.
+/// An SSE response with rmcp's headers (copied from a map made once: inserted one by
+/// one, each name was hashed for every response).
 fn event_stream(body: Body) -> Response {
+    static HEADERS: std::sync::LazyLock<HeaderMap> = std::sync::LazyLock::new(|| {
+        let mut headers = HeaderMap::with_capacity(3);
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(EVENT_STREAM));
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        headers.insert(names::X_ACCEL_BUFFERING, HeaderValue::from_static("no"));
+        headers
+    });
     let mut response = Response::new(body);
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(EVENT_STREAM));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    headers.insert(names::X_ACCEL_BUFFERING, HeaderValue::from_static("no"));
+    *response.headers_mut() = HEADERS.clone();
     response
 }
 

@@ -208,21 +208,30 @@ impl Served {
         !self.span.is_disabled()
     }
 
-    /// A `tools/call` of tool `name`; `known` says whether the server has such a tool (an
-    /// unknown name, the client's text, stays out of the span's name and the metric); it
-    /// is asked only when something records the request.
+    /// A `tools/call` of tool `name`; `known` gives the server's name of the tool when it
+    /// has such a tool (an unknown name, the client's text, stays out of the span's name
+    /// and the metric); it is asked only when something records the request.
     #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
-    pub(crate) fn tool(mut self, name: &str, known: impl FnOnce() -> bool) -> Self {
+    pub(crate) fn tool(
+        mut self,
+        name: &str,
+        known: impl FnOnce() -> Option<std::borrow::Cow<'static, str>>,
+    ) -> Self {
         if self.note.is_none() && !self.is_recording() && !cfg!(feature = "otel") {
             return self;
         }
-        let known = known();
+        let ours = known();
+        let known = ours.is_some();
         let name = cut(name, 120);
         if let Some(note) = &self.note {
             note.tool(&name);
         }
+        // The server's own name (static for the toolset's tools), cut as the client's.
         #[cfg(feature = "otel")]
-        self.metric.tool(known.then_some(&*name));
+        self.metric.tool(ours.map(|ours| match ours.len() <= 120 {
+            true => ours,
+            false => std::borrow::Cow::Owned(name.clone().into_owned()),
+        }));
         if self.is_recording() {
             self.span.record("gen_ai.operation.name", "execute_tool");
             self.span.record("gen_ai.tool.name", &*name);
