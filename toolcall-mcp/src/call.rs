@@ -119,42 +119,44 @@ impl Server {
 
     /// [`Server::run_for`] without its span; the tool's future is polled in `span`, when
     /// given, and the outcome recorded on it.
-    async fn run_untraced(
+    fn run_untraced(
         &self,
         job: Job<'_>,
         cancelled: impl std::future::Future<Output = ()>,
         span: Option<tracing::Span>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let Job { version, context, name, tool, args, arrived, limit, after_poll, progress, talk } = job;
-        let limit = limit.unwrap_or_else(|| self.limit_of(name));
-        let started = std::sync::atomic::AtomicBool::new(false);
-        let place = self.inline.place(tool, self.tools.len(), args.size());
-        let call = async {
-            let slot = self.limit.enter().await?;
-            started.store(true, std::sync::atomic::Ordering::SeqCst);
-            let first = FirstPoll { inline: &self.inline, tool, count: self.tools.len(), place };
-            let call = observed(self.call_of(context, (name, tool), args, progress, version), after_poll);
-            let work = first.run(in_span(call, span.as_ref()), slot);
-            Ok::<_, limit::Busy>(match talk {
-                Some(talk) => talk.around(work).await,
-                None => work.await,
-            })
-        };
-        let deadline = tokio::time::Instant::from_std(arrived + limit);
-        let outcome = tokio::select! {
-            // The call first: one that is over at its first poll never starts the timer.
-            biased;
-            outcome = call => self.result_of(name, version, outcome),
-            () = tokio::time::sleep_until(deadline) => {
-                let started = started.load(std::sync::atomic::Ordering::SeqCst);
-                Ok(self.timed_out_result(name, started, limit))
+    ) -> impl std::future::Future<Output = Result<CallToolResult, ErrorData>> {
+        async move {
+            let Job { version, context, name, tool, args, arrived, limit, after_poll, progress, talk } = job;
+            let limit = limit.unwrap_or_else(|| self.limit_of(name));
+            let started = std::sync::atomic::AtomicBool::new(false);
+            let place = self.inline.place(tool, self.tools.len(), args.size());
+            let call = async {
+                let slot = self.limit.enter().await?;
+                started.store(true, std::sync::atomic::Ordering::SeqCst);
+                let first = FirstPoll { inline: &self.inline, tool, count: self.tools.len(), place };
+                let call = observed(self.call_of(context, (name, tool), args, progress, version), after_poll);
+                let work = first.run(in_span(call, span.as_ref()), slot);
+                Ok::<_, limit::Busy>(match talk {
+                    Some(talk) => talk.around(work).await,
+                    None => work.await,
+                })
+            };
+            let deadline = tokio::time::Instant::from_std(arrived + limit);
+            let outcome = tokio::select! {
+                // The call first: one that is over at its first poll never starts the timer.
+                biased;
+                outcome = call => self.result_of(name, version, outcome),
+                () = tokio::time::sleep_until(deadline) => {
+                    let started = started.load(std::sync::atomic::Ordering::SeqCst);
+                    Ok(self.timed_out_result(name, started, limit))
+                }
+                () = cancelled => Err(ErrorData::internal_error(telemetry::CANCELLED, None)),
+            };
+            if let Some(span) = &span {
+                telemetry::tool_outcome(span, &outcome);
             }
-            () = cancelled => Err(ErrorData::internal_error(telemetry::CANCELLED, None)),
-        };
-        if let Some(span) = &span {
-            telemetry::tool_outcome(span, &outcome);
+            outcome
         }
-        outcome
     }
 
     /// The result of a call of `name` that ran (or was refused a slot), for a client on
@@ -321,39 +323,45 @@ impl FirstPoll<'_> {
     /// the pool, holding `slot` until that part is over even if the caller stops waiting
     /// (a sync tool cannot be stopped). An async tool's later polls run on the caller's
     /// task, and dropping the future cancels it.
-    async fn run(self, mut call: Call, slot: tokio::sync::OwnedSemaphorePermit) -> Result<Value, ToolError> {
-        if self.place == Place::Inline {
-            let began = Instant::now();
-            let first = std::future::poll_fn(|cx| Poll::Ready(poll_once(&mut call, cx))).await;
-            self.inline.record(self.tool, self.count, self.place, began.elapsed());
-            let result = match first {
-                Some(result) => result,
-                None => call.await,
-            };
-            drop(slot);
-            return result;
-        }
-        let timed = self.place == (Place::Pool { learn: true });
-        let first = tokio::task::spawn_blocking(move || {
-            let mut call = call;
-            let began = timed.then(Instant::now);
-            // The waker of this poll is never used: the caller's task polls again at once,
-            // which registers its own (a future wakes only the waker of its latest poll).
-            let polled = poll_once(&mut call, &mut Context::from_waker(Waker::noop()));
-            let took = began.map(|began| began.elapsed());
-            match polled {
-                Some(result) => (Ok(result), took),
-                None => (Err((call, slot)), took),
+    fn run(
+        self,
+        mut call: Call,
+        slot: tokio::sync::OwnedSemaphorePermit,
+    ) -> impl std::future::Future<Output = Result<Value, ToolError>> {
+        async move {
+            if self.place == Place::Inline {
+                let began = Instant::now();
+                let first = std::future::poll_fn(|cx| Poll::Ready(poll_once(&mut call, cx))).await;
+                self.inline.record(self.tool, self.count, self.place, began.elapsed());
+                let result = match first {
+                    Some(result) => result,
+                    None => call.await,
+                };
+                drop(slot);
+                return result;
             }
-        })
-        .await;
-        if let Ok((_, Some(took))) = &first {
-            self.inline.record(self.tool, self.count, self.place, *took);
-        }
-        match first {
-            Ok((Ok(result), _)) => result,
-            Ok((Err((call, _slot)), _)) => call.await,
-            Err(error) => Err(ToolError::Panicked(format!("the call's thread failed: {error}"))),
+            let timed = self.place == (Place::Pool { learn: true });
+            let first = tokio::task::spawn_blocking(move || {
+                let mut call = call;
+                let began = timed.then(Instant::now);
+                // The waker of this poll is never used: the caller's task polls again at once,
+                // which registers its own (a future wakes only the waker of its latest poll).
+                let polled = poll_once(&mut call, &mut Context::from_waker(Waker::noop()));
+                let took = began.map(|began| began.elapsed());
+                match polled {
+                    Some(result) => (Ok(result), took),
+                    None => (Err((call, slot)), took),
+                }
+            })
+            .await;
+            if let Ok((_, Some(took))) = &first {
+                self.inline.record(self.tool, self.count, self.place, *took);
+            }
+            match first {
+                Ok((Ok(result), _)) => result,
+                Ok((Err((call, _slot)), _)) => call.await,
+                Err(error) => Err(ToolError::Panicked(format!("the call's thread failed: {error}"))),
+            }
         }
     }
 }

@@ -367,92 +367,96 @@ impl Server {
     /// `tools/call` of `request` with `args` (its arguments, taken out of it: parsed by
     /// rmcp, or the text of the HTTP layer's hot path), in a server span, for a session
     /// whose log level is `session`.
-    pub(crate) async fn call_tool_with(
+    pub(crate) fn call_tool_with(
         &self,
         request: CallToolRequestParams,
         args: Arguments,
         session: &talk::SessionLevel,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let known = || {
-            let at = self.tools.iter().position(|t| t.name == request.name)?;
-            Some(self.name_of(Some(at), &request.name))
-        };
-        let served = Served::begin("tools/call", &context).tool(&request.name, known);
-        // Boxed: the call's future is large, and handed down by value it would be copied
-        // into each future that holds it on the way.
-        let call = Box::pin(self.call_tool_untraced(request, args, session, context));
-        served.run_judged(call, tool_error).await
+    ) -> impl std::future::Future<Output = Result<CallToolResponse, ErrorData>> {
+        async move {
+            let known = || {
+                let at = self.tools.iter().position(|t| t.name == request.name)?;
+                Some(self.name_of(Some(at), &request.name))
+            };
+            let served = Served::begin("tools/call", &context).tool(&request.name, known);
+            // Boxed: the call's future is large, and handed down by value it would be copied
+            // into each future that holds it on the way.
+            let call = Box::pin(self.call_tool_untraced(request, args, session, context));
+            served.run_judged(call, tool_error).await
+        }
     }
 
     /// `tools/call`, in the span [`Server::call_tool_with`] opens.
-    async fn call_tool_untraced(
+    fn call_tool_untraced(
         &self,
         request: CallToolRequestParams,
         args: Arguments,
         session: &talk::SessionLevel,
         context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let caller = self.context_of(&context)?;
-        let arrived = arrival(&context);
-        let tool = self.tools.iter().position(|t| t.name == request.name);
-        if !tool.is_some_and(|i| self.shows(&caller, self.infos[i])) {
-            return Err(self.unknown_tool(&caller, &request.name));
-        }
-        // 2026-07-28: a client's disconnect cancels its request. Earlier revisions say the
-        // opposite (a disconnect is not a cancellation; the client may resume the stream
-        // with Last-Event-ID), so their calls go on.
-        let stateless = crate::revision::is_stateless(&context);
-        #[cfg(feature = "tasks")]
-        let detachable = match self.task_of(tool, stateless, &request.name, &context)? {
-            TaskStart::Now => {
-                let call = self.task_call(tool, &request.name, args, caller, None, &context);
-                // Boxed, as the other rare branches: the future of a call that is not a task
-                // stays small.
-                return Box::pin(self.start_task(call?)).await.map(Into::into);
+    ) -> impl std::future::Future<Output = Result<CallToolResponse, ErrorData>> {
+        async move {
+            let caller = self.context_of(&context)?;
+            let arrived = arrival(&context);
+            let tool = self.tools.iter().position(|t| t.name == request.name);
+            if !tool.is_some_and(|i| self.shows(&caller, self.infos[i])) {
+                return Err(self.unknown_tool(&caller, &request.name));
             }
-            TaskStart::AtDetach => true,
-            TaskStart::Never => false,
-        };
-        #[cfg(feature = "ask")]
-        let rounds = self.rounds(stateless, &request, &args, &context)?;
-        #[cfg(feature = "tasks")]
-        if let (true, Some((rounds, _))) = (detachable, &rounds) {
-            rounds.detach_into_task();
-        }
-        #[cfg(feature = "ask")]
-        let asking = rounds.as_ref().map(|(rounds, _)| Arc::clone(rounds));
-        #[cfg(not(feature = "ask"))]
-        let asking = ();
-        let name = self.name_of(tool, &request.name);
-        let (progress, talk) = talk::Talk::new(&context, session, self.default_log_level, name, asking);
-        let disconnect = context
-            .extensions
-            .get::<http::request::Parts>()
-            .and_then(|parts| parts.extensions.get::<crate::request::Arrived>()?.disconnect.as_ref())
-            .filter(|_| stateless)
-            .cloned();
-        let cancelled = cancelled_or_gone(context.ct.clone().cancelled_owned(), disconnect);
-        let version = crate::revision::version_of(&context);
-        let job = Job {
-            version: version.as_ref(),
-            context: caller,
-            name: &request.name,
-            tool,
-            args,
-            arrived,
-            limit: None,
+            // 2026-07-28: a client's disconnect cancels its request. Earlier revisions say the
+            // opposite (a disconnect is not a cancellation; the client may resume the stream
+            // with Last-Event-ID), so their calls go on.
+            let stateless = crate::revision::is_stateless(&context);
+            #[cfg(feature = "tasks")]
+            let detachable = match self.task_of(tool, stateless, &request.name, &context)? {
+                TaskStart::Now => {
+                    let call = self.task_call(tool, &request.name, args, caller, None, &context);
+                    // Boxed, as the other rare branches: the future of a call that is not a task
+                    // stays small.
+                    return Box::pin(self.start_task(call?)).await.map(Into::into);
+                }
+                TaskStart::AtDetach => true,
+                TaskStart::Never => false,
+            };
             #[cfg(feature = "ask")]
-            after_poll: after_poll(&rounds),
+            let rounds = self.rounds(stateless, &request, &args, &context)?;
+            #[cfg(feature = "tasks")]
+            if let (true, Some((rounds, _))) = (detachable, &rounds) {
+                rounds.detach_into_task();
+            }
+            #[cfg(feature = "ask")]
+            let asking = rounds.as_ref().map(|(rounds, _)| Arc::clone(rounds));
             #[cfg(not(feature = "ask"))]
-            after_poll: None,
-            progress,
-            talk: Some(talk),
-        };
-        #[cfg(feature = "ask")]
-        return self.run_asking(job, cancelled, rounds, &request.name, &context).await;
-        #[cfg(not(feature = "ask"))]
-        self.run_for(job, cancelled).await.map(Into::into)
+            let asking = ();
+            let name = self.name_of(tool, &request.name);
+            let (progress, talk) = talk::Talk::new(&context, session, self.default_log_level, name, asking);
+            let disconnect = context
+                .extensions
+                .get::<http::request::Parts>()
+                .and_then(|parts| parts.extensions.get::<crate::request::Arrived>()?.disconnect.as_ref())
+                .filter(|_| stateless)
+                .cloned();
+            let cancelled = cancelled_or_gone(context.ct.clone().cancelled_owned(), disconnect);
+            let version = crate::revision::version_of(&context);
+            let job = Job {
+                version: version.as_ref(),
+                context: caller,
+                name: &request.name,
+                tool,
+                args,
+                arrived,
+                limit: None,
+                #[cfg(feature = "ask")]
+                after_poll: after_poll(&rounds),
+                #[cfg(not(feature = "ask"))]
+                after_poll: None,
+                progress,
+                talk: Some(talk),
+            };
+            #[cfg(feature = "ask")]
+            return self.run_asking(job, cancelled, rounds, &request.name, &context).await;
+            #[cfg(not(feature = "ask"))]
+            self.run_for(job, cancelled).await.map(Into::into)
+        }
     }
 
     /// The rounds of a 2026-07-28 call (`stateless`), whose tool's questions end the call
@@ -517,47 +521,49 @@ impl Server {
     /// gets the question to answer. (One `select!` whether or not there are rounds: the
     /// call's future, which is large, has one place in this one.)
     #[cfg(feature = "ask")]
-    async fn run_asking(
+    fn run_asking(
         &self,
         job: Job<'_>,
         cancelled: impl std::future::Future<Output = ()>,
         rounds: Option<(Arc<rounds::Rounds>, Arguments)>,
         tool: &str,
         context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let asked = async {
-            match &rounds {
-                Some(round) => {
-                    round.0.asked().await;
-                    round
+    ) -> impl std::future::Future<Output = Result<CallToolResponse, ErrorData>> {
+        async move {
+            let asked = async {
+                match &rounds {
+                    Some(round) => {
+                        round.0.asked().await;
+                        round
+                    }
+                    None => std::future::pending().await,
                 }
-                None => std::future::pending().await,
-            }
-        };
-        // A tool that detached (`ToolMeta::task_from_detach`) goes on as a task.
-        let detached = async {
-            #[cfg(feature = "tasks")]
-            if let Some(round) = &rounds {
-                round.0.detached().await;
-                return round;
-            }
-            std::future::pending().await
-        };
-        tokio::select! {
-            biased;
-            outcome = self.run_for(job, cancelled) => match (outcome, &rounds) {
-                // A tool that failed after asking for what the client lacks: -32021.
-                (Ok(result), Some((rounds, _))) if result.is_error == Some(true) => {
-                    let failed = result.content.first().and_then(|c| c.as_text()).map_or("", |t| t.text.as_str());
-                    rounds.missing(failed).map_or(Ok(result.into()), Err)
+            };
+            // A tool that detached (`ToolMeta::task_from_detach`) goes on as a task.
+            let detached = async {
+                #[cfg(feature = "tasks")]
+                if let Some(round) = &rounds {
+                    round.0.detached().await;
+                    return round;
                 }
-                (outcome, _) => outcome.map(Into::into),
-            },
-            (rounds, args) = asked => {
-                let binding = rounds::binding(&crate::request::identity(context), tool, &args.to_value());
-                rounds.input_required(&self.request_states, &binding).map(Into::into)
+                std::future::pending().await
+            };
+            tokio::select! {
+                biased;
+                outcome = self.run_for(job, cancelled) => match (outcome, &rounds) {
+                    // A tool that failed after asking for what the client lacks: -32021.
+                    (Ok(result), Some((rounds, _))) if result.is_error == Some(true) => {
+                        let failed = result.content.first().and_then(|c| c.as_text()).map_or("", |t| t.text.as_str());
+                        rounds.missing(failed).map_or(Ok(result.into()), Err)
+                    }
+                    (outcome, _) => outcome.map(Into::into),
+                },
+                (rounds, args) = asked => {
+                    let binding = rounds::binding(&crate::request::identity(context), tool, &args.to_value());
+                    rounds.input_required(&self.request_states, &binding).map(Into::into)
+                }
+                (rounds, args) = detached => Box::pin(self.continue_as_task(rounds, args, tool, context)).await,
             }
-            (rounds, args) = detached => Box::pin(self.continue_as_task(rounds, args, tool, context)).await,
         }
     }
 

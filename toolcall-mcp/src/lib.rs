@@ -1,4 +1,10 @@
 #![doc = include_str!("../README.md")]
+// A request's path (the HTTP front, the session guard, the hot path, a call) is written as
+// functions returning `async move` blocks rather than as `async fn`s on purpose: an async
+// fn's future keeps each argument twice (as given, then moved into a local), and every
+// future is moved whole into the one awaiting it, so each such level cost a copy of its
+// arguments per request (#66: 51 KB copied per call, 39 KB after).
+#![allow(clippy::manual_async_fn)]
 
 /// What [`server!`] expands to: the stand-ins for what a crate did not generate.
 #[doc(hidden)]

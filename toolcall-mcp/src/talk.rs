@@ -436,30 +436,32 @@ impl Talk {
 
     /// Runs `call` while forwarding its reports, then sends the ones still queued, and
     /// returns the call's output.
-    pub(crate) async fn around<T>(mut self, call: impl Future<Output = T>) -> T {
-        let mut call = std::pin::pin!(call);
-        let output = loop {
-            tokio::select! {
-                biased;
-                output = &mut call => break output,
-                // Boxed: sending (a question's above all) is a large future, and most calls
-                // send nothing; the call's own future stays small.
-                Some(report) = self.sink.queue.recv() => Box::pin(self.send(report)).await,
+    pub(crate) fn around<T>(mut self, call: impl Future<Output = T>) -> impl std::future::Future<Output = T> {
+        async move {
+            let mut call = std::pin::pin!(call);
+            let output = loop {
+                tokio::select! {
+                    biased;
+                    output = &mut call => break output,
+                    // Boxed: sending (a question's above all) is a large future, and most calls
+                    // send nothing; the call's own future stays small.
+                    Some(report) = self.sink.queue.recv() => Box::pin(self.send(report)).await,
+                }
+            };
+            // A tool may have kept a clone of its Progress: take no more, send what is queued.
+            self.sink.queue.close();
+            while let Ok(report) = self.sink.queue.try_recv() {
+                Box::pin(self.send(report)).await;
             }
-        };
-        // A tool may have kept a clone of its Progress: take no more, send what is queued.
-        self.sink.queue.close();
-        while let Ok(report) = self.sink.queue.try_recv() {
-            Box::pin(self.send(report)).await;
+            let dropped = self.sink.queue.dropped.load(Ordering::Relaxed);
+            if dropped > 0 {
+                log::warn!(
+                    "tool `{}`: {dropped} progress and log reports dropped (over {QUEUE} queued)",
+                    self.tool
+                );
+            }
+            output
         }
-        let dropped = self.sink.queue.dropped.load(Ordering::Relaxed);
-        if dropped > 0 {
-            log::warn!(
-                "tool `{}`: {dropped} progress and log reports dropped (over {QUEUE} queued)",
-                self.tool
-            );
-        }
-        output
     }
 
     async fn send(&mut self, report: Report) {

@@ -42,47 +42,52 @@ pub(crate) struct BodyLimits {
 /// bytes ride along as [`BodyBytes`] too; a large one's request comes with its turn
 /// (at most one per core at a time): the caller has rmcp parse it in [`ParseInPlace`],
 /// off the async workers, while holding the turn.
-pub(crate) async fn read_body(
+pub(crate) fn read_body(
     limits: &BodyLimits,
     request: Request,
-) -> Result<(Request, Option<LargeTurn<'_>>), Response> {
-    let declared = request
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|text| text.parse::<u64>().ok());
-    if let Some(length) = declared.filter(|length| *length > limits.limit as u64) {
-        // The rare branches are boxed: the future of every request (moved whole into the
-        // futures around it) stays small.
-        return Err(Box::pin(refuse_declared_too_large(limits, request, length)).await);
+) -> impl std::future::Future<Output = Result<(Request, Option<LargeTurn<'_>>), Response>> {
+    async move {
+        let declared = request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|text| text.parse::<u64>().ok());
+        if let Some(length) = declared.filter(|length| *length > limits.limit as u64) {
+            // The rare branches are boxed: the future of every request (moved whole into the
+            // futures around it) stays small.
+            return Err(Box::pin(refuse_declared_too_large(limits, request, length)).await);
+        }
+        let (mut parts, body) = request.into_parts();
+        let read = http_body_util::BodyExt::collect(http_body_util::Limited::new(body, limits.limit));
+        let bytes = match tokio::time::timeout(limits.timeout, read).await {
+            Ok(Ok(collected)) => collected.to_bytes(),
+            Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => {
+                return Err(closing(StatusCode::PAYLOAD_TOO_LARGE, too_large(limits)));
+            }
+            Ok(Err(error)) => {
+                return Err(closing(
+                    StatusCode::BAD_REQUEST,
+                    format!("Bad Request: cannot read the body: {error}"),
+                ));
+            }
+            Err(_) => {
+                log::info!("{} {}: body not received within {:?}", parts.method, parts.uri, limits.timeout);
+                return Err(closing(
+                    StatusCode::REQUEST_TIMEOUT,
+                    format!(
+                        "Request Timeout: the body did not arrive within {} ms",
+                        limits.timeout.as_millis()
+                    ),
+                ));
+            }
+        };
+        if bytes.len() <= LARGE_BODY {
+            parts.extensions.insert(BodyBytes(bytes.clone()));
+            return Ok((Request::from_parts(parts, Body::from(bytes)), None));
+        }
+        let turn = Box::pin(large_body_turn(limits, &bytes)).await?;
+        Ok((Request::from_parts(parts, Body::from(bytes)), Some(turn)))
     }
-    let (mut parts, body) = request.into_parts();
-    let read = http_body_util::BodyExt::collect(http_body_util::Limited::new(body, limits.limit));
-    let bytes = match tokio::time::timeout(limits.timeout, read).await {
-        Ok(Ok(collected)) => collected.to_bytes(),
-        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => {
-            return Err(closing(StatusCode::PAYLOAD_TOO_LARGE, too_large(limits)));
-        }
-        Ok(Err(error)) => {
-            return Err(closing(
-                StatusCode::BAD_REQUEST,
-                format!("Bad Request: cannot read the body: {error}"),
-            ));
-        }
-        Err(_) => {
-            log::info!("{} {}: body not received within {:?}", parts.method, parts.uri, limits.timeout);
-            return Err(closing(
-                StatusCode::REQUEST_TIMEOUT,
-                format!("Request Timeout: the body did not arrive within {} ms", limits.timeout.as_millis()),
-            ));
-        }
-    };
-    if bytes.len() <= LARGE_BODY {
-        parts.extensions.insert(BodyBytes(bytes.clone()));
-        return Ok((Request::from_parts(parts, Body::from(bytes)), None));
-    }
-    let turn = Box::pin(large_body_turn(limits, &bytes)).await?;
-    Ok((Request::from_parts(parts, Body::from(bytes)), Some(turn)))
 }
 
 /// The text of a 413.

@@ -59,9 +59,11 @@ pub(crate) struct McpRoute {
 impl McpRoute {
     /// Answers one request for `/mcp`: each check in turn, the first refusal is the
     /// answer; then the session guard and the answer.
-    pub(crate) async fn serve(&self, request: Request) -> Response {
-        match self.checked(request).await {
-            Ok(response) | Err(response) => self.challenged(response),
+    pub(crate) fn serve(&self, request: Request) -> impl std::future::Future<Output = Response> {
+        async move {
+            match self.checked(request).await {
+                Ok(response) | Err(response) => self.challenged(response),
+            }
         }
     }
 
@@ -76,53 +78,59 @@ impl McpRoute {
     }
 
     /// The checks, then the answer; `Err` is a refusal.
-    async fn checked(&self, request: Request) -> Result<Response, Response> {
-        if let Some(refused) = hosts::refusal(&self.allowed, &request) {
-            return Err(refused);
+    fn checked(&self, request: Request) -> impl std::future::Future<Output = Result<Response, Response>> {
+        async move {
+            if let Some(refused) = hosts::refusal(&self.allowed, &request) {
+                return Err(refused);
+            }
+            #[cfg(feature = "oauth")]
+            let request = match &self.oauth {
+                Some(server) => Box::pin(crate::oauth::guard::verify_token(server, request)).await?,
+                None => request,
+            };
+            let request = match &self.from_request {
+                Some(function) => authenticate(function.as_ref(), request)?,
+                None => request,
+            };
+            let (request, large) = read_body(&self.limits, request).await?;
+            #[cfg(feature = "oauth")]
+            let request = match self.oauth.as_ref().filter(|server| !server.tools.is_empty()) {
+                Some(server) => Box::pin(crate::oauth::scopes::check_tool_scopes(server, request)).await?,
+                None => request,
+            };
+            if let Some(limiters) = &self.rate
+                && let Some(refused) = Box::pin(rate::refusal(limiters, &request)).await
+            {
+                return Err(refused);
+            }
+            Ok(match large {
+                // rmcp parses a large body as it handles the request: off the async workers.
+                Some(_turn) => ParseInPlace(Box::pin(self.guarded(request))).await,
+                None => Box::pin(self.guarded(request)).await,
+            })
         }
-        #[cfg(feature = "oauth")]
-        let request = match &self.oauth {
-            Some(server) => Box::pin(crate::oauth::guard::verify_token(server, request)).await?,
-            None => request,
-        };
-        let request = match &self.from_request {
-            Some(function) => authenticate(function.as_ref(), request)?,
-            None => request,
-        };
-        let (request, large) = read_body(&self.limits, request).await?;
-        #[cfg(feature = "oauth")]
-        let request = match self.oauth.as_ref().filter(|server| !server.tools.is_empty()) {
-            Some(server) => Box::pin(crate::oauth::scopes::check_tool_scopes(server, request)).await?,
-            None => request,
-        };
-        if let Some(limiters) = &self.rate
-            && let Some(refused) = Box::pin(rate::refusal(limiters, &request)).await
-        {
-            return Err(refused);
-        }
-        Ok(match large {
-            // rmcp parses a large body as it handles the request: off the async workers.
-            Some(_turn) => ParseInPlace(Box::pin(self.guarded(request))).await,
-            None => Box::pin(self.guarded(request)).await,
-        })
     }
 
     /// The session guard. Without legacy sessions rmcp serves every request on its own
     /// and ignores `Mcp-Session-Id`: there is nothing to guard.
-    async fn guarded(&self, request: Request) -> Response {
-        match &self.sessions {
-            Some(sessions) => sessions::guard(sessions, request, |request| self.answer(request)).await,
-            None => self.answer(request).await,
+    fn guarded(&self, request: Request) -> impl std::future::Future<Output = Response> {
+        async move {
+            match &self.sessions {
+                Some(sessions) => sessions::guard(sessions, request, |request| self.answer(request)).await,
+                None => self.answer(request).await,
+            }
         }
     }
 
     /// The hot path's answer, else rmcp's.
-    async fn answer(&self, request: Request) -> Response {
-        match Box::pin(self.hot.answer(request)).await {
-            Ok(answered) => answered,
-            // rmcp's future is several times the size of the rest of the route's: boxed,
-            // it is not moved along with every request the hot path answers.
-            Err(request) => Box::pin(self.rmcp_answer(request)).await,
+    fn answer(&self, request: Request) -> impl std::future::Future<Output = Response> {
+        async move {
+            match Box::pin(self.hot.answer(request)).await {
+                Ok(answered) => answered,
+                // rmcp's future is several times the size of the rest of the route's: boxed,
+                // it is not moved along with every request the hot path answers.
+                Err(request) => Box::pin(self.rmcp_answer(request)).await,
+            }
         }
     }
 
@@ -229,42 +237,47 @@ fn logged_and_checked<F: Future<Output = Response>>(
 /// response's body
 /// fires the request's [`Disconnect`] if the client leaves before its end; an error
 /// response's text is cut to 1 KiB.
-async fn check_head<F: Future<Output = Response>>(
+fn check_head<F: Future<Output = Response>>(
     mut request: Request,
     next: impl FnOnce(Request) -> F,
-) -> Response {
-    let version = VersionHeader::of(request.headers());
-    let cancellable = may_be_cancelled_by_disconnect(request.method(), &version);
-    match request.extensions_mut().get_mut::<Arrived>() {
-        Some(arrived) => arrived.version = version,
-        None => {
-            request.extensions_mut().insert(Arrived { version, ..Arrived::new(Instant::now(), None) });
-        }
-    }
-    // As many values as names: no header is repeated, none of these two (the usual case,
-    // without a lookup).
-    let headers = request.headers();
-    if headers.len() != headers.keys_len() {
-        for (name, what) in [(header::HOST, "Host"), (super::names::SESSION_ID, "Mcp-Session-Id")] {
-            if headers.get_all(name).iter().nth(1).is_some() {
-                return plain(StatusCode::BAD_REQUEST, format!("Bad Request: more than one {what} header"));
+) -> impl std::future::Future<Output = Response> {
+    async move {
+        let version = VersionHeader::of(request.headers());
+        let cancellable = may_be_cancelled_by_disconnect(request.method(), &version);
+        match request.extensions_mut().get_mut::<Arrived>() {
+            Some(arrived) => arrived.version = version,
+            None => {
+                request.extensions_mut().insert(Arrived { version, ..Arrived::new(Instant::now(), None) });
             }
         }
-    }
-    let trigger = cancellable.then(|| {
-        let (trigger, disconnect) = Disconnect::new();
-        if let Some(arrived) = request.extensions_mut().get_mut::<Arrived>() {
-            arrived.disconnect = Some(disconnect);
+        // As many values as names: no header is repeated, none of these two (the usual case,
+        // without a lookup).
+        let headers = request.headers();
+        if headers.len() != headers.keys_len() {
+            for (name, what) in [(header::HOST, "Host"), (super::names::SESSION_ID, "Mcp-Session-Id")] {
+                if headers.get_all(name).iter().nth(1).is_some() {
+                    return plain(
+                        StatusCode::BAD_REQUEST,
+                        format!("Bad Request: more than one {what} header"),
+                    );
+                }
+            }
         }
-        trigger
-    });
-    let response = next(request).await;
-    if response.status().is_client_error() || response.status().is_server_error() {
-        return cut_error_body(response).await;
-    }
-    match trigger {
-        Some(trigger) => Guarded::wrap(response, trigger),
-        None => response,
+        let trigger = cancellable.then(|| {
+            let (trigger, disconnect) = Disconnect::new();
+            if let Some(arrived) = request.extensions_mut().get_mut::<Arrived>() {
+                arrived.disconnect = Some(disconnect);
+            }
+            trigger
+        });
+        let response = next(request).await;
+        if response.status().is_client_error() || response.status().is_server_error() {
+            return cut_error_body(response).await;
+        }
+        match trigger {
+            Some(trigger) => Guarded::wrap(response, trigger),
+            None => response,
+        }
     }
 }
 

@@ -202,20 +202,25 @@ impl Hot {
 
     /// The answer to `request`, or the request back when the hot path does not take it
     /// (rmcp then answers it).
-    pub(crate) async fn answer(self: &Arc<Self>, request: Request) -> Result<Response, Request> {
-        if request.method() != Method::POST {
-            return Err(request);
+    pub(crate) fn answer(
+        self: &Arc<Self>,
+        request: Request,
+    ) -> impl std::future::Future<Output = Result<Response, Request>> {
+        async move {
+            if request.method() != Method::POST {
+                return Err(request);
+            }
+            let Some(body) = request.extensions().get::<BodyBytes>().map(|bytes| bytes.0.clone()) else {
+                return Err(request);
+            };
+            if let Some(answered) = self.cancellation(&request, &body) {
+                return Ok(answered);
+            }
+            let Some(message) = Message::read(&body, request.headers()) else { return Err(request) };
+            let Some(route) = self.route(&request, &message) else { return Err(request) };
+            let (parts, _) = request.into_parts();
+            Ok(self.serve(route, message, parts).await)
         }
-        let Some(body) = request.extensions().get::<BodyBytes>().map(|bytes| bytes.0.clone()) else {
-            return Err(request);
-        };
-        if let Some(answered) = self.cancellation(&request, &body) {
-            return Ok(answered);
-        }
-        let Some(message) = Message::read(&body, request.headers()) else { return Err(request) };
-        let Some(route) = self.route(&request, &message) else { return Err(request) };
-        let (parts, _) = request.into_parts();
-        Ok(self.serve(route, message, parts).await)
     }
 
     /// How `message` is served, or `None` when rmcp must serve it.
@@ -349,48 +354,56 @@ impl Hot {
     }
 
     /// Answers `message`, routed `route`, whose request's head is `parts`.
-    async fn serve(self: &Arc<Self>, route: Route, message: Message, parts: Parts) -> Response {
-        let Message { id, meta, method } = message;
-        let (peer, session, spoken) = match route {
-            Route::Stateless { version } => (self.detached_peer(), None, Some(version)),
-            Route::Session { link, peer } => (peer, Some(link), None),
-            Route::Opening { state } => {
-                let Asked::Initialize { params, text } = method else { return accepted() };
-                // Boxed, as `list` and a call that waits: the future of a call answered
-                // at once stays small (it is moved whole into the futures around it).
-                return Box::pin(self.open(id, *params, text, state, parts)).await;
+    fn serve(
+        self: &Arc<Self>,
+        route: Route,
+        message: Message,
+        parts: Parts,
+    ) -> impl std::future::Future<Output = Response> {
+        async move {
+            let Message { id, meta, method } = message;
+            let (peer, session, spoken) = match route {
+                Route::Stateless { version } => (self.detached_peer(), None, Some(version)),
+                Route::Session { link, peer } => (peer, Some(link), None),
+                Route::Opening { state } => {
+                    let Asked::Initialize { params, text } = method else { return accepted() };
+                    // Boxed, as `list` and a call that waits: the future of a call answered
+                    // at once stays small (it is moved whole into the futures around it).
+                    return Box::pin(self.open(id, *params, text, state, parts)).await;
+                }
+            };
+            if let Asked::Initialized = method {
+                // A parked session's client is ready: nothing to do until rmcp is needed
+                // (a restore replays it to the handler).
+                return accepted();
             }
-        };
-        if let Asked::Initialized = method {
-            // A parked session's client is ready: nothing to do until rmcp is needed
-            // (a restore replays it to the handler).
-            return accepted();
-        }
-        let mut context = RequestContext::new(id.clone(), peer);
-        context.meta = meta;
-        context.extensions.insert(parts);
-        // Read once for the call path (`revision::version_of`).
-        let version = spoken.or_else(|| context.protocol_version());
-        context.extensions.insert(Spoken(version.clone()));
-        match method {
-            Asked::List { cursor } => {
-                let answer = Box::pin(self.list(&id, cursor, context, session.is_none())).await;
-                self.complete(session.as_ref(), answer)
-            }
-            Asked::Initialize { .. } | Asked::Initialized => accepted(),
-            Asked::Call { name, args } => {
-                let hot = Arc::clone(self);
-                let level = session.as_ref().map_or_else(|| self.unset.clone(), |link| link.state.clone());
-                let cancel = context.ct.clone();
-                let call_id = id.clone();
-                let stateless = session.is_none();
-                let call = Box::pin(async move {
-                    let request = CallToolRequestParams::new(name);
-                    let outcome = hot.server.call_tool_with(request, args, &level, context).await;
-                    let outcome = outcome.map(ServerResult::from);
-                    answer_of(&call_id, outcome, version.as_ref(), stateless)
-                });
-                self.drive(call, session, id, Box::new(move || cancel.cancel())).await
+            let mut context = RequestContext::new(id.clone(), peer);
+            context.meta = meta;
+            context.extensions.insert(parts);
+            // Read once for the call path (`revision::version_of`).
+            let version = spoken.or_else(|| context.protocol_version());
+            context.extensions.insert(Spoken(version.clone()));
+            match method {
+                Asked::List { cursor } => {
+                    let answer = Box::pin(self.list(&id, cursor, context, session.is_none())).await;
+                    self.complete(session.as_ref(), answer)
+                }
+                Asked::Initialize { .. } | Asked::Initialized => accepted(),
+                Asked::Call { name, args } => {
+                    let hot = Arc::clone(self);
+                    let level =
+                        session.as_ref().map_or_else(|| self.unset.clone(), |link| link.state.clone());
+                    let cancel = context.ct.clone();
+                    let call_id = id.clone();
+                    let stateless = session.is_none();
+                    let call = Box::pin(async move {
+                        let request = CallToolRequestParams::new(name);
+                        let outcome = hot.server.call_tool_with(request, args, &level, context).await;
+                        let outcome = outcome.map(ServerResult::from);
+                        answer_of(&call_id, outcome, version.as_ref(), stateless)
+                    });
+                    self.drive(call, session, id, Box::new(move || cancel.cancel())).await
+                }
             }
         }
     }
@@ -492,25 +505,27 @@ impl Hot {
 
     /// Runs `call` to its answer: at once when its first poll answers, else on the
     /// response body (2026-07-28) or on a task of its own (a legacy session's).
-    async fn drive(
+    fn drive(
         self: &Arc<Self>,
         call: Pin<Box<dyn Future<Output = Answer> + Send>>,
         session: Option<SessionLink>,
         id: RequestId,
         cancel: Canceller,
-    ) -> Response {
-        let mut call = call;
-        let first = std::future::poll_fn(|cx| {
-            Poll::Ready(match call.as_mut().poll(cx) {
-                Poll::Ready(text) => Some(text),
-                Poll::Pending => None,
+    ) -> impl std::future::Future<Output = Response> {
+        async move {
+            let mut call = call;
+            let first = std::future::poll_fn(|cx| {
+                Poll::Ready(match call.as_mut().poll(cx) {
+                    Poll::Ready(text) => Some(text),
+                    Poll::Pending => None,
+                })
             })
-        })
-        .await;
-        if let Some(answer) = first {
-            return self.complete(session.as_ref(), answer);
+            .await;
+            if let Some(answer) = first {
+                return self.complete(session.as_ref(), answer);
+            }
+            Box::pin(self.wait(call, session, id, cancel)).await
         }
-        Box::pin(self.wait(call, session, id, cancel)).await
     }
 
     /// [`Hot::drive`] for a `call` its first poll did not answer.

@@ -500,134 +500,136 @@ fn not_found() -> Response {
 }
 
 /// The middleware.
-pub(crate) async fn guard<F: std::future::Future<Output = Response>>(
+pub(crate) fn guard<F: std::future::Future<Output = Response>>(
     sessions: &Arc<Sessions>,
     request: Request,
     next: impl FnOnce(Request) -> F,
-) -> Response {
-    let identity = request.extensions().get::<Identity>().map(|identity| Arc::clone(&identity.0));
-    let id = match request.headers().get(super::names::SESSION_ID).map(HeaderValue::to_str) {
-        None => None,
-        Some(Ok(id)) => Some(id),
-        Some(Err(_)) => return not_found(),
-    };
-    let Some(id) = id else {
-        // A request that may open a session: the session rmcp opens takes this state.
-        let mut request = request;
-        let state = SessionLevel::default();
-        request.extensions_mut().insert(NewSession(state.clone(), None));
-        let response = next(request).await;
-        // Once per session: boxed, as the other rare branches, so the future of a call in
-        // a session (moved whole into the futures around it) stays small.
-        return Box::pin(new_session(sessions, identity.unwrap_or_default(), response, state)).await;
-    };
-    let get = request.method() == Method::GET;
-    // A GET with `Last-Event-ID` that rmcp would serve as a resume (anything else it refuses).
-    let last_event = if get {
-        request.headers().get(resume::LAST_EVENT_ID).filter(|_| resume::served_here(request.headers()))
-    } else {
-        None
-    }
-    .map(LastEvent::of);
-    let stream = match last_event {
-        _ if !get => None,
-        None if request.headers().contains_key(resume::LAST_EVENT_ID) => Some(Stream::Resume),
-        None => Some(Stream::Standalone),
-        Some(LastEvent::Standalone) => Some(Stream::Resume),
-        Some(LastEvent::Request { .. } | LastEvent::Malformed) => None,
-    };
-    // The request's arrival is the claim's time: read once, when its head came.
-    let arrived = request.extensions().get::<Arrived>().map_or_else(Instant::now, |arrived| arrived.at);
-    let caller = identity.as_deref().unwrap_or_default();
-    let mut claim = sessions.claim(id, caller, stream, arrived);
-    if matches!(claim, Claim::NotFound) && sessions.store.is_some() {
-        let (id, identity) = (Arc::<str>::from(id), identity.clone().unwrap_or_default());
-        match Box::pin(sessions.restored(&id, &identity, stream)).await {
-            Ok(Some(restored)) => claim = restored,
-            Ok(None) => {}
-            Err(refused) => return refused,
-        }
-    }
-    let (id, state, restore) = match claim {
-        Claim::Granted(id, state, restore, due) => {
-            if due {
-                sessions.refresh_one(&id);
-            }
-            (id, state, restore)
-        }
-        Claim::NotFound => return not_found(),
-        Claim::Expired => {
-            let id = Arc::<str>::from(id);
-            sessions.forget(&id);
-            Box::pin(sessions.close(&id)).await;
-            return not_found();
-        }
-        Claim::Conflict => {
-            return plain(
-                StatusCode::CONFLICT,
-                "Conflict: this session already has a stream of this kind open; close it first",
-            );
-        }
-    };
-    let claimed = Claimed { sessions: Arc::clone(sessions), id: Arc::clone(&id), stream };
-    match last_event {
-        Some(LastEvent::Request { index, stream }) => {
-            // The table says the session lives (parked or in rmcp); this replica's streams
-            // say whether there is anything to resume.
-            return Guarded::wrap(sessions.streams.resume(&id, index, stream), claimed);
-        }
-        Some(LastEvent::Malformed) => {
-            return plain(
-                StatusCode::BAD_REQUEST,
-                "Bad Request: Last-Event-ID is not an event id this server gives (N or N/S)",
-            );
-        }
-        Some(LastEvent::Standalone) | None => {}
-    }
-    // A request's SSE answer is kept for a resume (protocol revisions that have one).
-    let keep = request.method() == Method::POST
-        && resume::resumable_revision(&VersionHeader::of_request(&request), request.headers());
-    let delete = request.method() == Method::DELETE;
-    // The hot path serves the session with its state; a session this replica holds no
-    // state of (restored from the store) takes one if rmcp restores it on this request.
-    let mut request = request;
-    let fresh = match state {
-        Some(state) => {
-            request.extensions_mut().insert(SessionLink { id: Arc::clone(&id), state, restore });
+) -> impl std::future::Future<Output = Response> {
+    async move {
+        let identity = request.extensions().get::<Identity>().map(|identity| Arc::clone(&identity.0));
+        let id = match request.headers().get(super::names::SESSION_ID).map(HeaderValue::to_str) {
+            None => None,
+            Some(Ok(id)) => Some(id),
+            Some(Err(_)) => return not_found(),
+        };
+        let Some(id) = id else {
+            // A request that may open a session: the session rmcp opens takes this state.
+            let mut request = request;
+            let state = SessionLevel::default();
+            request.extensions_mut().insert(NewSession(state.clone(), None));
+            let response = next(request).await;
+            // Once per session: boxed, as the other rare branches, so the future of a call in
+            // a session (moved whole into the futures around it) stays small.
+            return Box::pin(new_session(sessions, identity.unwrap_or_default(), response, state)).await;
+        };
+        let get = request.method() == Method::GET;
+        // A GET with `Last-Event-ID` that rmcp would serve as a resume (anything else it refuses).
+        let last_event = if get {
+            request.headers().get(resume::LAST_EVENT_ID).filter(|_| resume::served_here(request.headers()))
+        } else {
             None
         }
-        None => {
-            let fresh = SessionLevel::default();
-            request.extensions_mut().insert(NewSession(fresh.clone(), Some(restore)));
-            Some(fresh)
+        .map(LastEvent::of);
+        let stream = match last_event {
+            _ if !get => None,
+            None if request.headers().contains_key(resume::LAST_EVENT_ID) => Some(Stream::Resume),
+            None => Some(Stream::Standalone),
+            Some(LastEvent::Standalone) => Some(Stream::Resume),
+            Some(LastEvent::Request { .. } | LastEvent::Malformed) => None,
+        };
+        // The request's arrival is the claim's time: read once, when its head came.
+        let arrived = request.extensions().get::<Arrived>().map_or_else(Instant::now, |arrived| arrived.at);
+        let caller = identity.as_deref().unwrap_or_default();
+        let mut claim = sessions.claim(id, caller, stream, arrived);
+        if matches!(claim, Claim::NotFound) && sessions.store.is_some() {
+            let (id, identity) = (Arc::<str>::from(id), identity.clone().unwrap_or_default());
+            match Box::pin(sessions.restored(&id, &identity, stream)).await {
+                Ok(Some(restored)) => claim = restored,
+                Ok(None) => {}
+                Err(refused) => return refused,
+            }
         }
-    };
-    let mut response = next(request).await;
-    if let Some(fresh) = fresh.filter(|fresh| fresh.live_peer().is_some()) {
-        sessions.adopt(&id, fresh);
+        let (id, state, restore) = match claim {
+            Claim::Granted(id, state, restore, due) => {
+                if due {
+                    sessions.refresh_one(&id);
+                }
+                (id, state, restore)
+            }
+            Claim::NotFound => return not_found(),
+            Claim::Expired => {
+                let id = Arc::<str>::from(id);
+                sessions.forget(&id);
+                Box::pin(sessions.close(&id)).await;
+                return not_found();
+            }
+            Claim::Conflict => {
+                return plain(
+                    StatusCode::CONFLICT,
+                    "Conflict: this session already has a stream of this kind open; close it first",
+                );
+            }
+        };
+        let claimed = Claimed { sessions: Arc::clone(sessions), id: Arc::clone(&id), stream };
+        match last_event {
+            Some(LastEvent::Request { index, stream }) => {
+                // The table says the session lives (parked or in rmcp); this replica's streams
+                // say whether there is anything to resume.
+                return Guarded::wrap(sessions.streams.resume(&id, index, stream), claimed);
+            }
+            Some(LastEvent::Malformed) => {
+                return plain(
+                    StatusCode::BAD_REQUEST,
+                    "Bad Request: Last-Event-ID is not an event id this server gives (N or N/S)",
+                );
+            }
+            Some(LastEvent::Standalone) | None => {}
+        }
+        // A request's SSE answer is kept for a resume (protocol revisions that have one).
+        let keep = request.method() == Method::POST
+            && resume::resumable_revision(&VersionHeader::of_request(&request), request.headers());
+        let delete = request.method() == Method::DELETE;
+        // The hot path serves the session with its state; a session this replica holds no
+        // state of (restored from the store) takes one if rmcp restores it on this request.
+        let mut request = request;
+        let fresh = match state {
+            Some(state) => {
+                request.extensions_mut().insert(SessionLink { id: Arc::clone(&id), state, restore });
+                None
+            }
+            None => {
+                let fresh = SessionLevel::default();
+                request.extensions_mut().insert(NewSession(fresh.clone(), Some(restore)));
+                Some(fresh)
+            }
+        };
+        let mut response = next(request).await;
+        if let Some(fresh) = fresh.filter(|fresh| fresh.live_peer().is_some()) {
+            sessions.adopt(&id, fresh);
+        }
+        if response.status() == StatusCode::NOT_FOUND || (delete && response.status().is_success()) {
+            sessions.forget(&id);
+        }
+        if delete && response.status() == StatusCode::ACCEPTED {
+            // The session is gone, not queued to go: 204, which clients take as done (the
+            // Python SDK reports rmcp's 202 as "Session termination failed").
+            *response.status_mut() = StatusCode::NO_CONTENT;
+            *response.body_mut() = axum::body::Body::empty();
+            response.headers_mut().remove(axum::http::header::CONTENT_LENGTH);
+            response.headers_mut().remove(axum::http::header::CONTENT_TYPE);
+        }
+        if let Some(events) = response.extensions_mut().remove::<HotEvents>() {
+            // The hot path's answer, sent whole: kept for a resume only if it is not read to
+            // its end.
+            let unread = Unread { streams: Arc::clone(&sessions.streams), events: Some(events) };
+            return Guarded::wrap(response, (unread, claimed));
+        }
+        if keep && resume::is_stream(&response) {
+            // The claim is held while rmcp's stream runs, whoever reads it.
+            return sessions.streams.keep(id, response, claimed);
+        }
+        Guarded::wrap(response, claimed)
     }
-    if response.status() == StatusCode::NOT_FOUND || (delete && response.status().is_success()) {
-        sessions.forget(&id);
-    }
-    if delete && response.status() == StatusCode::ACCEPTED {
-        // The session is gone, not queued to go: 204, which clients take as done (the
-        // Python SDK reports rmcp's 202 as "Session termination failed").
-        *response.status_mut() = StatusCode::NO_CONTENT;
-        *response.body_mut() = axum::body::Body::empty();
-        response.headers_mut().remove(axum::http::header::CONTENT_LENGTH);
-        response.headers_mut().remove(axum::http::header::CONTENT_TYPE);
-    }
-    if let Some(events) = response.extensions_mut().remove::<HotEvents>() {
-        // The hot path's answer, sent whole: kept for a resume only if it is not read to
-        // its end.
-        let unread = Unread { streams: Arc::clone(&sessions.streams), events: Some(events) };
-        return Guarded::wrap(response, (unread, claimed));
-    }
-    if keep && resume::is_stream(&response) {
-        // The claim is held while rmcp's stream runs, whoever reads it.
-        return sessions.streams.keep(id, response, claimed);
-    }
-    Guarded::wrap(response, claimed)
 }
 
 /// A legacy session's request, as the guard passes it on to the hot path: the session,

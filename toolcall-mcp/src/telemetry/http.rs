@@ -140,21 +140,23 @@ impl http_body::Body for Logged {
 
 /// The request-log layer (outermost): when the log's target is enabled, notes the
 /// request and logs it once its response is over; otherwise passes it on untouched.
-pub(crate) async fn request_log<F: std::future::Future<Output = Response>>(
+pub(crate) fn request_log<F: std::future::Future<Output = Response>>(
     mut request: Request,
     next: impl FnOnce(Request) -> F,
-) -> Response {
-    if !tracing::enabled!(target: REQUEST_LOG_TARGET, tracing::Level::INFO) {
-        return next(request).await;
+) -> impl std::future::Future<Output = Response> {
+    async move {
+        if !tracing::enabled!(target: REQUEST_LOG_TARGET, tracing::Level::INFO) {
+            return next(request).await;
+        }
+        let started = request.extensions().get::<Arrived>().map_or_else(Instant::now, |arrived| arrived.at);
+        let note = HttpNote::default();
+        request.extensions_mut().insert(note.clone());
+        let method = request.method().clone();
+        let path = crate::error::cut(request.uri().path(), 200).into_owned();
+        let client = crate::request::client_ip(request.extensions());
+        let response = next(request).await;
+        let status = response.status().as_u16();
+        let line = LogLine { note, method, path, status, started, client };
+        response.map(|inner| Body::new(Logged { inner, _line: line }))
     }
-    let started = request.extensions().get::<Arrived>().map_or_else(Instant::now, |arrived| arrived.at);
-    let note = HttpNote::default();
-    request.extensions_mut().insert(note.clone());
-    let method = request.method().clone();
-    let path = crate::error::cut(request.uri().path(), 200).into_owned();
-    let client = crate::request::client_ip(request.extensions());
-    let response = next(request).await;
-    let status = response.status().as_u16();
-    let line = LogLine { note, method, path, status, started, client };
-    response.map(|inner| Body::new(Logged { inner, _line: line }))
 }

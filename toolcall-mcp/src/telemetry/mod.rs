@@ -280,27 +280,29 @@ impl Served {
 
     /// Runs `work` in the span, and records its outcome: a JSON-RPC error's code
     /// (`error.type`, `rpc.response.status_code`, status error with its message).
-    pub(crate) async fn run<T>(
+    pub(crate) fn run<T>(
         self,
         work: impl Future<Output = Result<T, ErrorData>>,
-    ) -> Result<T, ErrorData> {
-        self.run_judged(work, |_| None).await
+    ) -> impl std::future::Future<Output = Result<T, ErrorData>> {
+        async move { self.run_judged(work, |_| None).await }
     }
 
     /// [`Served::run`], where a result `tool_error` finds a tool's error in is an error of
     /// type `tool_error` too (a `CallToolResult` with `isError`).
-    pub(crate) async fn run_judged<T>(
+    pub(crate) fn run_judged<T>(
         self,
         work: impl Future<Output = Result<T, ErrorData>>,
         tool_error: fn(&T) -> Option<&CallToolResult>,
-    ) -> Result<T, ErrorData> {
-        let outcome = work.instrument(self.span.clone()).await;
-        let failure = match &outcome {
-            Ok(result) => tool_error(result).map(|result| Failure::Tool(error_text(result))),
-            Err(error) => Some(Failure::Rpc(error)),
-        };
-        self.end(failure.as_ref());
-        outcome
+    ) -> impl std::future::Future<Output = Result<T, ErrorData>> {
+        async move {
+            let outcome = work.instrument(self.span.clone()).await;
+            let failure = match &outcome {
+                Ok(result) => tool_error(result).map(|result| Failure::Tool(error_text(result))),
+                Err(error) => Some(Failure::Rpc(error)),
+            };
+            self.end(failure.as_ref());
+            outcome
+        }
     }
 
     fn end(self, failure: Option<&Failure<'_>>) {
