@@ -382,7 +382,7 @@ impl Server {
             let served = Served::begin("tools/call", &context).tool(&request.name, known);
             // Boxed: the call's future is large, and handed down by value it would be copied
             // into each future that holds it on the way.
-            let call = Box::pin(self.call_tool_untraced(request, args, session, context));
+            let call = crate::boxed::boxed(|| self.call_tool_untraced(request, args, session, context));
             served.run_judged(call, tool_error).await
         }
     }

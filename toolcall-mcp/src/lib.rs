@@ -13,6 +13,7 @@ pub mod __generated;
 mod arguments;
 #[cfg(feature = "ask")]
 mod ask;
+mod boxed;
 mod call;
 #[cfg(any(feature = "resources", feature = "prompts"))]
 mod completion;

@@ -106,7 +106,7 @@ impl McpRoute {
             Ok(match large {
                 // rmcp parses a large body as it handles the request: off the async workers.
                 Some(_turn) => ParseInPlace(Box::pin(self.guarded(request))).await,
-                None => Box::pin(self.guarded(request)).await,
+                None => crate::boxed::boxed(|| self.guarded(request)).await,
             })
         }
     }
@@ -125,7 +125,7 @@ impl McpRoute {
     /// The hot path's answer, else rmcp's.
     fn answer(&self, request: Request) -> impl std::future::Future<Output = Response> {
         async move {
-            match Box::pin(self.hot.answer(request)).await {
+            match crate::boxed::boxed(|| self.hot.answer(request)).await {
                 Ok(answered) => answered,
                 // rmcp's future is several times the size of the rest of the route's: boxed,
                 // it is not moved along with every request the hot path answers.
@@ -217,7 +217,9 @@ where
         }
         forwarded::note_client(&self.mcp.trusted_proxies, &mut request);
         let mcp = Arc::clone(&self.mcp);
-        Box::pin(async move { Ok(logged_and_checked(request, |request| mcp.serve(request)).await) })
+        crate::boxed::boxed(
+            || async move { Ok(logged_and_checked(request, |request| mcp.serve(request)).await) },
+        )
     }
 }
 

@@ -396,7 +396,7 @@ impl Hot {
                     let cancel = context.ct.clone();
                     let call_id = id.clone();
                     let stateless = session.is_none();
-                    let call = Box::pin(async move {
+                    let call = crate::boxed::boxed(|| async move {
                         let request = CallToolRequestParams::new(name);
                         let outcome = hot.server.call_tool_with(request, args, &level, context).await;
                         let outcome = outcome.map(ServerResult::from);
