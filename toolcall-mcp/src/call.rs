@@ -130,7 +130,8 @@ impl Server {
             let limit = limit.unwrap_or_else(|| self.limit_of(name));
             let started = std::sync::atomic::AtomicBool::new(false);
             let place = self.inline.place(tool, self.tools.len(), args.size());
-            let call = async {
+            // Boxed where it is made (as the one a call's future holds, see `crate::boxed`).
+            let call = crate::boxed::boxed(|| async {
                 let slot = self.limit.enter().await?;
                 started.store(true, std::sync::atomic::Ordering::SeqCst);
                 let first = FirstPoll { inline: &self.inline, tool, count: self.tools.len(), place };
@@ -140,7 +141,7 @@ impl Server {
                     Some(talk) => talk.around(work).await,
                     None => work.await,
                 })
-            };
+            });
             let deadline = tokio::time::Instant::from_std(arrived + limit);
             let outcome = tokio::select! {
                 // The call first: one that is over at its first poll never starts the timer.

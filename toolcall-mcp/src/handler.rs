@@ -453,9 +453,12 @@ impl Server {
                 talk: Some(talk),
             };
             #[cfg(feature = "ask")]
-            return self.run_asking(job, cancelled, rounds, &request.name, &context).await;
+            // Boxed where it is made: this future (kilobytes) would be built apart and
+            // copied into this one's.
+            return crate::boxed::boxed(|| self.run_asking(job, cancelled, rounds, &request.name, &context))
+                .await;
             #[cfg(not(feature = "ask"))]
-            self.run_for(job, cancelled).await.map(Into::into)
+            crate::boxed::boxed(|| self.run_for(job, cancelled)).await.map(Into::into)
         }
     }
 
