@@ -114,7 +114,7 @@ impl ServerHandler for Server {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
-        let served = Served::begin("initialize", &context).protocol(request.protocol_version.as_str());
+        let served = Served::begin("initialize", &context).protocol(&request.protocol_version);
         served
             .run(async move {
                 context.peer.set_peer_info(request.clone());

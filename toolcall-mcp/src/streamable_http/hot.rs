@@ -233,6 +233,11 @@ impl Hot {
         }
         let noted = VersionHeader::of_request(request);
         let header = noted.text(headers).ok()?;
+        // The header's revision when it names a known one (the front read it).
+        let header_known = match &noted {
+            VersionHeader::Known(known) => Some(known.clone()),
+            _ => header.and_then(crate::revision::known),
+        };
         let named = meta::protocol_version(&message.meta);
         // rmcp: a header naming an unknown version is 400 unless `_meta` names one; a
         // `_meta` version needs the same header; a 2026-07-28 header needs `_meta`.
@@ -240,8 +245,7 @@ impl Hot {
             (Some(named), Some(header)) if named.as_str() == header => {}
             (Some(_), _) => return None,
             (None, Some(header))
-                if crate::revision::known(header).is_none()
-                    || header >= ProtocolVersion::V_2026_07_28.as_str() =>
+                if header_known.is_none() || header >= ProtocolVersion::V_2026_07_28.as_str() =>
             {
                 return None;
             }
@@ -250,7 +254,7 @@ impl Hot {
         // What rmcp's `missing_required_keys` finds missing for 2026-07-28, read once
         // (each reading decodes the keys from `_meta` again).
         let complete = named.is_some() && meta::client_capabilities(&message.meta).is_some();
-        let version = named.clone().or_else(|| header.and_then(crate::revision::known));
+        let version = named.clone().or(header_known);
         let legacy = !complete && version.as_ref().is_none_or(ProtocolVersion::has_initialize);
         if legacy {
             return self.session_route(request, message);
@@ -423,7 +427,7 @@ impl Hot {
         let mut context = RequestContext::new(id.clone(), self.detached_peer());
         context.meta = params.meta.clone().unwrap_or_default();
         context.extensions.insert(parts);
-        let served = Served::begin("initialize", &context).protocol(asked.as_str());
+        let served = Served::begin("initialize", &context).protocol(&asked);
         let greeting = served.run(async { self.greeting(&params) }).await;
         let result = match greeting {
             Ok(result) => result,

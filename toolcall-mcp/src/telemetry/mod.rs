@@ -167,10 +167,10 @@ impl Served {
         }
         #[cfg(feature = "otel")]
         let mut metric = otel::Metric::start(method);
-        let version = crate::revision::version_of(context);
-        let version = version.as_ref().map(|v| v.as_str());
+        let spoken = crate::revision::version_of(context);
+        let version = spoken.as_ref().map(|v| v.as_str());
         #[cfg(feature = "otel")]
-        metric.transport(version, parts);
+        metric.transport(spoken.as_ref(), parts);
         if !span.is_disabled() {
             span.record("otel.name", method);
             span.record("jsonrpc.request.id", tracing::field::display(&context.id));
@@ -269,11 +269,11 @@ impl Served {
 
     /// The protocol version an `initialize` asks for (the session has none yet).
     #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
-    pub(crate) fn protocol(mut self, version: &str) -> Self {
+    pub(crate) fn protocol(mut self, version: &rmcp::model::ProtocolVersion) -> Self {
         #[cfg(feature = "otel")]
         self.metric.protocol(version);
         if self.is_recording() {
-            self.span.record("mcp.protocol.version", version);
+            self.span.record("mcp.protocol.version", version.as_str());
         }
         self
     }

@@ -10,7 +10,7 @@ use http::request::Parts;
 use opentelemetry::propagation::Extractor;
 use opentelemetry::trace::TraceContextExt as _;
 use opentelemetry::{Context, InstrumentationScope, KeyValue, StringValue, global};
-use rmcp::model::RequestMetaObject;
+use rmcp::model::{ProtocolVersion, RequestMetaObject};
 use tracing_opentelemetry::OpenTelemetrySpanExt as _;
 
 use super::METER_NAME;
@@ -99,8 +99,8 @@ fn duration() -> &'static opentelemetry::metrics::Histogram<f64> {
 pub(super) struct Metric {
     started: Instant,
     method: &'static str,
-    /// The protocol version (a known revision's name without an allocation).
-    protocol: Option<StringValue>,
+    /// The protocol version (a known revision's without an allocation).
+    protocol: Option<ProtocolVersion>,
     /// The HTTP version when over HTTP; `None` over a pipe (stdio).
     http: Option<&'static str>,
     /// A `tools/call`: the tool's name when the server has it.
@@ -116,7 +116,7 @@ impl Metric {
     }
 
     /// The protocol version and the transport of the request.
-    pub(super) fn transport(&mut self, version: Option<&str>, parts: Option<&Parts>) {
+    pub(super) fn transport(&mut self, version: Option<&ProtocolVersion>, parts: Option<&Parts>) {
         if let Some(version) = version {
             self.protocol(version);
         }
@@ -124,11 +124,8 @@ impl Metric {
     }
 
     /// The protocol version (`initialize`'s, asked for), replacing any other.
-    pub(super) fn protocol(&mut self, version: &str) {
-        self.protocol = Some(match crate::revision::known_name(version) {
-            Some(name) => StringValue::from(name),
-            None => StringValue::from(version.to_owned()),
-        });
+    pub(super) fn protocol(&mut self, version: &ProtocolVersion) {
+        self.protocol = Some(version.clone());
     }
 
     /// A `tools/call`, of a tool the server has (`Some(name)`) or not.
@@ -183,7 +180,7 @@ thread_local! {
 #[derive(PartialEq)]
 struct Described {
     method: &'static str,
-    protocol: Option<StringValue>,
+    protocol: Option<ProtocolVersion>,
     http: Option<&'static str>,
     tool: Option<Option<StringValue>>,
     prompt: Option<StringValue>,
@@ -198,7 +195,11 @@ impl Described {
         };
         push("mcp.method.name", self.method.into());
         if let Some(version) = &self.protocol {
-            push("mcp.protocol.version", version.clone());
+            let name = match crate::revision::known_name(version.as_str()) {
+                Some(name) => StringValue::from(name),
+                None => StringValue::from(version.as_str().to_owned()),
+            };
+            push("mcp.protocol.version", name);
         }
         match self.http {
             None => push("network.transport", "pipe".into()),
