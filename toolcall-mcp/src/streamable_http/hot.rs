@@ -607,10 +607,13 @@ impl Hot {
         let split = whole.len();
         push_event(&mut whole, &text, Some(EventId::of(1, stream)), None);
         let whole = Bytes::from(whole);
-        let events = HotEvents { session: Arc::clone(&link.id), stream, whole: whole.clone(), split };
-        let mut response = event_stream(Body::from(whole));
-        response.extensions_mut().insert(events);
-        response
+        let _ = link.answered.set(HotEvents {
+            session: Arc::clone(&link.id),
+            stream,
+            whole: whole.clone(),
+            split,
+        });
+        event_stream(Body::from(whole))
     }
 
     /// A `notifications/cancelled` in a legacy session naming a call running here: the

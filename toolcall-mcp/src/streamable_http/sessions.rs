@@ -592,15 +592,18 @@ pub(crate) fn guard<F: std::future::Future<Output = Response>>(
         // The hot path serves the session with its state; a session this replica holds no
         // state of (restored from the store) takes one if rmcp restores it on this request.
         let mut request = request;
-        let fresh = match state {
+        let (fresh, answered) = match state {
             Some(state) => {
-                request.extensions_mut().insert(SessionLink { id: Arc::clone(&id), state, restore });
-                None
+                let answered = Arc::new(std::sync::OnceLock::new());
+                let link =
+                    SessionLink { id: Arc::clone(&id), state, restore, answered: Arc::clone(&answered) };
+                request.extensions_mut().insert(link);
+                (None, Some(answered))
             }
             None => {
                 let fresh = SessionLevel::default();
                 request.extensions_mut().insert(NewSession(fresh.clone(), Some(restore)));
-                Some(fresh)
+                (Some(fresh), None)
             }
         };
         let mut response = next(request).await;
@@ -618,7 +621,7 @@ pub(crate) fn guard<F: std::future::Future<Output = Response>>(
             response.headers_mut().remove(axum::http::header::CONTENT_LENGTH);
             response.headers_mut().remove(axum::http::header::CONTENT_TYPE);
         }
-        if let Some(events) = response.extensions_mut().remove::<HotEvents>() {
+        if let Some(events) = answered.and_then(answered_whole) {
             // The hot path's answer, sent whole: kept for a resume only if it is not read to
             // its end.
             let unread = Unread { streams: Arc::clone(&sessions.streams), events: Some(events) };
@@ -633,12 +636,25 @@ pub(crate) fn guard<F: std::future::Future<Output = Response>>(
 }
 
 /// A legacy session's request, as the guard passes it on to the hot path: the session,
-/// the state its handler holds, and its turn to have rmcp restore it.
+/// the state its handler holds, its turn to have rmcp restore it, and where the hot path
+/// leaves the events of an answer it sends whole.
 #[derive(Clone, Debug)]
 pub(crate) struct SessionLink {
     pub(crate) id: Arc<str>,
     pub(crate) state: SessionLevel,
     pub(crate) restore: RestoreGate,
+    /// The events of the hot path's answer to this request (set once), which the guard
+    /// keeps for a resume if the body is dropped before its end. (As the response's
+    /// extension, they cost three allocations and two lookups a call.)
+    pub(crate) answered: Arc<std::sync::OnceLock<HotEvents>>,
+}
+
+/// The events the hot path left in `answered`, when it answered the request whole.
+fn answered_whole(answered: Arc<std::sync::OnceLock<HotEvents>>) -> Option<HotEvents> {
+    match Arc::try_unwrap(answered) {
+        Ok(answered) => answered.into_inner(),
+        Err(shared) => shared.get().cloned(),
+    }
 }
 
 /// One session's turn to have rmcp restore it, on every request of a session that the
@@ -752,8 +768,8 @@ fn busy(refused: &Admission) -> Response {
     response
 }
 
-/// The events of a legacy answer sent whole, on its response: the session guard keeps
-/// them for a resume if the body is dropped before its end.
+/// The events of a legacy answer sent whole ([`SessionLink::answered`]): the session guard
+/// keeps them for a resume if the body is dropped before its end.
 #[derive(Clone, Debug)]
 pub(crate) struct HotEvents {
     pub(crate) session: Arc<str>,
@@ -802,6 +818,44 @@ mod tests {
 
     const PARAMS: &[u8] =
         br#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}"#;
+
+    /// The hot path leaves the events of an answer it sends whole in the request's link:
+    /// one whose body is dropped before its end is kept for a resume, one read to its end
+    /// is not.
+    #[tokio::test]
+    async fn a_hot_answer_dropped_before_its_end_is_kept_for_a_resume() {
+        let store = Arc::new(TestStore::default());
+        let sessions = sessions(&store);
+        let id: Arc<str> = Arc::from("s-1");
+        let admitted = sessions.admit(Arc::clone(&id), Arc::from(""), Some(SessionLevel::default())).await;
+        assert_eq!(admitted, Admission::Admitted);
+        for (stream, read_to_the_end) in [(7, false), (8, true)] {
+            let request = Request::builder()
+                .method(Method::POST)
+                .uri("/mcp")
+                .header(super::super::names::SESSION_ID, "s-1")
+                .body(axum::body::Body::empty())
+                .unwrap();
+            let response = guard(&sessions, request, |request: Request| async move {
+                let link = request.extensions().get::<SessionLink>().unwrap();
+                let whole = Bytes::from(format!("data: \nid: 0/{stream}\n\ndata: {{}}\nid: 1/{stream}\n\n"));
+                let split = whole.len() / 2;
+                let events = HotEvents { session: Arc::clone(&link.id), stream, whole: whole.clone(), split };
+                link.answered.set(events).unwrap();
+                Response::new(axum::body::Body::from(whole))
+            })
+            .await;
+            let body = response.into_body();
+            if read_to_the_end {
+                axum::body::to_bytes(body, 1024).await.unwrap();
+            } else {
+                drop(body);
+            }
+            let resumed = sessions.streams.resume(&id, 0, stream).status();
+            let expected = if read_to_the_end { StatusCode::GONE } else { StatusCode::OK };
+            assert_eq!(resumed, expected, "stream {stream}, read to its end: {read_to_the_end}");
+        }
+    }
 
     #[tokio::test]
     async fn a_new_session_is_one_write_with_its_owner_and_no_read() {
