@@ -98,21 +98,14 @@ fn duration() -> &'static opentelemetry::metrics::Histogram<f64> {
 /// (writing them for every request cost three allocations and ~1,000 instructions).
 pub(super) struct Metric {
     started: Instant,
-    method: &'static str,
-    /// The protocol version (a known revision's without an allocation).
-    protocol: Option<ProtocolVersion>,
-    /// The HTTP version when over HTTP; `None` over a pipe (stdio).
-    http: Option<&'static str>,
-    /// A `tools/call`: the tool's name when the server has it.
-    tool: Option<Option<StringValue>>,
-    /// A `prompts/get` of a prompt the server has.
-    prompt: Option<StringValue>,
+    described: Described,
 }
 
 impl Metric {
     /// Starts measuring a request of `method`.
     pub(super) fn start(method: &'static str) -> Metric {
-        Metric { started: Instant::now(), method, protocol: None, http: None, tool: None, prompt: None }
+        let described = Described { method, protocol: None, http: None, tool: None, prompt: None };
+        Metric { started: Instant::now(), described }
     }
 
     /// The protocol version and the transport of the request.
@@ -120,23 +113,23 @@ impl Metric {
         if let Some(version) = version {
             self.protocol(version);
         }
-        self.http = parts.map(|parts| super::http_version(parts.version));
+        self.described.http = parts.map(|parts| super::http_version(parts.version));
     }
 
     /// The protocol version (`initialize`'s, asked for), replacing any other.
     pub(super) fn protocol(&mut self, version: &ProtocolVersion) {
-        self.protocol = Some(version.clone());
+        self.described.protocol = Some(version.clone());
     }
 
     /// A `tools/call`, of a tool the server has (`Some(name)`) or not.
     pub(super) fn tool(&mut self, name: Option<std::borrow::Cow<'static, str>>) {
-        self.tool = Some(name.map(StringValue::from));
+        self.described.tool = Some(name.map(StringValue::from));
     }
 
     /// A `prompts/get`, of a prompt the server has (`Some(name)`) or not.
     #[cfg(feature = "prompts")]
     pub(super) fn prompt(&mut self, name: Option<&str>) {
-        self.prompt = name.map(|name| StringValue::from(name.to_owned()));
+        self.described.prompt = name.map(|name| StringValue::from(name.to_owned()));
     }
 
     /// Records the duration, with `error.type` and `rpc.response.status_code` of a failure.
@@ -145,13 +138,7 @@ impl Metric {
     /// written for that one.
     pub(super) fn finish(self, failure: Option<(std::borrow::Cow<'static, str>, Option<i32>)>) {
         let seconds = self.started.elapsed().as_secs_f64();
-        let described = Described {
-            method: self.method,
-            protocol: self.protocol,
-            http: self.http,
-            tool: self.tool,
-            prompt: self.prompt,
-        };
+        let described = self.described;
         if failure.is_some() {
             duration().record(seconds, &described.attributes(failure));
             return;
@@ -176,13 +163,17 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// What one measurement's attributes say.
+/// What one measurement's attributes say, kept as the values themselves.
 #[derive(PartialEq)]
 struct Described {
     method: &'static str,
+    /// The protocol version (a known revision's without an allocation).
     protocol: Option<ProtocolVersion>,
+    /// The HTTP version when over HTTP; `None` over a pipe (stdio).
     http: Option<&'static str>,
+    /// A `tools/call`: the tool's name when the server has it.
     tool: Option<Option<StringValue>>,
+    /// A `prompts/get` of a prompt the server has.
     prompt: Option<StringValue>,
 }
 
