@@ -375,22 +375,23 @@ impl Server {
         context: RequestContext<RoleServer>,
     ) -> impl std::future::Future<Output = Result<CallToolResponse, ErrorData>> {
         async move {
-            let known = || {
-                let at = self.tools.iter().position(|t| t.name == request.name)?;
-                Some(self.name_of(Some(at), &request.name))
-            };
+            // The tool's place among the server's tools, found once for the span and the call.
+            let tool = self.tools.iter().position(|t| t.name == request.name);
+            let known = || tool.map(|at| self.name_of(Some(at), &request.name));
             let served = Served::begin("tools/call", &context).tool(&request.name, known);
             // Boxed: the call's future is large, and handed down by value it would be copied
             // into each future that holds it on the way.
-            let call = crate::boxed::boxed(|| self.call_tool_untraced(request, args, session, context));
+            let call = crate::boxed::boxed(|| self.call_tool_untraced(request, tool, args, session, context));
             served.run_judged(call, tool_error).await
         }
     }
 
-    /// `tools/call`, in the span [`Server::call_tool_with`] opens.
+    /// `tools/call`, in the span [`Server::call_tool_with`] opens, of `tool` (the place of
+    /// the tool `request` names among the server's tools, if any).
     fn call_tool_untraced(
         &self,
         request: CallToolRequestParams,
+        tool: Option<usize>,
         args: Arguments,
         session: &talk::SessionLevel,
         context: RequestContext<RoleServer>,
@@ -398,7 +399,6 @@ impl Server {
         async move {
             let caller = self.context_of(&context)?;
             let arrived = arrival(&context);
-            let tool = self.tools.iter().position(|t| t.name == request.name);
             if !tool.is_some_and(|i| self.shows(&caller, self.infos[i])) {
                 return Err(self.unknown_tool(&caller, &request.name));
             }

@@ -19,18 +19,24 @@ pub(crate) fn is_at_least(version: &ProtocolVersion, since: &ProtocolVersion) ->
     version.as_str() >= since.as_str()
 }
 
+/// The known revision named `text`: one of rmcp's constants.
+#[cfg_attr(not(any(feature = "http", feature = "otel")), allow(dead_code))]
+fn known_constant(text: &str) -> Option<&'static ProtocolVersion> {
+    ProtocolVersion::KNOWN_VERSIONS.iter().find(|known| known.as_str() == text)
+}
+
 /// The known revision (one of rmcp's constants, cloned without an allocation) named
 /// `text`.
 #[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub(crate) fn known(text: &str) -> Option<ProtocolVersion> {
-    ProtocolVersion::KNOWN_VERSIONS.iter().find(|known| known.as_str() == text).cloned()
+    known_constant(text).cloned()
 }
 
 /// The name of the known revision named `text`, as a static string (an attribute's value
 /// without an allocation).
-#[cfg_attr(not(feature = "otel"), allow(dead_code))]
+#[cfg_attr(not(any(feature = "http", feature = "otel")), allow(dead_code))]
 pub(crate) fn known_name(text: &str) -> Option<&'static str> {
-    ProtocolVersion::KNOWN_VERSIONS.iter().map(ProtocolVersion::as_str).find(|known| *known == text)
+    known_constant(text).map(ProtocolVersion::as_str)
 }
 
 /// Whether the request of `context` is on 2026-07-28 or later: stateless, asking through

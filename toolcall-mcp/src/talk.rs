@@ -187,17 +187,18 @@ impl Queue {
         self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Queues `report`, or gives it back when the queue is full or closed.
-    fn try_send(&self, report: Report) -> Result<(), Report> {
+    /// Queues `report`; one that comes when the queue is full or closed is dropped, and
+    /// counted.
+    fn push(&self, report: Report) {
         {
             let mut queued = self.lock();
             if queued.closed || queued.reports.len() >= QUEUE {
-                return Err(report);
+                self.dropped.fetch_add(1, Ordering::Relaxed);
+                return;
             }
             queued.reports.push_back(report);
         }
         self.pushed.notify_one();
-        Ok(())
     }
 
     /// The next report, when one is queued.
@@ -286,24 +287,18 @@ impl Sink {
     fn threshold(&self) -> Option<LogLevel> {
         self.request_level.or_else(|| self.session.get()).or(self.default_level)
     }
-
-    fn queue(&self, report: Report) {
-        if self.queue.try_send(report).is_err() {
-            self.queue.dropped.fetch_add(1, Ordering::Relaxed);
-        }
-    }
 }
 
 impl ProgressSink for Sink {
     fn progress(&self, done: u64, total: Option<u64>, message: &str) {
         if self.wants_progress {
-            self.queue(Report::Progress { done, total, message: message.to_owned() });
+            self.queue.push(Report::Progress { done, total, message: message.to_owned() });
         }
     }
 
     fn log(&self, level: LogLevel, message: &str) {
         if self.threshold().is_some_and(|threshold| level >= threshold) {
-            self.queue(Report::Log { level, message: message.to_owned() });
+            self.queue.push(Report::Log { level, message: message.to_owned() });
         }
     }
 
@@ -328,7 +323,7 @@ impl ProgressSink for Sink {
             return rounds.elicit(message, schema);
         }
         let (reply, answer) = oneshot::channel();
-        self.queue(Report::Elicit { message: message.to_owned(), schema: schema.clone(), reply });
+        self.queue.push(Report::Elicit { message: message.to_owned(), schema: schema.clone(), reply });
         Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
     }
 
@@ -338,7 +333,7 @@ impl ProgressSink for Sink {
             return rounds.elicit_url(message, url);
         }
         let (reply, answer) = oneshot::channel();
-        self.queue(Report::ElicitUrl { message: message.to_owned(), url: url.to_owned(), reply });
+        self.queue.push(Report::ElicitUrl { message: message.to_owned(), url: url.to_owned(), reply });
         Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
     }
 
@@ -348,7 +343,7 @@ impl ProgressSink for Sink {
             return rounds.sample(prompt, max_tokens);
         }
         let (reply, answer) = oneshot::channel();
-        self.queue(Report::Sample { prompt: prompt.to_owned(), max_tokens, reply });
+        self.queue.push(Report::Sample { prompt: prompt.to_owned(), max_tokens, reply });
         Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
     }
 
@@ -358,7 +353,7 @@ impl ProgressSink for Sink {
             return rounds.roots();
         }
         let (reply, answer) = oneshot::channel();
-        self.queue(Report::Roots { reply });
+        self.queue.push(Report::Roots { reply });
         Box::pin(async move { answer.await.unwrap_or_else(|_| Err(gone())) })
     }
 

@@ -1,12 +1,14 @@
-//! SSE response bodies written event by event, and the keep-alive comment of a quiet one:
-//! what the hot path's waiting answers ([`super::hot`]) and the kept streams a resume reads
-//! ([`super::resume`]) share.
+//! SSE responses (rmcp's headers) and their bodies written event by event, and the
+//! keep-alive comment of a quiet one: what the hot path's answers ([`super::hot`]) and the
+//! kept streams a resume reads ([`super::resume`]) share.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::Response;
 
 /// The keep-alive comment sent on a quiet stream (rmcp's).
 pub(crate) const KEEP_ALIVE: &[u8] = b":\n\n";
@@ -15,6 +17,24 @@ pub(crate) const KEEP_ALIVE: &[u8] = b":\n\n";
 pub(crate) trait Events: Send + Unpin + 'static {
     /// The next event (or comment), `Ready(None)` at the stream's end.
     fn poll_event(&mut self, cx: &mut Context<'_>) -> Poll<Option<Bytes>>;
+}
+
+/// The media type of an SSE stream.
+pub(crate) const EVENT_STREAM: &str = "text/event-stream";
+
+/// An SSE response of `body` with rmcp's headers (copied from a map made once: inserted
+/// one by one, each name was hashed for every response).
+pub(crate) fn response(body: Body) -> Response {
+    static HEADERS: std::sync::LazyLock<HeaderMap> = std::sync::LazyLock::new(|| {
+        let mut headers = HeaderMap::with_capacity(3);
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(EVENT_STREAM));
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        headers.insert(super::names::X_ACCEL_BUFFERING, HeaderValue::from_static("no"));
+        headers
+    });
+    let mut response = Response::new(body);
+    *response.headers_mut() = HEADERS.clone();
+    response
 }
 
 /// The response body sending `events`.

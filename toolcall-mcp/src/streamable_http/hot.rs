@@ -86,9 +86,6 @@ use crate::settings::HttpSettings;
 use crate::talk::SessionLevel;
 use crate::telemetry::Served;
 
-/// The SSE header values rmcp's streams have.
-const EVENT_STREAM: &str = "text/event-stream";
-
 /// Stream numbers of the hot path's legacy answers start here, far above any rmcp gives a
 /// session (it counts from 0), so a resume's `Last-Event-ID` names one or the other.
 const FIRST_STREAM: u64 = 1 << 48;
@@ -434,7 +431,7 @@ impl Hot {
             Err(error) => {
                 // `opening_route` took only a revision this server speaks: not reached.
                 let text = answer_of(&id, Err(error), Some(&asked), false).into_text();
-                return event_stream(Body::from(sse_event(&text, None, None)));
+                return events::response(Body::from(sse_event(&text, None, None)));
             }
         };
         state.agreed(&asked, &params.capabilities);
@@ -444,7 +441,7 @@ impl Hot {
         let mut whole = Vec::with_capacity(priming.len() + answer.len());
         whole.extend_from_slice(&priming);
         whole.extend_from_slice(&answer);
-        let mut response = event_stream(Body::from(whole));
+        let mut response = events::response(Body::from(whole));
         if let Ok(value) = HeaderValue::from_str(&session) {
             response.headers_mut().insert(names::SESSION_ID, value);
         }
@@ -554,7 +551,7 @@ impl Hot {
             }
         }
         match session {
-            None => event_stream(events::body(Driven {
+            None => events::response(events::body(Driven {
                 call: Some(call),
                 keep_alive: KeepAlive::every(self.keep_alive),
             })),
@@ -591,7 +588,7 @@ impl Hot {
             }
         });
         let priming = sse_event(b"", Some(EventId::of(0, stream)), Some(self.retry_ms));
-        event_stream(events::body(Later { first: Some(priming), rest: Some(answered) }))
+        events::response(events::body(Later { first: Some(priming), rest: Some(answered) }))
     }
 
     /// The response to a request answered at once: `text`, the whole JSON-RPC message.
@@ -600,7 +597,7 @@ impl Hot {
             Answer::Text(text) => text,
             Answer::Refused(status, text) => return json_response(status, text),
         };
-        let Some(link) = session else { return event_stream(Body::from(sse_event(&text, None, None))) };
+        let Some(link) = session else { return events::response(Body::from(sse_event(&text, None, None))) };
         let stream = self.streams.fetch_add(1, Ordering::Relaxed);
         let mut whole = Vec::with_capacity(text.len() + 128);
         push_event(&mut whole, b"", Some(EventId::of(0, stream)), Some(self.retry_ms));
@@ -613,7 +610,7 @@ impl Hot {
             whole: whole.clone(),
             split,
         });
-        event_stream(Body::from(whole))
+        events::response(Body::from(whole))
     }
 
     /// A `notifications/cancelled` in a legacy session naming a call running here: the
@@ -1011,7 +1008,7 @@ fn accepts_by_entries(values: axum::http::header::GetAll<'_, HeaderValue>) -> bo
                 return false;
             }
             json |= essence.eq_ignore_ascii_case("application/json");
-            events |= essence.eq_ignore_ascii_case(EVENT_STREAM);
+            events |= essence.eq_ignore_ascii_case(events::EVENT_STREAM);
         }
     }
     json && events
@@ -1208,21 +1205,6 @@ impl EventId {
 /// fifteen).
 fn push_number(out: &mut Vec<u8>, n: u64) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
-}
-
-/// An SSE response with rmcp's headers (copied from a map made once: inserted one by
-/// one, each name was hashed for every response).
-fn event_stream(body: Body) -> Response {
-    static HEADERS: std::sync::LazyLock<HeaderMap> = std::sync::LazyLock::new(|| {
-        let mut headers = HeaderMap::with_capacity(3);
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(EVENT_STREAM));
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        headers.insert(names::X_ACCEL_BUFFERING, HeaderValue::from_static("no"));
-        headers
-    });
-    let mut response = Response::new(body);
-    *response.headers_mut() = HEADERS.clone();
-    response
 }
 
 /// A JSON response with `status` (rmcp's for a refused 2026-07-28 request).

@@ -110,8 +110,7 @@ pub(crate) fn served_here(headers: &HeaderMap) -> bool {
     let legacy = match headers.get(super::names::PROTOCOL_VERSION).map(HeaderValue::to_str) {
         None => true,
         Some(Ok(version)) => {
-            version < ProtocolVersion::V_2026_07_28.as_str()
-                && ProtocolVersion::KNOWN_VERSIONS.iter().any(|known| known.as_str() == version)
+            version < ProtocolVersion::V_2026_07_28.as_str() && crate::revision::known_name(version).is_some()
         }
         Some(Err(_)) => false,
     };
@@ -280,12 +279,7 @@ impl Streams {
                 ),
             );
         };
-        let mut response = Response::new(events::body(reader));
-        let headers = response.headers_mut();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        headers.insert(super::names::X_ACCEL_BUFFERING, HeaderValue::from_static("no"));
-        response
+        events::response(events::body(reader))
     }
 
     /// Files a stream already sent whole (the hot path's answer, `events` from event 0 on)

@@ -200,7 +200,7 @@ impl Sessions {
         if *entry.owner != *identity {
             return Claim::NotFound;
         }
-        if entry.busy == 0 && now.saturating_duration_since(entry.last_used) >= self.idle {
+        if self.expired(entry, now) {
             return Claim::Expired;
         }
         match stream {
@@ -248,9 +248,10 @@ impl Sessions {
         self.parked.forget(id);
     }
 
-    /// Whether `entry` has been idle, nothing running in it, for the session idle time.
-    fn expired(&self, entry: &Entry) -> bool {
-        entry.busy == 0 && entry.last_used.elapsed() >= self.idle
+    /// Whether `entry` has been idle, nothing running in it, for the session idle time at
+    /// `now`.
+    fn expired(&self, entry: &Entry, now: Instant) -> bool {
+        entry.busy == 0 && now.saturating_duration_since(entry.last_used) >= self.idle
     }
 
     /// Records session `id` for `owner`, making room past the caps (the identity's, then
@@ -308,8 +309,9 @@ impl Sessions {
     /// Ends the sessions idle past the session idle time.
     async fn sweep(&self) {
         let mut ended = Vec::new();
+        let now = Instant::now();
         self.lock().retain(|id, entry| {
-            let keep = !self.expired(entry);
+            let keep = !self.expired(entry, now);
             if !keep {
                 ended.push(Arc::clone(id));
             }
