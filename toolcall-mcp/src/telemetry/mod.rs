@@ -160,6 +160,7 @@ impl Served {
             rpc.response.status_code = Empty,
             "error.type" = Empty,
         );
+        let span = unless_disabled(span);
         let parts = context.extensions.get::<::http::request::Parts>();
         let note = parts.and_then(|parts| parts.extensions.get::<HttpNote>()).cloned();
         if let Some(note) = &note {
@@ -389,6 +390,17 @@ fn session_digest(id: &[u8]) -> String {
     })
 }
 
+/// `span`, or [`tracing::Span::none`] when no subscriber records it. A disabled span made
+/// by `info_span!` keeps its metadata when tracing's `log` feature is on (a dependency such
+/// as sqlx turns it on), and until a tracing subscriber is set, each entry and exit of it
+/// (two per poll of the future it instruments, two more when that future is dropped) asks
+/// the `log` crate whether to write a line: about 30 instructions each, a dozen per call.
+/// The span without metadata is entered and left with a test of a flag; nothing records
+/// either.
+fn unless_disabled(span: tracing::Span) -> tracing::Span {
+    if span.is_disabled() { tracing::Span::none() } else { span }
+}
+
 /// The span of one call of tool `name` with `args`, to run the call in ([`tool_outcome`]
 /// records how it ended). `description` gives the tool's, when it has one (asked only
 /// when the span is recorded).
@@ -412,6 +424,7 @@ pub(crate) fn execute_tool<'a>(
         gen_ai.tool.call.result = Empty,
         "error.type" = Empty,
     );
+    let span = unless_disabled(span);
     if !span.is_disabled() {
         span.record("otel.name", format!("execute_tool {name}").as_str());
         if let Some(description) = description().filter(|d| !d.is_empty()) {
@@ -421,7 +434,7 @@ pub(crate) fn execute_tool<'a>(
             span.record("gen_ai.tool.call.arguments", &*cut(&args.to_string(), MAX_CAPTURED));
         }
     }
-    span
+    if span.is_disabled() { tracing::Span::none() } else { span }
 }
 
 /// Records how the call in `span` ([`execute_tool`]) ended: a tool error's kind
@@ -462,5 +475,23 @@ pub(crate) fn tool_outcome(span: &tracing::Span, outcome: &Result<CallToolResult
             span.record("error.type", kind.as_str());
             span.record("otel.status_description", &*cut(&error.message, 256));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without a subscriber that records it, a call's span is entered and left without
+    /// asking the `log` crate anything: it carries no metadata (tracing's `log` feature is
+    /// on in this crate's tests, as sqlx turns it on in an application's build).
+    #[test]
+    fn a_span_nothing_records_is_entered_as_no_span() {
+        let no_one = tracing::subscriber::NoSubscriber::default();
+        tracing::subscriber::with_default(no_one, || {
+            let span = execute_tool("add", &Value::Null, || None);
+            assert!(span.is_disabled());
+            assert!(span.metadata().is_none(), "a disabled span keeps its metadata: {:?}", span.metadata());
+        });
     }
 }
