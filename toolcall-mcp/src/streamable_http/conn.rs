@@ -31,7 +31,6 @@ use std::time::{Duration, Instant};
 
 use axum::http::{HeaderValue, header};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -217,7 +216,6 @@ async fn connection(
     let peer = stream.peer_addr().ok();
     let state = Arc::new(State::new());
     let io = TokioIo::new(Watched { inner: stream, state: Arc::clone(&state) });
-    let tower = TowerToHyperService::new(front);
     let counted = Arc::clone(&state);
     let stopping = health.stopping();
     let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
@@ -226,7 +224,7 @@ async fn connection(
         let released = (request.method() == hyper::Method::GET).then(|| health.release());
         let over = RequestOver { state: Arc::clone(&counted), _released: released };
         request.extensions_mut().insert(Arrived::new(Instant::now(), peer));
-        let call = hyper::service::Service::call(&tower, request);
+        let call = front.respond(request);
         let health = Arc::clone(&health);
         async move {
             let mut response = call.await?;

@@ -211,9 +211,27 @@ where
     }
 
     fn call(&mut self, request: axum::http::Request<B>) -> Self::Future {
+        self.respond(request)
+    }
+}
+
+impl Front {
+    /// The response to `request`, as [`tower_service::Service::call`] gives it, from a
+    /// shared front: the connections call it for each request without the clone of the
+    /// front (two reference counts) and the request's move into a one-shot service future
+    /// that hyper-util's tower adapter makes.
+    pub(crate) fn respond<B>(
+        &self,
+        request: axum::http::Request<B>,
+    ) -> Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>
+    where
+        B: http_body::Body<Data = axum::body::Bytes> + Send + 'static,
+        B::Error: Into<axum::BoxError>,
+    {
         let mut request = request.map(Body::new);
         if !is_mcp(request.uri().path()) {
-            return Box::pin(tower_service::Service::call(&mut self.beside, request));
+            let mut beside = self.beside.clone();
+            return Box::pin(async move { tower_service::Service::call(&mut beside, request).await });
         }
         forwarded::note_client(&self.mcp.trusted_proxies, &mut request);
         let mcp = Arc::clone(&self.mcp);
