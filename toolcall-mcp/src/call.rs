@@ -5,7 +5,7 @@
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolResult, ContentBlock, ErrorData, ProtocolVersion};
+use rmcp::model::{CallToolResult, ContentBlock, ErrorData, JsonObject, ProtocolVersion};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 // The poll with panics caught that generated dispatchers use, for the tools added at run
@@ -28,6 +28,13 @@ use tracing::Instrument as _;
 /// `String`, `&str`, `char`, or an enum written as a string, says `removed "Beef ramen"`,
 /// not `"removed \"Beef ramen\""`, as rmcp's and FastMCP's servers send text), and any
 /// other value's JSON text. `structuredContent`, where the tool has an output schema,
+/// Whether `value`, a result of a tool whose output schema is `schema`, goes as
+/// `structuredContent` to a client on `version` (see [`Server::success`]). A value an
+/// object schema refuses (not an object) never does, in any revision.
+fn structures(schema: &JsonObject, value: &Value, version: Option<&ProtocolVersion>) -> bool {
+    if is_object_schema(schema) { value.is_object() } else { takes_any_output(version) }
+}
+
 /// stays the JSON value.
 pub(crate) fn result_text(value: &Value) -> String {
     match value {
@@ -108,7 +115,7 @@ impl Server {
         // The arguments are read for the span only when it records them.
         let recorded = telemetry::captures_content().then(|| job.args.to_value());
         let span = telemetry::execute_tool(name, recorded.as_ref().unwrap_or(&Value::Null), || {
-            self.tools.iter().find(|t| t.name == name).and_then(|t| t.description.as_deref())
+            job.tool.and_then(|at| self.tools.get(at)).and_then(|t| t.description.as_deref())
         });
         // One future whether or not the span is recorded (entering a disabled span is a
         // flag test): the call's future, which is large, has one place in this one. Its
@@ -146,7 +153,7 @@ impl Server {
             let outcome = tokio::select! {
                 // The call first: one that is over at its first poll never starts the timer.
                 biased;
-                outcome = call => self.result_of(name, version, outcome),
+                outcome = call => self.result_of((name, tool), version, outcome),
                 () = tokio::time::sleep_until(deadline) => {
                     let started = started.load(std::sync::atomic::Ordering::SeqCst);
                     Ok(self.timed_out_result(name, started, limit))
@@ -164,12 +171,12 @@ impl Server {
     /// `version`.
     fn result_of(
         &self,
-        name: &str,
+        (name, tool): (&str, Option<usize>),
         version: Option<&ProtocolVersion>,
         outcome: Result<Result<Value, ToolError>, limit::Busy>,
     ) -> Result<CallToolResult, ErrorData> {
         match outcome {
-            Ok(Ok(value)) => Ok(self.success(name, value, version)),
+            Ok(Ok(value)) => Ok(self.success(tool, value, version)),
             Ok(Err(error @ ToolError::UnknownTool { .. })) => {
                 Err(ErrorData::invalid_params(error.to_string(), Some(error.to_value())))
             }
@@ -247,29 +254,24 @@ impl Server {
     /// `structuredContent` too: from 2026-07-28 whatever JSON it is (SEP-2106); before,
     /// only an object of a tool whose schema is an object schema (the schemas those
     /// revisions are sent; `tools/list` leaves the others out).
-    fn success(&self, name: &str, value: Value, version: Option<&ProtocolVersion>) -> CallToolResult {
-        if self.content.contains(name)
-            && let Some(blocks) = content_blocks(&value)
-        {
+    fn success(
+        &self,
+        tool: Option<usize>,
+        value: Value,
+        version: Option<&ProtocolVersion>,
+    ) -> CallToolResult {
+        let returns_content = tool
+            .and_then(|at| self.infos.get(at).copied().flatten())
+            .is_some_and(|info| info.returns_content);
+        if returns_content && let Some(blocks) = content_blocks(&value) {
             return CallToolResult::success(blocks);
         }
         let mut result = CallToolResult::success(vec![ContentBlock::text(result_text(&value))]);
-        if self.structured.contains(name) && self.structures(name, &value, version) {
+        let schema = tool.and_then(|at| self.tools.get(at)).and_then(|tool| tool.output_schema.as_deref());
+        if schema.is_some_and(|schema| structures(schema, &value, version)) {
             result.structured_content = Some(value);
         }
         result
-    }
-
-    /// Whether `value`, a result of tool `name`, goes as `structuredContent` to a client on
-    /// `version` (see [`Server::success`]). A value an object schema refuses (not an
-    /// object) never does, in any revision.
-    fn structures(&self, name: &str, value: &Value, version: Option<&ProtocolVersion>) -> bool {
-        let schema = self.tools.iter().find(|t| t.name == name).and_then(|t| t.output_schema.as_deref());
-        match schema {
-            None => false,
-            Some(schema) if is_object_schema(schema) => value.is_object(),
-            Some(_) => takes_any_output(version),
-        }
     }
 
     /// The time limit of one call of `name`: its own, or the server's.
@@ -491,8 +493,7 @@ mod tests {
 
     /// The thread a call of `name` on `server` ran on.
     async fn thread_of(server: &Server, name: &str) -> String {
-        let tool = server.tools.iter().position(|t| t.name == name);
-        let job = Job { tool, ..job(None, name, Arguments::empty(), Instant::now()) };
+        let job = Job { tool: server.place_of(name), ..job(None, name, Arguments::empty(), Instant::now()) };
         let result = server.run_for(job, std::future::pending()).await.unwrap();
         // A string result's text block is the string itself, not its JSON.
         result.content[0].as_text().unwrap().text.clone()
@@ -525,8 +526,9 @@ mod tests {
         let server = McpServer::new(&SHAPES, ()).server;
         let structured = async |version: Option<&ProtocolVersion>, name: &str| {
             let never = std::future::pending();
-            let result =
-                server.run_for(job(version, name, Arguments::empty(), Instant::now()), never).await.unwrap();
+            let job =
+                Job { tool: server.place_of(name), ..job(version, name, Arguments::empty(), Instant::now()) };
+            let result = server.run_for(job, never).await.unwrap();
             assert_eq!(result.is_error, Some(false), "{name}");
             result.structured_content
         };

@@ -329,7 +329,7 @@ impl ServerHandler for Server {
         if self.filter.is_some() {
             return None;
         }
-        self.tools.iter().find(|t| t.name == name).cloned()
+        self.place_of(name).and_then(|at| self.tools.get(at)).cloned()
     }
 
     /// The Tasks extension's `tasks/get` ([`crate::tasks::methods`]), in a span.
@@ -376,7 +376,7 @@ impl Server {
     ) -> impl std::future::Future<Output = Result<CallToolResponse, ErrorData>> {
         async move {
             // The tool's place among the server's tools, found once for the span and the call.
-            let tool = self.tools.iter().position(|t| t.name == request.name);
+            let tool = self.place_of(&request.name);
             let known = || tool.map(|at| self.name_of(Some(at), &request.name));
             let served = Served::begin("tools/call", &context).tool(&request.name, known);
             // Boxed: the call's future is large, and handed down by value it would be copied
@@ -405,7 +405,9 @@ impl Server {
             // 2026-07-28: a client's disconnect cancels its request. Earlier revisions say the
             // opposite (a disconnect is not a cancellation; the client may resume the stream
             // with Last-Event-ID), so their calls go on.
-            let stateless = crate::revision::is_stateless(&context);
+            // The revision, read once for the call (each reading is a lookup and a clone).
+            let version = crate::revision::version_of(&context);
+            let stateless = crate::revision::speaks_stateless(version.as_ref());
             #[cfg(feature = "tasks")]
             let detachable = match self.task_of(tool, stateless, &request.name, &context)? {
                 TaskStart::Now => {
@@ -428,7 +430,8 @@ impl Server {
             #[cfg(not(feature = "ask"))]
             let asking = ();
             let name = self.name_of(tool, &request.name);
-            let (progress, talk) = talk::Talk::new(&context, session, self.default_log_level, name, asking);
+            let (progress, talk) =
+                talk::Talk::new(&context, stateless, session, self.default_log_level, name, asking);
             let disconnect = context
                 .extensions
                 .get::<http::request::Parts>()
@@ -436,7 +439,6 @@ impl Server {
                 .filter(|_| stateless)
                 .cloned();
             let cancelled = cancelled_or_gone(context.ct.clone().cancelled_owned(), disconnect);
-            let version = crate::revision::version_of(&context);
             let job = Job {
                 version: version.as_ref(),
                 context: caller,

@@ -43,7 +43,13 @@ pub(crate) fn known_name(text: &str) -> Option<&'static str> {
 /// input-required rounds, cancelled by a disconnect, sent log messages only at its own
 /// level.
 pub(crate) fn is_stateless(context: &rmcp::service::RequestContext<rmcp::service::RoleServer>) -> bool {
-    version_of(context).is_some_and(|version| is_at_least(&version, &ProtocolVersion::V_2026_07_28))
+    speaks_stateless(version_of(context).as_ref())
+}
+
+/// Whether a request on `version` (as [`version_of`] reads it) is on 2026-07-28 or later:
+/// [`is_stateless`] of a version already read.
+pub(crate) fn speaks_stateless(version: Option<&ProtocolVersion>) -> bool {
+    version.is_some_and(|version| is_at_least(version, &ProtocolVersion::V_2026_07_28))
 }
 
 /// The revision a request speaks, once read: the HTTP hot path, which has read it from the

@@ -8,7 +8,7 @@
 //! user's crate instantiates only the builder's few lines and its own toolset.
 
 use std::any::Any;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::Duration;
@@ -121,8 +121,6 @@ pub(crate) struct Server {
     /// The description of each of `tools`, in the same order (`None` only if the
     /// definitions and the descriptions disagree, a toolcall bug: then hidden by a filter).
     pub(crate) infos: Arc<[Option<&'static ToolInfo>]>,
-    /// Tools whose result is `Content` blocks.
-    pub(crate) content: Arc<BTreeSet<String>>,
     /// The log level this session set (`logging/setLevel`); fresh for each session.
     pub(crate) log_level: talk::SessionLevel,
     pub(crate) default_log_level: LogLevel,
@@ -130,7 +128,8 @@ pub(crate) struct Server {
     pub(crate) http: HttpSettings,
     pub(crate) limit: Arc<CallLimit>,
     pub(crate) tools: Arc<[Tool]>,
-    pub(crate) structured: Arc<BTreeSet<String>>,
+    /// Where each of `tools` is, by name, once they are many ([`Server::place_of`]).
+    pub(crate) places: Option<Arc<HashMap<String, usize>>>,
     pub(crate) definitions_error: Option<String>,
     pub(crate) name: String,
     pub(crate) version: String,
@@ -628,8 +627,7 @@ impl Server {
                 tool.output_schema = None;
             }
         }
-        let structured =
-            tools.iter().filter(|t| t.output_schema.is_some()).map(|t| t.name.to_string()).collect();
+        let places = places_of(&tools);
         let infos = tools.iter().map(|t| toolset.describe().iter().find(|i| i.name == t.name)).collect();
         Server {
             toolset,
@@ -638,14 +636,13 @@ impl Server {
             from_request: None,
             filter: None,
             infos,
-            content: Arc::new(content),
             log_level: talk::SessionLevel::default(),
             default_log_level: DEFAULT_LOG_LEVEL,
             #[cfg(feature = "http")]
             http: HttpSettings::default(),
             limit: Arc::new(CallLimit::new(DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS)),
             tools: tools.into(),
-            structured: Arc::new(structured),
+            places,
             definitions_error,
             name: "toolcall".to_owned(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -693,10 +690,7 @@ impl Server {
             self.definitions_error.get_or_insert(mistake);
             return;
         }
-        Arc::make_mut(&mut self.added).insert(name.clone(), function);
-        if definition.output_schema.is_some() {
-            Arc::make_mut(&mut self.structured).insert(name);
-        }
+        Arc::make_mut(&mut self.added).insert(name, function);
         if let Some(searching) = &mut self.search {
             Arc::make_mut(searching).add(self.tools.len(), &definition);
         }
@@ -708,6 +702,17 @@ impl Server {
         let info: &'static ToolInfo = Box::leak(Box::new(info_of(&definition)));
         self.infos = self.infos.iter().copied().chain([Some(info)]).collect();
         self.tools = self.tools.iter().cloned().chain([definition]).collect();
+        self.places = places_of(&self.tools);
+    }
+
+    /// Where the tool named `name` is among the server's tools: a scan of a few names,
+    /// a hash map's lookup once they are many (a call of a toolset of thousands, as tool
+    /// search serves, does not scan them all).
+    pub(crate) fn place_of(&self, name: &str) -> Option<usize> {
+        match &self.places {
+            Some(places) => places.get(name).copied(),
+            None => self.tools.iter().position(|tool| tool.name == name),
+        }
     }
 
     /// Turns tool search on ([`McpServer::tool_search`]): the tools not yet in an index
@@ -745,7 +750,6 @@ impl Server {
                 "tool search: the toolset has no compiled index (call `.tool_search(true)` on the Builder in build.rs); its {from_toolset} tools were indexed at start"
             );
         }
-        Arc::make_mut(&mut self.structured).insert(name);
         self.push_definition(crate::search::definition(&settings));
         self.search = Some(Arc::new(searching));
     }
@@ -777,9 +781,7 @@ impl Server {
             self.toolset
                 .search(&query, wanted)
                 .into_iter()
-                .filter_map(|hit| {
-                    self.tools.iter().position(|t| t.name == hit.tool.name).map(|at| (at, hit.score))
-                })
+                .filter_map(|hit| self.place_of(&hit.tool.name).map(|at| (at, hit.score)))
                 .collect()
         } else {
             Vec::new()
@@ -1002,6 +1004,16 @@ fn info_of(definition: &Tool) -> ToolInfo {
 }
 
 /// The per-tool time limits the toolset declares.
+/// The most tools [`Server::place_of`] finds by scanning their names (a scan of a few
+/// short names costs less than hashing one).
+const SCANNED_TOOLS: usize = 16;
+
+/// Where each of `tools` is, by name, when they are more than [`SCANNED_TOOLS`].
+fn places_of(tools: &[Tool]) -> Option<Arc<HashMap<String, usize>>> {
+    (tools.len() > SCANNED_TOOLS)
+        .then(|| Arc::new(tools.iter().enumerate().map(|(at, tool)| (tool.name.to_string(), at)).collect()))
+}
+
 fn tool_timeouts(toolset: &dyn Tools) -> BTreeMap<&'static str, Duration> {
     toolset.describe().iter().filter_map(|t| Some((t.name, Duration::from_millis(t.timeout_ms?)))).collect()
 }

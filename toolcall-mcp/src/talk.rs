@@ -404,10 +404,12 @@ pub(crate) struct Talk {
 }
 
 impl Talk {
-    /// The [`Progress`] for a call of `tool` made by `request`, and what forwards its
-    /// reports to the client. A 2026-07-28 call asks its questions through `rounds`.
+    /// The [`Progress`] for a call of `tool` made by `request` (`stateless`: on 2026-07-28
+    /// or later), and what forwards its reports to the client. A 2026-07-28 call asks its
+    /// questions through `rounds`.
     pub(crate) fn new(
         request: &RequestContext<RoleServer>,
+        stateless: bool,
         session: &SessionLevel,
         default_level: LogLevel,
         tool: Cow<'static, str>,
@@ -415,13 +417,12 @@ impl Talk {
     ) -> (Progress, Talk) {
         let token = crate::meta::progress_token(&request.meta);
         // 2026-07-28: a server MUST NOT log for a request that set no level.
-        let modern = crate::revision::is_stateless(request);
         let sink = Arc::new(Sink {
             queue: Queue::new(),
             wants_progress: token.is_some(),
             request_level: crate::meta::log_level(&request.meta).and_then(level_of),
             session: session.clone(),
-            default_level: (!modern).then_some(default_level),
+            default_level: (!stateless).then_some(default_level),
             rounds,
         });
         let progress = Progress::shared(Arc::clone(&sink) as Arc<dyn ProgressSink>);

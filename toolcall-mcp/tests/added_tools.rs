@@ -137,6 +137,40 @@ async fn a_panic_or_an_overrun_ends_the_call_as_a_generated_ones_does() {
     client.cancel().await.ok();
 }
 
+/// Many tools (past the few the server finds by scanning their names): each call reaches
+/// the tool it names, the toolset's as the added ones, and a result goes as
+/// `structuredContent` exactly for the tools with an output schema.
+#[tokio::test]
+async fn among_many_tools_each_call_reaches_the_tool_it_names() {
+    let mut server = server();
+    for n in 0..40 {
+        let name = format!("tool_{n:02}");
+        let mut definition = Tool::new(name.clone(), "Answers its name.", object(json!({"type": "object"})));
+        if n % 3 == 0 {
+            definition = definition.with_raw_output_schema(Arc::new(object(
+                json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+            )));
+        }
+        server = server.tool(definition, move |_, _, _| {
+            let name = name.clone();
+            async move { Ok(json!({ "name": name })) }
+        });
+    }
+    let client = connect(server).await;
+    for n in (0..40).rev() {
+        let name = format!("tool_{n:02}");
+        let result = call(&client, &name, json!({})).await;
+        assert_eq!(text(&result), json!({ "name": name }).to_string(), "{name}");
+        let structured = result.structured_content.is_some();
+        assert_eq!(structured, n % 3 == 0, "{name}: structured content iff an output schema");
+    }
+    let first = call(&client, "whoami", json!({})).await;
+    assert_eq!((first.is_error, text(&first)), (Some(false), "ada"));
+    let unknown = client.call_tool(CallToolRequestParams::new("tool_40")).await;
+    assert!(unknown.is_err(), "a name no tool has is an unknown tool: {unknown:?}");
+    client.cancel().await.ok();
+}
+
 #[tokio::test]
 async fn a_tool_filter_sees_an_added_tool() {
     let server = server().tool_filter(|_, tool| !tool.is_destructive());

@@ -285,7 +285,7 @@ impl Hot {
                 if single_header(headers, &names::NAME)? != name.as_str() {
                     return None;
                 }
-                let tool = self.server.tools.iter().position(|t| t.name == name.as_str());
+                let tool = self.server.place_of(name.as_str());
                 if tool.is_some_and(|at| self.param_headers.get(at).copied().unwrap_or(true)) {
                     return None;
                 }

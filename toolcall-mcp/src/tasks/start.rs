@@ -90,7 +90,7 @@ impl Server {
     ) -> Result<CallToolResponse, ErrorData> {
         rounds.rewind();
         let caller = self.context_of(context)?;
-        let tool = self.tools.iter().position(|t| t.name == name);
+        let tool = self.place_of(name);
         let call = self.task_call(tool, name, args.clone(), caller, Some(Arc::clone(rounds)), context)?;
         self.start_task(call).await.map(Into::into)
     }
