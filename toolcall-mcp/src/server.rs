@@ -1003,10 +1003,10 @@ fn info_of(definition: &Tool) -> ToolInfo {
     }
 }
 
-/// The per-tool time limits the toolset declares.
-/// The most tools [`Server::place_of`] finds by scanning their names (a scan of a few
-/// short names costs less than hashing one).
-const SCANNED_TOOLS: usize = 16;
+/// Up to this many tools, [`Server::place_of`] scans their names (most comparisons stop
+/// at the length); past it, a hash map answers, at the same cost whatever the number of
+/// tools.
+const SCANNED_TOOLS: usize = 32;
 
 /// Where each of `tools` is, by name, when they are more than [`SCANNED_TOOLS`].
 fn places_of(tools: &[Tool]) -> Option<Arc<HashMap<String, usize>>> {
@@ -1014,6 +1014,7 @@ fn places_of(tools: &[Tool]) -> Option<Arc<HashMap<String, usize>>> {
         .then(|| Arc::new(tools.iter().enumerate().map(|(at, tool)| (tool.name.to_string(), at)).collect()))
 }
 
+/// The per-tool time limits the toolset declares.
 fn tool_timeouts(toolset: &dyn Tools) -> BTreeMap<&'static str, Duration> {
     toolset.describe().iter().filter_map(|t| Some((t.name, Duration::from_millis(t.timeout_ms?)))).collect()
 }
