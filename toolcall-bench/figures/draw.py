@@ -599,7 +599,7 @@ def mcp_figure(data: Path) -> Figure:
         caption.append(provenance(rows, path))
     draw_caption(svg, caption, 20)
     redraw = ("`cargo build --release -p example-app -p toolcall-bench --bin example-app --example mcp_load && "
-              "target/release/examples/mcp_load --pin 0/1 --max-seconds 1000 --markdown toolcall-bench/sections/mcp_load.md && "
+              "target/release/examples/mcp_load --pin 0/1 --max-seconds 2000 --soak-calls 3000 --rounds 5 --calls 2000 --markdown toolcall-bench/sections/mcp_load.md && "
               "python3 toolcall-bench/figures/mcp_from_load.py && python3 toolcall-bench/figures/draw.py`")
     return Figure("mcp", title, svg.text(), redraw, mcp_sentence(rows, path, sources))
 

@@ -4,7 +4,7 @@ toolcall-bench/sections/mcp_load.md (written by `examples/mcp_load.rs --markdown
 writes toolcall-bench/figures/data/mcp.csv for draw.py, one row per mode, client count
 and server (toolcall-mcp and rmcp's macro server; example-app's column is left out).
 
-    target/release/examples/mcp_load --pin 0/1 --max-seconds 1000 --markdown toolcall-bench/sections/mcp_load.md
+    target/release/examples/mcp_load --pin 0/1 --max-seconds 2000 --soak-calls 3000 --rounds 5 --calls 2000 --markdown toolcall-bench/sections/mcp_load.md
     python3 toolcall-bench/figures/mcp_from_load.py
     python3 toolcall-bench/figures/draw.py
 
