@@ -500,7 +500,7 @@ impl Server {
         arguments: &BTreeMap<String, String>,
         context: &RequestContext<RoleServer>,
     ) -> Result<Option<(Arc<rounds::Rounds>, Vec<u8>)>, ErrorData> {
-        if !crate::revision::is_stateless(context) {
+        if !crate::revision::speaks_stateless(crate::revision::version_of(context).as_ref()) {
             return Ok(None);
         }
         let arguments = serde_json::to_value(arguments).unwrap_or(Value::Null);

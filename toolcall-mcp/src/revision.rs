@@ -39,15 +39,9 @@ pub(crate) fn known_name(text: &str) -> Option<&'static str> {
     known_constant(text).map(ProtocolVersion::as_str)
 }
 
-/// Whether the request of `context` is on 2026-07-28 or later: stateless, asking through
-/// input-required rounds, cancelled by a disconnect, sent log messages only at its own
-/// level.
-pub(crate) fn is_stateless(context: &rmcp::service::RequestContext<rmcp::service::RoleServer>) -> bool {
-    speaks_stateless(version_of(context).as_ref())
-}
-
 /// Whether a request on `version` (as [`version_of`] reads it) is on 2026-07-28 or later:
-/// [`is_stateless`] of a version already read.
+/// stateless, asking through input-required rounds, cancelled by a disconnect, sent log
+/// messages only at its own level.
 pub(crate) fn speaks_stateless(version: Option<&ProtocolVersion>) -> bool {
     version.is_some_and(|version| is_at_least(version, &ProtocolVersion::V_2026_07_28))
 }

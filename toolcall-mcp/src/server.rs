@@ -781,7 +781,7 @@ impl Server {
             self.toolset
                 .search(&query, wanted)
                 .into_iter()
-                .filter_map(|hit| self.place_of(&hit.tool.name).map(|at| (at, hit.score)))
+                .filter_map(|hit| self.place_of(hit.tool.name).map(|at| (at, hit.score)))
                 .collect()
         } else {
             Vec::new()
