@@ -282,6 +282,47 @@ async fn a_new_session_is_one_redis_write_and_a_call_in_it_none() {
     assert_eq!(stats.calls.load(Ordering::SeqCst), 20);
 }
 
+/// A session opened on one replica costs the other one read of Redis (`GETEX`) when its
+/// client comes there, and nothing after: the replica checks the stored owner and rmcp
+/// restores the session from that same read (it read the entry a second time before).
+#[cfg(feature = "redis")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_restored_on_another_replica_is_one_redis_read() {
+    let Some((_redis, url)) = redis_server().await else { return };
+    let store = toolcall_mcp::RedisSessionStore::connect(&url).await.expect("connects");
+    let shared: Arc<dyn SessionStore> = Arc::new(store);
+    let stats = [Arc::new(Stats::default()), Arc::new(Stats::default())];
+    let replica = |name: &str, stats: &Arc<Stats>| {
+        let shared = Arc::clone(&shared);
+        McpServer::new(&GAUGE, Gauge::new(name, stats))
+            .with_http(move |http| http.session_store = Some(shared))
+    };
+    let (a, b) = (serve(replica("a", &stats[0])).await, serve(replica("b", &stats[1])).await);
+    let mut redis =
+        redis::Client::open(url.as_str()).unwrap().get_multiplexed_async_connection().await.unwrap();
+    let (status, headers, body) = common::net::post(&a, common::net::initialize_body(), &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let id = headers["mcp-session-id"].to_str().unwrap().to_owned();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    assert_eq!(common::net::post(&a, initialized, &in_session(&id)).await.0, 202);
+
+    let before = redis_commands(&mut redis).await;
+    let (status, _, body) = common::net::post(&b, work_call(2), &in_session(&id)).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#""text":"b""#), "{body}");
+    let restore = ran_between(&before, &redis_commands(&mut redis).await);
+    assert_eq!(restore, HashMap::from([("getex".to_owned(), 1)]), "one read restores the session");
+
+    let before = redis_commands(&mut redis).await;
+    for n in 0..10 {
+        let (status, _, body) = common::net::post(&b, work_call(n + 3), &in_session(&id)).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let calls = ran_between(&before, &redis_commands(&mut redis).await);
+    assert_eq!(calls, HashMap::new(), "no Redis command once the replica holds the session");
+    assert_eq!(stats[1].calls.load(Ordering::SeqCst), 11);
+}
+
 /// A session kept busy on one replica for longer than its entry's expiry (2 s) is still in
 /// Redis: the replica reads it back in the background (about once per third of the session
 /// idle time, never once per call), so the other replica serves it (200, not 404) when the

@@ -339,32 +339,34 @@ impl Sessions {
     /// Session `id`, not in this replica's table, as `identity`'s claim on it once rmcp
     /// restores it from the store on this request (it counts against the caps): `None`
     /// when the store does not hold it for `identity`, `Err` when the caps refuse it.
+    ///
+    /// The stored entry is read once: its params are kept here, as those of a session this
+    /// replica opened, and rmcp restores the session from them rather than from a second
+    /// read of the store.
     async fn restored(
         self: &Arc<Self>,
         id: &Arc<str>,
         identity: &Arc<str>,
         stream: Option<Stream>,
     ) -> Result<Option<Claim>, Response> {
-        if self.stored_owner(id).await.is_none_or(|owner| owner != *identity) {
-            return Ok(None);
-        }
+        let Some(state) = self.stored_for(id, identity).await else { return Ok(None) };
         if let refused @ (Admission::ServerFull | Admission::IdentityFull) =
             self.admit(Arc::clone(id), Arc::clone(identity), None).await
         {
             return Err(busy(&refused));
         }
+        if let Ok(params) = serde_json::to_vec(&state.initialize_params) {
+            self.parked.keep(id, Bytes::from(params));
+        }
         self.keep_refreshed();
         Ok(Some(self.claim(id, identity, stream, Instant::now())))
     }
 
-    /// The owner written in the store next to session `id`, if it is there.
-    async fn stored_owner(&self, id: &str) -> Option<Arc<str>> {
+    /// Session `id`'s entry in the store, when it is there with `identity` written as its
+    /// owner.
+    async fn stored_for(&self, id: &str, identity: &str) -> Option<SessionState> {
         let state = self.store.as_ref()?.load(id).await.ok()??;
-        let value = serde_json::to_value(&state).ok()?;
-        value
-            .pointer(&format!("/initialize_params/_meta/{}", OWNER_KEY.replace('/', "~1")))?
-            .as_str()
-            .map(Arc::from)
+        (owner_of(&state)?.as_str() == identity).then_some(state)
     }
 
     /// Writes new session `id` to the shared store, once: the client's `initialize` params
@@ -438,8 +440,15 @@ impl Sessions {
     }
 }
 
-/// `state` with `owner` written in its `initialize` params' `_meta`, where
-/// [`Sessions::stored_owner`] reads it.
+/// The owner written in session `state`'s `initialize` params' `_meta` ([`owned_by`]).
+fn owner_of(state: &SessionState) -> Option<String> {
+    let value = serde_json::to_value(state).ok()?;
+    let pointer = format!("/initialize_params/_meta/{}", OWNER_KEY.replace('/', "~1"));
+    value.pointer(&pointer)?.as_str().map(str::to_owned)
+}
+
+/// `state` with `owner` written in its `initialize` params' `_meta`, where [`owner_of`]
+/// reads it.
 fn owned_by(state: SessionState, owner: &str) -> Result<SessionState, SessionStoreError> {
     let mut value = serde_json::to_value(&state)?;
     let params = value
