@@ -79,8 +79,16 @@ impl<C: Send + Sync + 'static> Attach<C> for toolcall_runtime::Toolset<C> {
 /// An [`McpServer`] of everything the crate's build generated: the tools of
 /// `toolset::ALL`, and `toolset::RESOURCES` and `toolset::PROMPTS` when the crate has
 /// them (`src/resources`, `src/prompts`), each served as
-/// [`Resources::from_set`](crate::Resources::from_set) and
-/// [`Prompts::from_set`](crate::Prompts::from_set) serve them. Nothing the build
+#[cfg_attr(feature = "resources", doc = "[`Resources::from_set`](crate::Resources::from_set) and")]
+#[cfg_attr(not(feature = "resources"), doc = "`Resources::from_set` (feature `resources`) and")]
+#[cfg_attr(
+    feature = "prompts",
+    doc = "[`Prompts::from_set`](crate::Prompts::from_set) serve them. Nothing the build"
+)]
+#[cfg_attr(
+    not(feature = "prompts"),
+    doc = "`Prompts::from_set` (feature `prompts`) serve them. Nothing the build"
+)]
 /// generated is left out by a forgotten line; a crate without resources or prompts gets a
 /// server of its tools, as [`McpServer::new`] gives.
 ///
@@ -88,7 +96,14 @@ impl<C: Send + Sync + 'static> Attach<C> for toolcall_runtime::Toolset<C> {
 /// (`toolset`, `crate::toolset`); the second the tools' context, as
 /// [`McpServer::new`] takes it, or `shared: arc` for
 /// [`McpServer::with_shared_context`]. The result is the builder: name it, limit it, or
-/// replace the resources with a richer [`Resources`](crate::Resources) (one built with
+#[cfg_attr(
+    feature = "resources",
+    doc = "replace the resources with a richer [`Resources`](crate::Resources) (one built with"
+)]
+#[cfg_attr(
+    not(feature = "resources"),
+    doc = "replace the resources with a richer `Resources` (one built with"
+)]
 /// `list_with`) by calling `.resources(..)` after.
 ///
 /// ```

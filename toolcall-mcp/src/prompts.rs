@@ -115,7 +115,14 @@ impl<C: Send + Sync + 'static> Prompts<C> {
     }
 
     /// The crate's generated prompts (`toolset::PROMPTS`, from `src/prompts`), as
-    /// [`Resources::from_set`](crate::Resources::from_set) takes its resources: the same
+    #[cfg_attr(
+        feature = "resources",
+        doc = "[`Resources::from_set`](crate::Resources::from_set) takes its resources: the same"
+    )]
+    #[cfg_attr(
+        not(feature = "resources"),
+        doc = "`Resources::from_set` (feature `resources`) takes its resources: the same"
+    )]
     /// name for both (`from_toolset` before; it still works, deprecated).
     ///
     /// ```

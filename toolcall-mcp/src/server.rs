@@ -559,7 +559,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// Where the server keeps the tasks of its task tools (`ToolMeta::task`), and for how
     /// long: in this process's memory by default ([`TaskSettings::default`]); a
-    /// [`RedisTaskStore`](crate::RedisTaskStore) (feature `redis`) lets any replica answer
+    #[cfg_attr(
+        feature = "redis",
+        doc = "[`RedisTaskStore`](crate::RedisTaskStore) (feature `redis`) lets any replica answer"
+    )]
+    #[cfg_attr(not(feature = "redis"), doc = "`RedisTaskStore` (feature `redis`) lets any replica answer")]
     /// for a task another started. (Feature `tasks`, on by default.)
     ///
     /// ```

@@ -163,7 +163,14 @@ pub struct HttpSettings {
     pub tool_rate_limits: std::collections::BTreeMap<String, RateLimit>,
     /// Where the rate limits are counted: in this process, each replica its own (a caller
     /// spread over N replicas gets up to N times its rate), or with feature `redis` in
-    /// Redis, shared by every replica ([`RateLimitStore::redis`]). Default: in this
+    #[cfg_attr(
+        feature = "redis",
+        doc = "Redis, shared by every replica ([`RateLimitStore::redis`]). Default: in this"
+    )]
+    #[cfg_attr(
+        not(feature = "redis"),
+        doc = "Redis, shared by every replica (`RateLimitStore::redis`). Default: in this"
+    )]
     /// process.
     pub rate_limit_store: RateLimitStore,
     /// How long one count in a shared rate-limit store may take: past it (or when the

@@ -6,7 +6,14 @@
 //! `tasks/update`; and may stop it with `tasks/cancel`.
 //!
 //! - [`store`]: where tasks live ([`TaskStore`]): in memory by default, in Redis with
-//!   feature `redis` ([`crate::RedisTaskStore`]), so any replica answers for a task
+#![cfg_attr(
+    feature = "redis",
+    doc = "  feature `redis` ([`crate::RedisTaskStore`]), so any replica answers for a task"
+)]
+#![cfg_attr(
+    not(feature = "redis"),
+    doc = "  feature `redis` (`RedisTaskStore`), so any replica answers for a task"
+)]
 //!   another started.
 //! - [`run`]: a task's run on the replica that started it: the call, its reports and
 //!   questions written to the task, cancellation read from the store, and a lease renewed

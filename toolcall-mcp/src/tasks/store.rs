@@ -1,6 +1,10 @@
 //! Where tasks live: the [`TaskStore`] trait, its record ([`TaskRecord`]), and the store in
 //! memory every server has by default ([`MemoryTaskStore`]). A store on Redis
-//! ([`RedisTaskStore`](crate::RedisTaskStore), feature `redis`) shares tasks between
+#![cfg_attr(
+    feature = "redis",
+    doc = "([`RedisTaskStore`](crate::RedisTaskStore), feature `redis`) shares tasks between"
+)]
+#![cfg_attr(not(feature = "redis"), doc = "(`RedisTaskStore`, feature `redis`) shares tasks between")]
 //! replicas.
 //!
 //! A task is written by one writer, the replica running it ([`TaskStore::save`]: its

@@ -6,7 +6,14 @@
 ///
 /// In this process by default: each replica counts its own, so a caller whose calls a
 /// balancer spreads over N replicas gets up to N times its rate. With feature `redis`,
-/// [`RateLimitStore::redis`] counts in Redis, one script per counted call: every replica
+#[cfg_attr(
+    feature = "redis",
+    doc = "[`RateLimitStore::redis`] counts in Redis, one script per counted call: every replica"
+)]
+#[cfg_attr(
+    not(feature = "redis"),
+    doc = "`RateLimitStore::redis` counts in Redis, one script per counted call: every replica"
+)]
 /// connected to it shares each caller's count. While Redis does not answer (within
 /// [`HttpSettings::rate_limit_store_timeout`](crate::HttpSettings::rate_limit_store_timeout)),
 /// calls are counted in this process, as without a store: the limit fails open to each
