@@ -28,19 +28,19 @@ use tracing::Instrument as _;
 /// `String`, `&str`, `char`, or an enum written as a string, says `removed "Beef ramen"`,
 /// not `"removed \"Beef ramen\""`, as rmcp's and FastMCP's servers send text), and any
 /// other value's JSON text. `structuredContent`, where the tool has an output schema,
-/// Whether `value`, a result of a tool whose output schema is `schema`, goes as
-/// `structuredContent` to a client on `version` (see [`Server::success`]). A value an
-/// object schema refuses (not an object) never does, in any revision.
-fn structures(schema: &JsonObject, value: &Value, version: Option<&ProtocolVersion>) -> bool {
-    if is_object_schema(schema) { value.is_object() } else { takes_any_output(version) }
-}
-
 /// stays the JSON value.
 pub(crate) fn result_text(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
         other => other.to_string(),
     }
+}
+
+/// Whether `value`, a result of a tool whose output schema is `schema`, goes as
+/// `structuredContent` to a client on `version` (see [`Server::success`]). A value an
+/// object schema refuses (not an object) never does, in any revision.
+fn structures(schema: &JsonObject, value: &Value, version: Option<&ProtocolVersion>) -> bool {
+    if is_object_schema(schema) { value.is_object() } else { takes_any_output(version) }
 }
 
 /// One call to run ([`Server::run_for`]).

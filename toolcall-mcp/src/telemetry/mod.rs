@@ -434,7 +434,7 @@ pub(crate) fn execute_tool<'a>(
             span.record("gen_ai.tool.call.arguments", &*cut(&args.to_string(), MAX_CAPTURED));
         }
     }
-    if span.is_disabled() { tracing::Span::none() } else { span }
+    span
 }
 
 /// Records how the call in `span` ([`execute_tool`]) ended: a tool error's kind
