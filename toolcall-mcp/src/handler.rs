@@ -375,23 +375,29 @@ impl Server {
         context: RequestContext<RoleServer>,
     ) -> impl std::future::Future<Output = Result<CallToolResponse, ErrorData>> {
         async move {
-            // The tool's place among the server's tools, found once for the span and the call.
+            // The tool's place among the server's tools and the revision the request speaks,
+            // each found once for the span and the call (a revision's reading is a lookup and
+            // a clone).
             let tool = self.place_of(&request.name);
+            let version = crate::revision::version_of(&context);
             let known = || tool.map(|at| self.name_of(Some(at), &request.name));
-            let served = Served::begin("tools/call", &context).tool(&request.name, known);
+            let served =
+                Served::begin_on("tools/call", &context, version.as_ref()).tool(&request.name, known);
             // Boxed: the call's future is large, and handed down by value it would be copied
             // into each future that holds it on the way.
-            let call = crate::boxed::boxed(|| self.call_tool_untraced(request, tool, args, session, context));
+            let call = crate::boxed::boxed(|| {
+                self.call_tool_untraced(request, (tool, version), args, session, context)
+            });
             served.run_judged(call, tool_error).await
         }
     }
 
     /// `tools/call`, in the span [`Server::call_tool_with`] opens, of `tool` (the place of
-    /// the tool `request` names among the server's tools, if any).
+    /// the tool `request` names among the server's tools, if any) by a client on `version`.
     fn call_tool_untraced(
         &self,
         request: CallToolRequestParams,
-        tool: Option<usize>,
+        (tool, version): (Option<usize>, Option<ProtocolVersion>),
         args: Arguments,
         session: &talk::SessionLevel,
         context: RequestContext<RoleServer>,
@@ -405,8 +411,6 @@ impl Server {
             // 2026-07-28: a client's disconnect cancels its request. Earlier revisions say the
             // opposite (a disconnect is not a cancellation; the client may resume the stream
             // with Last-Event-ID), so their calls go on.
-            // The revision, read once for the call (each reading is a lookup and a clone).
-            let version = crate::revision::version_of(&context);
             let stateless = crate::revision::speaks_stateless(version.as_ref());
             #[cfg(feature = "tasks")]
             let detachable = match self.task_of(tool, stateless, &request.name, &context)? {

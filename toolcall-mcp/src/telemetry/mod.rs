@@ -136,6 +136,16 @@ impl Served {
     /// The server span of a request of `method` in `context` (not yet named by its
     /// target: see [`Served::tool`], [`Served::prompt`]).
     pub(crate) fn begin(method: &'static str, context: &RequestContext<RoleServer>) -> Served {
+        Served::begin_on(method, context, crate::revision::version_of(context).as_ref())
+    }
+
+    /// [`Served::begin`] of a request whose revision, `spoken`, its caller has read
+    /// already ([`crate::revision::version_of`]: a lookup and a clone each time).
+    pub(crate) fn begin_on(
+        method: &'static str,
+        context: &RequestContext<RoleServer>,
+        spoken: Option<&rmcp::model::ProtocolVersion>,
+    ) -> Served {
         let span = tracing::info_span!(
             target: SERVER_SPAN_TARGET,
             parent: None,
@@ -168,10 +178,9 @@ impl Served {
         }
         #[cfg(feature = "otel")]
         let mut metric = otel::Metric::start(method);
-        let spoken = crate::revision::version_of(context);
-        let version = spoken.as_ref().map(|v| v.as_str());
+        let version = spoken.map(|v| v.as_str());
         #[cfg(feature = "otel")]
-        metric.transport(spoken.as_ref(), parts);
+        metric.transport(spoken, parts);
         if !span.is_disabled() {
             span.record("otel.name", method);
             span.record("jsonrpc.request.id", tracing::field::display(&context.id));
